@@ -1,0 +1,58 @@
+// Type declarations for the prefill-trace WebAssembly module (Emscripten 3.1.6 + Embind).
+// Hand-written: Embind in 3.1.6 has no --emit-tsd. tests/js/api-surface.test.mjs checks every
+// name declared here against the real module's exports, so this file cannot drift silently.
+//
+// Every call returns a result object; nothing throws across the boundary. `ok === false`
+// means `error` holds one line naming the JSON path or field that is wrong, and the payload
+// fields are empty/zero.
+
+/** Result of validating a lesson-data file against the Atlas lesson contract. */
+export interface LessonResult {
+  ok: boolean;
+  /** e.g. "/check/answer: must be an integer index into /check/options (3 items)" */
+  error: string;
+  /** The validated lesson re-serialized as canonical JSON (unknown fields kept). */
+  lessonJson: string;
+}
+
+/** Result of checking one quiz answer with the engine. */
+export interface QuizResult {
+  ok: boolean;
+  error: string;
+  correct: boolean;
+  /** 0-based index of the correct option. */
+  correctIndex: number;
+  explanation: string;
+}
+
+/** A JSON payload (trace, presets, sweep, generated checks) or an error. */
+export interface JsonResult {
+  ok: boolean;
+  error: string;
+  /** JSON text; the shape is documented in docs/trace-json.md. */
+  json: string;
+}
+
+export interface PrefillTraceModule {
+  /** Engine version, e.g. "0.1.0". */
+  version(): string;
+  /** Parse and validate lesson-data JSON text. */
+  loadLesson(lessonText: string): LessonResult;
+  /**
+   * Check a quiz answer. `checkIndex` 0 is the lesson's `check`; i >= 1 is `checks[i-1]`.
+   * `choice` is the chosen option's 0-based index; a non-integer or out-of-range choice is an
+   * error (ok === false), never "wrong".
+   */
+  checkAnswer(lessonText: string, checkIndex: number, choice: number): QuizResult;
+}
+
+export interface ModuleOptions {
+  /** In Node, pass the .wasm bytes (Emscripten 3.1.6 cannot fetch a file path under Node 18+). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** In browsers, where to find prefill_trace.wasm relative to the page. */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+/** UMD factory: a global `PrefillTrace` in a <script>, `module.exports` under require(). */
+declare function PrefillTrace(options?: ModuleOptions): Promise<PrefillTraceModule>;
+export default PrefillTrace;

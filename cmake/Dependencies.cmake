@@ -1,0 +1,32 @@
+# Dependencies are found offline, from Debian's packages; nothing is downloaded.
+
+if(EMSCRIPTEN)
+  # Under emcmake, find_package is confined to the Emscripten sysroot, and pointing it at
+  # /usr/include would drag host glibc headers into the wasm compile (TOOLCHAIN note 6).
+  # Expose a build-tree folder that holds only a link to nlohmann/ instead.
+  find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
+  set(_isolated "${CMAKE_BINARY_DIR}/isolated-include")
+  file(MAKE_DIRECTORY "${_isolated}")
+  file(CREATE_LINK "${NLOHMANN_JSON_INCLUDE_DIR}/nlohmann" "${_isolated}/nlohmann" SYMBOLIC)
+  add_library(prefill_trace_json INTERFACE)
+  target_include_directories(prefill_trace_json SYSTEM INTERFACE "${_isolated}")
+else()
+  find_package(nlohmann_json 3.10 REQUIRED)
+  add_library(prefill_trace_json INTERFACE)
+  target_link_libraries(prefill_trace_json INTERFACE nlohmann_json::nlohmann_json)
+endif()
+target_compile_definitions(prefill_trace_json INTERFACE JSON_USE_IMPLICIT_CONVERSIONS=0)
+
+if(PREFILL_TRACE_TESTS)
+  if(EMSCRIPTEN)
+    # The same GoogleTest suite compiled to wasm and run under node (TOOLCHAIN note 7),
+    # built from Debian's sources without pthreads.
+    set(gtest_disable_pthreads ON CACHE BOOL "" FORCE)
+    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+    set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+    add_subdirectory(/usr/src/googletest "${CMAKE_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL)
+    add_library(GTest::gtest_main ALIAS gtest_main)
+  else()
+    find_package(GTest REQUIRED)
+  endif()
+endif()

@@ -1,0 +1,150 @@
+#include "engine.hpp"
+
+#include <exception>
+
+#include "lesson.hpp"
+#include "quiz.hpp"
+#include "scenario.hpp"
+#include "trace.hpp"
+#include "trace_json.hpp"
+
+namespace prefill_trace {
+namespace data {
+std::string_view lesson();  // generated from lesson-data/ (cmake/EmbedData.cmake)
+}  // namespace data
+
+namespace api {
+namespace {
+
+// Runs `body`, turning any escaped exception (allocation failure, a bug) into an error reply
+// so that nothing crosses into JavaScript as a bare exception pointer.
+template <typename Reply, typename Body>
+Reply guarded(Body body) {
+  try {
+    return body();
+  } catch (const std::exception& error) {
+    Reply reply;
+    reply.error = std::string("internal error: ") + error.what();
+    return reply;
+  }
+}
+
+const std::vector<std::string>& bundled_mechanism() {
+  static const std::vector<std::string> mechanism = [] {
+    auto lesson = parse_lesson(data::lesson());
+    return lesson ? lesson->mechanism : std::vector<std::string>{};
+  }();
+  return mechanism;
+}
+
+Result<Trace> trace_for(std::string_view scenario_json) {
+  auto scenario = parse_scenario(scenario_json);
+  if (!scenario) return Error{scenario.error()};
+  return compute_trace(scenario.value(), bundled_mechanism());
+}
+
+}  // namespace
+
+std::string_view bundled_lesson_text() { return data::lesson(); }
+std::string_view bundled_lesson_name() { return "prefill-resource-trace-a76d037833bd69f7.json"; }
+
+LessonReply load_lesson(std::string_view lesson_text) {
+  return guarded<LessonReply>([&] {
+    LessonReply reply;
+    auto lesson = parse_lesson(lesson_text);
+    if (!lesson) {
+      reply.error = lesson.error();
+      return reply;
+    }
+    reply.ok = true;
+    reply.lesson_json = lesson->document.dump();
+    return reply;
+  });
+}
+
+QuizReply check_answer(std::string_view lesson_text, double check_index, double choice) {
+  return guarded<QuizReply>([&] {
+    QuizReply reply;
+    auto lesson = parse_lesson(lesson_text);
+    if (!lesson) {
+      reply.error = lesson.error();
+      return reply;
+    }
+    auto outcome = prefill_trace::check_answer(lesson.value(), check_index, choice);
+    if (!outcome) {
+      reply.error = outcome.error();
+      return reply;
+    }
+    reply.ok = true;
+    reply.correct = outcome->correct;
+    reply.correct_index = outcome->correct_index;
+    reply.explanation = outcome->explanation;
+    return reply;
+  });
+}
+
+JsonReply compute_trace(std::string_view scenario_json) {
+  return guarded<JsonReply>([&] {
+    JsonReply reply;
+    auto trace = trace_for(scenario_json);
+    if (!trace) {
+      reply.error = trace.error();
+      return reply;
+    }
+    reply.ok = true;
+    reply.json = trace_to_json(trace.value()).dump();
+    return reply;
+  });
+}
+
+std::string compute_trace_csv_or_error(std::string_view scenario_json, bool* ok) {
+  auto trace = trace_for(scenario_json);
+  *ok = trace.ok();
+  return trace ? trace_to_csv(trace.value()) : trace.error();
+}
+
+JsonReply list_presets() {
+  return guarded<JsonReply>([&] {
+    JsonReply reply;
+    const Presets& presets = builtin_presets();
+    if (presets.models.empty() || presets.accelerators.empty()) {
+      reply.error = "the built-in presets failed to load (a build defect)";
+      return reply;
+    }
+    reply.ok = true;
+    reply.json = presets_to_json(presets).dump();
+    return reply;
+  });
+}
+
+JsonReply sweep(std::string_view scenario_json, std::string_view variable,
+                const std::vector<double>& values) {
+  return guarded<JsonReply>([&] {
+    JsonReply reply;
+    SweepVariable which;
+    if (variable == "prompt_tokens") {
+      which = SweepVariable::prompt_tokens;
+    } else if (variable == "arrival_rate") {
+      which = SweepVariable::arrival_rate;
+    } else {
+      reply.error = "sweep variable must be \"prompt_tokens\" or \"arrival_rate\"";
+      return reply;
+    }
+    auto scenario = parse_scenario(scenario_json);
+    if (!scenario) {
+      reply.error = scenario.error();
+      return reply;
+    }
+    auto points = prefill_trace::sweep(scenario.value(), which, values);
+    if (!points) {
+      reply.error = points.error();
+      return reply;
+    }
+    reply.ok = true;
+    reply.json = sweep_to_json(which, points.value()).dump();
+    return reply;
+  });
+}
+
+}  // namespace api
+}  // namespace prefill_trace

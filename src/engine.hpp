@@ -1,0 +1,47 @@
+#pragma once
+// The engine's text-in, text-out facade: what the CLI and the wasm bindings call. Every entry
+// point returns a reply value and never throws; `ok == false` carries one error line naming
+// the JSON path or field. The bindings only convert these structs to JS objects.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace prefill_trace::api {
+
+struct LessonReply {
+  bool ok = false;
+  std::string error;
+  std::string lesson_json;  // the validated lesson, re-serialized (unknown fields kept)
+};
+
+struct QuizReply {
+  bool ok = false;
+  std::string error;
+  bool correct = false;
+  int correct_index = -1;
+  std::string explanation;
+};
+
+struct JsonReply {
+  bool ok = false;
+  std::string error;
+  std::string json;
+};
+
+/// The lesson file compiled into the engine, byte for byte, and its published name.
+std::string_view bundled_lesson_text();
+std::string_view bundled_lesson_name();
+
+LessonReply load_lesson(std::string_view lesson_text);
+/// check_index 0 = /check, i >= 1 = /checks/(i-1); choice = 0-based option index.
+QuizReply check_answer(std::string_view lesson_text, double check_index, double choice);
+/// The trace for a scenario (docs/trace-json.md); steps carry the bundled lesson's mechanism.
+JsonReply compute_trace(std::string_view scenario_json);
+std::string compute_trace_csv_or_error(std::string_view scenario_json, bool* ok);
+JsonReply list_presets();
+/// variable: "prompt_tokens" or "arrival_rate"; at most max_sweep_points values.
+JsonReply sweep(std::string_view scenario_json, std::string_view variable,
+                const std::vector<double>& values);
+
+}  // namespace prefill_trace::api

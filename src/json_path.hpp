@@ -1,0 +1,33 @@
+#pragma once
+// Strict JSON parsing shared by the lesson loader and the scenario parser: size, depth and
+// duplicate-key limits, and errors that name a JSON Pointer path (RFC 6901) or a byte offset.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "result.hpp"
+
+namespace prefill_trace {
+
+/// Documented input limits (docs/robustness.md): enforced before the allocator is involved.
+struct JsonLimits {
+  std::size_t max_bytes = 1u << 20;       // 1 MiB of text: the real lesson is 4.7 KB
+  std::size_t max_depth = 32;             // the lesson needs 3 levels
+  std::size_t max_string_bytes = 64u << 10;  // one string: the longest real one is ~700 B
+};
+
+/// Parses `text` as one JSON document. Rejects invalid UTF-8, a byte-order mark, trailing
+/// garbage, duplicate object keys, and anything over the limits, naming the path or offset.
+Result<nlohmann::json> parse_strict_json(std::string_view text, const JsonLimits& limits = {});
+
+/// Appends "/key" to a JSON Pointer, escaping '~' and '/' as RFC 6901 requires.
+std::string child_path(const std::string& parent, std::string_view key);
+std::string child_path(const std::string& parent, std::size_t index);
+
+/// Human name of a JSON value's type ("string", "array", "integer", ...).
+std::string json_type_name(const nlohmann::json& value);
+
+}  // namespace prefill_trace

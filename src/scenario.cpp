@@ -1,0 +1,453 @@
+#include "scenario.hpp"
+
+#include <cmath>
+#include <initializer_list>
+#include <set>
+
+#include "json_path.hpp"
+
+namespace prefill_trace {
+namespace data {
+std::string_view models();    // generated from lesson-data/models.json (cmake/EmbedData.cmake)
+std::string_view hardware();  // generated from lesson-data/hardware.json
+}  // namespace data
+
+namespace {
+
+using nlohmann::json;
+
+struct FieldError {
+  std::string message;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw FieldError{path + ": " + what};
+}
+
+std::string format_limit(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<long long>(value));
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
+}
+
+// Reads the members of one JSON object, refusing keys it does not know: a misspelt scenario
+// field must be an error, not a silently ignored default.
+class Fields {
+ public:
+  Fields(const json& object, std::string path, std::initializer_list<const char*> known)
+      : object_(object), path_(std::move(path)) {
+    if (!object_.is_object()) fail(path_, "must be an object, not " + json_type_name(object_));
+    const std::set<std::string> allowed(known.begin(), known.end());
+    for (const auto& item : object_.items()) {
+      if (allowed.count(item.key()) == 0) fail(child_path(path_, item.key()), "unknown field");
+    }
+  }
+
+  bool has(const char* key) const { return object_.contains(key); }
+  std::string path(const char* key) const { return child_path(path_, key); }
+  const json& at(const char* key) const { return object_.at(key); }
+
+  double number(const char* key, double fallback, double min, double max, bool min_open = false) const {
+    if (!has(key)) return fallback;
+    const json& value = at(key);
+    if (!value.is_number()) fail(path(key), "must be a number, not " + json_type_name(value));
+    const double number = value.get<double>();
+    if (!std::isfinite(number) || number > max || number < min || (min_open && number == min)) {
+      fail(path(key), "must be " + std::string(min_open ? "greater than " : "from ") +
+                          format_limit(min) + (min_open ? " and at most " : " to ") +
+                          format_limit(max));
+    }
+    return number;
+  }
+
+  int64_t integer(const char* key, int64_t fallback, int64_t min, int64_t max) const {
+    if (!has(key)) return fallback;
+    const json& value = at(key);
+    const bool integral = value.is_number_integer() ||
+                          (value.is_number_float() && std::isfinite(value.get<double>()) &&
+                           value.get<double>() == std::floor(value.get<double>()));
+    if (!integral) fail(path(key), "must be an integer, not " + json_type_name(value));
+    // Range-check in double first: a 2^64 literal must not wrap on the way to int64_t.
+    const double as_double = value.get<double>();
+    if (as_double < static_cast<double>(min) || as_double > static_cast<double>(max)) {
+      fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) +
+                          " to " + format_limit(static_cast<double>(max)));
+    }
+    return value.is_number_unsigned() ? static_cast<int64_t>(value.get<uint64_t>())
+                                      : value.is_number_integer() ? value.get<int64_t>()
+                                                                  : static_cast<int64_t>(as_double);
+  }
+
+  std::string text(const char* key, std::string fallback) const {
+    if (!has(key)) return fallback;
+    const json& value = at(key);
+    if (!value.is_string()) fail(path(key), "must be a string, not " + json_type_name(value));
+    return value.get<std::string>();
+  }
+
+  bool boolean(const char* key, bool fallback) const {
+    if (!has(key)) return fallback;
+    const json& value = at(key);
+    if (!value.is_boolean()) fail(path(key), "must be true or false, not " + json_type_name(value));
+    return value.get<bool>();
+  }
+
+ private:
+  const json& object_;
+  std::string path_;
+};
+
+DType parse_dtype(const std::string& name, const std::string& path) {
+  static const std::pair<const char*, DType> table[] = {
+      {"fp32", DType::fp32}, {"bf16", DType::bf16}, {"fp16", DType::fp16},
+      {"fp8", DType::fp8},   {"int8", DType::int8}, {"int4", DType::int4}};
+  for (const auto& [text, dtype] : table) {
+    if (name == text) return dtype;
+  }
+  fail(path, "unknown number format \"" + name + "\" (fp32, bf16, fp16, fp8, int8, int4)");
+}
+
+ModelShape read_model(const json& value, const std::string& path, const Presets* presets) {
+  ModelShape model;
+  model.id = "custom";
+  model.name = "Custom model";
+  if (value.is_string()) {
+    if (presets == nullptr) fail(path, "presets are not available here");
+    const ModelShape* preset = presets->find_model(value.get<std::string>());
+    if (preset == nullptr) fail(path, "unknown model preset \"" + value.get<std::string>() + "\"");
+    return *preset;
+  }
+  const Fields fields(value, path,
+                      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads",
+                       "kv_heads", "head_dim", "d_ff", "mlp", "vocab", "experts",
+                       "active_experts", "tied_embeddings"});
+  bool from_preset = false;
+  if (fields.has("preset")) {
+    if (presets == nullptr) fail(fields.path("preset"), "presets are not available here");
+    const std::string id = fields.text("preset", "");
+    const ModelShape* preset = presets->find_model(id);
+    if (preset == nullptr) fail(fields.path("preset"), "unknown model preset \"" + id + "\"");
+    model = *preset;
+    model.name = preset->name + " (modified)";
+    from_preset = true;
+  }
+  // Without a preset every shape field is required; with one, any may be overridden.
+  const auto required = [&](const char* key, int64_t current, int64_t min, int64_t max) {
+    if (!from_preset && !fields.has(key)) fail(fields.path(key), "is required");
+    return fields.integer(key, current, min, max);
+  };
+  model.id = fields.text("id", from_preset ? model.id + "-modified" : model.id);
+  model.name = fields.text("name", model.name);
+  model.source_url = fields.text("source_url", model.source_url);
+  model.layers = required("layers", model.layers, 1, limits::max_layers);
+  model.d_model = required("d_model", model.d_model, 1, limits::max_width);
+  model.query_heads = required("query_heads", model.query_heads, 1, limits::max_width);
+  model.kv_heads = fields.integer("kv_heads", from_preset ? model.kv_heads : model.query_heads, 1,
+                                  limits::max_width);
+  // head_dim defaults to d_model / query_heads, which must then divide exactly; a preset keeps
+  // its own head_dim unless the widths it derives from are overridden.
+  const bool derive_head_dim = !fields.has("head_dim") &&
+                               (!from_preset || fields.has("d_model") || fields.has("query_heads"));
+  if (derive_head_dim && model.d_model % model.query_heads != 0) {
+    fail(fields.path("query_heads"), "must divide d_model (" + std::to_string(model.d_model) +
+                                         ") unless head_dim is given");
+  }
+  model.head_dim = fields.integer(
+      "head_dim", derive_head_dim ? model.d_model / model.query_heads : model.head_dim, 1,
+      limits::max_width);
+  model.d_ff = required("d_ff", model.d_ff, 1, limits::max_width);
+  const std::string mlp = fields.text("mlp", model.mlp == MlpKind::gated ? "gated" : "plain");
+  if (mlp != "gated" && mlp != "plain") fail(fields.path("mlp"), "must be \"gated\" or \"plain\"");
+  model.mlp = mlp == "gated" ? MlpKind::gated : MlpKind::plain;
+  model.vocab = required("vocab", model.vocab, 1, limits::max_vocab);
+  model.experts = fields.integer("experts", model.experts, 1, limits::max_experts);
+  model.active_experts = fields.integer("active_experts", model.active_experts, 1, limits::max_experts);
+  model.tied_embeddings = fields.boolean("tied_embeddings", model.tied_embeddings);
+
+  if (model.query_heads % model.kv_heads != 0) {
+    fail(fields.path("kv_heads"), "must divide query_heads (" + std::to_string(model.query_heads) +
+                                      ") so each key/value head serves a whole group");
+  }
+  if (model.active_experts > model.experts) {
+    fail(fields.path("active_experts"),
+         "must not exceed experts (" + std::to_string(model.experts) + ")");
+  }
+  return model;
+}
+
+Accelerator read_accelerator(const json& value, const std::string& path, const Presets* presets) {
+  if (value.is_string()) {
+    if (presets == nullptr) fail(path, "presets are not available here");
+    const Accelerator* preset = presets->find_accelerator(value.get<std::string>());
+    if (preset == nullptr) fail(path, "unknown hardware preset \"" + value.get<std::string>() + "\"");
+    return *preset;
+  }
+  const Fields fields(value, path,
+                      {"preset", "id", "name", "source_url", "note", "peak_flops",
+                       "memory_bandwidth", "memory_capacity", "compute_units",
+                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds"});
+  Accelerator accelerator;
+  accelerator.id = "custom";
+  accelerator.name = "Custom accelerator";
+  bool from_preset = false;
+  if (fields.has("preset")) {
+    if (presets == nullptr) fail(fields.path("preset"), "presets are not available here");
+    const std::string id = fields.text("preset", "");
+    const Accelerator* preset = presets->find_accelerator(id);
+    if (preset == nullptr) fail(fields.path("preset"), "unknown hardware preset \"" + id + "\"");
+    accelerator = *preset;
+    accelerator.id += "-modified";
+    accelerator.name += " (modified)";
+    from_preset = true;
+  }
+  const auto required = [&](const char* key, double current, double min, double max) {
+    if (!from_preset && !fields.has(key)) fail(fields.path(key), "is required");
+    return fields.number(key, current, min, max);
+  };
+  accelerator.id = fields.text("id", accelerator.id);
+  accelerator.name = fields.text("name", accelerator.name);
+  accelerator.source_url = fields.text("source_url", accelerator.source_url);
+  if (fields.has("peak_flops")) {
+    const Fields peaks(fields.at("peak_flops"), fields.path("peak_flops"),
+                       {"fp32", "bf16", "fp16", "fp8", "int8", "int4"});
+    accelerator.peak_flops.clear();
+    for (const auto& item : fields.at("peak_flops").items()) {
+      const DType dtype = parse_dtype(item.key(), peaks.path(item.key().c_str()));
+      // 1 MFLOP/s .. 1 EFLOP/s: below, times overflow nothing but mean nothing; above, no chip.
+      accelerator.peak_flops[dtype] = peaks.number(item.key().c_str(), 0, 1e6, 1e18);
+    }
+    if (accelerator.peak_flops.empty()) fail(fields.path("peak_flops"), "must list at least one format");
+  } else if (!from_preset) {
+    fail(fields.path("peak_flops"), "is required");
+  }
+  accelerator.memory_bandwidth = required("memory_bandwidth", accelerator.memory_bandwidth, 1e6, 1e15);
+  accelerator.memory_capacity = required("memory_capacity", accelerator.memory_capacity, 1e6, 1e15);
+  accelerator.compute_units = fields.integer("compute_units", accelerator.compute_units, 0, 1 << 20);
+  accelerator.sram_per_unit_bytes =
+      required("sram_per_unit_bytes", accelerator.sram_per_unit_bytes, 1024, 1e9);
+  accelerator.l2_bytes = fields.number("l2_bytes", accelerator.l2_bytes, 0, 1e12);
+  accelerator.launch_overhead_seconds =
+      fields.number("launch_overhead_seconds", accelerator.launch_overhead_seconds, 0, 1);
+  return accelerator;
+}
+
+Precision read_precision(const json& value, const std::string& path) {
+  if (value.is_string()) {
+    auto preset = precision_preset(value.get<std::string>());
+    if (!preset) fail(path, preset.error());
+    return preset.value();
+  }
+  const Fields fields(value, path, {"weights", "activations", "kv"});
+  Precision precision;
+  precision.name = "custom";
+  precision.weights = parse_dtype(fields.text("weights", "bf16"), fields.path("weights"));
+  precision.activations = parse_dtype(fields.text("activations", "bf16"), fields.path("activations"));
+  precision.kv = parse_dtype(fields.text("kv", dtype_name(precision.activations)), fields.path("kv"));
+  if (precision.activations == DType::int4) {
+    fail(fields.path("activations"), "int4 is a weight-only format here (W4A16)");
+  }
+  return precision;
+}
+
+Scenario read_scenario(const json& value, const Presets* presets) {
+  const Fields fields(value, "",
+                      {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens",
+                       "attention", "gemm_m_tile", "attention_block", "arrival_rate",
+                       "delivery_seconds", "compute_efficiency", "memory_efficiency"});
+  Scenario scenario;
+  if (!fields.has("model")) fail("/model", "is required (a preset id or a shape object)");
+  if (!fields.has("hardware")) fail("/hardware", "is required (a preset id or an object)");
+  scenario.model = read_model(fields.at("model"), "/model", presets);
+  scenario.hardware = read_accelerator(fields.at("hardware"), "/hardware", presets);
+  scenario.precision = fields.has("precision") ? read_precision(fields.at("precision"), "/precision")
+                                               : precision_preset("bf16").value();
+  if (scenario.hardware.peak_flops.count(scenario.precision.activations) == 0) {
+    fail("/precision", std::string("the accelerator ") + scenario.hardware.id + " states no peak for " +
+                           dtype_name(scenario.precision.activations) + " arithmetic");
+  }
+
+  Workload& work = scenario.workload;
+  work.prompt_tokens = fields.integer("prompt_tokens", work.prompt_tokens, 1, limits::max_prompt_tokens);
+  work.batch = fields.integer("batch", work.batch, 1, limits::max_batch);
+  if (fields.has("chunk_tokens") && fields.at("chunk_tokens").is_null()) {
+    work.chunk_tokens = 0;
+  } else {
+    work.chunk_tokens = fields.integer("chunk_tokens", 0, 0, limits::max_prompt_tokens);
+  }
+  const int64_t chunk = work.chunk_tokens == 0 ? work.prompt_tokens : work.chunk_tokens;
+  if ((work.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
+    fail("/chunk_tokens", "splits the prompt into more than " + std::to_string(limits::max_chunks) +
+                              " chunks; use a larger chunk");
+  }
+  const std::string attention = fields.text("attention", "fused");
+  if (attention != "fused" && attention != "materialized") {
+    fail("/attention", "must be \"fused\" or \"materialized\"");
+  }
+  work.attention = attention == "fused" ? AttentionKind::fused : AttentionKind::materialized;
+  work.gemm_m_tile = fields.integer("gemm_m_tile", work.gemm_m_tile, 1, 4096);
+  work.attention_block = fields.integer("attention_block", 0, 0, 4096);
+  work.arrival_rate = fields.number("arrival_rate", 0, 0, limits::max_arrival_rate);
+  work.delivery_seconds = fields.number("delivery_seconds", 0, 0, limits::max_delivery_seconds);
+  work.compute_efficiency = fields.number("compute_efficiency", 1, 0, 1, true);
+  work.memory_efficiency = fields.number("memory_efficiency", 1, 0, 1, true);
+  return scenario;
+}
+
+json model_to_json(const ModelShape& model) {
+  return json{{"id", model.id},
+              {"name", model.name},
+              {"source_url", model.source_url},
+              {"layers", model.layers},
+              {"d_model", model.d_model},
+              {"query_heads", model.query_heads},
+              {"kv_heads", model.kv_heads},
+              {"head_dim", model.head_dim},
+              {"d_ff", model.d_ff},
+              {"mlp", model.mlp == MlpKind::gated ? "gated" : "plain"},
+              {"vocab", model.vocab},
+              {"experts", model.experts},
+              {"active_experts", model.active_experts},
+              {"tied_embeddings", model.tied_embeddings}};
+}
+
+json accelerator_to_json(const Accelerator& accelerator) {
+  json peaks = json::object();
+  for (const auto& [dtype, flops] : accelerator.peak_flops) peaks[dtype_name(dtype)] = flops;
+  return json{{"id", accelerator.id},
+              {"name", accelerator.name},
+              {"source_url", accelerator.source_url},
+              {"peak_flops", peaks},
+              {"memory_bandwidth", accelerator.memory_bandwidth},
+              {"memory_capacity", accelerator.memory_capacity},
+              {"compute_units", accelerator.compute_units},
+              {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
+              {"l2_bytes", accelerator.l2_bytes},
+              {"launch_overhead_seconds", accelerator.launch_overhead_seconds}};
+}
+
+}  // namespace
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::fp32: return "fp32";
+    case DType::bf16: return "bf16";
+    case DType::fp16: return "fp16";
+    case DType::fp8: return "fp8";
+    case DType::int8: return "int8";
+    case DType::int4: return "int4";
+  }
+  return "?";
+}
+
+double bytes_per_element(DType dtype) {
+  switch (dtype) {
+    case DType::fp32: return 4;
+    case DType::bf16:
+    case DType::fp16: return 2;
+    case DType::fp8:
+    case DType::int8: return 1;
+    case DType::int4: return 0.5;
+  }
+  return 0;
+}
+
+Result<Precision> precision_preset(std::string_view name) {
+  if (name == "bf16") return Precision{"bf16", DType::bf16, DType::bf16, DType::bf16};
+  if (name == "fp16") return Precision{"fp16", DType::fp16, DType::fp16, DType::fp16};
+  if (name == "fp8") return Precision{"fp8", DType::fp8, DType::fp8, DType::fp8};
+  if (name == "int8") return Precision{"int8", DType::int8, DType::int8, DType::bf16};
+  if (name == "int4") return Precision{"int4", DType::int4, DType::bf16, DType::bf16};
+  return Error{"unknown precision \"" + std::string(name) +
+               "\" (bf16, fp16, fp8, int8, int4, or an object {weights, activations, kv})"};
+}
+
+const ModelShape* Presets::find_model(std::string_view id) const {
+  for (const auto& model : models) {
+    if (model.id == id) return &model;
+  }
+  return nullptr;
+}
+
+const Accelerator* Presets::find_accelerator(std::string_view id) const {
+  for (const auto& accelerator : accelerators) {
+    if (accelerator.id == id) return &accelerator;
+  }
+  return nullptr;
+}
+
+Result<Presets> parse_presets(std::string_view models_json, std::string_view hardware_json) {
+  auto models = parse_strict_json(models_json);
+  if (!models) return Error{"models.json: " + models.error()};
+  auto hardware = parse_strict_json(hardware_json);
+  if (!hardware) return Error{"hardware.json: " + hardware.error()};
+  Presets presets;
+  try {
+    const Fields model_file(models.value(), "", {"about", "models"});
+    const json& model_list = model_file.at("models");
+    if (!model_list.is_array()) fail("/models", "must be an array");
+    for (std::size_t i = 0; i < model_list.size(); ++i) {
+      presets.models.push_back(read_model(model_list[i], child_path("/models", i), nullptr));
+    }
+    const Fields hardware_file(hardware.value(), "", {"about", "accelerators"});
+    const json& accelerator_list = hardware_file.at("accelerators");
+    if (!accelerator_list.is_array()) fail("/accelerators", "must be an array");
+    for (std::size_t i = 0; i < accelerator_list.size(); ++i) {
+      presets.accelerators.push_back(
+          read_accelerator(accelerator_list[i], child_path("/accelerators", i), nullptr));
+    }
+  } catch (const FieldError& error) {
+    return Error{"presets: " + error.message};
+  }
+  return presets;
+}
+
+const Presets& builtin_presets() {
+  // The embedded files are checked by tests/cpp; a failure here is a build defect, so the
+  // catalogue is simply empty rather than aborting a host page.
+  static const Presets presets = [] {
+    auto parsed = parse_presets(data::models(), data::hardware());
+    return parsed ? parsed.value() : Presets{};
+  }();
+  return presets;
+}
+
+Result<Scenario> scenario_from_json(const json& value) {
+  try {
+    return read_scenario(value, &builtin_presets());
+  } catch (const FieldError& error) {
+    return Error{error.message};
+  }
+}
+
+Result<Scenario> parse_scenario(std::string_view json_text) {
+  auto document = parse_strict_json(json_text);
+  if (!document) return Error{document.error()};
+  return scenario_from_json(document.value());
+}
+
+json scenario_to_json(const Scenario& scenario) {
+  const Workload& work = scenario.workload;
+  return json{
+      {"model", model_to_json(scenario.model)},
+      {"hardware", accelerator_to_json(scenario.hardware)},
+      {"precision",
+       {{"name", scenario.precision.name},
+        {"weights", dtype_name(scenario.precision.weights)},
+        {"activations", dtype_name(scenario.precision.activations)},
+        {"kv", dtype_name(scenario.precision.kv)}}},
+      {"prompt_tokens", work.prompt_tokens},
+      {"batch", work.batch},
+      {"chunk_tokens", work.chunk_tokens},
+      {"attention", work.attention == AttentionKind::fused ? "fused" : "materialized"},
+      {"gemm_m_tile", work.gemm_m_tile},
+      {"attention_block", work.attention_block},
+      {"arrival_rate", work.arrival_rate},
+      {"delivery_seconds", work.delivery_seconds},
+      {"compute_efficiency", work.compute_efficiency},
+      {"memory_efficiency", work.memory_efficiency}};
+}
+
+}  // namespace prefill_trace

@@ -1,0 +1,601 @@
+#include "trace.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace prefill_trace {
+namespace {
+
+// FLOPs charged per element by the non-GEMM kernels (stated in the trace's assumptions).
+constexpr double kNormFlopsPerElement = 5;      // residual add, square, sum, rsqrt scale, gain
+constexpr double kSoftmaxFlopsPerScore = 5;     // max, subtract, exponentiate, sum, divide
+constexpr double kGatedActFlopsPerElement = 5;  // SiLU (4) and the gate multiply (1)
+constexpr double kPlainActFlopsPerElement = 1;  // ReLU (OPT)
+constexpr double kSamplingFlopsPerLogit = 5;    // softmax over the vocabulary
+constexpr double kLogitBytes = 4;               // logits are produced in fp32
+
+double ceil_div(double a, double b) { return std::ceil(a / b); }
+
+// How the query tokens of each request are processed: ⌈Q/C⌉ chunks of C tokens (the last may
+// be shorter), chunk c attending to `prior + c·C` earlier keys. Prefill: prior = 0, Q = T.
+// One decode step: Q = 1 token after prior = T.
+struct Pass {
+  int64_t query_tokens;
+  int64_t chunk;
+  int64_t prior;
+  int64_t full_chunks() const { return query_tokens / chunk; }
+  int64_t remainder() const { return query_tokens % chunk; }
+  int64_t chunks() const { return full_chunks() + (remainder() > 0 ? 1 : 0); }
+};
+
+// Per request and per query head, summed over the chunks of a pass.
+struct AttentionSums {
+  double useful_pairs = 0;
+  double fused_tiles = 0;
+  double fused_pairs = 0;
+  double fused_keys_loaded = 0;    // Σ over query blocks of the keys streamed for that block
+  double dense_pairs = 0;          // materialized: every (query, key) of the rectangle
+  double largest_score_rows_x_keys = 0;
+  double prior_keys = 0;           // Σ over chunks of keys written by earlier chunks
+};
+
+AttentionSums attention_sums(const Pass& pass, double b) {
+  AttentionSums sums;
+  const int64_t chunks = pass.chunks();
+  for (int64_t c = 0; c < chunks; ++c) {
+    const double rows = static_cast<double>(c < pass.full_chunks() ? pass.chunk : pass.remainder());
+    const double prior = static_cast<double>(pass.prior) + static_cast<double>(c) * static_cast<double>(pass.chunk);
+    sums.useful_pairs += rows * prior + rows * (rows + 1) / 2;
+    // Blocked causal schedule: query block j (b rows, the last r = rows mod b) streams key
+    // blocks up to the one holding its last key; key blocks are aligned to multiples of b.
+    const double q = std::floor(rows / b);
+    const double r = rows - q * b;
+    const double prior_blocks = ceil_div(prior, b);
+    const double full_block_tiles = q * prior_blocks + q * (q + 1) / 2;
+    const double last_block_tiles = r > 0 ? q + ceil_div(prior + r, b) : 0;
+    sums.fused_tiles += full_block_tiles + last_block_tiles;
+    sums.fused_pairs += b * (b * full_block_tiles + r * last_block_tiles);
+    sums.fused_keys_loaded += (q + (r > 0 ? 1 : 0)) * prior + b * q * (q + 1) / 2 + (r > 0 ? rows : 0);
+    sums.dense_pairs += rows * (prior + rows);
+    sums.largest_score_rows_x_keys = std::max(sums.largest_score_rows_x_keys, rows * (prior + rows));
+    sums.prior_keys += prior;
+  }
+  return sums;
+}
+
+// FlashAttention (arXiv 2205.14135, Algorithm 1): B_c = ⌈M/(4d)⌉, B_r = min(B_c, d), with M
+// the on-chip memory in elements. We use B_r as the square tile edge b.
+int64_t flash_block(const Scenario& scenario) {
+  if (scenario.workload.attention_block > 0) return scenario.workload.attention_block;
+  const double elements = scenario.hardware.sram_per_unit_bytes / bytes_per_element(scenario.precision.activations);
+  const auto b_c = static_cast<int64_t>(ceil_div(elements, 4.0 * static_cast<double>(scenario.model.head_dim)));
+  return std::max<int64_t>(1, std::min(b_c, scenario.model.head_dim));
+}
+
+class OperatorBuilder {
+ public:
+  OperatorBuilder(const Scenario& scenario, const Pass& pass)
+      : s_(scenario), m_(scenario.model), pass_(pass) {
+    w_ = bytes_per_element(s_.precision.weights);
+    a_ = bytes_per_element(s_.precision.activations);
+    c_ = bytes_per_element(s_.precision.kv);
+    score_ = std::max(a_, 2.0);  // scores are kept in at least 16-bit
+    batch_ = static_cast<double>(s_.workload.batch);
+    layers_ = static_cast<double>(m_.layers);
+    chunks_ = static_cast<double>(pass_.chunks());
+    tokens_ = static_cast<double>(pass_.query_tokens);
+    rows_ = batch_ * tokens_;
+    peak_ = s_.hardware.peak_flops.at(s_.precision.activations) * s_.workload.compute_efficiency;
+    bandwidth_ = s_.hardware.memory_bandwidth * s_.workload.memory_efficiency;
+  }
+
+  std::vector<Operator> build(const AttentionSums& sums) {
+    const double d = static_cast<double>(m_.d_model);
+    const double hq = static_cast<double>(m_.query_heads);
+    const double hkv = static_cast<double>(m_.kv_heads);
+    const double dh = static_cast<double>(m_.head_dim);
+    const double dff = static_cast<double>(m_.d_ff);
+    const double vocab = static_cast<double>(m_.vocab);
+    std::vector<Operator> ops;
+
+    // Step 1: gather one embedding row per token.
+    ops.push_back(finish(Operator{"embedding", 1, 1, chunks_, 0, 0,
+                                  HbmBytes{rows_ * d * w_, rows_ * d * a_, 0, 0}}));
+
+    // Step 2 (per layer): fused residual-add + RMSNorm, then the projections.
+    ops.push_back(norm("attn_norm", layers_, rows_));
+    ops.push_back(gemm("qkv_projection", m_.d_model, (m_.query_heads + 2 * m_.kv_heads) * m_.head_dim));
+
+    // Step 3 (per layer): write the new keys/values, then causal attention.
+    const double kv_elems = 2 * rows_ * hkv * dh;
+    ops.push_back(finish(Operator{"kv_cache_write", 3, layers_, chunks_, 0, 0,
+                                  HbmBytes{0, kv_elems * a_, kv_elems * c_, 0}}));
+    const double qo_bytes = batch_ * hq * tokens_ * dh * a_;
+    if (s_.workload.attention == AttentionKind::fused) {
+      const double per_pair = 4 * dh + kSoftmaxFlopsPerScore;
+      Operator op{"attention", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * per_pair,
+                  batch_ * hq * sums.fused_pairs * per_pair, {}};
+      // Q read and O written once; K and V streamed once per query block and shared by the
+      // query heads of a GQA group (FlashAttention-2/3 style packing).
+      op.hbm.activations = 2 * qo_bytes;
+      op.hbm.kv = batch_ * hkv * 2 * dh * c_ * sums.fused_keys_loaded;
+      ops.push_back(finish(op));
+    } else {
+      const double score_bytes = batch_ * hq * sums.dense_pairs * score_;
+      const double key_bytes = batch_ * hkv * dh * c_ * key_positions();
+      ops.push_back(finish(Operator{"attention_scores", 3, layers_, chunks_,
+                                    batch_ * hq * sums.useful_pairs * 2 * dh,
+                                    batch_ * hq * sums.dense_pairs * 2 * dh,
+                                    HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+      ops.push_back(finish(Operator{"softmax", 3, layers_, chunks_,
+                                    batch_ * hq * sums.useful_pairs * kSoftmaxFlopsPerScore,
+                                    batch_ * hq * sums.dense_pairs * kSoftmaxFlopsPerScore,
+                                    HbmBytes{0, 0, 0, 2 * score_bytes}}));
+      ops.push_back(finish(Operator{"attention_values", 3, layers_, chunks_,
+                                    batch_ * hq * sums.useful_pairs * 2 * dh,
+                                    batch_ * hq * sums.dense_pairs * 2 * dh,
+                                    HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+    }
+
+    // Step 2 again: output projection and the MLP.
+    ops.push_back(gemm("o_projection", m_.query_heads * m_.head_dim, m_.d_model));
+    ops.push_back(norm("mlp_norm", layers_, rows_));
+    const bool gated = m_.mlp == MlpKind::gated;
+    const int64_t up_width = (gated ? 2 : 1) * m_.d_ff;
+    const double k = static_cast<double>(m_.active_experts);
+    if (m_.experts > 1) ops.push_back(gemm("router", m_.d_model, m_.experts));
+    ops.push_back(gemm(gated ? "gate_up_projection" : "up_projection", m_.d_model, up_width, true));
+    const double act_out = rows_ * k * dff;
+    ops.push_back(finish(Operator{
+        gated ? "silu_and_mul" : "relu", 2, layers_, chunks_,
+        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
+        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
+        HbmBytes{0, act_out * a_ * (gated ? 3 : 2), 0, 0}}));
+    ops.push_back(gemm("down_projection", m_.d_ff, m_.d_model, true));
+    ops.push_back(norm("final_norm", 1, rows_));
+
+    // Step 5: first-token delivery reads logits for the last prompt position only.
+    Operator head = gemm_rows("lm_head", 5, 1, m_.d_model, m_.vocab, batch_, 1, 1);
+    head.hbm.activations = batch_ * d * a_ + batch_ * vocab * kLogitBytes;
+    ops.push_back(finish(head));
+    ops.push_back(finish(Operator{"sampling", 5, 1, 1, batch_ * vocab * kSamplingFlopsPerLogit,
+                                  batch_ * vocab * kSamplingFlopsPerLogit,
+                                  HbmBytes{0, batch_ * vocab * kLogitBytes, 0, 0}}));
+    for (Operator& op : ops) {
+      op.per_layer = op.name != "embedding" && op.name != "final_norm" && op.name != "lm_head" &&
+                     op.name != "sampling";
+    }
+    return ops;
+  }
+
+  // Key positions streamed by the materialized kernels, per request and KV head: Σ(prior+rows).
+  double key_positions() const {
+    const int64_t chunks = pass_.chunks();
+    const double full = static_cast<double>(pass_.full_chunks());
+    const double chunk = static_cast<double>(pass_.chunk);
+    const double prior = static_cast<double>(pass_.prior);
+    // Full chunks: Σ_{c<full} (prior + (c+1)·chunk); the remainder chunk ends at prior + Q.
+    double total = full * prior + chunk * full * (full + 1) / 2;
+    if (chunks > pass_.full_chunks()) total += prior + tokens_;
+    return total;
+  }
+
+  double rows() const { return rows_; }
+
+  Operator gemm(const char* name, int64_t d_in, int64_t d_out, bool expert = false) {
+    if (expert && m_.experts > 1) {
+      // Each token runs k of E experts. Under uniform routing, a chunk of R rows touches
+      // E·(1 − (1 − k/E)^R) distinct experts, each loaded once with R·k/E_t rows.
+      const double e = static_cast<double>(m_.experts);
+      const double k = static_cast<double>(m_.active_experts);
+      Operator total{name, 2, layers_, chunks_, 0, 0, {}};
+      for_each_chunk_rows([&](double chunk_rows, double times) {
+        const double touched = e * (1 - std::pow(1 - k / e, chunk_rows));
+        const Operator part = gemm_rows(name, 2, layers_, d_in, d_out, chunk_rows * k / touched, touched, 1);
+        total.flops += part.flops * times;
+        total.computed_flops += part.computed_flops * times;
+        total.hbm.weights += part.hbm.weights * times;
+        total.hbm.activations += part.hbm.activations * times;
+      });
+      return finish(total);
+    }
+    Operator total{name, 2, layers_, chunks_, 0, 0, {}};
+    for_each_chunk_rows([&](double chunk_rows, double times) {
+      const Operator part = gemm_rows(name, 2, layers_, d_in, d_out, chunk_rows, 1, 1);
+      total.flops += part.flops * times;
+      total.computed_flops += part.computed_flops * times;
+      total.hbm.weights += part.hbm.weights * times;
+      total.hbm.activations += part.hbm.activations * times;
+    });
+    return finish(total);
+  }
+
+  // One GEMM of `rows` token rows against a d_in×d_out weight, repeated over `groups` weight
+  // matrices (experts). Minimum traffic with ideal reuse: weights once, inputs and outputs once.
+  Operator gemm_rows(const char* name, int step, double count, int64_t d_in, int64_t d_out,
+                     double rows, double groups, double launches) const {
+    const double din = static_cast<double>(d_in);
+    const double dout = static_cast<double>(d_out);
+    const double tile = static_cast<double>(s_.workload.gemm_m_tile);
+    const double padded_rows = ceil_div(rows, tile) * tile;
+    Operator op{name, step, count, launches, groups * 2 * rows * din * dout,
+                groups * 2 * padded_rows * din * dout, {}};
+    op.hbm.weights = groups * din * dout * w_;
+    op.hbm.activations = groups * rows * (din + dout) * a_;
+    return op;
+  }
+
+  Operator finish(Operator op) const {
+    op.intensity = op.hbm.total() > 0 ? op.flops / op.hbm.total() : 0;
+    op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
+    op.compute_seconds = op.computed_flops / peak_;
+    op.memory_seconds = op.hbm.total() / bandwidth_;
+    op.overhead_seconds = op.launches * s_.hardware.launch_overhead_seconds;
+    const double roofline = std::max(op.compute_seconds, op.memory_seconds);
+    op.seconds = roofline + op.overhead_seconds;
+    op.bound = op.overhead_seconds > roofline                ? Bound::overhead
+               : op.compute_seconds >= op.memory_seconds ? Bound::compute
+                                                         : Bound::memory;
+    return op;
+  }
+
+ private:
+  // Calls f(rows of one chunk across the batch, how many chunks have that many rows).
+  template <typename F>
+  void for_each_chunk_rows(F f) const {
+    if (pass_.full_chunks() > 0) {
+      f(batch_ * static_cast<double>(pass_.chunk), static_cast<double>(pass_.full_chunks()));
+    }
+    if (pass_.remainder() > 0) f(batch_ * static_cast<double>(pass_.remainder()), 1);
+  }
+
+  Operator norm(const char* name, double count, double rows) const {
+    const double d = static_cast<double>(m_.d_model);
+    // Reads the hidden state and the residual, writes both; the gain vector is read per chunk.
+    return finish(Operator{name, 2, count, chunks_, rows * d * kNormFlopsPerElement,
+                           rows * d * kNormFlopsPerElement,
+                           HbmBytes{chunks_ * d * w_, 4 * rows * d * a_, 0, 0}});
+  }
+
+  const Scenario& s_;
+  const ModelShape& m_;
+  Pass pass_;
+  double w_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, peak_, bandwidth_;
+};
+
+Totals sum(const std::vector<Operator>& ops) {
+  Totals totals;
+  for (const Operator& op : ops) {
+    totals.flops += op.count * op.flops;
+    totals.hbm_bytes += op.count * op.hbm.total();
+    totals.seconds += op.count * op.seconds;
+  }
+  return totals;
+}
+
+// The bound that accounts for the most time among `ops`.
+std::optional<Bound> dominant_bound(const std::vector<const Operator*>& ops) {
+  if (ops.empty()) return std::nullopt;
+  double by_bound[3] = {0, 0, 0};
+  for (const Operator* op : ops) by_bound[static_cast<int>(op->bound)] += op->count * op->seconds;
+  const auto max = std::max_element(by_bound, by_bound + 3);
+  return static_cast<Bound>(max - by_bound);
+}
+
+std::optional<Bound> dominant_bound(const std::vector<Operator>& ops) {
+  std::vector<const Operator*> pointers;
+  for (const Operator& op : ops) pointers.push_back(&op);
+  return dominant_bound(pointers);
+}
+
+std::optional<double> rows_to_reach_ridge(double d_in, double d_out, double w, double a, double ridge) {
+  // I(N) = 2·N·d_in·d_out / (d_in·d_out·w + N·(d_in + d_out)·a) = ridge, solved for N.
+  const double denominator = 2 * d_in * d_out - ridge * (d_in + d_out) * a;
+  if (denominator <= 0) return std::nullopt;
+  return std::ceil(ridge * d_in * d_out * w / denominator);
+}
+
+MemoryLedger memory_ledger(const Scenario& s, double weight_bytes, double kv_bytes, double rows,
+                           double largest_score_rows_x_keys) {
+  const ModelShape& m = s.model;
+  const double a = bytes_per_element(s.precision.activations);
+  const double d = static_cast<double>(m.d_model);
+  const double dh = static_cast<double>(m.head_dim);
+  MemoryLedger ledger;
+  ledger.weight_bytes = weight_bytes;
+  ledger.kv_bytes = kv_bytes;
+  ledger.residual_bytes = 2 * rows * d * a;
+  ledger.score_bytes = s.workload.attention == AttentionKind::materialized
+                           ? static_cast<double>(s.workload.batch) * static_cast<double>(m.query_heads) *
+                                 largest_score_rows_x_keys * std::max(a, 2.0)
+                           : 0;
+  ledger.attention_workspace_bytes =
+      rows * static_cast<double>(2 * m.query_heads + 2 * m.kv_heads) * dh * a + ledger.score_bytes;
+  ledger.mlp_workspace_bytes = rows * static_cast<double>(m.active_experts) * static_cast<double>(m.d_ff) * a *
+                               (m.mlp == MlpKind::gated ? 2 : 1);
+  ledger.logits_bytes = static_cast<double>(s.workload.batch) * static_cast<double>(m.vocab) * kLogitBytes;
+  ledger.temporaries_bytes =
+      ledger.residual_bytes +
+      std::max({ledger.attention_workspace_bytes, ledger.mlp_workspace_bytes, ledger.logits_bytes});
+  ledger.peak_bytes = ledger.weight_bytes + ledger.kv_bytes + ledger.temporaries_bytes;
+  ledger.capacity_bytes = s.hardware.memory_capacity;
+  ledger.fits = ledger.peak_bytes <= ledger.capacity_bytes;
+  ledger.exceeds_by_bytes = ledger.fits ? 0 : ledger.peak_bytes - ledger.capacity_bytes;
+  return ledger;
+}
+
+const char* const kStepTitles[5] = {
+    "Prepare embeddings and schedule layers", "Projections as matrix–matrix work",
+    "Causal attention and the KV state", "Temporaries, workspaces and fit",
+    "Queueing, execution and first-token delivery"};
+
+std::vector<std::string> assumptions(const Scenario& s) {
+  std::vector<std::string> list = {
+      "Dense projection work counts multiply and add separately: F = 2·rows·d_in·d_out.",
+      "Roofline bound per kernel, t = max(FLOPs/(P·η_c), bytes/(β·η_m)) + launches × launch overhead; "
+      "a lower bound on time, not a speedup claim.",
+      "No overlap between kernels and no overlap of host launch overhead with device work.",
+      "HBM traffic is the ideal-reuse minimum for each kernel: weights once per chunk, inputs and "
+      "outputs once; caches (L2) are not credited.",
+      "QKV and gate/up projections are fused GEMMs; residual adds are fused into the norms.",
+      "Normalization is charged 5 FLOPs per element, softmax 5 per score, SiLU·gate 5, ReLU 1, "
+      "sampling 5 per logit; rotary embeddings and biases are not counted.",
+      "Tile quantization: a GEMM computes ⌈rows/m⌉·m rows; attention computes whole key blocks.",
+      "LM head runs on the last prompt position of each request only; logits are fp32.",
+      "Peak device memory = weights + KV state + the largest simultaneous temporaries; allocator "
+      "fragmentation and runtime reservations are not counted.",
+      "Queueing is M/D/1 (Poisson arrivals, deterministic service) per batch of B requests, plus "
+      "(B−1)/(2λ) batch-formation wait.",
+      "Capacity and bandwidth are the datasheet's decimal figures; no multi-device parallelism.",
+  };
+  if (s.workload.attention == AttentionKind::fused) {
+    list.push_back(
+        "Fused attention streams K/V blocks once per query block and shares them across a GQA "
+        "group; tile edge b = FlashAttention's B_r unless set.");
+  } else {
+    list.push_back(
+        "Materialized attention computes the full rectangle of scores, then masks; the score "
+        "matrix is written, read and rewritten by softmax, and read by score·V.");
+  }
+  if (s.model.experts > 1) {
+    list.push_back("Mixture of experts: uniform routing; expected distinct experts per chunk E·(1 − (1 − k/E)^R).");
+  }
+  return list;
+}
+
+}  // namespace
+
+const char* bound_name(Bound bound) {
+  switch (bound) {
+    case Bound::compute: return "compute";
+    case Bound::memory: return "memory";
+    case Bound::overhead: return "overhead";
+  }
+  return "?";
+}
+
+double parameter_count(const ModelShape& m) {
+  const double d = static_cast<double>(m.d_model);
+  const double attention = d * static_cast<double>(m.query_heads * m.head_dim) * 2 +
+                           d * static_cast<double>(2 * m.kv_heads * m.head_dim);
+  const double mlp = static_cast<double>(m.experts) * (m.mlp == MlpKind::gated ? 3 : 2) * d *
+                         static_cast<double>(m.d_ff) +
+                     (m.experts > 1 ? d * static_cast<double>(m.experts) : 0);
+  const double per_layer = attention + mlp + 2 * d;  // two norm gains
+  const double embeddings = static_cast<double>(m.vocab) * d * (m.tied_embeddings ? 1 : 2);
+  return static_cast<double>(m.layers) * per_layer + embeddings + d;  // + final norm
+}
+
+std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds) {
+  const double rho = arrival_rate * service_seconds;
+  if (rho >= 1) return std::nullopt;
+  return arrival_rate * service_seconds * service_seconds / (2 * (1 - rho));
+}
+
+Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism) {
+  const ModelShape& m = scenario.model;
+  const Workload& work = scenario.workload;
+  Trace trace;
+  trace.scenario = scenario;
+  trace.parameters = parameter_count(m);
+
+  const int64_t chunk = work.chunk_tokens == 0 ? work.prompt_tokens : std::min(work.chunk_tokens, work.prompt_tokens);
+  const Pass prefill{work.prompt_tokens, chunk, 0};
+  const int64_t block = flash_block(scenario);
+  const AttentionSums sums = attention_sums(prefill, static_cast<double>(block));
+  OperatorBuilder builder(scenario, prefill);
+  trace.operators = builder.build(sums);
+  trace.totals = sum(trace.operators);
+
+  const double w = bytes_per_element(scenario.precision.weights);
+  const double a = bytes_per_element(scenario.precision.activations);
+  const double c = bytes_per_element(scenario.precision.kv);
+  const double batch = static_cast<double>(work.batch);
+  const double tokens = static_cast<double>(work.prompt_tokens);
+  const double layers = static_cast<double>(m.layers);
+  const double kv_per_token = 2 * layers * static_cast<double>(m.kv_heads * m.head_dim) * c;
+  const double& peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
+  const double ridge = peak * work.compute_efficiency / (scenario.hardware.memory_bandwidth * work.memory_efficiency);
+
+  // Step 1.
+  double launches = 0;
+  double overhead = 0;
+  double per_layer_kernels = 0;
+  for (const Operator& op : trace.operators) {
+    launches += op.count * op.launches;
+    overhead += op.count * op.overhead_seconds;
+    if (op.per_layer) per_layer_kernels += 1;
+  }
+  trace.embedding = EmbeddingFacts{trace.operators.front().hbm.total(), launches, per_layer_kernels,
+                                   overhead, m.layers};
+
+  // Step 2: the lesson's F per projection, and reuse against the ridge point.
+  ProjectionFacts& proj = trace.projection;
+  proj.ridge_flops_per_byte = ridge;
+  proj.weight_reuse_rows = batch * static_cast<double>(chunk);
+  for (const Operator& op : trace.operators) {
+    if (op.step != 2 || op.hbm.weights == 0 || op.name.find("norm") != std::string::npos) continue;
+    ProjectionFact fact;
+    fact.name = op.name;
+    const bool gated = m.mlp == MlpKind::gated;
+    const int64_t q_width = m.query_heads * m.head_dim;
+    if (op.name == "qkv_projection") {
+      fact.d_in = m.d_model, fact.d_out = q_width + 2 * m.kv_heads * m.head_dim;
+    } else if (op.name == "o_projection") {
+      fact.d_in = q_width, fact.d_out = m.d_model;
+    } else if (op.name == "router") {
+      fact.d_in = m.d_model, fact.d_out = m.experts;
+    } else if (op.name == "down_projection") {
+      fact.d_in = m.d_ff, fact.d_out = m.d_model;
+    } else {
+      fact.d_in = m.d_model, fact.d_out = (gated ? 2 : 1) * m.d_ff;
+    }
+    const bool expert = m.experts > 1 && op.name != "router" && op.name != "qkv_projection" && op.name != "o_projection";
+    const double k = expert ? static_cast<double>(m.active_experts) : 1;
+    fact.flops_per_request = 2 * tokens * static_cast<double>(fact.d_in) * static_cast<double>(fact.d_out) * k;
+    fact.intensity = op.intensity;
+    fact.bound = op.bound;
+    fact.rows_to_reach_ridge = rows_to_reach_ridge(static_cast<double>(fact.d_in), static_cast<double>(fact.d_out), w, a, ridge);
+    proj.flops_per_request += fact.flops_per_request * layers;
+    proj.projections.push_back(fact);
+  }
+  for (const int64_t rows : {int64_t{1}, int64_t{128}}) {
+    Operator example = builder.gemm_rows("reuse", 2, 1, m.d_model, m.query_heads * m.head_dim,
+                                         static_cast<double>(rows), 1, 1);
+    example = builder.finish(example);
+    proj.reuse_example.push_back(ReuseExample{rows, example.intensity, example.hbm.weights / static_cast<double>(rows), example.bound});
+  }
+
+  // Step 3.
+  AttentionFacts& att = trace.attention;
+  att.block = block;
+  att.useful_pairs = sums.useful_pairs;
+  att.materialized = work.attention == AttentionKind::materialized;
+  att.computed_pairs = att.materialized ? sums.dense_pairs : sums.fused_pairs;
+  att.tiles = sums.fused_tiles;
+  const double score_bytes = std::max(a, 2.0);
+  att.score_matrix_bytes = batch * static_cast<double>(m.query_heads) * sums.largest_score_rows_x_keys * score_bytes;
+  // Score traffic of the materialized path: written by QKᵀ, read+written by softmax, read by ·V.
+  const double score_traffic = 4 * batch * static_cast<double>(m.query_heads) * sums.dense_pairs * score_bytes * layers;
+  att.score_traffic_bytes = att.materialized ? score_traffic : 0;
+  att.score_bytes_avoided = att.materialized ? 0 : score_traffic;
+  att.kv_bytes_per_token = kv_per_token;
+  att.kv_bytes_written = kv_per_token * batch * tokens;
+
+  // Step 4.
+  const double rows_per_chunk = batch * static_cast<double>(chunk);
+  trace.memory = memory_ledger(scenario, trace.parameters * w, att.kv_bytes_written, rows_per_chunk,
+                               sums.largest_score_rows_x_keys);
+  const AttentionSums whole = chunk == work.prompt_tokens ? sums : attention_sums(Pass{work.prompt_tokens, work.prompt_tokens, 0}, static_cast<double>(block));
+  const MemoryLedger unchunked = memory_ledger(scenario, trace.parameters * w, att.kv_bytes_written,
+                                               batch * tokens, whole.largest_score_rows_x_keys);
+  ChunkingFacts& chunking = trace.chunking;
+  chunking.chunks = prefill.chunks();
+  chunking.chunk_tokens = chunk;
+  chunking.temporaries_unchunked_bytes = unchunked.temporaries_bytes;
+  double weights_per_chunk = 0;
+  for (const Operator& op : trace.operators) {
+    if (op.per_layer) weights_per_chunk += op.count * op.hbm.weights / op.launches;
+  }
+  chunking.extra_weight_bytes = weights_per_chunk * static_cast<double>(chunking.chunks - 1);
+  chunking.kv_reread_bytes = sums.prior_keys * batch * kv_per_token;
+
+  // Step 5.
+  Ttft& ttft = trace.ttft;
+  double delivery_compute = 0;
+  for (const Operator& op : trace.operators) {
+    (op.step == 5 ? delivery_compute : ttft.execution_seconds) += op.count * op.seconds;
+  }
+  ttft.delivery_seconds = delivery_compute + work.delivery_seconds;
+  ttft.service_seconds = ttft.execution_seconds + delivery_compute;
+  if (work.arrival_rate > 0) {
+    const double batch_rate = work.arrival_rate / batch;
+    ttft.utilization = batch_rate * ttft.service_seconds;
+    ttft.batch_formation_seconds = (batch - 1) / (2 * work.arrival_rate);
+    const auto wait = md1_wait_seconds(batch_rate, ttft.service_seconds);
+    ttft.overloaded = !wait.has_value();
+    if (wait) ttft.queue_seconds = *wait + ttft.batch_formation_seconds;
+  } else {
+    ttft.queue_seconds = 0.0;
+  }
+  if (ttft.queue_seconds) ttft.total_seconds = *ttft.queue_seconds + ttft.execution_seconds + ttft.delivery_seconds;
+
+  // The five steps.
+  for (int number = 1; number <= 5; ++number) {
+    Step step;
+    step.number = number;
+    step.title = kStepTitles[number - 1];
+    step.text = static_cast<std::size_t>(number) <= mechanism.size() ? mechanism[number - 1] : "";
+    std::vector<const Operator*> ops;
+    for (const Operator& op : trace.operators) {
+      if (op.step != number) continue;
+      ops.push_back(&op);
+      step.operators.push_back(op.name);
+      step.totals.flops += op.count * op.flops;
+      step.totals.hbm_bytes += op.count * op.hbm.total();
+      step.totals.seconds += op.count * op.seconds;
+    }
+    step.bound = dominant_bound(ops);
+    trace.steps.push_back(step);
+  }
+
+  // One decode step at context T for the same B requests.
+  const Pass decode_pass{1, 1, work.prompt_tokens};
+  OperatorBuilder decode_builder(scenario, decode_pass);
+  const auto decode_ops = decode_builder.build(attention_sums(decode_pass, static_cast<double>(block)));
+  const Totals decode_totals = sum(decode_ops);
+  DecodeComparison& decode = trace.decode;
+  decode.context_tokens = work.prompt_tokens;
+  decode.flops = decode_totals.flops;
+  decode.hbm_bytes = decode_totals.hbm_bytes;
+  decode.intensity = decode.flops / decode.hbm_bytes;
+  decode.seconds = decode_totals.seconds;
+  decode.bound = *dominant_bound(decode_ops);
+  const auto first_projection = [](const std::vector<Operator>& ops) {
+    return std::find_if(ops.begin(), ops.end(), [](const Operator& op) { return op.name == "qkv_projection"; })->intensity;
+  };
+  decode.projection_intensity = first_projection(decode_ops);
+  decode.prefill_projection_intensity = first_projection(trace.operators);
+  decode.prefill_intensity = trace.totals.flops / trace.totals.hbm_bytes;
+  decode.prefill_bound = *dominant_bound(trace.operators);
+
+  trace.assumptions = assumptions(scenario);
+  return trace;
+}
+
+Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
+                                      const std::vector<double>& values) {
+  if (values.empty() || values.size() > max_sweep_points) {
+    return Error{"sweep: between 1 and " + std::to_string(max_sweep_points) + " points, not " +
+                 std::to_string(values.size())};
+  }
+  std::vector<SweepPoint> points;
+  points.reserve(values.size());
+  Scenario point_scenario = scenario;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double value = values[i];
+    const std::string where = "sweep value " + std::to_string(i);
+    if (!std::isfinite(value)) return Error{where + ": must be a finite number"};
+    if (variable == SweepVariable::prompt_tokens) {
+      if (value < 1 || value > static_cast<double>(limits::max_prompt_tokens) || value != std::floor(value)) {
+        return Error{where + ": prompt_tokens must be an integer from 1 to " + std::to_string(limits::max_prompt_tokens)};
+      }
+      point_scenario.workload.prompt_tokens = static_cast<int64_t>(value);
+      const int64_t chunk = point_scenario.workload.chunk_tokens;
+      if (chunk > 0 && (point_scenario.workload.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
+        return Error{where + ": too many chunks for chunk_tokens " + std::to_string(chunk)};
+      }
+    } else {
+      if (value < 0 || value > limits::max_arrival_rate) {
+        return Error{where + ": arrival_rate must be from 0 to 1e9 requests/s"};
+      }
+      point_scenario.workload.arrival_rate = value;
+    }
+    Trace trace = compute_trace(point_scenario, {});
+    points.push_back(SweepPoint{value, trace.ttft.queue_seconds, trace.ttft.execution_seconds,
+                                trace.ttft.delivery_seconds, trace.ttft.total_seconds, trace.ttft.overloaded});
+  }
+  return points;
+}
+
+}  // namespace prefill_trace

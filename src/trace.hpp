@@ -1,0 +1,199 @@
+#pragma once
+// The prefill resource trace: for a stated Scenario, every kernel of one layer plus the
+// non-layer ones, with FLOPs, HBM bytes, roofline time and bound, grouped along the lesson's
+// five mechanism steps; the memory ledger; TTFT as queueing + execution + delivery; and one
+// decode step at the same shapes. Formulas: docs/model.md (from ../shared/docs/DOMAIN.md).
+//
+// Counts (FLOPs, bytes, pairs) are integers computed in double: exact below 2^53 (every preset
+// at prompts up to 128k tokens stays below), within 2^-53 relative above. Inputs are bounded by
+// scenario.hpp's limits, so nothing here can overflow to infinity or produce NaN.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "result.hpp"
+#include "scenario.hpp"
+
+namespace prefill_trace {
+
+enum class Bound { compute, memory, overhead };
+const char* bound_name(Bound bound);
+
+/// Bytes one kernel moves through HBM, by what they are.
+struct HbmBytes {
+  double weights = 0;
+  double activations = 0;
+  double kv = 0;
+  double scores = 0;  // the materialized score/probability matrix
+  double total() const { return weights + activations + kv + scores; }
+};
+
+/// One kernel. Figures are for ONE run (one layer); `count` runs make its share of the total.
+struct Operator {
+  std::string name;
+  int step = 0;             // the lesson's mechanism step, 1..5
+  double count = 0;         // runs per prefill: layers for per-layer kernels, else 1
+  double launches = 0;      // kernel launches per run: one per chunk
+  double flops = 0;         // useful FLOPs (multiply and add counted separately)
+  double computed_flops = 0;  // FLOPs issued, including tile padding and masked pairs
+  HbmBytes hbm;
+  double intensity = 0;     // useful FLOPs per HBM byte
+  double compute_seconds = 0;
+  double memory_seconds = 0;
+  double overhead_seconds = 0;
+  double seconds = 0;       // max(compute, memory) + overhead
+  Bound bound = Bound::memory;
+  double useful_fraction = 1;  // flops / computed_flops
+  bool per_layer = false;      // runs once per layer (count = layers)
+};
+
+struct Totals {
+  double flops = 0;
+  double hbm_bytes = 0;
+  double seconds = 0;
+};
+
+struct ProjectionFact {
+  std::string name;
+  int64_t d_in = 0;
+  int64_t d_out = 0;
+  double flops_per_request = 0;  // the lesson's F = 2·T·d_in·d_out (× active experts), one layer
+  double intensity = 0;
+  Bound bound = Bound::memory;
+  std::optional<double> rows_to_reach_ridge;  // none: this shape cannot reach the ridge
+};
+
+struct ReuseExample {  // the lesson's engineering example: rows sharing one weight tile
+  int64_t rows = 0;
+  double intensity = 0;
+  double weight_bytes_per_row = 0;
+  Bound bound = Bound::memory;
+};
+
+struct EmbeddingFacts {  // step 1
+  double embedding_bytes = 0;
+  double kernel_launches = 0;
+  double kernels_per_layer = 0;
+  double overhead_seconds = 0;
+  int64_t layers = 0;
+};
+
+struct ProjectionFacts {  // step 2
+  std::vector<ProjectionFact> projections;
+  double flops_per_request = 0;  // all projections, all layers
+  double weight_reuse_rows = 0;  // token rows sharing one weight load (per chunk)
+  double ridge_flops_per_byte = 0;
+  std::vector<ReuseExample> reuse_example;  // 1 row vs 128 rows on the first projection
+};
+
+struct AttentionFacts {  // step 3
+  int64_t block = 0;                // b: query and key tile edge
+  double useful_pairs = 0;          // per request and head: T(T+1)/2
+  double computed_pairs = 0;        // per request and head under the blocked schedule
+  double tiles = 0;                 // per request and head (fused)
+  bool materialized = false;
+  double score_matrix_bytes = 0;    // largest score matrix of one layer (all heads, requests)
+  double score_traffic_bytes = 0;   // score bytes through HBM, all layers (0 when fused)
+  double score_bytes_avoided = 0;   // what fusion keeps on chip, all layers (0 when materialized)
+  double kv_bytes_written = 0;      // 2·L·B·T·h_kv·d_h·c
+  double kv_bytes_per_token = 0;
+};
+
+struct MemoryLedger {  // step 4
+  double weight_bytes = 0;
+  double kv_bytes = 0;
+  double residual_bytes = 0;
+  double attention_workspace_bytes = 0;
+  double mlp_workspace_bytes = 0;
+  double score_bytes = 0;
+  double logits_bytes = 0;
+  double temporaries_bytes = 0;  // residual + the largest of the phase workspaces
+  double peak_bytes = 0;
+  double capacity_bytes = 0;
+  bool fits = false;
+  double exceeds_by_bytes = 0;   // 0 when it fits
+};
+
+struct ChunkingFacts {  // step 4
+  int64_t chunks = 1;
+  int64_t chunk_tokens = 0;
+  double temporaries_unchunked_bytes = 0;
+  double extra_weight_bytes = 0;  // weights re-read by chunks after the first
+  double kv_reread_bytes = 0;     // earlier keys/values read by later chunks
+};
+
+struct Ttft {  // step 5
+  double service_seconds = 0;      // device time per batch: execution + LM head and sampling
+  double utilization = 0;          // ρ = (λ/B)·service
+  bool overloaded = false;         // ρ ≥ 1: the queue grows without bound
+  std::optional<double> queue_seconds;  // M/D/1 wait + batch formation; none when overloaded
+  double batch_formation_seconds = 0;
+  double execution_seconds = 0;
+  double delivery_seconds = 0;     // LM head + sampling + transport
+  std::optional<double> total_seconds;
+};
+
+struct Step {
+  int number = 0;
+  std::string title;
+  std::string text;  // the lesson's own mechanism step
+  Totals totals;
+  std::optional<Bound> bound;  // by time share of its kernels; none for a step without kernels
+  std::vector<std::string> operators;
+};
+
+struct DecodeComparison {
+  int64_t context_tokens = 0;
+  double flops = 0;
+  double hbm_bytes = 0;
+  double intensity = 0;
+  double seconds = 0;
+  Bound bound = Bound::memory;
+  double projection_intensity = 0;          // first projection, decode (B rows)
+  double prefill_projection_intensity = 0;  // the same projection in this prefill
+  double prefill_intensity = 0;
+  Bound prefill_bound = Bound::memory;
+};
+
+struct Trace {
+  Scenario scenario;
+  double parameters = 0;
+  std::vector<Operator> operators;
+  std::vector<Step> steps;
+  EmbeddingFacts embedding;
+  ProjectionFacts projection;
+  AttentionFacts attention;
+  MemoryLedger memory;
+  ChunkingFacts chunking;
+  Ttft ttft;
+  Totals totals;
+  DecodeComparison decode;
+  std::vector<std::string> assumptions;
+};
+
+/// Parameter count of the model (all experts), from its shape.
+double parameter_count(const ModelShape& model);
+
+/// Computes the trace. `mechanism` is the lesson's mechanism text (5 steps expected; missing
+/// steps get an empty text). Never fails for a validated Scenario.
+Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism);
+
+/// The M/D/1 mean wait (DistServe's prefill model): λ·D² / (2·(1 − λ·D)); none when λ·D ≥ 1.
+std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds);
+
+/// TTFT against prompt length or arrival rate: one engine trace per point.
+enum class SweepVariable { prompt_tokens, arrival_rate };
+struct SweepPoint {
+  double value = 0;
+  std::optional<double> queue_seconds;
+  double execution_seconds = 0;
+  double delivery_seconds = 0;
+  std::optional<double> total_seconds;
+  bool overloaded = false;
+};
+constexpr std::size_t max_sweep_points = 4096;
+Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
+                                      const std::vector<double>& values);
+
+}  // namespace prefill_trace

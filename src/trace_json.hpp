@@ -1,0 +1,23 @@
+#pragma once
+// The trace's stable JSON and CSV forms (documented in docs/trace-json.md). The CLI and the
+// wasm module both print exactly this, so their outputs compare byte for byte.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario.hpp"
+#include "trace.hpp"
+
+namespace prefill_trace {
+
+constexpr int kTraceSchemaVersion = 1;
+
+nlohmann::json trace_to_json(const Trace& trace);
+/// One row per operator: the figures of one run plus `count`, units in the header.
+std::string trace_to_csv(const Trace& trace);
+nlohmann::json presets_to_json(const Presets& presets);
+nlohmann::json sweep_to_json(SweepVariable variable, const std::vector<SweepPoint>& points);
+
+}  // namespace prefill_trace

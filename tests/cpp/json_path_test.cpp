@@ -1,0 +1,52 @@
+#include "json_path.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace prefill_trace {
+namespace {
+
+TEST(StrictJson, DuplicateKeysAreRefusedWithTheirPath) {
+  auto parsed = parse_strict_json(R"({"a": {"b": 1, "b": 2}})");
+  ASSERT_FALSE(parsed.ok());
+  // The path names the repeated member itself.
+  EXPECT_EQ(parsed.error(), "/a/b: duplicate key (the object already has this member)");
+  auto in_array = parse_strict_json(R"({"list": [0, {"x": 1, "x": 1}]})");
+  ASSERT_FALSE(in_array.ok());
+  EXPECT_EQ(in_array.error(), "/list/1/x: duplicate key (the object already has this member)");
+}
+
+TEST(StrictJson, DepthIsLimitedBeforeRecursionCanHurt) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  auto parsed = parse_strict_json(deep);
+  ASSERT_FALSE(parsed.ok());
+  // 32 arrays are allowed; the 33rd opens at path /0/0/.../0 (32 zeros).
+  std::string path;
+  for (int i = 0; i < 32; ++i) path += "/0";
+  EXPECT_EQ(parsed.error(), path + ": nesting deeper than 32 levels");
+}
+
+TEST(StrictJson, LimitsOnDocumentAndStringSize) {
+  JsonLimits limits;
+  limits.max_bytes = 10;
+  EXPECT_EQ(parse_strict_json("[1,2,3,4,5,6]", limits).error(), "byte 0: document of 13 bytes exceeds the limit of 10");
+  limits = JsonLimits{};
+  limits.max_string_bytes = 3;
+  EXPECT_EQ(parse_strict_json(R"({"k": ["abcd"]})", limits).error(), "/k/0: string of 4 bytes exceeds the limit of 3");
+}
+
+TEST(StrictJson, ByteOrderMarkInvalidUtf8AndTrailingGarbage) {
+  EXPECT_EQ(parse_strict_json("\xEF\xBB\xBF{}").error(), "byte 0: a UTF-8 byte-order mark is not allowed before the JSON text");
+  EXPECT_EQ(parse_strict_json("{\"a\": \"\xC3\x28\"}").error().rfind("byte 9: invalid JSON", 0), 0u)
+      << parse_strict_json("{\"a\": \"\xC3\x28\"}").error();
+  EXPECT_EQ(parse_strict_json("{} x").error().rfind("byte 4: invalid JSON", 0), 0u) << parse_strict_json("{} x").error();
+}
+
+TEST(StrictJson, PointerEscapesSlashAndTilde) {
+  EXPECT_EQ(child_path("", "a/b~c"), "/a~1b~0c");
+  EXPECT_EQ(child_path("/x", std::size_t{3}), "/x/3");
+}
+
+}  // namespace
+}  // namespace prefill_trace
