@@ -25,7 +25,7 @@ if(PREFILL_TRACE_TESTS)
     set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
     set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
     add_subdirectory(/usr/src/googletest "${CMAKE_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL)
-    add_library(GTest::gtest_main ALIAS gtest_main)
+    # googletest 1.12 defines GTest::gtest_main itself.
   else()
     find_package(GTest REQUIRED)
   endif()

@@ -13,6 +13,7 @@ constexpr double kGatedActFlopsPerElement = 5;  // SiLU (4) and the gate multipl
 constexpr double kPlainActFlopsPerElement = 1;  // ReLU (OPT)
 constexpr double kSamplingFlopsPerLogit = 5;    // softmax over the vocabulary
 constexpr double kLogitBytes = 4;               // logits are produced in fp32
+constexpr double kMmaRows = 16;                 // smallest tensor-core MMA tile height
 
 double ceil_div(double a, double b) { return std::ceil(a / b); }
 
@@ -216,8 +217,12 @@ class OperatorBuilder {
                      double rows, double groups, double launches) const {
     const double din = static_cast<double>(d_in);
     const double dout = static_cast<double>(d_out);
+    // Tile quantization: ⌈rows/m⌉·m rows are computed. A GEMM with fewer rows than m is
+    // assumed to run a smaller tile, rounded up to the tensor-core MMA height of 16 rows
+    // (libraries select skinny kernels for small M), so one decode row is not charged for 128.
     const double tile = static_cast<double>(s_.workload.gemm_m_tile);
-    const double padded_rows = ceil_div(rows, tile) * tile;
+    const double padded_rows = rows >= tile ? ceil_div(rows, tile) * tile
+                                            : std::min(tile, ceil_div(rows, kMmaRows) * kMmaRows);
     Operator op{name, step, count, launches, groups * 2 * rows * din * dout,
                 groups * 2 * padded_rows * din * dout, {}};
     op.hbm.weights = groups * din * dout * w_;
@@ -340,7 +345,7 @@ std::vector<std::string> assumptions(const Scenario& s) {
       "QKV and gate/up projections are fused GEMMs; residual adds are fused into the norms.",
       "Normalization is charged 5 FLOPs per element, softmax 5 per score, SiLU·gate 5, ReLU 1, "
       "sampling 5 per logit; rotary embeddings and biases are not counted.",
-      "Tile quantization: a GEMM computes ⌈rows/m⌉·m rows; attention computes whole key blocks.",
+      "Tile quantization: a GEMM computes ⌈rows/m⌉·m rows (fewer rows than m: rounded up to 16); attention computes whole key blocks.",
       "LM head runs on the last prompt position of each request only; logits are fp32.",
       "Peak device memory = weights + KV state + the largest simultaneous temporaries; allocator "
       "fragmentation and runtime reservations are not counted.",
