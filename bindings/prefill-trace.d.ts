@@ -44,6 +44,21 @@ export interface PrefillTraceModule {
    * error (ok === false), never "wrong".
    */
   checkAnswer(lessonText: string, checkIndex: number, choice: number): QuizResult;
+  /**
+   * The prefill resource trace for a scenario given as JSON text, e.g.
+   * `{"model": "llama-3.1-8b", "hardware": "h100-sxm", "prompt_tokens": 2048}`.
+   * `json` is the trace (docs/trace-json.md), byte for byte what `prefill-trace trace --json`
+   * prints for the same scenario.
+   */
+  computeTrace(scenarioJson: string): JsonResult;
+  /** The built-in models, accelerators and precisions (with their source URLs) as JSON. */
+  listPresets(): JsonResult;
+  /**
+   * TTFT (queue, execution, delivery, total; null total when overloaded) at each value of
+   * `variable`, computed in one call. At most 4096 values; more is an error, not a long freeze.
+   */
+  sweep(scenarioJson: string, variable: "prompt_tokens" | "arrival_rate",
+        values: Float64Array | number[]): JsonResult;
 }
 
 export interface ModuleOptions {

@@ -1,0 +1,43 @@
+// The hand-written declarations and the real module must name the same functions.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { loadModule, root } from "./load-module.mjs";
+
+function declaredMembers() {
+  const dts = readFileSync(path.join(root, "bindings/prefill-trace.d.ts"), "utf8");
+  const body = dts.match(/export interface PrefillTraceModule \{([\s\S]*?)\n\}/)[1];
+  // Members are lines like "  name(args): Type;" outside comments.
+  const names = [...body.replace(/\/\*[\s\S]*?\*\//g, "").matchAll(/^\s{2}(\w+)\(/gm)].map((m) => m[1]);
+  return names.sort();
+}
+
+test("every declared function exists in the module, and nothing undeclared is exported", async () => {
+  const module = await loadModule();
+  // Embind marks the functions it registers with an `argCount` property.
+  const exported = Object.keys(module)
+    .filter((key) => typeof module[key] === "function" && "argCount" in module[key])
+    .sort();
+  assert.deepEqual(exported, declaredMembers());
+  assert.ok(declaredMembers().length >= 6);
+});
+
+test("declared argument counts match the module", async () => {
+  const module = await loadModule();
+  const dts = readFileSync(path.join(root, "bindings/prefill-trace.d.ts"), "utf8");
+  for (const name of declaredMembers()) {
+    const signature = dts.match(new RegExp(`\\n  ${name}\\(([^)]*)\\)`))[1].trim();
+    const declared = signature === "" ? 0 : signature.split(",").length;
+    assert.equal(module[name].argCount, declared, name);
+  }
+});
+
+test("result objects carry exactly the declared fields", async () => {
+  const module = await loadModule();
+  const lesson = readFileSync(path.join(root, "lesson-data/prefill-resource-trace-a76d037833bd69f7.json"), "utf8");
+  assert.deepEqual(Object.keys(module.loadLesson(lesson)).sort(), ["error", "lessonJson", "ok"]);
+  assert.deepEqual(Object.keys(module.checkAnswer(lesson, 0, 0)).sort(),
+    ["correct", "correctIndex", "error", "explanation", "ok"]);
+  assert.deepEqual(Object.keys(module.listPresets()).sort(), ["error", "json", "ok"]);
+});
