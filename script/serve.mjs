@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// A small static file server for the built lesson site, bound to 127.0.0.1.
+//   node script/serve.mjs [--root build/web] [--port 8000]     (--port 0 picks a free port)
+// Prints "Serving <root> at http://127.0.0.1:<port>/" once listening (the browser tests read it).
+// Sends the same Content-Security-Policy as the page's <meta> tag (read from <root>/index.html,
+// so the policy has one source), correct MIME types (application/wasm enables streaming
+// compilation), and refuses any path that leaves the root.
+
+import { createReadStream } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const HOST = '127.0.0.1';
+
+const MIME_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string', default: 'build/web' },
+    port: { type: 'string', default: process.env.PORT ?? '8000' },
+  },
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`serve: --port must be an integer 0..65535, got ${values.port}`);
+  process.exit(2);
+}
+
+let root;
+try {
+  root = await realpath(values.root);
+} catch {
+  console.error(`serve: ${values.root} does not exist — run script/build-site first`);
+  process.exit(1);
+}
+
+/** The page's CSP meta tag, repeated as a header (a header also covers non-HTML responses). */
+async function readCsp() {
+  try {
+    const html = await readFile(path.join(root, 'index.html'), 'utf8');
+    const match = html.match(
+      /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i,
+    );
+    return match ? match[1] : null;
+  } catch {
+    return null;
+  }
+}
+const csp = await readCsp();
+
+function baseHeaders() {
+  const headers = {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-cache',
+  };
+  if (csp) headers['Content-Security-Policy'] = csp;
+  return headers;
+}
+
+function sendText(res, status, text, extra = {}) {
+  res.writeHead(status, {
+    ...baseHeaders(),
+    'Content-Type': 'text/plain; charset=utf-8',
+    ...extra,
+  });
+  res.end(`${text}\n`);
+}
+
+/** Maps a URL path to a file under root, or null when it is malformed or escapes root. */
+async function resolveFile(urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const candidate = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);
+  if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
+  let real;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    return null;
+  }
+  // A symlink inside root must not lead outside it either.
+  if (real !== root && !real.startsWith(root + path.sep)) return null;
+  const info = await stat(real);
+  if (info.isDirectory()) {
+    const index = path.join(real, 'index.html');
+    try {
+      const indexInfo = await stat(index);
+      return indexInfo.isFile() ? { file: index, size: indexInfo.size } : null;
+    } catch {
+      return null;
+    }
+  }
+  return info.isFile() ? { file: real, size: info.size } : null;
+}
+
+const server = createServer(async (req, res) => {
+  try {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendText(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+      return;
+    }
+    const { pathname } = new URL(req.url ?? '/', `http://${HOST}`);
+    const found = await resolveFile(pathname);
+    if (!found) {
+      sendText(res, 404, 'Not Found');
+      return;
+    }
+    const type = MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream';
+    res.writeHead(200, { ...baseHeaders(), 'Content-Type': type, 'Content-Length': found.size });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    createReadStream(found.file)
+      .on('error', () => res.destroy())
+      .pipe(res);
+  } catch (error) {
+    console.error(`serve: ${req.url}: ${error.message}`);
+    if (!res.headersSent) sendText(res, 500, 'Internal Server Error');
+    else res.destroy();
+  }
+});
+
+server.on('error', (error) => {
+  console.error(`serve: cannot listen on ${HOST}:${port}: ${error.message}`);
+  process.exit(1);
+});
+
+server.listen(port, HOST, () => {
+  const { port: actual } = server.address();
+  console.log(`Serving ${path.relative(process.cwd(), root) || '.'} at http://${HOST}:${actual}/`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.close(() => process.exit(0)));
+}

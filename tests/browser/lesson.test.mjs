@@ -1,0 +1,404 @@
+// Browser tests of the built lesson page (build/web, made by script/build-site), in Debian's
+// Chromium driven by playwright-core. Every test fails on a console error, a page error, a
+// CSP violation, a failed or 4xx/5xx request, or any request off the test server's origin.
+//
+//   node --test tests/browser/        (npm run test:browser)
+// Screenshots go to build/test-artifacts/.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const site = path.join(repo, 'build/web');
+const artifacts = path.join(repo, 'build/test-artifacts');
+const fixtures = path.join(repo, 'tests/browser/fixtures');
+const LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.json';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+// The page's sections in the published lesson's order (seed `sections`; "Learning objective"
+// is the labelled line under the header).
+const SECTION_HEADINGS = [
+  'Learning objective',
+  'The mechanism',
+  'Science and assumptions',
+  'Engineering example',
+  'Distinctions and tradeoffs',
+  'Specifications and interfaces',
+  'Check your understanding',
+  'Evidence and scope',
+  'Sources',
+  'Continue exploring',
+];
+
+// Fields that identify or classify the lesson and are not displayed as text.
+const HIDDEN_KEYS = new Set([
+  'id',
+  'level',
+  'kind',
+  'labId',
+  'deepLabId',
+  'investigationId',
+  'workstream',
+  'visualFamily',
+  'url',
+  'direction', // shown as "Input"/"Output"; checked separately
+  'related', // ids; their names are checked instead
+  'prerequisites',
+]);
+
+const lessonText = await readFile(path.join(repo, LESSON_PATH), 'utf8');
+const lesson = JSON.parse(lessonText);
+const equationPack = JSON.parse(
+  await readFile(path.join(repo, 'lesson-data/prefill-resource-trace.equations.json'), 'utf8'),
+);
+const relatedLessons = JSON.parse(
+  await readFile(path.join(repo, 'lesson-data/related-lessons.json'), 'utf8'),
+).lessons;
+
+let server;
+let origin;
+let browser;
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(repo, 'script/serve.mjs'), '--root', site, '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 10_000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[0] });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${out}`));
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(
+    existsSync(path.join(site, 'index.html')) && existsSync(path.join(site, 'wasm/prefill_trace.wasm')),
+    'build/web is missing or incomplete: run script/build-site first',
+  );
+  const started = await startServer();
+  server = started.child;
+  origin = new URL(started.url).origin;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  await mkdir(artifacts, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+});
+
+/**
+ * Opens `pathAndQuery` in a fresh context and records every problem the page reports.
+ * `expect(problem)` may accept problems a test provokes on purpose.
+ */
+async function openPage(t, pathAndQuery = '/', { viewport = { width: 1024, height: 800 }, setup } = {}) {
+  const context = await browser.newContext({ viewport });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+    });
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol !== 'data:' && url.origin !== origin) problems.push(`off-origin request: ${r.url()}`);
+  });
+  if (setup) await setup(page);
+  await page.goto(origin + pathAndQuery);
+  await page.waitForSelector('main#lesson:not([aria-busy])', { timeout: 15_000 });
+  return { page, problems };
+}
+
+async function renderedText(page) {
+  return normalize(await page.locator('main').innerText());
+}
+
+function normalize(text) {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Every string leaf of the lesson record that the page must display, with its JSON path. */
+function displayedStrings(value, pointer = '') {
+  if (typeof value === 'string') return [[pointer, value]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => displayedStrings(v, `${pointer}/${i}`));
+  if (value && typeof value === 'object') {
+    return Object.entries(value)
+      .filter(([key]) => !HIDDEN_KEYS.has(key))
+      .flatMap(([key, v]) => displayedStrings(v, `${pointer}/${key}`));
+  }
+  return [];
+}
+
+async function chooseAndCheck(page, optionIndex) {
+  await page.locator('#check-0-question').waitFor();
+  await page.locator('input[name="check-0-choice"]').nth(optionIndex).check();
+  await page.getByRole('button', { name: 'Check answer' }).click();
+  return normalize(await page.locator('#check-0-feedback').innerText());
+}
+
+test('the server sends the CSP header, correct MIME types, and refuses traversal', async () => {
+  const page = await fetch(`${origin}/`);
+  const html = await page.text();
+  const meta = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)[1];
+  assert.equal(page.headers.get('content-security-policy'), meta);
+  assert.match(meta, /script-src 'self' 'wasm-unsafe-eval';/);
+  assert.match(meta, /style-src 'self';/);
+
+  const types = {
+    '/app.js': 'text/javascript; charset=utf-8',
+    '/wasm/prefill_trace.js': 'text/javascript; charset=utf-8',
+    '/wasm/prefill_trace.wasm': 'application/wasm',
+    '/favicon.svg': 'image/svg+xml',
+    '/katex/fonts/KaTeX_Main-Regular.woff2': 'font/woff2',
+    [`/${LESSON_PATH}`]: 'application/json; charset=utf-8',
+  };
+  for (const [urlPath, type] of Object.entries(types)) {
+    const response = await fetch(origin + urlPath);
+    assert.equal(response.status, 200, urlPath);
+    assert.equal(response.headers.get('content-type'), type, urlPath);
+  }
+
+  // The lesson file is served byte for byte.
+  assert.equal(await (await fetch(`${origin}/${LESSON_PATH}`)).text(), lessonText);
+
+  for (const attempt of ['/../package.json', '/%2e%2e/package.json', '/lesson-data/..%2f..%2fpackage.json']) {
+    const response = await fetch(origin + attempt);
+    assert.equal(response.status, 404, attempt);
+  }
+});
+
+test('renders every section of the published lesson in order', async (t) => {
+  const { page, problems } = await openPage(t);
+
+  assert.equal(await page.title(), `${lesson.name} · AI Machinery Atlas`);
+  assert.equal(normalize(await page.locator('main h1').textContent()), lesson.name);
+  const h2 = (await page.locator('main h2').allTextContents()).map(normalize);
+  assert.deepEqual(h2, SECTION_HEADINGS);
+  const h3 = (await page.locator('main h3').allTextContents()).map(normalize);
+  assert.deepEqual(h3, [
+    lesson.science[0].title,
+    'Interfaces',
+    lesson.check.question,
+    'Foundations',
+    'Related lessons',
+  ]);
+
+  // The trace explorer slot stays empty and sits right after "The mechanism".
+  const slot = await page.evaluate(() => {
+    const el = document.getElementById('explorer');
+    return el && { previous: el.previousElementSibling?.id, children: el.children.length };
+  });
+  assert.deepEqual(slot, { previous: 'mechanism', children: 0 });
+
+  // The five mechanism steps, numbered.
+  assert.deepEqual(
+    (await page.locator('#mechanism ol > li').allTextContents()).map(normalize),
+    lesson.mechanism,
+  );
+
+  // KaTeX typeset the equation (no error node) and the symbols table lists every variable.
+  assert.equal(await page.locator('#science .katex-display').count(), 1);
+  assert.equal(await page.locator('#science .katex-error').count(), 0);
+  const formal = equationPack[lesson.id][0];
+  assert.equal(await page.locator('#science .katex-mathml annotation').textContent(), formal.latex);
+  const rows = await page.locator('table.symbols tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())),
+  );
+  assert.deepEqual(rows, formal.variables.map((v) => [v.symbol, v.meaning, v.unit]));
+  assert.deepEqual(problems, []);
+});
+
+test('shows every displayed string of the lesson record', async (t) => {
+  const { page, problems } = await openPage(t);
+  // The explanation is part of the answer feedback, so answer first.
+  await chooseAndCheck(page, lesson.check.answer);
+  const text = await renderedText(page);
+
+  const missing = displayedStrings(lesson).filter(([, s]) => !text.includes(normalize(s)));
+  assert.deepEqual(missing, [], 'lesson strings missing from the page');
+
+  for (const port of lesson.interfaces) {
+    const label = { in: 'Input', out: 'Output' }[port.direction];
+    const item = normalize(
+      await page.locator('.interfaces li', { hasText: port.name }).innerText(),
+    );
+    assert.ok(item.toLowerCase().includes(label.toLowerCase()), `${port.name}: ${label}`);
+  }
+
+  // Foundations and related lessons appear by name, as links to their published addresses;
+  // as in the published lesson, a foundation is not repeated under related lessons.
+  const lists = await page.evaluate(() =>
+    [...document.querySelectorAll('#continue h3')].map((h3) => [
+      h3.textContent,
+      [...h3.nextElementSibling.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]),
+    ]),
+  );
+  const linked = (ids) => ids.map((id) => [relatedLessons[id].name, relatedLessons[id].url]);
+  assert.deepEqual(lists, [
+    ['Foundations', linked(lesson.prerequisites)],
+    ['Related lessons', linked(lesson.related.filter((id) => !lesson.prerequisites.includes(id)))],
+  ]);
+
+  const sourceLinks = await page
+    .locator('#sources ul.sources a')
+    .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+  assert.deepEqual(sourceLinks, lesson.sources.map((s) => [s.title, s.url]));
+
+  // The equation pack's reading, symbols, meanings and units.
+  for (const formal of equationPack[lesson.id]) {
+    assert.ok(text.includes(normalize(formal.text)), formal.text);
+    for (const v of formal.variables) {
+      for (const s of [v.symbol, v.meaning, v.unit]) assert.ok(text.includes(s), s);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the quiz answers wrongly, then correctly, with the engine’s explanation', async (t) => {
+  const { page, problems } = await openPage(t);
+  const { options, answer, explanation } = lesson.check;
+  const wrong = (answer + 1) % options.length;
+
+  const first = await chooseAndCheck(page, wrong);
+  assert.match(first, /^Not quite/);
+  assert.ok(first.includes(options[answer]), 'names the correct answer');
+  assert.ok(first.includes(explanation), 'gives the explanation');
+  assert.equal(
+    await page.locator('.option').nth(wrong).getAttribute('data-result'),
+    'incorrect',
+  );
+
+  const second = await chooseAndCheck(page, answer);
+  assert.match(second, /^Correct/);
+  assert.ok(second.includes(explanation));
+  assert.equal(await page.locator('.option').nth(answer).getAttribute('data-result'), 'correct');
+  assert.equal(await page.locator('#check-0-feedback').getAttribute('aria-live'), 'polite');
+  assert.deepEqual(problems, []);
+});
+
+test('the quiz works with the keyboard alone', async (t) => {
+  const { page, problems } = await openPage(t);
+  const { options, answer } = lesson.check;
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      return { tag: el?.tagName, name: el?.getAttribute('name'), value: el?.value, text: el?.textContent };
+    });
+
+  // Tab from the top of the page until focus reaches the quiz's radio group.
+  let reached = false;
+  for (let i = 0; i < 60 && !reached; i += 1) {
+    await page.keyboard.press('Tab');
+    reached = (await focused()).name === 'check-0-choice';
+  }
+  assert.ok(reached, 'Tab reaches the answer options');
+
+  // Arrow keys move between options; Space selects; Enter submits the form.
+  const wrong = answer === 0 ? 1 : 0;
+  await page.keyboard.press('Home');
+  for (let i = 0; i < wrong; i += 1) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Space');
+  assert.equal((await focused()).value, String(wrong));
+  await page.keyboard.press('Enter');
+  const feedback = page.locator('#check-0-feedback');
+  await assert.doesNotReject(feedback.getByText('Not quite').waitFor({ timeout: 2000 }));
+  assert.ok(normalize(await feedback.innerText()).includes(options[answer]));
+
+  // Move to the right answer with the arrows, Tab to the button, press it with Space.
+  const steps = answer - wrong;
+  for (let i = 0; i < Math.abs(steps); i += 1) await page.keyboard.press(steps > 0 ? 'ArrowDown' : 'ArrowUp');
+  assert.equal((await focused()).value, String(answer));
+  await page.keyboard.press('Tab');
+  assert.equal(normalize((await focused()).text), 'Check answer');
+  await page.keyboard.press('Space');
+  await assert.doesNotReject(feedback.getByText(/^Correct$/).waitFor({ timeout: 2000 }));
+  assert.deepEqual(problems, []);
+});
+
+test('fits a 360 px screen without horizontal scrolling; screenshots at 360 and 1440 px', async (t) => {
+  for (const width of [360, 1440]) {
+    const { page, problems } = await openPage(t, '/', { viewport: { width, height: 800 } });
+    await page.evaluate(() => document.fonts.ready);
+    await chooseAndCheck(page, (lesson.check.answer + 1) % 3);
+    const scrollWidth = await page.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(scrollWidth <= width, `scrollWidth ${scrollWidth} > ${width}`);
+    await page.screenshot({ path: path.join(artifacts, `lesson-${width}.png`), fullPage: true });
+    assert.deepEqual(problems, []);
+  }
+});
+
+test('a lesson that fails validation shows the engine’s error naming the JSON path', async (t) => {
+  const fixture = await readFile(path.join(fixtures, 'invalid-check-answer.json'), 'utf8');
+  const { page, problems } = await openPage(t, '/?lesson=fixtures/invalid-check-answer.json', {
+    setup: (p) =>
+      p.route(`${origin}/fixtures/invalid-check-answer.json`, (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: fixture }),
+      ),
+  });
+  const alert = page.getByRole('alert');
+  assert.match(normalize(await alert.innerText()), /\/check\/answer/);
+  assert.equal(await page.locator('main h2').count(), 0, 'no lesson section is rendered');
+  assert.equal(await page.locator('main form').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('a lesson address on another origin is refused without being fetched', async (t) => {
+  const { page, problems } = await openPage(t, '/?lesson=https://example.invalid/lesson.json');
+  assert.match(normalize(await page.getByRole('alert').innerText()), /must be on this site/);
+  assert.deepEqual(problems, []);
+});
+
+test('a module that fails to load shows a clear message instead of the lesson', async (t) => {
+  const { page, problems } = await openPage(t, '/', {
+    setup: (p) =>
+      p.route(`${origin}/wasm/prefill_trace.js`, (route) =>
+        route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
+      ),
+  });
+  assert.match(normalize(await page.getByRole('alert').innerText()), /WebAssembly module failed to load/);
+  assert.equal(await page.locator('main h2').count(), 0);
+  // Only the provoked 404 (and Chromium's console line for it) may appear.
+  assert.ok(
+    problems.every((p) => p.includes('/wasm/prefill_trace.js') || p.includes('status of 404')),
+    problems.join('\n'),
+  );
+});

@@ -1,0 +1,40 @@
+// DOM building without markup strings: every piece of lesson text becomes a Text node, so
+// nothing in a lesson file can inject elements, attributes or script.
+
+/**
+ * Creates an element. `attrs` values are set with setAttribute (or as a boolean attribute when
+ * `true`); children may be nodes, strings (inserted as Text nodes), or null/false (skipped).
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    el.setAttribute(name, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+/** Appends children as h() does. */
+export function append(parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return parent;
+}
+
+/** True for an absolute https URL: the only kind of off-site address the page links to. */
+export function isHttpsUrl(url) {
+  if (typeof url !== 'string') return false;
+  try {
+    return new URL(url).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A link when `url` is https, otherwise the text alone (the address is not trusted). */
+export function externalLink(text, url) {
+  return isHttpsUrl(url) ? h('a', { href: url, rel: 'noopener' }, text) : h('span', {}, text);
+}

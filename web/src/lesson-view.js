@@ -1,0 +1,237 @@
+// Builds the lesson page from a validated lesson record, in the published lesson's section
+// order (see shared/seeds/*.publication.json `sections`). Pure DOM construction: no fetching,
+// no engine calls except through the `onCheck` callback the caller passes.
+
+import { ATLAS_EXPLORE_URL, ATLAS_LICENSES_URL, ATLAS_VERSION } from './config.js';
+import { externalLink, h } from './dom.js';
+import { equationBlock } from './equation.js';
+import { quizForm } from './quiz.js';
+
+const DIRECTION_LABELS = { in: 'Input', out: 'Output' };
+
+function section(id, title, ...content) {
+  const headingId = `${id}-heading`;
+  return h(
+    'section',
+    { id, class: 'lesson-section', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, title),
+    ...content,
+  );
+}
+
+/** A paragraph that starts with a small label, e.g. "Assumptions". */
+function labelled(label, text) {
+  return h('p', { class: 'labelled' }, h('span', { class: 'label' }, label), ' ', text);
+}
+
+function header(lesson) {
+  const trail = [lesson.branch, lesson.subbranch].filter(Boolean).join(' › ');
+  return h(
+    'header',
+    { class: 'lesson-header' },
+    h('p', { class: 'eyebrow' }, trail ? `${trail} · ` : '', `Atlas v${ATLAS_VERSION}`),
+    h('h1', {}, lesson.name),
+    h('p', { class: 'lead' }, lesson.role),
+    h(
+      'p',
+      { class: 'context' },
+      lesson.scale ? [h('span', { class: 'label' }, 'Scale'), ' ', lesson.scale, ' · '] : null,
+      externalLink('Explore in Atlas', ATLAS_EXPLORE_URL + encodeURIComponent(lesson.id)),
+    ),
+  );
+}
+
+function mechanism(lesson) {
+  return section(
+    'mechanism',
+    'The mechanism',
+    h('p', {}, lesson.description),
+    h(
+      'ol',
+      { class: 'steps' },
+      lesson.mechanism.map((step) => h('li', {}, step)),
+    ),
+  );
+}
+
+/** Reserved for the interactive trace explorer (a later issue); intentionally empty. */
+function explorerSlot() {
+  const slot = h('section', {
+    id: 'explorer',
+    class: 'explorer',
+    'aria-label': 'Trace explorer',
+    'data-slot': 'trace-explorer',
+    hidden: true,
+  });
+  slot.append(document.createComment(' Trace explorer: filled by a later issue. '));
+  return slot;
+}
+
+function science(lesson, equations) {
+  if (!Array.isArray(lesson.science) || lesson.science.length === 0) return null;
+  return section(
+    'science',
+    'Science and assumptions',
+    lesson.science.map((item, i) =>
+      h(
+        'article',
+        { class: 'science-item' },
+        h('h3', {}, item.title),
+        equationBlock(item.equation, equations[i]),
+        h('p', {}, item.explanation),
+        labelled('Assumptions', item.assumptions),
+      ),
+    ),
+  );
+}
+
+function distinctions(lesson) {
+  const rows = [
+    ['Misconception', lesson.misconception],
+    ['Tradeoff', lesson.tradeoff],
+    ['Why it matters for AI', lesson.whyAI],
+  ].filter(([, text]) => text);
+  return section(
+    'distinctions',
+    'Distinctions and tradeoffs',
+    h(
+      'dl',
+      { class: 'pairs' },
+      rows.map(([term, text]) => h('div', {}, h('dt', {}, term), h('dd', {}, text))),
+    ),
+  );
+}
+
+function specifications(lesson) {
+  return section(
+    'specifications',
+    'Specifications and interfaces',
+    h(
+      'dl',
+      { class: 'specs' },
+      lesson.specs.map((spec) =>
+        h(
+          'div',
+          { class: 'spec' },
+          h('dt', {}, spec.label),
+          h('dd', {}, h('span', { class: 'spec-value' }, spec.value)),
+          spec.context ? h('dd', { class: 'spec-context' }, spec.context) : null,
+        ),
+      ),
+    ),
+    h('h3', {}, 'Interfaces'),
+    h(
+      'ul',
+      { class: 'interfaces' },
+      lesson.interfaces.map((port) =>
+        h(
+          'li',
+          {},
+          h('span', { class: 'interface-name' }, port.name),
+          ' ',
+          h(
+            'span',
+            { class: `badge badge--${port.direction === 'out' ? 'out' : 'in'}` },
+            DIRECTION_LABELS[port.direction] ?? port.direction,
+          ),
+          h('span', { class: 'interface-signal' }, port.signal),
+        ),
+      ),
+    ),
+  );
+}
+
+function checks(lesson, onCheck) {
+  const all = [lesson.check, ...(Array.isArray(lesson.checks) ? lesson.checks : [])];
+  return section(
+    'check',
+    'Check your understanding',
+    all.map((check, i) => quizForm(check, `check-${i}`, (choice) => onCheck(i, choice))),
+  );
+}
+
+function evidence(lesson) {
+  const scopes = [lesson.labScope, lesson.scope].filter(Boolean);
+  return section(
+    'evidence',
+    'Evidence and scope',
+    h('p', {}, lesson.evidenceNotes),
+    // scope and labScope are often the same sentence; show it once.
+    [...new Set(scopes)].map((text) => h('p', {}, text)),
+  );
+}
+
+function sources(lesson, lessonUrl) {
+  return section(
+    'sources',
+    'Sources',
+    h(
+      'ul',
+      { class: 'sources' },
+      lesson.sources.map((source) => h('li', {}, externalLink(source.title, source.url))),
+    ),
+    h(
+      'p',
+      { class: 'meta-links' },
+      h('a', { href: lessonUrl }, 'Published lesson data'),
+      ' · ',
+      externalLink('Atlas releases and licensing', ATLAS_LICENSES_URL),
+    ),
+  );
+}
+
+function lessonList(title, ids, relatedLessons) {
+  if (!Array.isArray(ids) || ids.length === 0) return null;
+  return [
+    h('h3', {}, title),
+    h(
+      'ul',
+      { class: 'lesson-links' },
+      ids.map((id) => {
+        const known = Object.hasOwn(relatedLessons, id) ? relatedLessons[id] : null;
+        return h('li', {}, known ? externalLink(known.name, known.url) : id);
+      }),
+    ),
+  ];
+}
+
+function continueExploring(lesson, relatedLessons) {
+  const foundations = Array.isArray(lesson.prerequisites) ? lesson.prerequisites : [];
+  // As in the published lesson, a foundation is not listed again under related lessons.
+  const related = (Array.isArray(lesson.related) ? lesson.related : []).filter(
+    (id) => !foundations.includes(id),
+  );
+  const lists = [
+    lessonList('Foundations', foundations, relatedLessons),
+    lessonList('Related lessons', related, relatedLessons),
+  ].filter(Boolean);
+  return lists.length ? section('continue', 'Continue exploring', lists) : null;
+}
+
+/**
+ * @param {object} options
+ * @param {object} options.lesson          the record as validated by the engine
+ * @param {object[]} options.equations     equation-pack entries for this lesson (may be empty)
+ * @param {Record<string, {name: string, url: string}>} options.relatedLessons
+ * @param {string} options.lessonUrl       the lesson file's address, for "Published lesson data"
+ * @param {(checkIndex: number, choice: number) => object} options.onCheck
+ * @returns {HTMLElement} the whole lesson, ready to insert in one step
+ */
+export function renderLesson({ lesson, equations, relatedLessons, lessonUrl, onCheck }) {
+  return h(
+    'article',
+    { class: 'lesson' },
+    header(lesson),
+    section('objective', 'Learning objective', h('p', {}, lesson.learningObjective)),
+    mechanism(lesson),
+    explorerSlot(),
+    science(lesson, equations),
+    section('example', 'Engineering example', h('p', {}, lesson.engineeringExample)),
+    distinctions(lesson),
+    specifications(lesson),
+    checks(lesson, onCheck),
+    evidence(lesson),
+    sources(lesson, lessonUrl),
+    continueExploring(lesson, relatedLessons),
+  );
+}

@@ -1,0 +1,76 @@
+// "Check your understanding": a native radio group in a form, so Tab, the arrow keys, Space and
+// Enter work without custom key handling. The verdict comes from the engine, never from the
+// page comparing indices itself.
+
+import { h } from './dom.js';
+
+/**
+ * @param {{question: string, options: string[]}} check
+ * @param {string} idPrefix  unique per quiz on the page
+ * @param {(choice: number) => {ok: boolean, error: string, correct: boolean,
+ *          correctIndex: number, explanation: string}} onCheck
+ */
+export function quizForm(check, idPrefix, onCheck) {
+  const questionId = `${idPrefix}-question`;
+  const options = check.options.map((text, index) =>
+    h(
+      'label',
+      { class: 'option' },
+      h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(index) }),
+      h('span', { class: 'option-text' }, text),
+    ),
+  );
+  const feedback = h('div', {
+    class: 'feedback',
+    id: `${idPrefix}-feedback`,
+    role: 'status',
+    'aria-live': 'polite',
+    'aria-atomic': 'true',
+  });
+  const form = h(
+    'form',
+    { class: 'quiz', 'aria-labelledby': questionId, novalidate: true },
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, h('h3', { id: questionId }, check.question)),
+      h('div', { class: 'options' }, options),
+    ),
+    h('button', { type: 'submit', class: 'button' }, 'Check answer'),
+    feedback,
+  );
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const picked = form.querySelector('input[type="radio"]:checked');
+    for (const label of options) label.removeAttribute('data-result');
+    if (!picked) {
+      feedback.replaceChildren(h('p', {}, 'Choose one of the answers first.'));
+      return;
+    }
+    const choice = Number(picked.value);
+    const result = onCheck(choice);
+    if (!result.ok) {
+      feedback.replaceChildren(
+        h('p', { class: 'verdict verdict--error' }, 'The engine could not check this answer.'),
+        h('p', {}, result.error),
+      );
+      return;
+    }
+    options[choice].setAttribute('data-result', result.correct ? 'correct' : 'incorrect');
+    const answerText = check.options[result.correctIndex];
+    feedback.replaceChildren(
+      h(
+        'p',
+        { class: `verdict verdict--${result.correct ? 'correct' : 'incorrect'}` },
+        result.correct ? 'Correct' : 'Not quite',
+      ),
+      answerText === undefined
+        ? null
+        : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', answerText),
+      h('p', {}, h('span', { class: 'label' }, 'Reasoning'), ' ', result.explanation),
+    );
+  });
+
+  return form;
+}
