@@ -34,6 +34,12 @@ api::JsonReply sweep(const std::string& scenario_json, const std::string& variab
   return api::sweep(scenario_json, variable, emscripten::convertJSArrayToNumberVector<double>(values));
 }
 
+api::JsonReply generate_checks(const std::string& scenario_json) { return api::generate_checks(scenario_json); }
+
+api::GeneratedReply check_generated(const std::string& scenario_json, const std::string& id, double answer) {
+  return api::check_generated(scenario_json, id, answer);
+}
+
 std::string version() { return PREFILL_TRACE_VERSION; }
 
 }  // namespace
@@ -57,10 +63,19 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .field("error", &api::JsonReply::error)
       .field("json", &api::JsonReply::json);
 
+  value_object<api::GeneratedReply>("GeneratedCheckResult")
+      .field("ok", &api::GeneratedReply::ok)
+      .field("error", &api::GeneratedReply::error)
+      .field("correct", &api::GeneratedReply::correct)
+      .field("expected", &api::GeneratedReply::expected)
+      .field("explanation", &api::GeneratedReply::explanation);
+
   function("version", &version);
   function("loadLesson", &load_lesson);
   function("checkAnswer", &check_answer);
   function("computeTrace", &compute_trace);
   function("listPresets", &api::list_presets);
   function("sweep", &sweep);
+  function("generateChecks", &generate_checks);
+  function("checkGenerated", &check_generated);
 }

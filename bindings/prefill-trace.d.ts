@@ -33,6 +33,17 @@ export interface JsonResult {
   json: string;
 }
 
+/** Result of checking an answer to a generated check. */
+export interface GeneratedCheckResult {
+  ok: boolean;
+  error: string;
+  correct: boolean;
+  /** The engine's answer: a number for numeric checks, the correct option's index for choices. */
+  expected: number;
+  /** The worked answer, with the formula and this scenario's numbers. */
+  explanation: string;
+}
+
 export interface PrefillTraceModule {
   /** Engine version, e.g. "0.1.0". */
   version(): string;
@@ -59,6 +70,13 @@ export interface PrefillTraceModule {
    */
   sweep(scenarioJson: string, variable: "prompt_tokens" | "arrival_rate",
         values: Float64Array | number[]): JsonResult;
+  /**
+   * Further checks generated from the scenario: `{"checks": [{id, kind: "numeric" | "choice",
+   * question, options?, unit?, relative_tolerance?}]}`. Answers are not included.
+   */
+  generateChecks(scenarioJson: string): JsonResult;
+  /** Checks `answer` (a number, or a 0-based option index) against generated check `id`. */
+  checkGenerated(scenarioJson: string, id: string, answer: number): GeneratedCheckResult;
 }
 
 export interface ModuleOptions {

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "checks.hpp"
 #include "lesson.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
@@ -142,6 +143,54 @@ JsonReply sweep(std::string_view scenario_json, std::string_view variable,
     }
     reply.ok = true;
     reply.json = sweep_to_json(which, points.value()).dump();
+    return reply;
+  });
+}
+
+JsonReply generate_checks(std::string_view scenario_json) {
+  return guarded<JsonReply>([&] {
+    JsonReply reply;
+    auto scenario = parse_scenario(scenario_json);
+    if (!scenario) {
+      reply.error = scenario.error();
+      return reply;
+    }
+    nlohmann::json checks = nlohmann::json::array();
+    for (const GeneratedCheck& check : prefill_trace::generate_checks(scenario.value())) {
+      nlohmann::json entry = {{"id", check.id},
+                              {"kind", check.kind == CheckKind::numeric ? "numeric" : "choice"},
+                              {"question", check.question}};
+      if (check.kind == CheckKind::numeric) {
+        entry["unit"] = check.unit;
+        entry["relative_tolerance"] = check.relative_tolerance;
+      } else {
+        entry["options"] = check.options;
+      }
+      checks.push_back(entry);
+    }
+    reply.ok = true;
+    reply.json = nlohmann::json{{"checks", checks}}.dump();
+    return reply;
+  });
+}
+
+GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {
+  return guarded<GeneratedReply>([&] {
+    GeneratedReply reply;
+    auto scenario = parse_scenario(scenario_json);
+    if (!scenario) {
+      reply.error = scenario.error();
+      return reply;
+    }
+    auto outcome = prefill_trace::check_generated(scenario.value(), id, answer);
+    if (!outcome) {
+      reply.error = outcome.error();
+      return reply;
+    }
+    reply.ok = true;
+    reply.correct = outcome->correct;
+    reply.expected = outcome->expected;
+    reply.explanation = outcome->explanation;
     return reply;
   });
 }

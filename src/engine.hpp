@@ -44,4 +44,17 @@ JsonReply list_presets();
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,
                 const std::vector<double>& values);
 
+struct GeneratedReply {
+  bool ok = false;
+  std::string error;
+  bool correct = false;
+  double expected = 0;  // the numeric answer, or the correct option's index
+  std::string explanation;
+};
+
+/// Checks generated from the scenario: {"checks": [{id, kind, question, options, unit,
+/// relative_tolerance}]} — without their answers, which check_generated reveals.
+JsonReply generate_checks(std::string_view scenario_json);
+GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer);
+
 }  // namespace prefill_trace::api

@@ -379,6 +379,13 @@ const char* bound_name(Bound bound) {
   return "?";
 }
 
+const Operator* find_operator(const Trace& trace, const std::string& name) {
+  for (const Operator& op : trace.operators) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
 double parameter_count(const ModelShape& m) {
   const double d = static_cast<double>(m.d_model);
   const double attention = d * static_cast<double>(m.query_heads * m.head_dim) * 2 +
@@ -556,11 +563,11 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   decode.intensity = decode.flops / decode.hbm_bytes;
   decode.seconds = decode_totals.seconds;
   decode.bound = *dominant_bound(decode_ops);
-  const auto first_projection = [](const std::vector<Operator>& ops) {
+  const auto qkv_intensity = [](const std::vector<Operator>& ops) {
     return std::find_if(ops.begin(), ops.end(), [](const Operator& op) { return op.name == "qkv_projection"; })->intensity;
   };
-  decode.projection_intensity = first_projection(decode_ops);
-  decode.prefill_projection_intensity = first_projection(trace.operators);
+  decode.projection_intensity = qkv_intensity(decode_ops);
+  decode.prefill_projection_intensity = qkv_intensity(trace.operators);
   decode.prefill_intensity = trace.totals.flops / trace.totals.hbm_bytes;
   decode.prefill_bound = *dominant_bound(trace.operators);
 

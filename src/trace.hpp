@@ -172,6 +172,9 @@ struct Trace {
   std::vector<std::string> assumptions;
 };
 
+/// The operator of that name in the trace, or nullptr.
+const Operator* find_operator(const Trace& trace, const std::string& name);
+
 /// Parameter count of the model (all experts), from its shape.
 double parameter_count(const ModelShape& model);
 
