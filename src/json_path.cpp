@@ -146,6 +146,19 @@ Result<json> parse_strict_json(std::string_view text, const JsonLimits& limits) 
   } catch (const json::parse_error& error) {
     return Error{"byte " + std::to_string(error.byte) + ": invalid JSON (" +
                  syntax_reason(error.what()) + ")"};
+  } catch (const json::out_of_range& error) {
+    // A number literal beyond double range (1e999): nlohmann reports no offset, so name the
+    // literal it quotes and locate its first occurrence.
+    std::string reason = error.what();
+    if (const auto tag = reason.find("] "); tag != std::string::npos) reason.erase(0, tag + 2);
+    std::size_t offset = 0;
+    if (const auto open = reason.find('\''); open != std::string::npos) {
+      const auto close = reason.find('\'', open + 1);
+      const auto literal = reason.substr(open + 1, close - open - 1);
+      const auto at = text.find(literal);
+      offset = at == std::string_view::npos ? 0 : at + 1;
+    }
+    return Error{"byte " + std::to_string(offset) + ": invalid JSON (" + reason + ")"};
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -108,11 +109,17 @@ std::optional<std::string> option(const Args& args, const std::string& name) {
   return it->second;
 }
 
-// Reads at most one byte past the loader's size limit, so a 50 MB file is refused, not read.
+// A file over the loader's size limit is refused by its size, before any of it is read.
 std::string read_file(const std::string& path) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  const std::size_t limit = JsonLimits{}.max_bytes;
+  if (!error && size > limit) {
+    fail(path + ": byte 0: document of " + std::to_string(size) + " bytes exceeds the limit of " + std::to_string(limit));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path + ": cannot open the file");
-  const std::size_t cap = JsonLimits{}.max_bytes + 1;
+  const std::size_t cap = limit + 1;  // a file that grew since file_size still stops here
   std::string text(cap, '\0');
   in.read(text.data(), static_cast<std::streamsize>(cap));
   text.resize(static_cast<std::size_t>(in.gcount()));

@@ -43,6 +43,12 @@ TEST(StrictJson, ByteOrderMarkInvalidUtf8AndTrailingGarbage) {
   EXPECT_EQ(parse_strict_json("{} x").error().rfind("byte 4: invalid JSON", 0), 0u) << parse_strict_json("{} x").error();
 }
 
+TEST(StrictJson, NumberBeyondDoubleRangeIsASyntaxErrorNotACrash) {
+  // "1e999" starts at the 7th byte of {"a": 1e999} (1-based, as nlohmann counts).
+  EXPECT_EQ(parse_strict_json(R"({"a": 1e999})").error(),
+            "byte 7: invalid JSON (number overflow parsing '1e999')");
+}
+
 TEST(StrictJson, PointerEscapesSlashAndTilde) {
   EXPECT_EQ(child_path("", "a/b~c"), "/a~1b~0c");
   EXPECT_EQ(child_path("/x", std::size_t{3}), "/x/3");
