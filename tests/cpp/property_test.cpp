@@ -1,0 +1,141 @@
+// Invariants over many random valid scenarios (fixed seed, so a failure is reproducible).
+// These complement the hand-derived cases in trace_test.cpp: they cannot say a number is right,
+// only that the numbers keep the relations the model promises for every input.
+
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "scenario.hpp"
+#include "trace.hpp"
+#include "trace_json.hpp"
+
+namespace prefill_trace {
+namespace {
+
+using nlohmann::json;
+
+class RandomScenarios : public ::testing::Test {
+ protected:
+  std::mt19937_64 rng{20261202};
+
+  template <typename T>
+  T pick(const std::vector<T>& options) {
+    return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
+  }
+  int64_t log_uniform(int64_t lo, int64_t hi) {
+    std::uniform_real_distribution<double> u(std::log(static_cast<double>(lo)), std::log(static_cast<double>(hi)));
+    return std::clamp<int64_t>(static_cast<int64_t>(std::exp(u(rng))), lo, hi);
+  }
+
+  Scenario random_scenario() {
+    for (;;) {
+      json value = {{"model", pick<std::string>({"llama-2-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b",
+                                                 "mistral-7b", "mixtral-8x7b", "opt-13b"})},
+                    {"hardware", pick<std::string>({"a100-sxm-80gb", "h100-sxm", "h200", "b200", "mi300x", "l40s", "rtx-4090"})},
+                    {"precision", pick<std::string>({"bf16", "fp16", "fp8", "int8", "int4"})},
+                    {"prompt_tokens", log_uniform(1, 200000)},
+                    {"batch", log_uniform(1, 64)},
+                    {"attention", pick<std::string>({"fused", "materialized"})},
+                    {"gemm_m_tile", pick<int64_t>({16, 64, 128, 256})},
+                    {"arrival_rate", pick<double>({0, 0.1, 1, 10, 1000})}};
+      if (std::bernoulli_distribution(0.3)(rng)) value["chunk_tokens"] = log_uniform(16, 16384);
+      auto parsed = scenario_from_json(value);
+      if (parsed) return parsed.value();  // e.g. fp8 on A100 is refused: draw again
+    }
+  }
+};
+
+double attention_hbm(const Trace& trace) {
+  double bytes = 0;
+  for (const Operator& op : trace.operators) {
+    if (op.step == 3 && op.name != "kv_cache_write") bytes += op.count * op.hbm.total();
+  }
+  return bytes;
+}
+
+void expect_all_finite(const json& value) {
+  if (value.is_number()) {
+    ASSERT_TRUE(std::isfinite(value.get<double>()));
+  } else if (value.is_structured()) {
+    for (const auto& item : value) expect_all_finite(item);
+  }
+}
+
+TEST_F(RandomScenarios, InvariantsHold) {
+  for (int i = 0; i < 400; ++i) {
+    const Scenario s = random_scenario();
+    SCOPED_TRACE(scenario_to_json(s).dump());
+    const Trace trace = compute_trace(s, {});
+    const double T = static_cast<double>(s.workload.prompt_tokens);
+
+    expect_all_finite(trace_to_json(trace));
+    // Causal pairs: useful = T(T+1)/2 ≤ T², and the blocked schedule computes at least that.
+    EXPECT_EQ(trace.attention.useful_pairs, T * (T + 1) / 2);
+    EXPECT_LE(trace.attention.useful_pairs, T * T);
+    EXPECT_GE(trace.attention.computed_pairs, trace.attention.useful_pairs);
+    // Fits exactly when the peak is within capacity.
+    EXPECT_EQ(trace.memory.fits, trace.memory.peak_bytes <= trace.memory.capacity_bytes);
+    EXPECT_GE(trace.memory.exceeds_by_bytes, 0);
+    // TTFT is at least its execution part, when it is a number at all.
+    if (trace.ttft.total_seconds) {
+      EXPECT_GE(*trace.ttft.total_seconds, trace.ttft.execution_seconds);
+    } else {
+      EXPECT_TRUE(trace.ttft.overloaded);
+    }
+    for (const Operator& op : trace.operators) {
+      EXPECT_GE(op.seconds, std::max(op.compute_seconds, op.memory_seconds)) << op.name;
+      EXPECT_GT(op.useful_fraction, 0) << op.name;
+      EXPECT_LE(op.useful_fraction, 1) << op.name;
+    }
+
+    // More prompt tokens never means fewer FLOPs or a smaller KV state.
+    Scenario longer = s;
+    longer.workload.prompt_tokens = std::min<int64_t>(s.workload.prompt_tokens * 2, limits::max_prompt_tokens);
+    if (longer.workload.chunk_tokens > 0 &&
+        (longer.workload.prompt_tokens + longer.workload.chunk_tokens - 1) / longer.workload.chunk_tokens > limits::max_chunks) {
+      continue;
+    }
+    const Trace more = compute_trace(longer, {});
+    EXPECT_GT(more.totals.flops, trace.totals.flops);
+    EXPECT_GT(more.attention.kv_bytes_written, trace.attention.kv_bytes_written);
+
+    // Fusion never moves more attention bytes through HBM than materializing the scores.
+    // (True while the tile edge b ≥ d_h/4, as FlashAttention's B_r is on every preset device.)
+    Scenario fused = s, materialized = s;
+    fused.workload.attention = AttentionKind::fused;
+    materialized.workload.attention = AttentionKind::materialized;
+    EXPECT_LE(attention_hbm(compute_trace(fused, {})), attention_hbm(compute_trace(materialized, {})));
+  }
+}
+
+TEST_F(RandomScenarios, ChunkingKeepsTheWorkAndRereadsWeights) {
+  for (int i = 0; i < 200; ++i) {
+    Scenario s = random_scenario();
+    s.workload.chunk_tokens = 0;
+    // Fused attention only: with materialized attention, chunking also shrinks the computed
+    // score rectangle (C·(P+C) per chunk instead of T²), which can lower the traffic.
+    s.workload.attention = AttentionKind::fused;
+    Scenario chunked = s;
+    chunked.workload.chunk_tokens = log_uniform(1, std::max<int64_t>(1, s.workload.prompt_tokens));
+    if ((s.workload.prompt_tokens + chunked.workload.chunk_tokens - 1) / chunked.workload.chunk_tokens > limits::max_chunks) continue;
+    SCOPED_TRACE(scenario_to_json(chunked).dump());
+    const Trace whole = compute_trace(s, {});
+    const Trace parts = compute_trace(chunked, {});
+    EXPECT_EQ(parts.attention.useful_pairs, whole.attention.useful_pairs);
+    EXPECT_DOUBLE_EQ(parts.projection.flops_per_request, whole.projection.flops_per_request);
+    EXPECT_EQ(parts.attention.kv_bytes_written, whole.attention.kv_bytes_written);
+    EXPECT_LE(parts.memory.temporaries_bytes, whole.memory.temporaries_bytes);
+    // Every chunk re-reads the weights (K/V streaming may shift either way with block alignment).
+    const auto weight_bytes = [](const Trace& trace) {
+      double bytes = 0;
+      for (const Operator& op : trace.operators) bytes += op.count * op.hbm.weights;
+      return bytes;
+    };
+    EXPECT_GE(weight_bytes(parts), weight_bytes(whole) * (1 - 1e-12));
+  }
+}
+
+}  // namespace
+}  // namespace prefill_trace
