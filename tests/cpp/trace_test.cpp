@@ -126,11 +126,13 @@ TEST(Roofline, ProjectionCrossesTheRidgeWithRows) {
 TEST(Roofline, TileQuantizationPadsPoorShapes) {
   // 200 rows with the default 128-row tile: ⌈200/128⌉·128 = 256 rows computed, useful
   // 200/256 = 0.78125; o_projection's compute time is 2·256·4096²/1e14 = 85.90 µs.
-  const Operator& padded = op(trace_of({{"prompt_tokens", 200}}), "o_projection");
+  const Trace trace = trace_of({{"prompt_tokens", 200}});
+  const Operator& padded = op(trace, "o_projection");
   EXPECT_DOUBLE_EQ(padded.useful_fraction, 200.0 / 256.0);
   EXPECT_DOUBLE_EQ(padded.compute_seconds, 2.0 * 256 * 4096 * 4096 / 1e14);
   // Fewer rows than the tile run a skinny tile rounded up to 16 rows: 20 → 32, useful 0.625.
-  EXPECT_DOUBLE_EQ(op(trace_of({{"prompt_tokens", 20}}), "o_projection").useful_fraction, 20.0 / 32.0);
+  const Trace short_trace = trace_of({{"prompt_tokens", 20}});
+  EXPECT_DOUBLE_EQ(op(short_trace, "o_projection").useful_fraction, 20.0 / 32.0);
 }
 
 TEST(Roofline, LaunchOverheadDominatesTinyKernels) {
@@ -139,7 +141,8 @@ TEST(Roofline, LaunchOverheadDominatesTinyKernels) {
   // is 4 µs + 0.04096 µs.
   json hardware = round_hardware();
   hardware["launch_overhead_seconds"] = 4e-6;
-  const Operator& norm = op(trace_of({{"prompt_tokens", 1}, {"hardware", hardware}}), "final_norm");
+  const Trace trace = trace_of({{"prompt_tokens", 1}, {"hardware", hardware}});
+  const Operator& norm = op(trace, "final_norm");
   EXPECT_EQ(norm.bound, Bound::overhead);
   EXPECT_DOUBLE_EQ(norm.seconds, 4e-6 + (4.0 * 4096 * 2 + 4096 * 2) / 1e12);
 }

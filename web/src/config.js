@@ -1,5 +1,9 @@
-// Where the page finds its data and which Atlas release it reproduces. One place for these
+// Where the lesson finds its data and which Atlas release it reproduces. One place for these
 // facts, so the view never hard-codes a path or a version.
+//
+// Every asset is resolved against the URL of the bundle itself (app.js, via import.meta.url),
+// not the host page: an embedding page needs only `<script type="module" src=".../app.js">` and
+// the `<prefill-trace-lesson>` element, wherever it lives.
 
 /** The Atlas release whose published lesson this page renders. */
 export const ATLAS_VERSION = '1.3.0';
@@ -8,7 +12,15 @@ export const ATLAS_VERSION = '1.3.0';
 export const ATLAS_EXPLORE_URL = 'https://semiaifoundry.com/ai-atlas/#';
 export const ATLAS_LICENSES_URL = 'https://semiaifoundry.com/ai-atlas/licenses.html';
 
-/** Data files, relative to the page; build-site copies lesson-data/ byte for byte. */
+/** The folder app.js was loaded from: the root of the built site. */
+export const ASSET_BASE = new URL('./', import.meta.url);
+
+/** An asset of the built site, as an absolute URL. */
+export function assetUrl(path) {
+  return new URL(path, ASSET_BASE);
+}
+
+/** Data files, relative to app.js; build-site copies lesson-data/ byte for byte. */
 export const DEFAULT_LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.json';
 export const EQUATIONS_PATH = 'lesson-data/prefill-resource-trace.equations.json';
 export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';
@@ -17,3 +29,16 @@ export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';
 export const ENGINE_DIR = 'wasm/';
 export const ENGINE_SCRIPT = 'prefill_trace.js';
 export const ENGINE_GLOBAL = 'PrefillTrace';
+
+/** Style sheets adopted inside the element's shadow root (order matters: KaTeX first). */
+export const SHADOW_STYLESHEETS = ['katex/katex.min.css', 'style.css'];
+
+/**
+ * KaTeX's @font-face rules, added once to the host document: Chromium ignores @font-face
+ * inside a shadow root, so the fonts must be declared at document level to render the math.
+ * The sheet holds only @font-face rules for KaTeX_* families and cannot restyle the host.
+ */
+export const DOCUMENT_FONT_STYLESHEET = 'katex/katex-fonts.css';
+
+/** localStorage key of saved quiz progress (see progress.js). */
+export const PROGRESS_STORAGE_KEY = 'prefill-trace:progress:v1';

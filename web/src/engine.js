@@ -1,8 +1,11 @@
 // Loads the prefill-trace WebAssembly module (Emscripten UMD build) and wraps its calls so the
 // page always gets a plain result object: the module never throws across the boundary by
 // contract, but a trap or a missing export must still reach the reader as a message.
+//
+// The page never computes a figure of the model itself: every number it shows comes from one
+// of these calls (bindings/prefill-trace.d.ts).
 
-import { ENGINE_DIR, ENGINE_GLOBAL, ENGINE_SCRIPT } from './config.js';
+import { ENGINE_DIR, ENGINE_GLOBAL, ENGINE_SCRIPT, assetUrl } from './config.js';
 
 /** Adds the classic <script> that defines the UMD factory; resolves once it has run. */
 function loadScript(src) {
@@ -22,20 +25,44 @@ function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+let enginePromise = null;
+
 /**
- * Loads the engine from `ENGINE_DIR` relative to the page.
+ * Loads the engine from `ENGINE_DIR` next to app.js, once per document: every
+ * <prefill-trace-lesson> on a page shares one module instance.
  * @returns {Promise<Engine>}
  */
-export async function loadEngine(baseUrl = document.baseURI) {
-  const dir = new URL(ENGINE_DIR, baseUrl);
-  await loadScript(new URL(ENGINE_SCRIPT, dir).href);
-  const factory = globalThis[ENGINE_GLOBAL];
-  if (typeof factory !== 'function') {
-    throw new Error(`${ENGINE_SCRIPT} did not define the ${ENGINE_GLOBAL} factory`);
+export function loadEngine() {
+  enginePromise ??= (async () => {
+    const dir = assetUrl(ENGINE_DIR);
+    if (typeof globalThis[ENGINE_GLOBAL] !== 'function') {
+      await loadScript(new URL(ENGINE_SCRIPT, dir).href);
+    }
+    const factory = globalThis[ENGINE_GLOBAL];
+    if (typeof factory !== 'function') {
+      throw new Error(`${ENGINE_SCRIPT} did not define the ${ENGINE_GLOBAL} factory`);
+    }
+    // Emscripten asks for "prefill_trace.wasm"; serve it from the loader's own folder.
+    const module = await factory({ locateFile: (path) => new URL(path, dir).href });
+    return new Engine(module);
+  })();
+  return enginePromise;
+}
+
+/** Parses the `json` payload of a JsonResult into `{ok, error, value, json}`. */
+function jsonResult(call, what) {
+  let result;
+  try {
+    result = call();
+  } catch (error) {
+    return { ok: false, error: `the engine failed while ${what}: ${describe(error)}` };
   }
-  // Emscripten asks for "prefill_trace.wasm"; serve it from the loader's own folder.
-  const module = await factory({ locateFile: (path) => new URL(path, dir).href });
-  return new Engine(module);
+  if (!result.ok) return { ok: false, error: String(result.error) };
+  try {
+    return { ok: true, error: '', value: JSON.parse(result.json), json: String(result.json) };
+  } catch (error) {
+    return { ok: false, error: `the engine returned unreadable JSON while ${what}: ${describe(error)}` };
+  }
 }
 
 /** Thin wrapper over the module: same names as bindings/prefill-trace.d.ts, plain results. */
@@ -93,6 +120,54 @@ export class Engine {
         error: `the engine failed while checking the answer: ${describe(error)}`,
         correct: false,
         correctIndex: -1,
+        explanation: '',
+      };
+    }
+  }
+
+  /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
+  listPresets() {
+    return jsonResult(() => this.#module.listPresets(), 'listing presets');
+  }
+
+  /** The trace of a scenario given as JSON text: `{ok, error, value: trace, json}`. */
+  computeTrace(scenarioJson) {
+    return jsonResult(() => this.#module.computeTrace(scenarioJson), 'computing the trace');
+  }
+
+  /** TTFT at each of `values` of `variable`, in one call: `{ok, error, value: {points}}`. */
+  sweep(scenarioJson, variable, values) {
+    return jsonResult(
+      () => this.#module.sweep(scenarioJson, variable, Float64Array.from(values)),
+      'sweeping',
+    );
+  }
+
+  /** Checks generated from the scenario: `{ok, error, value: {checks}}`. */
+  generateChecks(scenarioJson) {
+    return jsonResult(() => this.#module.generateChecks(scenarioJson), 'generating checks');
+  }
+
+  /**
+   * Checks an answer to generated check `id`.
+   * @returns {{ok: boolean, error: string, correct: boolean, expected: number, explanation: string}}
+   */
+  checkGenerated(scenarioJson, id, answer) {
+    try {
+      const r = this.#module.checkGenerated(scenarioJson, id, answer);
+      return {
+        ok: Boolean(r.ok),
+        error: String(r.error),
+        correct: Boolean(r.correct),
+        expected: Number(r.expected),
+        explanation: String(r.explanation),
+      };
+    } catch (error) {
+      return {
+        ok: false,
+        error: `the engine failed while checking the answer: ${describe(error)}`,
+        correct: false,
+        expected: NaN,
         explanation: '',
       };
     }

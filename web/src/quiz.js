@@ -9,8 +9,9 @@ import { h } from './dom.js';
  * @param {string} idPrefix  unique per quiz on the page
  * @param {(choice: number) => {ok: boolean, error: string, correct: boolean,
  *          correctIndex: number, explanation: string}} onCheck
+ * @param {(choice: number, correct: boolean) => void} [onAnswered]  after the engine's verdict
  */
-export function quizForm(check, idPrefix, onCheck) {
+export function quizForm(check, idPrefix, onCheck, onAnswered = () => {}) {
   const questionId = `${idPrefix}-question`;
   const options = check.options.map((text, index) =>
     h(
@@ -58,6 +59,7 @@ export function quizForm(check, idPrefix, onCheck) {
       return;
     }
     options[choice].setAttribute('data-result', result.correct ? 'correct' : 'incorrect');
+    onAnswered(choice, result.correct);
     const answerText = check.options[result.correctIndex];
     feedback.replaceChildren(
       h(
@@ -73,4 +75,12 @@ export function quizForm(check, idPrefix, onCheck) {
   });
 
   return form;
+}
+
+/** Selects option `choice` of a quiz form and checks it, as if the reader had (saved progress). */
+export function answerQuiz(form, choice) {
+  const input = form.querySelector(`input[type="radio"][value="${Number(choice)}"]`);
+  if (!input) return;
+  input.checked = true;
+  form.requestSubmit();
 }

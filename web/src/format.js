@@ -1,0 +1,149 @@
+// Number formatting for the page: SI prefixes, bytes in both GB and GiB, times, counts.
+// Presentation only — every value formatted here comes from the engine. No DOM, so the browser
+// tests import this file in Node and format the engine's numbers exactly as the page does.
+
+const SI_PREFIXES = new Map([
+  [-9, 'n'],
+  [-6, 'µ'],
+  [-3, 'm'],
+  [0, ''],
+  [3, 'k'],
+  [6, 'M'],
+  [9, 'G'],
+  [12, 'T'],
+  [15, 'P'],
+  [18, 'E'],
+]);
+const IEC_PREFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+/** Significant digits without trailing zeros: 2.50 → "2.5", 1117.09 → "1120" at 3 digits. */
+function significant(value, digits) {
+  return String(Number(value.toPrecision(digits)));
+}
+
+/** Placeholder for a value the engine did not give (null, NaN, infinite). */
+export const MISSING = '—';
+
+/** True when `value` is a finite number. */
+export function isNumber(value) {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/**
+ * `value` with an SI prefix and `unit`, e.g. si(2.97e13, 'FLOP') → "29.7 TFLOP",
+ * si(0.0347, 's') → "34.7 ms". Three significant digits unless told otherwise.
+ */
+export function si(value, unit, digits = 3) {
+  if (!isNumber(value)) return MISSING;
+  if (value === 0) return `0 ${unit}`.trim();
+  let exponent = Math.floor(Math.log10(Math.abs(value)) / 3) * 3;
+  exponent = Math.min(18, Math.max(-9, exponent));
+  let mantissa = Number((value / 10 ** exponent).toPrecision(digits));
+  // 999.96 k rounds to 1000 k: show it as 1 M instead.
+  if (Math.abs(mantissa) >= 1000 && exponent < 18) {
+    exponent += 3;
+    mantissa = Number((value / 10 ** exponent).toPrecision(digits));
+  }
+  return `${String(mantissa)} ${SI_PREFIXES.get(exponent)}${unit}`.trim();
+}
+
+/** Bytes with a binary prefix: iec(268435456) → "256 MiB". */
+export function iec(bytes, digits = 3) {
+  if (!isNumber(bytes)) return MISSING;
+  let index = 0;
+  let value = bytes;
+  while (Math.abs(value) >= 1024 && index < IEC_PREFIXES.length - 1) {
+    value /= 1024;
+    index += 1;
+  }
+  if (Math.abs(Number(value.toPrecision(digits))) >= 1024 && index < IEC_PREFIXES.length - 1) {
+    value /= 1024;
+    index += 1;
+  }
+  return `${significant(value, digits)} ${IEC_PREFIXES[index]}B`;
+}
+
+/** Bytes in decimal and binary units, both labelled: "268 MB (256 MiB)". */
+export function bytes(value) {
+  if (!isNumber(value)) return MISSING;
+  if (value === 0) return '0 B';
+  return `${si(value, 'B')} (${iec(value)})`;
+}
+
+/** A duration: "34.7 ms", "4 µs". */
+export function seconds(value) {
+  return si(value, 's');
+}
+
+/** Floating-point operations: "29.7 TFLOP". */
+export function flops(value) {
+  return si(value, 'FLOP');
+}
+
+/** Arithmetic throughput: "989 TFLOP/s". */
+export function flopRate(value) {
+  return si(value, 'FLOP/s');
+}
+
+/** Bandwidth: "3.35 TB/s". */
+export function byteRate(value) {
+  return si(value, 'B/s');
+}
+
+/** A plain number with at most `digits` significant digits and thousands separators. */
+export function number(value, digits = 3) {
+  if (!isNumber(value)) return MISSING;
+  if (Math.abs(value) >= 10 ** digits) return Math.round(value).toLocaleString('en-US');
+  return Number(value.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 12 });
+}
+
+/** An integer count with thousands separators: "2,098,176". */
+export function count(value) {
+  if (!isNumber(value)) return MISSING;
+  return Math.round(value).toLocaleString('en-US');
+}
+
+/** Arithmetic intensity: "1,117 FLOP/byte", "0.625 FLOP/byte". */
+export function intensity(value) {
+  if (!isNumber(value)) return MISSING;
+  return `${number(value, value >= 100 ? 4 : 3)} FLOP/byte`;
+}
+
+/** Requests per second: "1,000 requests/s". */
+export function rate(value) {
+  if (!isNumber(value)) return MISSING;
+  return `${number(value, 4)} requests/s`;
+}
+
+/** Parameter count in words: "8.03 billion". */
+export function parameters(value) {
+  if (!isNumber(value)) return MISSING;
+  if (value >= 1e12) return `${significant(value / 1e12, 3)} trillion`;
+  if (value >= 1e9) return `${significant(value / 1e9, 3)} billion`;
+  if (value >= 1e6) return `${significant(value / 1e6, 3)} million`;
+  return count(value);
+}
+
+/** A fraction as a percentage: 0.9416 → "94.2%". */
+export function percent(value) {
+  if (!isNumber(value)) return MISSING;
+  return `${significant(value * 100, 3)}%`;
+}
+
+/** The engine's bound names as the page says them. */
+export const BOUND_LABELS = {
+  compute: 'compute-bound',
+  memory: 'memory-bound',
+  overhead: 'launch-overhead-bound',
+};
+
+export function bound(name) {
+  return BOUND_LABELS[name] ?? (name ? String(name) : 'no kernels');
+}
+
+/** Axis tick labels: compact SI without unit ("100k", "1T", "10m"). */
+export function tick(value) {
+  if (!isNumber(value)) return '';
+  if (value === 0) return '0';
+  return si(value, '', 3).replace(' ', '');
+}

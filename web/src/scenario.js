@@ -1,0 +1,148 @@
+// The explorer's scenario: the controls' values, their query-parameter names in a permalink,
+// and the scenario JSON handed to the engine. The page never validates a value itself (beyond
+// reading text as a number): the engine does, and its error names the JSON path, which
+// `fieldOfError` maps back to the control that holds the value.
+
+/** The explorer's starting scenario: a current 8B model on a current datacenter GPU. */
+export const DEFAULTS = Object.freeze({
+  model: 'llama-3.1-8b',
+  hardware: 'h100-sxm',
+  precision: 'bf16',
+  prompt: 2048,
+  batch: 1,
+  chunk: 0,
+  attention: 'fused',
+  rate: 0,
+});
+
+/** The value of "Model" that means "use the custom shape fields". */
+export const CUSTOM_MODEL = 'custom';
+
+/** Scenario fields: state key, query parameter, engine JSON key. */
+export const FIELDS = Object.freeze([
+  { key: 'model', param: 'model', json: 'model' },
+  { key: 'hardware', param: 'hardware', json: 'hardware' },
+  { key: 'precision', param: 'precision', json: 'precision' },
+  { key: 'prompt', param: 'prompt', json: 'prompt_tokens', numeric: true },
+  { key: 'batch', param: 'batch', json: 'batch', numeric: true },
+  { key: 'chunk', param: 'chunk', json: 'chunk_tokens', numeric: true },
+  { key: 'attention', param: 'attention', json: 'attention' },
+  { key: 'rate', param: 'rate', json: 'arrival_rate', numeric: true },
+]);
+
+/** A custom model's shape (engine JSON keys under /model; also the query parameter names). */
+export const SHAPE_FIELDS = Object.freeze([
+  { key: 'layers', label: 'Layers', symbol: 'L', numeric: true },
+  { key: 'd_model', label: 'Model width', symbol: 'd', numeric: true },
+  { key: 'query_heads', label: 'Query heads', symbol: 'h_q', numeric: true },
+  { key: 'kv_heads', label: 'Key/value heads', symbol: 'h_kv', numeric: true },
+  { key: 'head_dim', label: 'Head width', symbol: 'd_h', numeric: true },
+  { key: 'd_ff', label: 'MLP width', symbol: 'd_ff', numeric: true },
+  { key: 'mlp', label: 'MLP kind', symbol: null, numeric: false, options: ['gated', 'plain'] },
+  { key: 'vocab', label: 'Vocabulary', symbol: 'V', numeric: true },
+  { key: 'experts', label: 'Experts', symbol: 'E', numeric: true },
+  { key: 'active_experts', label: 'Active experts', symbol: 'k', numeric: true },
+]);
+
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * Text from a field or a query parameter as the engine should see it: a number when it reads
+ * as one, null when empty, otherwise the text itself (so the engine names the wrong type).
+ */
+export function parseValue(text, numeric) {
+  if (!numeric) return text;
+  const trimmed = String(text ?? '').trim();
+  if (trimmed === '') return null;
+  return NUMBER_TEXT.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+/** The shape fields of a preset model record (from listPresets). */
+export function shapeOf(model) {
+  return Object.fromEntries(SHAPE_FIELDS.map(({ key }) => [key, model?.[key] ?? null]));
+}
+
+/** The default state; `defaultShape` fills the custom-shape fields. */
+export function defaultState(defaultShape) {
+  return { ...DEFAULTS, shape: { ...defaultShape } };
+}
+
+/** The scenario object the engine reads. */
+export function scenarioObject(state) {
+  const scenario = {};
+  for (const field of FIELDS) scenario[field.json] = state[field.key];
+  if (state.model === CUSTOM_MODEL) scenario.model = { ...state.shape };
+  return scenario;
+}
+
+export function scenarioJson(state) {
+  return JSON.stringify(scenarioObject(state));
+}
+
+/**
+ * The control holding the value an engine error is about, from the JSON path that starts the
+ * message ("/prompt_tokens: must be…" → "prompt", "/model/d_model: …" → "shape.d_model").
+ */
+export function fieldOfError(message) {
+  const match = /^(\/[^:\s]*)/.exec(String(message));
+  if (!match) return null;
+  const [top, sub] = match[1].slice(1).split('/');
+  if (top === 'model' && sub && SHAPE_FIELDS.some((f) => f.key === sub)) return `shape.${sub}`;
+  return FIELDS.find((f) => f.json === top)?.key ?? null;
+}
+
+/** Reads a field of the state by control key ("prompt" or "shape.d_model"). */
+export function getField(state, key) {
+  return key.startsWith('shape.') ? state.shape[key.slice(6)] : state[key];
+}
+
+/** A copy of `state` with one field changed. */
+export function withField(state, key, value) {
+  if (key.startsWith('shape.')) return { ...state, shape: { ...state.shape, [key.slice(6)]: value } };
+  return { ...state, [key]: value };
+}
+
+/** Query parameters for a permalink, in a fixed order; `keep` carries unrelated parameters. */
+export function toQuery(state, keep = new URLSearchParams()) {
+  const params = new URLSearchParams();
+  for (const [name, value] of keep) {
+    if (!isScenarioParam(name)) params.append(name, value);
+  }
+  for (const field of FIELDS) params.set(field.param, String(state[field.key] ?? ''));
+  if (state.model === CUSTOM_MODEL) {
+    for (const field of SHAPE_FIELDS) params.set(field.key, String(state.shape[field.key] ?? ''));
+  }
+  return params;
+}
+
+/** True for a query parameter that belongs to the scenario. */
+export function isScenarioParam(name) {
+  return FIELDS.some((f) => f.param === name) || SHAPE_FIELDS.some((f) => f.key === name);
+}
+
+/**
+ * The state a permalink describes, on top of `base`. `fromUrl` lists the control keys the URL
+ * set, so an invalid value can be reported and replaced by the default for that field alone.
+ */
+export function fromQuery(params, base) {
+  let state = { ...base, shape: { ...base.shape } };
+  const fromUrl = new Set();
+  for (const field of FIELDS) {
+    if (!params.has(field.param)) continue;
+    state = withField(state, field.key, parseValue(params.get(field.param), field.numeric));
+    fromUrl.add(field.key);
+  }
+  if (state.model === CUSTOM_MODEL) {
+    for (const field of SHAPE_FIELDS) {
+      if (!params.has(field.key)) continue;
+      state = withField(state, `shape.${field.key}`, parseValue(params.get(field.key), field.numeric));
+      fromUrl.add(`shape.${field.key}`);
+    }
+  }
+  return { state, fromUrl };
+}
+
+/** True when two states describe the same scenario. */
+export function sameScenario(a, b) {
+  return scenarioJson(a) === scenarioJson(b);
+}
