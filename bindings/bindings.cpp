@@ -40,6 +40,17 @@ api::GeneratedReply check_generated(const std::string& scenario_json, const std:
   return api::check_generated(scenario_json, id, answer);
 }
 
+// {ok, error, figures: Float64Array}: one copy out of wasm memory, no JSON.
+emscripten::val trace_figures(const std::string& scenario_json) {
+  const api::FiguresReply reply = api::trace_figures(scenario_json);
+  emscripten::val result = emscripten::val::object();
+  result.set("ok", reply.ok);
+  result.set("error", reply.error);
+  const auto view = emscripten::val(emscripten::typed_memory_view(reply.figures.size(), reply.figures.data()));
+  result.set("figures", emscripten::val::global("Float64Array").new_(view));
+  return result;
+}
+
 std::string version() { return PREFILL_TRACE_VERSION; }
 
 }  // namespace
@@ -74,6 +85,7 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function("loadLesson", &load_lesson);
   function("checkAnswer", &check_answer);
   function("computeTrace", &compute_trace);
+  function("traceFigures", &trace_figures);
   function("listPresets", &api::list_presets);
   function("sweep", &sweep);
   function("generateChecks", &generate_checks);

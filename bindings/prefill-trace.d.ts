@@ -33,6 +33,14 @@ export interface JsonResult {
   json: string;
 }
 
+/** The trace's figures as one flat array (no JSON), or an error. */
+export interface FiguresResult {
+  ok: boolean;
+  error: string;
+  /** Empty when ok is false. */
+  figures: Float64Array;
+}
+
 /** Result of checking an answer to a generated check. */
 export interface GeneratedCheckResult {
   ok: boolean;
@@ -62,6 +70,12 @@ export interface PrefillTraceModule {
    * prints for the same scenario.
    */
   computeTrace(scenarioJson: string): JsonResult;
+  /**
+   * The trace's headline figures without JSON, for redrawing on every slider movement:
+   * `figures` = [layout version 1, operator count n, 16 summary values, n × 12 operator values]
+   * (layout in docs/trace-json.md, "Figures"). Operators come in computeTrace's order.
+   */
+  traceFigures(scenarioJson: string): FiguresResult;
   /** The built-in models, accelerators and precisions (with their source URLs) as JSON. */
   listPresets(): JsonResult;
   /**

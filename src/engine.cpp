@@ -98,6 +98,36 @@ JsonReply compute_trace(std::string_view scenario_json) {
   });
 }
 
+FiguresReply trace_figures(std::string_view scenario_json) {
+  return guarded<FiguresReply>([&] {
+    FiguresReply reply;
+    auto trace = trace_for(scenario_json);
+    if (!trace) {
+      reply.error = trace.error();
+      return reply;
+    }
+    const Trace& t = trace.value();
+    const Ttft& ttft = t.ttft;
+    std::vector<double>& out = reply.figures;
+    out.reserve(2 + kFiguresSummaryCount + kFiguresPerOperator * t.operators.size());
+    out = {static_cast<double>(kFiguresLayoutVersion), static_cast<double>(t.operators.size()),
+           // Summary. An overloaded queue has no finite wait: its slots hold 0 and the
+           // `overloaded` flag says so (a Float64Array has no null).
+           t.totals.flops, t.totals.hbm_bytes, t.totals.seconds, t.attention.kv_bytes_written,
+           t.memory.peak_bytes, t.memory.capacity_bytes, t.memory.fits ? 1.0 : 0.0, t.memory.exceeds_by_bytes,
+           ttft.overloaded ? 1.0 : 0.0, ttft.queue_seconds.value_or(0), ttft.execution_seconds,
+           ttft.delivery_seconds, ttft.total_seconds.value_or(0), t.decode.seconds, t.decode.intensity,
+           t.projection.ridge_flops_per_byte};
+    for (const Operator& op : t.operators) {
+      out.insert(out.end(), {static_cast<double>(op.step), op.count, op.launches, op.flops, op.computed_flops,
+                             op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds,
+                             op.overhead_seconds, op.seconds, static_cast<double>(op.bound)});
+    }
+    reply.ok = true;
+    return reply;
+  });
+}
+
 std::string compute_trace_csv_or_error(std::string_view scenario_json, bool* ok) {
   auto trace = trace_for(scenario_json);
   *ok = trace.ok();

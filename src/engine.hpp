@@ -29,6 +29,18 @@ struct JsonReply {
   std::string json;
 };
 
+/// The trace's headline figures as one flat array of doubles, for callers that redraw on every
+/// slider movement and should not pay for JSON (layout: docs/trace-json.md, "Figures").
+struct FiguresReply {
+  bool ok = false;
+  std::string error;
+  std::vector<double> figures;
+};
+constexpr int kFiguresLayoutVersion = 1;
+constexpr int kFiguresSummaryCount = 16;
+constexpr int kFiguresPerOperator = 12;
+FiguresReply trace_figures(std::string_view scenario_json);
+
 /// The lesson file compiled into the engine, byte for byte, and its published name.
 std::string_view bundled_lesson_text();
 std::string_view bundled_lesson_name();

@@ -98,3 +98,30 @@ test("presets list every model and accelerator with a source", () => {
     ["llama-2-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b", "opt-13b"]);
   for (const entry of [...presets.models, ...presets.accelerators]) assert.match(entry.source_url, /^https:\/\//);
 });
+
+test("traceFigures carries the same numbers as the trace JSON", () => {
+  const scenario = JSON.stringify({ model: "mixtral-8x7b", hardware: "h200", prompt_tokens: 3000, arrival_rate: 2 });
+  const trace = JSON.parse(module.computeTrace(scenario).json);
+  const { ok, figures } = module.traceFigures(scenario);
+  assert.equal(ok, true);
+  assert.ok(figures instanceof Float64Array);
+  const n = trace.operators.length;
+  assert.deepEqual([figures[0], figures[1]], [1, n]);
+  assert.equal(figures.length, 2 + 16 + 12 * n);
+  const summary = [trace.totals.flops, trace.totals.hbm_bytes, trace.totals.seconds, trace.totals.kv_cache.bytes,
+    trace.totals.memory.peak_bytes, trace.totals.memory.capacity_bytes, trace.totals.memory.fits ? 1 : 0,
+    trace.totals.memory.exceeds_by_bytes, trace.totals.ttft.overloaded ? 1 : 0, trace.totals.ttft.queue_seconds,
+    trace.totals.ttft.execution_seconds, trace.totals.ttft.delivery_seconds, trace.totals.ttft.total_seconds,
+    trace.decode_comparison.seconds, trace.decode_comparison.intensity, trace.steps[1].facts.ridge_flops_per_byte];
+  assert.deepEqual([...figures.subarray(2, 18)], summary);
+  const bounds = { compute: 0, memory: 1, overhead: 2 };
+  trace.operators.forEach((op, i) => {
+    const row = [...figures.subarray(18 + 12 * i, 30 + 12 * i)];
+    assert.deepEqual(row, [op.step, op.count, op.launches, op.flops, op.computed_flops, op.hbm_bytes.total, op.intensity,
+      op.compute_seconds, op.memory_seconds, op.overhead_seconds, op.seconds, bounds[op.bound]], op.name);
+  });
+  const bad = module.traceFigures("{}");
+  assert.equal(bad.ok, false);
+  assert.equal(bad.figures.length, 0);
+  assert.equal(bad.error, "/model: is required (a preset id or a shape object)");
+});
