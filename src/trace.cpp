@@ -334,8 +334,8 @@ const char* const kStepTitles[5] = {
     "Causal attention and the KV state", "Temporaries, workspaces and fit",
     "Queueing, execution and first-token delivery"};
 
-std::vector<std::string> assumptions(const Scenario& s) {
-  std::vector<std::string> list = {
+std::vector<std::string_view> assumptions(const Scenario& s) {
+  std::vector<std::string_view> list = {
       "Dense projection work counts multiply and add separately: F = 2·rows·d_in·d_out.",
       "Roofline bound per kernel, t = max(FLOPs/(P·η_c), bytes/(β·η_m)) + launches × launch overhead; "
       "a lower bound on time, not a speedup claim.",
@@ -379,7 +379,7 @@ const char* bound_name(Bound bound) {
   return "?";
 }
 
-const Operator* find_operator(const Trace& trace, const std::string& name) {
+const Operator* find_operator(const Trace& trace, std::string_view name) {
   for (const Operator& op : trace.operators) {
     if (op.name == name) return &op;
   }
@@ -404,7 +404,29 @@ std::optional<double> md1_wait_seconds(double arrival_rate, double service_secon
   return arrival_rate * service_seconds * service_seconds / (2 * (1 - rho));
 }
 
-Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism) {
+Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds, const Workload& work) {
+  Ttft ttft;
+  const double batch = static_cast<double>(work.batch);
+  ttft.execution_seconds = execution_seconds;
+  ttft.delivery_seconds = delivery_compute_seconds + work.delivery_seconds;
+  ttft.service_seconds = execution_seconds + delivery_compute_seconds;
+  if (work.arrival_rate > 0) {
+    // Batches of B form at λ/B; each is one deterministic service of the device.
+    const double batch_rate = work.arrival_rate / batch;
+    ttft.utilization = batch_rate * ttft.service_seconds;
+    ttft.batch_formation_seconds = (batch - 1) / (2 * work.arrival_rate);
+    const auto wait = md1_wait_seconds(batch_rate, ttft.service_seconds);
+    ttft.overloaded = !wait.has_value();
+    if (wait) ttft.queue_seconds = *wait + ttft.batch_formation_seconds;
+  } else {
+    ttft.queue_seconds = 0.0;
+  }
+  if (ttft.queue_seconds) ttft.total_seconds = *ttft.queue_seconds + ttft.execution_seconds + ttft.delivery_seconds;
+  return ttft;
+}
+
+Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism,
+                    const TraceOptions& options) {
   const ModelShape& m = scenario.model;
   const Workload& work = scenario.workload;
   Trace trace;
@@ -446,7 +468,7 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   proj.ridge_flops_per_byte = ridge;
   proj.weight_reuse_rows = batch * static_cast<double>(chunk);
   for (const Operator& op : trace.operators) {
-    if (op.step != 2 || op.hbm.weights == 0 || op.name.find("norm") != std::string::npos) continue;
+    if (op.step != 2 || op.hbm.weights == 0 || op.name.find("norm") != std::string_view::npos) continue;
     ProjectionFact fact;
     fact.name = op.name;
     const bool gated = m.mlp == MlpKind::gated;
@@ -513,24 +535,12 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   chunking.kv_reread_bytes = sums.prior_keys * batch * kv_per_token;
 
   // Step 5.
-  Ttft& ttft = trace.ttft;
+  double execution = 0;
   double delivery_compute = 0;
   for (const Operator& op : trace.operators) {
-    (op.step == 5 ? delivery_compute : ttft.execution_seconds) += op.count * op.seconds;
+    (op.step == 5 ? delivery_compute : execution) += op.count * op.seconds;
   }
-  ttft.delivery_seconds = delivery_compute + work.delivery_seconds;
-  ttft.service_seconds = ttft.execution_seconds + delivery_compute;
-  if (work.arrival_rate > 0) {
-    const double batch_rate = work.arrival_rate / batch;
-    ttft.utilization = batch_rate * ttft.service_seconds;
-    ttft.batch_formation_seconds = (batch - 1) / (2 * work.arrival_rate);
-    const auto wait = md1_wait_seconds(batch_rate, ttft.service_seconds);
-    ttft.overloaded = !wait.has_value();
-    if (wait) ttft.queue_seconds = *wait + ttft.batch_formation_seconds;
-  } else {
-    ttft.queue_seconds = 0.0;
-  }
-  if (ttft.queue_seconds) ttft.total_seconds = *ttft.queue_seconds + ttft.execution_seconds + ttft.delivery_seconds;
+  trace.ttft = time_to_first_token(execution, delivery_compute, work);
 
   // The five steps.
   for (int number = 1; number <= 5; ++number) {
@@ -552,24 +562,26 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   }
 
   // One decode step at context T for the same B requests.
-  const Pass decode_pass{1, 1, work.prompt_tokens};
-  OperatorBuilder decode_builder(scenario, decode_pass);
-  const auto decode_ops = decode_builder.build(attention_sums(decode_pass, static_cast<double>(block)));
-  const Totals decode_totals = sum(decode_ops);
-  DecodeComparison& decode = trace.decode;
-  decode.context_tokens = work.prompt_tokens;
-  decode.flops = decode_totals.flops;
-  decode.hbm_bytes = decode_totals.hbm_bytes;
-  decode.intensity = decode.flops / decode.hbm_bytes;
-  decode.seconds = decode_totals.seconds;
-  decode.bound = *dominant_bound(decode_ops);
-  const auto qkv_intensity = [](const std::vector<Operator>& ops) {
-    return std::find_if(ops.begin(), ops.end(), [](const Operator& op) { return op.name == "qkv_projection"; })->intensity;
-  };
-  decode.projection_intensity = qkv_intensity(decode_ops);
-  decode.prefill_projection_intensity = qkv_intensity(trace.operators);
-  decode.prefill_intensity = trace.totals.flops / trace.totals.hbm_bytes;
-  decode.prefill_bound = *dominant_bound(trace.operators);
+  if (options.decode_comparison) {
+    const Pass decode_pass{1, 1, work.prompt_tokens};
+    OperatorBuilder decode_builder(scenario, decode_pass);
+    const auto decode_ops = decode_builder.build(attention_sums(decode_pass, static_cast<double>(block)));
+    const Totals decode_totals = sum(decode_ops);
+    DecodeComparison& decode = trace.decode;
+    decode.context_tokens = work.prompt_tokens;
+    decode.flops = decode_totals.flops;
+    decode.hbm_bytes = decode_totals.hbm_bytes;
+    decode.intensity = decode.flops / decode.hbm_bytes;
+    decode.seconds = decode_totals.seconds;
+    decode.bound = *dominant_bound(decode_ops);
+    const auto qkv_intensity = [](const std::vector<Operator>& ops) {
+      return std::find_if(ops.begin(), ops.end(), [](const Operator& op) { return op.name == "qkv_projection"; })->intensity;
+    };
+    decode.projection_intensity = qkv_intensity(decode_ops);
+    decode.prefill_projection_intensity = qkv_intensity(trace.operators);
+    decode.prefill_intensity = trace.totals.flops / trace.totals.hbm_bytes;
+    decode.prefill_bound = *dominant_bound(trace.operators);
+  }
 
   trace.assumptions = assumptions(scenario);
   return trace;
@@ -581,9 +593,16 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
     return Error{"sweep: between 1 and " + std::to_string(max_sweep_points) + " points, not " +
                  std::to_string(values.size())};
   }
+  const auto point = [](double value, const Ttft& ttft) {
+    return SweepPoint{value, ttft.queue_seconds, ttft.execution_seconds, ttft.delivery_seconds,
+                      ttft.total_seconds, ttft.overloaded};
+  };
   std::vector<SweepPoint> points;
   points.reserve(values.size());
   Scenario point_scenario = scenario;
+  // The arrival rate changes only the queue: trace once, then re-evaluate M/D/1 per point.
+  std::optional<Trace> fixed;
+  if (variable == SweepVariable::arrival_rate) fixed = compute_trace(scenario, {}, TraceOptions{false});
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double value = values[i];
     const std::string where = "sweep value " + std::to_string(i);
@@ -597,15 +616,17 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
       if (chunk > 0 && (point_scenario.workload.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
         return Error{where + ": too many chunks for chunk_tokens " + std::to_string(chunk)};
       }
+      points.push_back(point(value, compute_trace(point_scenario, {}, TraceOptions{false}).ttft));
     } else {
       if (value < 0 || value > limits::max_arrival_rate) {
         return Error{where + ": arrival_rate must be from 0 to 1e9 requests/s"};
       }
       point_scenario.workload.arrival_rate = value;
+      const Ttft& base = fixed->ttft;
+      points.push_back(point(value, time_to_first_token(base.execution_seconds,
+                                                        base.service_seconds - base.execution_seconds,
+                                                        point_scenario.workload)));
     }
-    Trace trace = compute_trace(point_scenario, {});
-    points.push_back(SweepPoint{value, trace.ttft.queue_seconds, trace.ttft.execution_seconds,
-                                trace.ttft.delivery_seconds, trace.ttft.total_seconds, trace.ttft.overloaded});
   }
   return points;
 }

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "result.hpp"
@@ -30,8 +31,9 @@ struct HbmBytes {
 };
 
 /// One kernel. Figures are for ONE run (one layer); `count` runs make its share of the total.
+/// Names are string literals with static storage: views keep the per-trace cost allocation-free.
 struct Operator {
-  std::string name;
+  std::string_view name;
   int step = 0;             // the lesson's mechanism step, 1..5
   double count = 0;         // runs per prefill: layers for per-layer kernels, else 1
   double launches = 0;      // kernel launches per run: one per chunk
@@ -55,7 +57,7 @@ struct Totals {
 };
 
 struct ProjectionFact {
-  std::string name;
+  std::string_view name;
   int64_t d_in = 0;
   int64_t d_out = 0;
   double flops_per_request = 0;  // the lesson's F = 2·T·d_in·d_out (× active experts), one layer
@@ -136,11 +138,11 @@ struct Ttft {  // step 5
 
 struct Step {
   int number = 0;
-  std::string title;
+  std::string_view title;
   std::string text;  // the lesson's own mechanism step
   Totals totals;
   std::optional<Bound> bound;  // by time share of its kernels; none for a step without kernels
-  std::vector<std::string> operators;
+  std::vector<std::string_view> operators;
 };
 
 struct DecodeComparison {
@@ -169,21 +171,30 @@ struct Trace {
   Ttft ttft;
   Totals totals;
   DecodeComparison decode;
-  std::vector<std::string> assumptions;
+  std::vector<std::string_view> assumptions;  // static text
 };
 
 /// The operator of that name in the trace, or nullptr.
-const Operator* find_operator(const Trace& trace, const std::string& name);
+const Operator* find_operator(const Trace& trace, std::string_view name);
 
 /// Parameter count of the model (all experts), from its shape.
 double parameter_count(const ModelShape& model);
 
+struct TraceOptions {
+  bool decode_comparison = true;  // sweeps skip it: it doubles the work and they do not show it
+};
+
 /// Computes the trace. `mechanism` is the lesson's mechanism text (5 steps expected; missing
 /// steps get an empty text). Never fails for a validated Scenario.
-Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism);
+Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism,
+                    const TraceOptions& options = {});
 
 /// The M/D/1 mean wait (DistServe's prefill model): λ·D² / (2·(1 − λ·D)); none when λ·D ≥ 1.
 std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds);
+
+/// Step 5 for a given execution time and on-device delivery time (LM head, sampling): the
+/// M/D/1 queue per batch, batch formation, and the user's transport latency.
+Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds, const Workload& work);
 
 /// TTFT against prompt length or arrival rate: one engine trace per point.
 enum class SweepVariable { prompt_tokens, arrival_rate };

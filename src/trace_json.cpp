@@ -20,7 +20,7 @@ json totals_json(const Totals& totals) {
 }
 
 json operator_json(const Operator& op) {
-  return json{{"name", op.name},
+  return json{{"name", std::string(op.name)},
               {"step", op.step},
               {"count", op.count},
               {"per_layer", op.per_layer},
@@ -53,7 +53,7 @@ json step_facts(const Trace& trace, int number) {
     case 2: {
       json projections = json::array();
       for (const ProjectionFact& fact : trace.projection.projections) {
-        projections.push_back(json{{"name", fact.name},
+        projections.push_back(json{{"name", std::string(fact.name)},
                                    {"d_in", fact.d_in},
                                    {"d_out", fact.d_out},
                                    {"flops_per_request", fact.flops_per_request},
@@ -131,14 +131,18 @@ json trace_to_json(const Trace& trace) {
   for (const Operator& op : trace.operators) operators.push_back(operator_json(op));
   json steps = json::array();
   for (const Step& step : trace.steps) {
+    json names = json::array();
+    for (const std::string_view name : step.operators) names.push_back(std::string(name));
     steps.push_back(json{{"step", step.number},
-                         {"title", step.title},
+                         {"title", std::string(step.title)},
                          {"text", step.text},
-                         {"operators", step.operators},
+                         {"operators", names},
                          {"totals", totals_json(step.totals)},
                          {"bound", optional_bound(step.bound)},
                          {"facts", step_facts(trace, step.number)}});
   }
+  json assumptions = json::array();
+  for (const std::string_view assumption : trace.assumptions) assumptions.push_back(std::string(assumption));
   const Ttft& ttft = trace.ttft;
   const DecodeComparison& decode = trace.decode;
   json totals = totals_json(trace.totals);
@@ -170,7 +174,7 @@ json trace_to_json(const Trace& trace) {
                 {"prefill_projection_intensity", decode.prefill_projection_intensity},
                 {"prefill_intensity", decode.prefill_intensity},
                 {"prefill_bound", bound_name(decode.prefill_bound)}}},
-              {"assumptions", trace.assumptions}};
+              {"assumptions", assumptions}};
 }
 
 std::string trace_to_csv(const Trace& trace) {

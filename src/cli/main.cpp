@@ -306,7 +306,7 @@ void print_table(const Trace& trace) {
   std::printf("%-20s %4s %5s %12s %22s %10s %11s %9s\n", "operator", "step", "runs", "FLOPs/run",
               "HBM bytes/run", "FLOP/byte", "time/run", "bound");
   for (const Operator& op : trace.operators) {
-    std::printf("%-20s %4d %5.0f %12s %22s %10s %11s %9s\n", op.name.c_str(), op.step, op.count,
+    std::printf("%-20s %4d %5.0f %12s %22s %10s %11s %9s\n", std::string(op.name).c_str(), op.step, op.count,
                 si(op.flops, "FLOP").c_str(), bytes(op.hbm.total()).c_str(), plain(op.intensity).c_str(),
                 seconds(op.seconds).c_str(), bound_name(op.bound));
   }

@@ -368,3 +368,26 @@ TEST(Engine, StepsCarryTheLessonMechanism) {
 
 }  // namespace
 }  // namespace prefill_trace
+
+namespace prefill_trace {
+namespace {
+
+TEST(Sweep, ArrivalRateSweepMatchesOneTracePerRate) {
+  // The arrival-rate sweep traces once and re-evaluates only the queue; each point must equal
+  // the full trace at that rate.
+  const Scenario base = scenario({{"prompt_tokens", 512}});
+  const std::vector<double> rates = {0, 1, 5, 50, 1e6};
+  const auto points = sweep(base, SweepVariable::arrival_rate, rates);
+  ASSERT_TRUE(points.ok()) << points.error();
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    Scenario at_rate = base;
+    at_rate.workload.arrival_rate = rates[i];
+    const Ttft full = compute_trace(at_rate, {}).ttft;
+    EXPECT_EQ(points.value()[i].overloaded, full.overloaded) << rates[i];
+    EXPECT_EQ(points.value()[i].total_seconds, full.total_seconds) << rates[i];
+    EXPECT_EQ(points.value()[i].execution_seconds, full.execution_seconds) << rates[i];
+  }
+}
+
+}  // namespace
+}  // namespace prefill_trace
