@@ -1,6 +1,7 @@
-// Embind adapter: converts the engine facade's reply structs to JS objects and nothing else.
-// No formulas live here (src/ has them); errors arrive as reply values, never as exceptions.
-// Declared for JS in prefill-trace.d.ts; tests/js/api-surface.test.mjs holds the two together.
+// Embind adapter: converts JS values to the engine facade's arguments and its reply structs to
+// JS objects, and nothing else. No formulas live here (src/ has them); errors arrive as reply
+// values, never as exceptions. Declared for JS in prefill-trace.d.ts, which
+// tests/js/api-surface.test.mjs holds against this file's exports.
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -9,46 +10,89 @@
 #include <vector>
 
 #include "engine.hpp"
+#include "json_path.hpp"
 
 namespace {
 
+using emscripten::val;
 using namespace prefill_trace;
 
-// Embind has no std::string_view; these wrappers only adapt parameter types.
-api::LessonReply load_lesson(const std::string& text) { return api::load_lesson(text); }
-
-api::QuizReply check_answer(const std::string& text, double check_index, double choice) {
-  return api::check_answer(text, check_index, choice);
-}
-
-api::JsonReply compute_trace(const std::string& scenario_json) { return api::compute_trace(scenario_json); }
-
-api::JsonReply sweep(const std::string& scenario_json, const std::string& variable, const emscripten::val& values) {
-  // One typed-array copy for the whole sweep: a single boundary crossing for all points.
-  const auto length = values["length"].as<unsigned>();
-  if (length > 4096) {
-    api::JsonReply reply;
-    reply.error = "sweep: between 1 and 4096 points, not " + std::to_string(length);
-    return reply;
+// Text arguments are checked while still in JS: Embind copies a string into wasm memory before
+// C++ sees it, and a string larger than the memory cap would make that copy fail outside any
+// C++ error handling. A JS string of more UTF-16 units than the byte limit is certainly over it
+// (UTF-8 never takes fewer bytes than UTF-16 units), so it is refused without being copied.
+template <typename Reply>
+bool take_text(const val& value, const char* what, std::string& out, Reply& reply) {
+  if (!value.isString()) {
+    reply.error = std::string(what) + " must be a string";
+    return false;
   }
-  return api::sweep(scenario_json, variable, emscripten::convertJSArrayToNumberVector<double>(values));
+  const std::size_t limit = JsonLimits{}.max_bytes;
+  if (value["length"].as<double>() > static_cast<double>(limit)) {
+    reply.error = std::string(what) + ": byte 0: document of more than " + std::to_string(limit) +
+                  " bytes exceeds the limit of " + std::to_string(limit);
+    return false;
+  }
+  out = value.as<std::string>();
+  return true;
 }
 
-api::JsonReply generate_checks(const std::string& scenario_json) { return api::generate_checks(scenario_json); }
+api::LessonReply load_lesson(const val& text) {
+  api::LessonReply reply;
+  std::string lesson;
+  return take_text(text, "lessonText", lesson, reply) ? api::load_lesson(lesson) : reply;
+}
 
-api::GeneratedReply check_generated(const std::string& scenario_json, const std::string& id, double answer) {
-  return api::check_generated(scenario_json, id, answer);
+api::QuizReply check_answer(const val& text, double check_index, double choice) {
+  api::QuizReply reply;
+  std::string lesson;
+  return take_text(text, "lessonText", lesson, reply) ? api::check_answer(lesson, check_index, choice) : reply;
+}
+
+api::JsonReply compute_trace(const val& scenario_json) {
+  api::JsonReply reply;
+  std::string scenario;
+  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::compute_trace(scenario) : reply;
 }
 
 // {ok, error, figures: Float64Array}: one copy out of wasm memory, no JSON.
-emscripten::val trace_figures(const std::string& scenario_json) {
-  const api::FiguresReply reply = api::trace_figures(scenario_json);
-  emscripten::val result = emscripten::val::object();
+val trace_figures(const val& scenario_json) {
+  api::FiguresReply reply;
+  std::string scenario;
+  if (take_text(scenario_json, "scenarioJson", scenario, reply)) reply = api::trace_figures(scenario);
+  val result = val::object();
   result.set("ok", reply.ok);
   result.set("error", reply.error);
-  const auto view = emscripten::val(emscripten::typed_memory_view(reply.figures.size(), reply.figures.data()));
-  result.set("figures", emscripten::val::global("Float64Array").new_(view));
+  const auto view = val(emscripten::typed_memory_view(reply.figures.size(), reply.figures.data()));
+  result.set("figures", val::global("Float64Array").new_(view));
   return result;
+}
+
+api::JsonReply sweep(const val& scenario_json, const std::string& variable, const val& values) {
+  api::JsonReply reply;
+  std::string scenario;
+  if (!take_text(scenario_json, "scenarioJson", scenario, reply)) return reply;
+  // One typed-array copy for the whole sweep: a single boundary crossing for all points.
+  const bool sized = !values.isNull() && !values.isUndefined() && !values.isString() && values["length"].isNumber();
+  const double length = sized ? values["length"].as<double>() : -1;
+  if (length < 1 || length > 4096) {
+    reply.error = "sweep: values must be an array of between 1 and 4096 numbers";
+    return reply;
+  }
+  return api::sweep(scenario, variable, emscripten::convertJSArrayToNumberVector<double>(values));
+}
+
+api::JsonReply generate_checks(const val& scenario_json) {
+  api::JsonReply reply;
+  std::string scenario;
+  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::generate_checks(scenario) : reply;
+}
+
+api::GeneratedReply check_generated(const val& scenario_json, const std::string& id, double answer) {
+  api::GeneratedReply reply;
+  std::string scenario;
+  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::check_generated(scenario, id, answer)
+                                                                     : reply;
 }
 
 std::string version() { return PREFILL_TRACE_VERSION; }
@@ -73,7 +117,6 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .field("ok", &api::JsonReply::ok)
       .field("error", &api::JsonReply::error)
       .field("json", &api::JsonReply::json);
-
   value_object<api::GeneratedReply>("GeneratedCheckResult")
       .field("ok", &api::GeneratedReply::ok)
       .field("error", &api::GeneratedReply::error)

@@ -33,7 +33,12 @@ function checkOne(file, expectedError) {
   const wasm = module.loadLesson(bytes.toString("utf8"));
   assert.equal(wasm.ok, false, file);
   assert.equal(wasm.lessonJson, "");
-  if (!file.endsWith("invalid-utf8.json") && !file.endsWith("bom.json")) assert.equal(wasm.error, message, file);
+  if (bytes.length > 1048576) {
+    // Refused at the JS boundary, before the text is copied into wasm memory.
+    assert.equal(wasm.error, "lessonText: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576");
+  } else if (!file.endsWith("invalid-utf8.json") && !file.endsWith("bom.json")) {
+    assert.equal(wasm.error, message, file);
+  }
 }
 
 test(`the corpus holds at least 40 cases`, () => {
@@ -117,4 +122,20 @@ test("extreme custom shapes are refused or finite", () => {
   }
   const tooWide = module.computeTrace(JSON.stringify({ model: { ...shapes[0], d_model: 2 ** 21 }, hardware: "h100-sxm" }));
   assert.equal(tooWide.error, "/model/d_model: must be an integer from 1 to 1048576");
+});
+
+test("oversized or non-string text is refused at the boundary, and the module keeps working", () => {
+  // 200 MB would not fit under the 128 MB memory cap; it must be refused before any copy.
+  const huge = '{"id":"' + "x".repeat(200 * 2 ** 20) + '"}';
+  const result = module.loadLesson(huge);
+  assert.equal(result.ok, false);
+  assert.equal(result.error, "lessonText: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576");
+  assert.equal(module.computeTrace(huge).ok, false);
+  assert.equal(module.loadLesson(42).error, "lessonText must be a string");
+  for (const values of ["abc", {}, null, []]) {
+    assert.equal(module.sweep("{}", "prompt_tokens", values).error, "sweep: values must be an array of between 1 and 4096 numbers");
+  }
+  assert.ok(module.HEAP8.buffer.byteLength <= 128 * 2 ** 20, `heap ${module.HEAP8.buffer.byteLength}`);
+  const lesson = readFileSync(path.join(root, "lesson-data/prefill-resource-trace-a76d037833bd69f7.json"), "utf8");
+  assert.equal(module.loadLesson(lesson).ok, true);
 });

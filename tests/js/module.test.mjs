@@ -86,7 +86,7 @@ test("sweeps take a typed array in one call and refuse oversized requests", () =
   assert.ok(points.every((p) => p.queue_seconds === 0 && Number.isFinite(p.total_seconds)));
   const tooMany = module.sweep(scenario, "arrival_rate", new Float64Array(5000));
   assert.equal(tooMany.ok, false);
-  assert.equal(tooMany.error, "sweep: between 1 and 4096 points, not 5000");
+  assert.equal(tooMany.error, "sweep: values must be an array of between 1 and 4096 numbers");
   const rates = module.sweep(scenario, "arrival_rate", [0, 1e9]);
   assert.equal(JSON.parse(rates.json).points[1].overloaded, true);
   assert.equal(JSON.parse(rates.json).points[1].total_seconds, null);
