@@ -15,7 +15,9 @@ namespace {
 
 using namespace prefill_trace;
 
-Scenario parsed(const std::string& text) { return parse_scenario(text).value(); }
+Scenario parsed(const std::string& text) {
+  return parse_scenario(text).value();
+}
 
 void BM_Trace405B_Core(benchmark::State& state) {
   const Scenario scenario = parsed(bench::k405b);
@@ -65,7 +67,8 @@ BENCHMARK(BM_TraceByChunks)->Arg(1)->Arg(64)->Arg(4096)->Arg(65536);
 
 // Operators per layer: dense fused (9), materialized (11), MoE (10).
 void BM_TraceByOperators(benchmark::State& state) {
-  Scenario scenario = parsed(state.range(0) == 2 ? R"({"model":"mixtral-8x7b","hardware":"h100-sxm"})" : bench::k7b);
+  Scenario scenario = parsed(
+      state.range(0) == 2 ? R"({"model":"mixtral-8x7b","hardware":"h100-sxm"})" : bench::k7b);
   if (state.range(0) == 1) scenario.workload.attention = AttentionKind::materialized;
   for (auto _ : state) benchmark::DoNotOptimize(compute_trace(scenario, {}));
   state.SetLabel(std::to_string(compute_trace(scenario, {}).operators.size()) + " operators");

@@ -3,4 +3,6 @@
 #include "engine.hpp"
 #include "scenarios.hpp"
 
-int main() { return prefill_trace::api::compute_trace(prefill_trace::bench::k405b).ok ? 0 : 1; }
+int main() {
+  return prefill_trace::api::compute_trace(prefill_trace::bench::k405b).ok ? 0 : 1;
+}

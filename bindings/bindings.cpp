@@ -46,20 +46,24 @@ api::LessonReply load_lesson(const val& text) {
 api::QuizReply check_answer(const val& text, double check_index, double choice) {
   api::QuizReply reply;
   std::string lesson;
-  return take_text(text, "lessonText", lesson, reply) ? api::check_answer(lesson, check_index, choice) : reply;
+  return take_text(text, "lessonText", lesson, reply)
+             ? api::check_answer(lesson, check_index, choice)
+             : reply;
 }
 
 api::JsonReply compute_trace(const val& scenario_json) {
   api::JsonReply reply;
   std::string scenario;
-  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::compute_trace(scenario) : reply;
+  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::compute_trace(scenario)
+                                                                   : reply;
 }
 
 // {ok, error, figures: Float64Array}: one copy out of wasm memory, no JSON.
 val trace_figures(const val& scenario_json) {
   api::FiguresReply reply;
   std::string scenario;
-  if (take_text(scenario_json, "scenarioJson", scenario, reply)) reply = api::trace_figures(scenario);
+  if (take_text(scenario_json, "scenarioJson", scenario, reply))
+    reply = api::trace_figures(scenario);
   val result = val::object();
   result.set("ok", reply.ok);
   result.set("error", reply.error);
@@ -73,7 +77,8 @@ api::JsonReply sweep(const val& scenario_json, const std::string& variable, cons
   std::string scenario;
   if (!take_text(scenario_json, "scenarioJson", scenario, reply)) return reply;
   // One typed-array copy for the whole sweep: a single boundary crossing for all points.
-  const bool sized = !values.isNull() && !values.isUndefined() && !values.isString() && values["length"].isNumber();
+  const bool sized = !values.isNull() && !values.isUndefined() && !values.isString() &&
+                     values["length"].isNumber();
   const double length = sized ? values["length"].as<double>() : -1;
   if (length < 1 || length > 4096) {
     reply.error = "sweep: values must be an array of between 1 and 4096 numbers";
@@ -85,17 +90,22 @@ api::JsonReply sweep(const val& scenario_json, const std::string& variable, cons
 api::JsonReply generate_checks(const val& scenario_json) {
   api::JsonReply reply;
   std::string scenario;
-  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::generate_checks(scenario) : reply;
+  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::generate_checks(scenario)
+                                                                   : reply;
 }
 
-api::GeneratedReply check_generated(const val& scenario_json, const std::string& id, double answer) {
+api::GeneratedReply check_generated(const val& scenario_json, const std::string& id,
+                                    double answer) {
   api::GeneratedReply reply;
   std::string scenario;
-  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::check_generated(scenario, id, answer)
-                                                                     : reply;
+  return take_text(scenario_json, "scenarioJson", scenario, reply)
+             ? api::check_generated(scenario, id, answer)
+             : reply;
 }
 
-std::string version() { return PREFILL_TRACE_VERSION; }
+std::string version() {
+  return PREFILL_TRACE_VERSION;
+}
 
 }  // namespace
 

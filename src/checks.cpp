@@ -22,9 +22,12 @@ std::string integer(double value) {
 
 const char* bound_option(Bound bound) {
   switch (bound) {
-    case Bound::compute: return "Compute (arithmetic throughput)";
-    case Bound::memory: return "Memory bandwidth";
-    case Bound::overhead: return "Kernel launch overhead";
+    case Bound::compute:
+      return "Compute (arithmetic throughput)";
+    case Bound::memory:
+      return "Memory bandwidth";
+    case Bound::overhead:
+      return "Kernel launch overhead";
   }
   return "";
 }
@@ -41,15 +44,20 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
   const ProjectionFact& qkv = trace.projection.projections.front();
   GeneratedCheck flops;
   flops.id = "projection-flops";
-  flops.question = "Using F = 2·T·d_in·d_out, how many FLOPs does one layer's fused Q/K/V projection of " + m.name +
-                   " (d_in = " + integer(static_cast<double>(qkv.d_in)) + ", d_out = " + integer(static_cast<double>(qkv.d_out)) +
-                   ") take for one request of T = " + integer(static_cast<double>(work.prompt_tokens)) + " tokens?";
+  flops.question =
+      "Using F = 2·T·d_in·d_out, how many FLOPs does one layer's fused Q/K/V projection of " +
+      m.name + " (d_in = " + integer(static_cast<double>(qkv.d_in)) +
+      ", d_out = " + integer(static_cast<double>(qkv.d_out)) +
+      ") take for one request of T = " + integer(static_cast<double>(work.prompt_tokens)) +
+      " tokens?";
   flops.unit = "FLOP";
   flops.relative_tolerance = 0.01;
   flops.expected = qkv.flops_per_request;
   flops.explanation = "F = 2 × " + integer(static_cast<double>(work.prompt_tokens)) + " × " +
-                      integer(static_cast<double>(qkv.d_in)) + " × " + integer(static_cast<double>(qkv.d_out)) + " = " +
-                      number(qkv.flops_per_request) + " FLOP (multiply and add counted separately). Answers within 1% count.";
+                      integer(static_cast<double>(qkv.d_in)) + " × " +
+                      integer(static_cast<double>(qkv.d_out)) + " = " +
+                      number(qkv.flops_per_request) +
+                      " FLOP (multiply and add counted separately). Answers within 1% count.";
   checks.push_back(flops);
 
   // 2. The same projection with a single prompt token: which bound?
@@ -63,68 +71,84 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
   GeneratedCheck bound;
   bound.id = "step2-bound-at-t1";
   bound.kind = CheckKind::choice;
-  bound.question = "On " + scenario.hardware.name + ", what limits the Q/K/V projection of step 2 when the prompt is a single token (T = 1, B = 1)?";
-  bound.options = {bound_option(Bound::compute), bound_option(Bound::memory), bound_option(Bound::overhead)};
+  bound.question = "On " + scenario.hardware.name +
+                   ", what limits the Q/K/V projection of step 2 when the prompt is a single token "
+                   "(T = 1, B = 1)?";
+  bound.options = {bound_option(Bound::compute), bound_option(Bound::memory),
+                   bound_option(Bound::overhead)};
   bound.expected = static_cast<double>(one_qkv.bound);
-  bound.explanation = "With one row, each weight byte loaded serves one token: intensity " + number(one_qkv.intensity) +
-                      " FLOP/byte against a ridge point of " + number(one.projection.ridge_flops_per_byte) +
-                      " FLOP/byte. Roofline time: compute " + number(one_op.compute_seconds * 1e6) + " µs, memory " +
-                      number(one_op.memory_seconds * 1e6) + " µs, launch overhead " +
-                      number(one_op.overhead_seconds * 1e6) + " µs; the largest wins: " +
-                      bound_name(one_qkv.bound) + ".";
+  bound.explanation = "With one row, each weight byte loaded serves one token: intensity " +
+                      number(one_qkv.intensity) + " FLOP/byte against a ridge point of " +
+                      number(one.projection.ridge_flops_per_byte) +
+                      " FLOP/byte. Roofline time: compute " + number(one_op.compute_seconds * 1e6) +
+                      " µs, memory " + number(one_op.memory_seconds * 1e6) +
+                      " µs, launch overhead " + number(one_op.overhead_seconds * 1e6) +
+                      " µs; the largest wins: " + bound_name(one_qkv.bound) + ".";
   checks.push_back(bound);
 
   // 3. KV state left behind.
   GeneratedCheck kv;
   kv.id = "kv-bytes";
-  kv.question = "How many bytes of KV cache does this prefill leave behind for decode (" + m.name + ", B = " +
-                integer(static_cast<double>(work.batch)) + ", T = " + integer(static_cast<double>(work.prompt_tokens)) +
-                ", KV in " + dtype_name(scenario.precision.kv) + ")?";
+  kv.question = "How many bytes of KV cache does this prefill leave behind for decode (" + m.name +
+                ", B = " + integer(static_cast<double>(work.batch)) +
+                ", T = " + integer(static_cast<double>(work.prompt_tokens)) + ", KV in " +
+                dtype_name(scenario.precision.kv) + ")?";
   kv.unit = "bytes";
   kv.relative_tolerance = 0.01;
   kv.expected = trace.attention.kv_bytes_written;
-  kv.explanation = "2 (K and V) × L " + integer(static_cast<double>(m.layers)) + " × B " + integer(static_cast<double>(work.batch)) +
-                   " × T " + integer(static_cast<double>(work.prompt_tokens)) + " × h_kv " + integer(static_cast<double>(m.kv_heads)) +
-                   " × d_h " + integer(static_cast<double>(m.head_dim)) + " × " + number(bytes_per_element(scenario.precision.kv)) +
-                   " bytes = " + number(kv.expected) + " bytes. Grouped-query attention shrinks it through h_kv.";
+  kv.explanation = "2 (K and V) × L " + integer(static_cast<double>(m.layers)) + " × B " +
+                   integer(static_cast<double>(work.batch)) + " × T " +
+                   integer(static_cast<double>(work.prompt_tokens)) + " × h_kv " +
+                   integer(static_cast<double>(m.kv_heads)) + " × d_h " +
+                   integer(static_cast<double>(m.head_dim)) + " × " +
+                   number(bytes_per_element(scenario.precision.kv)) +
+                   " bytes = " + number(kv.expected) +
+                   " bytes. Grouped-query attention shrinks it through h_kv.";
   checks.push_back(kv);
 
   // 4. Which part of TTFT dominates?
   GeneratedCheck ttft;
   ttft.id = "ttft-largest";
   ttft.kind = CheckKind::choice;
-  ttft.question = "In this scenario (arrival rate " + number(work.arrival_rate) + " requests/s), which part of the time to first token is largest?";
+  ttft.question = "In this scenario (arrival rate " + number(work.arrival_rate) +
+                  " requests/s), which part of the time to first token is largest?";
   ttft.options = {"Queueing", "Prompt execution", "First-token delivery"};
   if (trace.ttft.overloaded) {
     ttft.expected = 0;
     ttft.explanation = "The queue is overloaded: utilization " + number(trace.ttft.utilization) +
                        " ≥ 1, so the wait grows without bound and dominates everything else.";
   } else {
-    const double parts[3] = {*trace.ttft.queue_seconds, trace.ttft.execution_seconds, trace.ttft.delivery_seconds};
+    const double parts[3] = {*trace.ttft.queue_seconds, trace.ttft.execution_seconds,
+                             trace.ttft.delivery_seconds};
     int largest = 0;
     for (int i = 1; i < 3; ++i) {
       if (parts[i] > parts[largest]) largest = i;
     }
     ttft.expected = largest;
-    ttft.explanation = "Queueing " + number(parts[0] * 1e3) + " ms, execution " + number(parts[1] * 1e3) + " ms, delivery " +
-                       number(parts[2] * 1e3) + " ms. Queueing is the M/D/1 wait λ·D²/(2(1−λ·D)) for the batch.";
+    ttft.explanation = "Queueing " + number(parts[0] * 1e3) + " ms, execution " +
+                       number(parts[1] * 1e3) + " ms, delivery " + number(parts[2] * 1e3) +
+                       " ms. Queueing is the M/D/1 wait λ·D²/(2(1−λ·D)) for the batch.";
   }
   checks.push_back(ttft);
   return checks;
 }
 
-Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_view id, double answer) {
+Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_view id,
+                                         double answer) {
   if (!std::isfinite(answer)) return Error{"answer must be a finite number"};
   for (const GeneratedCheck& check : generate_checks(scenario)) {
     if (check.id != id) continue;
     GeneratedOutcome outcome{false, check.expected, check.explanation};
     if (check.kind == CheckKind::choice) {
-      if (answer != std::floor(answer) || answer < 0 || answer >= static_cast<double>(check.options.size())) {
-        return Error{"answer must be an integer option index from 0 to " + std::to_string(check.options.size() - 1)};
+      if (answer != std::floor(answer) || answer < 0 ||
+          answer >= static_cast<double>(check.options.size())) {
+        return Error{"answer must be an integer option index from 0 to " +
+                     std::to_string(check.options.size() - 1)};
       }
       outcome.correct = answer == check.expected;
     } else {
-      outcome.correct = std::fabs(answer - check.expected) <= check.relative_tolerance * std::fabs(check.expected);
+      outcome.correct = std::fabs(answer - check.expected) <=
+                        check.relative_tolerance * std::fabs(check.expected);
     }
     return outcome;
   }

@@ -33,6 +33,7 @@ struct GeneratedOutcome {
 std::vector<GeneratedCheck> generate_checks(const Scenario& scenario);
 
 /// `answer` is a number for numeric checks and a 0-based option index for choice checks.
-Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_view id, double answer);
+Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_view id,
+                                         double answer);
 
 }  // namespace prefill_trace

@@ -46,8 +46,12 @@ Result<Trace> trace_for(std::string_view scenario_json) {
 
 }  // namespace
 
-std::string_view bundled_lesson_text() { return data::lesson(); }
-std::string_view bundled_lesson_name() { return "prefill-resource-trace-a76d037833bd69f7.json"; }
+std::string_view bundled_lesson_text() {
+  return data::lesson();
+}
+std::string_view bundled_lesson_name() {
+  return "prefill-resource-trace-a76d037833bd69f7.json";
+}
 
 LessonReply load_lesson(std::string_view lesson_text) {
   return guarded<LessonReply>([&] {
@@ -114,14 +118,15 @@ FiguresReply trace_figures(std::string_view scenario_json) {
            // Summary. An overloaded queue has no finite wait: its slots hold 0 and the
            // `overloaded` flag says so (a Float64Array has no null).
            t.totals.flops, t.totals.hbm_bytes, t.totals.seconds, t.attention.kv_bytes_written,
-           t.memory.peak_bytes, t.memory.capacity_bytes, t.memory.fits ? 1.0 : 0.0, t.memory.exceeds_by_bytes,
-           ttft.overloaded ? 1.0 : 0.0, ttft.queue_seconds.value_or(0), ttft.execution_seconds,
-           ttft.delivery_seconds, ttft.total_seconds.value_or(0), t.decode.seconds, t.decode.intensity,
-           t.projection.ridge_flops_per_byte};
+           t.memory.peak_bytes, t.memory.capacity_bytes, t.memory.fits ? 1.0 : 0.0,
+           t.memory.exceeds_by_bytes, ttft.overloaded ? 1.0 : 0.0, ttft.queue_seconds.value_or(0),
+           ttft.execution_seconds, ttft.delivery_seconds, ttft.total_seconds.value_or(0),
+           t.decode.seconds, t.decode.intensity, t.projection.ridge_flops_per_byte};
     for (const Operator& op : t.operators) {
-      out.insert(out.end(), {static_cast<double>(op.step), op.count, op.launches, op.flops, op.computed_flops,
-                             op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds,
-                             op.overhead_seconds, op.seconds, static_cast<double>(op.bound)});
+      out.insert(out.end(),
+                 {static_cast<double>(op.step), op.count, op.launches, op.flops, op.computed_flops,
+                  op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds,
+                  op.overhead_seconds, op.seconds, static_cast<double>(op.bound)});
     }
     reply.ok = true;
     return reply;

@@ -3,10 +3,9 @@
 // duplicate-key limits, and errors that name a JSON Pointer path (RFC 6901) or a byte offset.
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "result.hpp"
 
@@ -14,8 +13,8 @@ namespace prefill_trace {
 
 /// Documented input limits (docs/robustness.md): enforced before the allocator is involved.
 struct JsonLimits {
-  std::size_t max_bytes = 1u << 20;       // 1 MiB of text: the real lesson is 4.7 KB
-  std::size_t max_depth = 32;             // the lesson needs 3 levels
+  std::size_t max_bytes = 1u << 20;          // 1 MiB of text: the real lesson is 4.7 KB
+  std::size_t max_depth = 32;                // the lesson needs 3 levels
   std::size_t max_string_bytes = 64u << 10;  // one string: the longest real one is ~700 B
 };
 

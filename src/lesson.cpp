@@ -57,7 +57,8 @@ std::vector<Element> list_at(const json& value, const std::string& path, ReadOne
   expect_array(value, path);
   std::vector<Element> out;
   out.reserve(value.size());
-  for (std::size_t i = 0; i < value.size(); ++i) out.push_back(read_one(value[i], child_path(path, i)));
+  for (std::size_t i = 0; i < value.size(); ++i)
+    out.push_back(read_one(value[i], child_path(path, i)));
   return out;
 }
 
@@ -98,7 +99,9 @@ Spec read_spec(const json& value, const std::string& path) {
 
 Interface read_interface(const json& value, const std::string& path) {
   expect_object(value, path);
-  Interface interface{required_text(value, path, "name"), Direction::in, {}};
+  Interface interface {
+    required_text(value, path, "name"), Direction::in, {}
+  };
   const std::string direction = required_text(value, path, "direction");
   if (direction == "out") {
     interface.direction = Direction::out;
@@ -139,7 +142,8 @@ std::vector<Element> optional_list(const json& object, const std::string& path, 
 
 Lesson read_lesson(const json& document) {
   const std::string root;  // the document itself: paths below start with "/"
-  if (!document.is_object()) fail("/", "the lesson must be a JSON object, not " + json_type_name(document));
+  if (!document.is_object())
+    fail("/", "the lesson must be a JSON object, not " + json_type_name(document));
   Lesson lesson;
   lesson.id = required_text(document, root, "id");
   lesson.level = required_text(document, root, "level");
@@ -161,7 +165,8 @@ Lesson read_lesson(const json& document) {
   lesson.subbranch = optional_text(document, root, "subbranch");
   lesson.mechanism = text_list(member(document, root, "mechanism"), "/mechanism");
   if (lesson.mechanism.size() < 3) {
-    fail("/mechanism", "must hold at least 3 steps, not " + std::to_string(lesson.mechanism.size()));
+    fail("/mechanism",
+         "must hold at least 3 steps, not " + std::to_string(lesson.mechanism.size()));
   }
   lesson.misconception = required_text(document, root, "misconception");
   lesson.check = read_check(member(document, root, "check"), "/check");
@@ -210,7 +215,8 @@ Result<bool> verify_published_name(std::string_view file_name, std::string_view 
     return Error{"file name \"" + std::string(file_name) +
                  "\" does not carry a published hash (expected NAME-<16 hex digits>.json)"};
   }
-  const auto digits = file_name.substr(file_name.size() - suffix.size() - prefix_digits, prefix_digits);
+  const auto digits =
+      file_name.substr(file_name.size() - suffix.size() - prefix_digits, prefix_digits);
   const char dash = file_name[file_name.size() - suffix.size() - prefix_digits - 1];
   if (dash != '-' || !is_lower_hex(digits)) {
     return Error{"file name \"" + std::string(file_name) +
@@ -220,7 +226,8 @@ Result<bool> verify_published_name(std::string_view file_name, std::string_view 
     return Error{"digest must be 64 lowercase hex digits"};
   }
   if (sha256_hex.substr(0, prefix_digits) != digits) {
-    return Error{"integrity: SHA-256 of the file begins " + std::string(sha256_hex.substr(0, prefix_digits)) +
+    return Error{"integrity: SHA-256 of the file begins " +
+                 std::string(sha256_hex.substr(0, prefix_digits)) +
                  ", but its published name says " + std::string(digits)};
   }
   return true;

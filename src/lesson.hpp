@@ -4,12 +4,11 @@
 // `document` and otherwise ignored: the Atlas adds fields between versions.
 
 #include <array>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "json_path.hpp"
 #include "result.hpp"

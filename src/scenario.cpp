@@ -50,7 +50,8 @@ class Fields {
   std::string path(const char* key) const { return child_path(path_, key); }
   const json& at(const char* key) const { return object_.at(key); }
 
-  double number(const char* key, double fallback, double min, double max, bool min_open = false) const {
+  double number(const char* key, double fallback, double min, double max,
+                bool min_open = false) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_number()) fail(path(key), "must be a number, not " + json_type_name(value));
@@ -73,12 +74,12 @@ class Fields {
     // Range-check in double first: a 2^64 literal must not wrap on the way to int64_t.
     const double as_double = value.get<double>();
     if (as_double < static_cast<double>(min) || as_double > static_cast<double>(max)) {
-      fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) +
-                          " to " + format_limit(static_cast<double>(max)));
+      fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) + " to " +
+                          format_limit(static_cast<double>(max)));
     }
-    return value.is_number_unsigned() ? static_cast<int64_t>(value.get<uint64_t>())
-                                      : value.is_number_integer() ? value.get<int64_t>()
-                                                                  : static_cast<int64_t>(as_double);
+    return value.is_number_unsigned()  ? static_cast<int64_t>(value.get<uint64_t>())
+           : value.is_number_integer() ? value.get<int64_t>()
+                                       : static_cast<int64_t>(as_double);
   }
 
   std::string text(const char* key, std::string fallback) const {
@@ -120,10 +121,10 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     if (preset == nullptr) fail(path, "unknown model preset \"" + value.get<std::string>() + "\"");
     return *preset;
   }
-  const Fields fields(value, path,
-                      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads",
-                       "kv_heads", "head_dim", "d_ff", "mlp", "vocab", "experts",
-                       "active_experts", "tied_embeddings"});
+  const Fields fields(
+      value, path,
+      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads", "kv_heads",
+       "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts", "tied_embeddings"});
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) fail(fields.path("preset"), "presets are not available here");
@@ -152,8 +153,8 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   const bool derive_head_dim = !fields.has("head_dim") &&
                                (!from_preset || fields.has("d_model") || fields.has("query_heads"));
   if (derive_head_dim && model.d_model % model.query_heads != 0) {
-    fail(fields.path("query_heads"), "must divide d_model (" + std::to_string(model.d_model) +
-                                         ") unless head_dim is given");
+    fail(fields.path("query_heads"),
+         "must divide d_model (" + std::to_string(model.d_model) + ") unless head_dim is given");
   }
   model.head_dim = fields.integer(
       "head_dim", derive_head_dim ? model.d_model / model.query_heads : model.head_dim, 1,
@@ -164,7 +165,8 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   model.mlp = mlp == "gated" ? MlpKind::gated : MlpKind::plain;
   model.vocab = required("vocab", model.vocab, 1, limits::max_vocab);
   model.experts = fields.integer("experts", model.experts, 1, limits::max_experts);
-  model.active_experts = fields.integer("active_experts", model.active_experts, 1, limits::max_experts);
+  model.active_experts =
+      fields.integer("active_experts", model.active_experts, 1, limits::max_experts);
   model.tied_embeddings = fields.boolean("tied_embeddings", model.tied_embeddings);
 
   if (model.query_heads % model.kv_heads != 0) {
@@ -182,7 +184,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   if (value.is_string()) {
     if (presets == nullptr) fail(path, "presets are not available here");
     const Accelerator* preset = presets->find_accelerator(value.get<std::string>());
-    if (preset == nullptr) fail(path, "unknown hardware preset \"" + value.get<std::string>() + "\"");
+    if (preset == nullptr)
+      fail(path, "unknown hardware preset \"" + value.get<std::string>() + "\"");
     return *preset;
   }
   const Fields fields(value, path,
@@ -219,13 +222,16 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
       // 1 MFLOP/s .. 1 EFLOP/s: below, times overflow nothing but mean nothing; above, no chip.
       accelerator.peak_flops[dtype] = peaks.number(item.key().c_str(), 0, 1e6, 1e18);
     }
-    if (accelerator.peak_flops.empty()) fail(fields.path("peak_flops"), "must list at least one format");
+    if (accelerator.peak_flops.empty())
+      fail(fields.path("peak_flops"), "must list at least one format");
   } else if (!from_preset) {
     fail(fields.path("peak_flops"), "is required");
   }
-  accelerator.memory_bandwidth = required("memory_bandwidth", accelerator.memory_bandwidth, 1e6, 1e15);
+  accelerator.memory_bandwidth =
+      required("memory_bandwidth", accelerator.memory_bandwidth, 1e6, 1e15);
   accelerator.memory_capacity = required("memory_capacity", accelerator.memory_capacity, 1e6, 1e15);
-  accelerator.compute_units = fields.integer("compute_units", accelerator.compute_units, 0, 1 << 20);
+  accelerator.compute_units =
+      fields.integer("compute_units", accelerator.compute_units, 0, 1 << 20);
   accelerator.sram_per_unit_bytes =
       required("sram_per_unit_bytes", accelerator.sram_per_unit_bytes, 1024, 1e9);
   accelerator.l2_bytes = fields.number("l2_bytes", accelerator.l2_bytes, 0, 1e12);
@@ -244,8 +250,10 @@ Precision read_precision(const json& value, const std::string& path) {
   Precision precision;
   precision.name = "custom";
   precision.weights = parse_dtype(fields.text("weights", "bf16"), fields.path("weights"));
-  precision.activations = parse_dtype(fields.text("activations", "bf16"), fields.path("activations"));
-  precision.kv = parse_dtype(fields.text("kv", dtype_name(precision.activations)), fields.path("kv"));
+  precision.activations =
+      parse_dtype(fields.text("activations", "bf16"), fields.path("activations"));
+  precision.kv =
+      parse_dtype(fields.text("kv", dtype_name(precision.activations)), fields.path("kv"));
   if (precision.activations == DType::int4) {
     fail(fields.path("activations"), "int4 is a weight-only format here (W4A16)");
   }
@@ -262,15 +270,18 @@ Scenario read_scenario(const json& value, const Presets* presets) {
   if (!fields.has("hardware")) fail("/hardware", "is required (a preset id or an object)");
   scenario.model = read_model(fields.at("model"), "/model", presets);
   scenario.hardware = read_accelerator(fields.at("hardware"), "/hardware", presets);
-  scenario.precision = fields.has("precision") ? read_precision(fields.at("precision"), "/precision")
-                                               : precision_preset("bf16").value();
+  scenario.precision = fields.has("precision")
+                           ? read_precision(fields.at("precision"), "/precision")
+                           : precision_preset("bf16").value();
   if (scenario.hardware.peak_flops.count(scenario.precision.activations) == 0) {
-    fail("/precision", std::string("the accelerator ") + scenario.hardware.id + " states no peak for " +
-                           dtype_name(scenario.precision.activations) + " arithmetic");
+    fail("/precision", std::string("the accelerator ") + scenario.hardware.id +
+                           " states no peak for " + dtype_name(scenario.precision.activations) +
+                           " arithmetic");
   }
 
   Workload& work = scenario.workload;
-  work.prompt_tokens = fields.integer("prompt_tokens", work.prompt_tokens, 1, limits::max_prompt_tokens);
+  work.prompt_tokens =
+      fields.integer("prompt_tokens", work.prompt_tokens, 1, limits::max_prompt_tokens);
   work.batch = fields.integer("batch", work.batch, 1, limits::max_batch);
   if (fields.has("chunk_tokens") && fields.at("chunk_tokens").is_null()) {
     work.chunk_tokens = 0;
@@ -332,24 +343,34 @@ json accelerator_to_json(const Accelerator& accelerator) {
 
 const char* dtype_name(DType dtype) {
   switch (dtype) {
-    case DType::fp32: return "fp32";
-    case DType::bf16: return "bf16";
-    case DType::fp16: return "fp16";
-    case DType::fp8: return "fp8";
-    case DType::int8: return "int8";
-    case DType::int4: return "int4";
+    case DType::fp32:
+      return "fp32";
+    case DType::bf16:
+      return "bf16";
+    case DType::fp16:
+      return "fp16";
+    case DType::fp8:
+      return "fp8";
+    case DType::int8:
+      return "int8";
+    case DType::int4:
+      return "int4";
   }
   return "?";
 }
 
 double bytes_per_element(DType dtype) {
   switch (dtype) {
-    case DType::fp32: return 4;
+    case DType::fp32:
+      return 4;
     case DType::bf16:
-    case DType::fp16: return 2;
+    case DType::fp16:
+      return 2;
     case DType::fp8:
-    case DType::int8: return 1;
-    case DType::int4: return 0.5;
+    case DType::int8:
+      return 1;
+    case DType::int4:
+      return 0.5;
   }
   return 0;
 }
@@ -430,24 +451,23 @@ Result<Scenario> parse_scenario(std::string_view json_text) {
 
 json scenario_to_json(const Scenario& scenario) {
   const Workload& work = scenario.workload;
-  return json{
-      {"model", model_to_json(scenario.model)},
-      {"hardware", accelerator_to_json(scenario.hardware)},
-      {"precision",
-       {{"name", scenario.precision.name},
-        {"weights", dtype_name(scenario.precision.weights)},
-        {"activations", dtype_name(scenario.precision.activations)},
-        {"kv", dtype_name(scenario.precision.kv)}}},
-      {"prompt_tokens", work.prompt_tokens},
-      {"batch", work.batch},
-      {"chunk_tokens", work.chunk_tokens},
-      {"attention", work.attention == AttentionKind::fused ? "fused" : "materialized"},
-      {"gemm_m_tile", work.gemm_m_tile},
-      {"attention_block", work.attention_block},
-      {"arrival_rate", work.arrival_rate},
-      {"delivery_seconds", work.delivery_seconds},
-      {"compute_efficiency", work.compute_efficiency},
-      {"memory_efficiency", work.memory_efficiency}};
+  return json{{"model", model_to_json(scenario.model)},
+              {"hardware", accelerator_to_json(scenario.hardware)},
+              {"precision",
+               {{"name", scenario.precision.name},
+                {"weights", dtype_name(scenario.precision.weights)},
+                {"activations", dtype_name(scenario.precision.activations)},
+                {"kv", dtype_name(scenario.precision.kv)}}},
+              {"prompt_tokens", work.prompt_tokens},
+              {"batch", work.batch},
+              {"chunk_tokens", work.chunk_tokens},
+              {"attention", work.attention == AttentionKind::fused ? "fused" : "materialized"},
+              {"gemm_m_tile", work.gemm_m_tile},
+              {"attention_block", work.attention_block},
+              {"arrival_rate", work.arrival_rate},
+              {"delivery_seconds", work.delivery_seconds},
+              {"compute_efficiency", work.compute_efficiency},
+              {"memory_efficiency", work.memory_efficiency}};
 }
 
 }  // namespace prefill_trace

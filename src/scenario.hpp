@@ -5,11 +5,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "result.hpp"
 
@@ -23,7 +22,7 @@ enum class MlpKind { gated, plain };
 enum class AttentionKind { fused, materialized };
 
 struct ModelShape {
-  std::string id;          // preset id, or "custom"
+  std::string id;  // preset id, or "custom"
   std::string name;
   std::string source_url;  // the configuration the shape was copied from
   int64_t layers = 0;
@@ -47,7 +46,7 @@ struct Accelerator {
   double memory_bandwidth = 0;         // bytes/s
   double memory_capacity = 0;          // bytes
   int64_t compute_units = 0;
-  double sram_per_unit_bytes = 0;      // shared memory one block may use (sets attention blocks)
+  double sram_per_unit_bytes = 0;  // shared memory one block may use (sets attention blocks)
   double l2_bytes = 0;
   double launch_overhead_seconds = 0;  // host cost per kernel launch (an assumption)
 };
@@ -60,16 +59,16 @@ struct Precision {
 };
 
 struct Workload {
-  int64_t prompt_tokens = 2048;    // T, per request
-  int64_t batch = 1;               // B requests of T tokens each
-  int64_t chunk_tokens = 0;        // C; 0 = the whole prompt in one chunk
+  int64_t prompt_tokens = 2048;  // T, per request
+  int64_t batch = 1;             // B requests of T tokens each
+  int64_t chunk_tokens = 0;      // C; 0 = the whole prompt in one chunk
   AttentionKind attention = AttentionKind::fused;
-  int64_t gemm_m_tile = 128;       // rows per GEMM tile (tile quantization)
-  int64_t attention_block = 0;     // b; 0 = FlashAttention's B_r from on-chip SRAM
-  double arrival_rate = 0;         // λ, requests/s; 0 = no queue
-  double delivery_seconds = 0;     // transport latency of the first token
-  double compute_efficiency = 1;   // η_c in (0, 1]: achievable / peak arithmetic
-  double memory_efficiency = 1;    // η_m in (0, 1]: achievable / peak bandwidth
+  int64_t gemm_m_tile = 128;      // rows per GEMM tile (tile quantization)
+  int64_t attention_block = 0;    // b; 0 = FlashAttention's B_r from on-chip SRAM
+  double arrival_rate = 0;        // λ, requests/s; 0 = no queue
+  double delivery_seconds = 0;    // transport latency of the first token
+  double compute_efficiency = 1;  // η_c in (0, 1]: achievable / peak arithmetic
+  double memory_efficiency = 1;   // η_m in (0, 1]: achievable / peak bandwidth
 };
 
 struct Scenario {
@@ -107,11 +106,11 @@ nlohmann::json scenario_to_json(const Scenario& scenario);
 /// Documented ranges (docs/robustness.md). Chosen so every product in the trace stays far
 /// below 1e300 and every integer count computed in double is exact below 2^53 for the presets.
 namespace limits {
-constexpr int64_t max_prompt_tokens = 1 << 24;   // 16.7 M tokens
+constexpr int64_t max_prompt_tokens = 1 << 24;  // 16.7 M tokens
 constexpr int64_t max_batch = 1 << 16;
-constexpr int64_t max_chunks = 1 << 20;          // ⌈T/C⌉, the attention loop's length
+constexpr int64_t max_chunks = 1 << 20;  // ⌈T/C⌉, the attention loop's length
 constexpr int64_t max_layers = 4096;
-constexpr int64_t max_width = 1 << 20;           // d_model, d_ff, head counts, head_dim
+constexpr int64_t max_width = 1 << 20;  // d_model, d_ff, head counts, head_dim
 constexpr int64_t max_vocab = 1 << 24;
 constexpr int64_t max_experts = 4096;
 constexpr double max_arrival_rate = 1e9;

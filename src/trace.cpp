@@ -15,7 +15,9 @@ constexpr double kSamplingFlopsPerLogit = 5;    // softmax over the vocabulary
 constexpr double kLogitBytes = 4;               // logits are produced in fp32
 constexpr double kMmaRows = 16;                 // smallest tensor-core MMA tile height
 
-double ceil_div(double a, double b) { return std::ceil(a / b); }
+double ceil_div(double a, double b) {
+  return std::ceil(a / b);
+}
 
 // How the query tokens of each request are processed: ⌈Q/C⌉ chunks of C tokens (the last may
 // be shorter), chunk c attending to `prior + c·C` earlier keys. Prefill: prior = 0, Q = T.
@@ -34,10 +36,10 @@ struct AttentionSums {
   double useful_pairs = 0;
   double fused_tiles = 0;
   double fused_pairs = 0;
-  double fused_keys_loaded = 0;    // Σ over query blocks of the keys streamed for that block
-  double dense_pairs = 0;          // materialized: every (query, key) of the rectangle
+  double fused_keys_loaded = 0;  // Σ over query blocks of the keys streamed for that block
+  double dense_pairs = 0;        // materialized: every (query, key) of the rectangle
   double largest_score_rows_x_keys = 0;
-  double prior_keys = 0;           // Σ over chunks of keys written by earlier chunks
+  double prior_keys = 0;  // Σ over chunks of keys written by earlier chunks
 };
 
 AttentionSums attention_sums(const Pass& pass, double b) {
@@ -45,7 +47,8 @@ AttentionSums attention_sums(const Pass& pass, double b) {
   const int64_t chunks = pass.chunks();
   for (int64_t c = 0; c < chunks; ++c) {
     const double rows = static_cast<double>(c < pass.full_chunks() ? pass.chunk : pass.remainder());
-    const double prior = static_cast<double>(pass.prior) + static_cast<double>(c) * static_cast<double>(pass.chunk);
+    const double prior =
+        static_cast<double>(pass.prior) + static_cast<double>(c) * static_cast<double>(pass.chunk);
     sums.useful_pairs += rows * prior + rows * (rows + 1) / 2;
     // Blocked causal schedule: query block j (b rows, the last r = rows mod b) streams key
     // blocks up to the one holding its last key; key blocks are aligned to multiples of b.
@@ -56,9 +59,11 @@ AttentionSums attention_sums(const Pass& pass, double b) {
     const double last_block_tiles = r > 0 ? q + ceil_div(prior + r, b) : 0;
     sums.fused_tiles += full_block_tiles + last_block_tiles;
     sums.fused_pairs += b * (b * full_block_tiles + r * last_block_tiles);
-    sums.fused_keys_loaded += (q + (r > 0 ? 1 : 0)) * prior + b * q * (q + 1) / 2 + (r > 0 ? rows : 0);
+    sums.fused_keys_loaded +=
+        (q + (r > 0 ? 1 : 0)) * prior + b * q * (q + 1) / 2 + (r > 0 ? rows : 0);
     sums.dense_pairs += rows * (prior + rows);
-    sums.largest_score_rows_x_keys = std::max(sums.largest_score_rows_x_keys, rows * (prior + rows));
+    sums.largest_score_rows_x_keys =
+        std::max(sums.largest_score_rows_x_keys, rows * (prior + rows));
     sums.prior_keys += prior;
   }
   return sums;
@@ -68,8 +73,10 @@ AttentionSums attention_sums(const Pass& pass, double b) {
 // the on-chip memory in elements. We use B_r as the square tile edge b.
 int64_t flash_block(const Scenario& scenario) {
   if (scenario.workload.attention_block > 0) return scenario.workload.attention_block;
-  const double elements = scenario.hardware.sram_per_unit_bytes / bytes_per_element(scenario.precision.activations);
-  const auto b_c = static_cast<int64_t>(ceil_div(elements, 4.0 * static_cast<double>(scenario.model.head_dim)));
+  const double elements =
+      scenario.hardware.sram_per_unit_bytes / bytes_per_element(scenario.precision.activations);
+  const auto b_c =
+      static_cast<int64_t>(ceil_div(elements, 4.0 * static_cast<double>(scenario.model.head_dim)));
   return std::max<int64_t>(1, std::min(b_c, scenario.model.head_dim));
 }
 
@@ -105,7 +112,8 @@ class OperatorBuilder {
 
     // Step 2 (per layer): fused residual-add + RMSNorm, then the projections.
     ops.push_back(norm("attn_norm", layers_, rows_));
-    ops.push_back(gemm("qkv_projection", m_.d_model, (m_.query_heads + 2 * m_.kv_heads) * m_.head_dim));
+    ops.push_back(
+        gemm("qkv_projection", m_.d_model, (m_.query_heads + 2 * m_.kv_heads) * m_.head_dim));
 
     // Step 3 (per layer): write the new keys/values, then causal attention.
     const double kv_elems = 2 * rows_ * hkv * dh;
@@ -114,8 +122,13 @@ class OperatorBuilder {
     const double qo_bytes = batch_ * hq * tokens_ * dh * a_;
     if (s_.workload.attention == AttentionKind::fused) {
       const double per_pair = 4 * dh + kSoftmaxFlopsPerScore;
-      Operator op{"attention", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * per_pair,
-                  batch_ * hq * sums.fused_pairs * per_pair, {}};
+      Operator op{"attention",
+                  3,
+                  layers_,
+                  chunks_,
+                  batch_ * hq * sums.useful_pairs * per_pair,
+                  batch_ * hq * sums.fused_pairs * per_pair,
+                  {}};
       // Q read and O written once; K and V streamed once per query block and shared by the
       // query heads of a GQA group (FlashAttention-2/3 style packing).
       op.hbm.activations = 2 * qo_bytes;
@@ -124,18 +137,16 @@ class OperatorBuilder {
     } else {
       const double score_bytes = batch_ * hq * sums.dense_pairs * score_;
       const double key_bytes = batch_ * hkv * dh * c_ * key_positions();
-      ops.push_back(finish(Operator{"attention_scores", 3, layers_, chunks_,
-                                    batch_ * hq * sums.useful_pairs * 2 * dh,
-                                    batch_ * hq * sums.dense_pairs * 2 * dh,
-                                    HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+      ops.push_back(finish(Operator{
+          "attention_scores", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
+          batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
       ops.push_back(finish(Operator{"softmax", 3, layers_, chunks_,
                                     batch_ * hq * sums.useful_pairs * kSoftmaxFlopsPerScore,
                                     batch_ * hq * sums.dense_pairs * kSoftmaxFlopsPerScore,
                                     HbmBytes{0, 0, 0, 2 * score_bytes}}));
-      ops.push_back(finish(Operator{"attention_values", 3, layers_, chunks_,
-                                    batch_ * hq * sums.useful_pairs * 2 * dh,
-                                    batch_ * hq * sums.dense_pairs * 2 * dh,
-                                    HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+      ops.push_back(finish(Operator{
+          "attention_values", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
+          batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
     }
 
     // Step 2 again: output projection and the MLP.
@@ -147,11 +158,11 @@ class OperatorBuilder {
     if (m_.experts > 1) ops.push_back(gemm("router", m_.d_model, m_.experts));
     ops.push_back(gemm(gated ? "gate_up_projection" : "up_projection", m_.d_model, up_width, true));
     const double act_out = rows_ * k * dff;
-    ops.push_back(finish(Operator{
-        gated ? "silu_and_mul" : "relu", 2, layers_, chunks_,
-        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
-        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
-        HbmBytes{0, act_out * a_ * (gated ? 3 : 2), 0, 0}}));
+    ops.push_back(
+        finish(Operator{gated ? "silu_and_mul" : "relu", 2, layers_, chunks_,
+                        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
+                        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
+                        HbmBytes{0, act_out * a_ * (gated ? 3 : 2), 0, 0}}));
     ops.push_back(gemm("down_projection", m_.d_ff, m_.d_model, true));
     ops.push_back(norm("final_norm", 1, rows_));
 
@@ -192,7 +203,8 @@ class OperatorBuilder {
       Operator total{name, 2, layers_, chunks_, 0, 0, {}};
       for_each_chunk_rows([&](double chunk_rows, double times) {
         const double touched = e * (1 - std::pow(1 - k / e, chunk_rows));
-        const Operator part = gemm_rows(name, 2, layers_, d_in, d_out, chunk_rows * k / touched, touched, 1);
+        const Operator part =
+            gemm_rows(name, 2, layers_, d_in, d_out, chunk_rows * k / touched, touched, 1);
         total.flops += part.flops * times;
         total.computed_flops += part.computed_flops * times;
         total.hbm.weights += part.hbm.weights * times;
@@ -223,8 +235,13 @@ class OperatorBuilder {
     const double tile = static_cast<double>(s_.workload.gemm_m_tile);
     const double padded_rows = rows >= tile ? ceil_div(rows, tile) * tile
                                             : std::min(tile, ceil_div(rows, kMmaRows) * kMmaRows);
-    Operator op{name, step, count, launches, groups * 2 * rows * din * dout,
-                groups * 2 * padded_rows * din * dout, {}};
+    Operator op{name,
+                step,
+                count,
+                launches,
+                groups * 2 * rows * din * dout,
+                groups * 2 * padded_rows * din * dout,
+                {}};
     op.hbm.weights = groups * din * dout * w_;
     op.hbm.activations = groups * rows * (din + dout) * a_;
     return op;
@@ -238,7 +255,7 @@ class OperatorBuilder {
     op.overhead_seconds = op.launches * s_.hardware.launch_overhead_seconds;
     const double roofline = std::max(op.compute_seconds, op.memory_seconds);
     op.seconds = roofline + op.overhead_seconds;
-    op.bound = op.overhead_seconds > roofline                ? Bound::overhead
+    op.bound = op.overhead_seconds > roofline            ? Bound::overhead
                : op.compute_seconds >= op.memory_seconds ? Bound::compute
                                                          : Bound::memory;
     return op;
@@ -293,7 +310,8 @@ std::optional<Bound> dominant_bound(const std::vector<Operator>& ops) {
   return dominant_bound(pointers);
 }
 
-std::optional<double> rows_to_reach_ridge(double d_in, double d_out, double w, double a, double ridge) {
+std::optional<double> rows_to_reach_ridge(double d_in, double d_out, double w, double a,
+                                          double ridge) {
   // I(N) = 2·N·d_in·d_out / (d_in·d_out·w + N·(d_in + d_out)·a) = ridge, solved for N.
   const double denominator = 2 * d_in * d_out - ridge * (d_in + d_out) * a;
   if (denominator <= 0) return std::nullopt;
@@ -311,14 +329,16 @@ MemoryLedger memory_ledger(const Scenario& s, double weight_bytes, double kv_byt
   ledger.kv_bytes = kv_bytes;
   ledger.residual_bytes = 2 * rows * d * a;
   ledger.score_bytes = s.workload.attention == AttentionKind::materialized
-                           ? static_cast<double>(s.workload.batch) * static_cast<double>(m.query_heads) *
-                                 largest_score_rows_x_keys * std::max(a, 2.0)
+                           ? static_cast<double>(s.workload.batch) *
+                                 static_cast<double>(m.query_heads) * largest_score_rows_x_keys *
+                                 std::max(a, 2.0)
                            : 0;
   ledger.attention_workspace_bytes =
       rows * static_cast<double>(2 * m.query_heads + 2 * m.kv_heads) * dh * a + ledger.score_bytes;
-  ledger.mlp_workspace_bytes = rows * static_cast<double>(m.active_experts) * static_cast<double>(m.d_ff) * a *
-                               (m.mlp == MlpKind::gated ? 2 : 1);
-  ledger.logits_bytes = static_cast<double>(s.workload.batch) * static_cast<double>(m.vocab) * kLogitBytes;
+  ledger.mlp_workspace_bytes = rows * static_cast<double>(m.active_experts) *
+                               static_cast<double>(m.d_ff) * a * (m.mlp == MlpKind::gated ? 2 : 1);
+  ledger.logits_bytes =
+      static_cast<double>(s.workload.batch) * static_cast<double>(m.vocab) * kLogitBytes;
   ledger.temporaries_bytes =
       ledger.residual_bytes +
       std::max({ledger.attention_workspace_bytes, ledger.mlp_workspace_bytes, ledger.logits_bytes});
@@ -337,7 +357,8 @@ const char* const kStepTitles[5] = {
 std::vector<std::string_view> assumptions(const Scenario& s) {
   std::vector<std::string_view> list = {
       "Dense projection work counts multiply and add separately: F = 2·rows·d_in·d_out.",
-      "Roofline bound per kernel, t = max(FLOPs/(P·η_c), bytes/(β·η_m)) + launches × launch overhead; "
+      "Roofline bound per kernel, t = max(FLOPs/(P·η_c), bytes/(β·η_m)) + launches × launch "
+      "overhead; "
       "a lower bound on time, not a speedup claim.",
       "No overlap between kernels and no overlap of host launch overhead with device work.",
       "HBM traffic is the ideal-reuse minimum for each kernel: weights once per chunk, inputs and "
@@ -345,7 +366,8 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
       "QKV and gate/up projections are fused GEMMs; residual adds are fused into the norms.",
       "Normalization is charged 5 FLOPs per element, softmax 5 per score, SiLU·gate 5, ReLU 1, "
       "sampling 5 per logit; rotary embeddings and biases are not counted.",
-      "Tile quantization: a GEMM computes ⌈rows/m⌉·m rows (fewer rows than m: rounded up to 16); attention computes whole key blocks.",
+      "Tile quantization: a GEMM computes ⌈rows/m⌉·m rows (fewer rows than m: rounded up to 16); "
+      "attention computes whole key blocks.",
       "LM head runs on the last prompt position of each request only; logits are fp32.",
       "Peak device memory = weights + KV state + the largest simultaneous temporaries; allocator "
       "fragmentation and runtime reservations are not counted.",
@@ -363,7 +385,9 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
         "matrix is written, read and rewritten by softmax, and read by score·V.");
   }
   if (s.model.experts > 1) {
-    list.push_back("Mixture of experts: uniform routing; expected distinct experts per chunk E·(1 − (1 − k/E)^R).");
+    list.push_back(
+        "Mixture of experts: uniform routing; expected distinct experts per chunk E·(1 − (1 − "
+        "k/E)^R).");
   }
   return list;
 }
@@ -372,9 +396,12 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
 
 const char* bound_name(Bound bound) {
   switch (bound) {
-    case Bound::compute: return "compute";
-    case Bound::memory: return "memory";
-    case Bound::overhead: return "overhead";
+    case Bound::compute:
+      return "compute";
+    case Bound::memory:
+      return "memory";
+    case Bound::overhead:
+      return "overhead";
   }
   return "?";
 }
@@ -404,7 +431,8 @@ std::optional<double> md1_wait_seconds(double arrival_rate, double service_secon
   return arrival_rate * service_seconds * service_seconds / (2 * (1 - rho));
 }
 
-Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds, const Workload& work) {
+Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds,
+                         const Workload& work) {
   Ttft ttft;
   const double batch = static_cast<double>(work.batch);
   ttft.execution_seconds = execution_seconds;
@@ -421,7 +449,8 @@ Ttft time_to_first_token(double execution_seconds, double delivery_compute_secon
   } else {
     ttft.queue_seconds = 0.0;
   }
-  if (ttft.queue_seconds) ttft.total_seconds = *ttft.queue_seconds + ttft.execution_seconds + ttft.delivery_seconds;
+  if (ttft.queue_seconds)
+    ttft.total_seconds = *ttft.queue_seconds + ttft.execution_seconds + ttft.delivery_seconds;
   return ttft;
 }
 
@@ -433,7 +462,8 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   trace.scenario = scenario;
   trace.parameters = parameter_count(m);
 
-  const int64_t chunk = work.chunk_tokens == 0 ? work.prompt_tokens : std::min(work.chunk_tokens, work.prompt_tokens);
+  const int64_t chunk =
+      work.chunk_tokens == 0 ? work.prompt_tokens : std::min(work.chunk_tokens, work.prompt_tokens);
   const Pass prefill{work.prompt_tokens, chunk, 0};
   const int64_t block = flash_block(scenario);
   const AttentionSums sums = attention_sums(prefill, static_cast<double>(block));
@@ -449,7 +479,8 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   const double layers = static_cast<double>(m.layers);
   const double kv_per_token = 2 * layers * static_cast<double>(m.kv_heads * m.head_dim) * c;
   const double& peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
-  const double ridge = peak * work.compute_efficiency / (scenario.hardware.memory_bandwidth * work.memory_efficiency);
+  const double ridge = peak * work.compute_efficiency /
+                       (scenario.hardware.memory_bandwidth * work.memory_efficiency);
 
   // Step 1.
   double launches = 0;
@@ -468,7 +499,8 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   proj.ridge_flops_per_byte = ridge;
   proj.weight_reuse_rows = batch * static_cast<double>(chunk);
   for (const Operator& op : trace.operators) {
-    if (op.step != 2 || op.hbm.weights == 0 || op.name.find("norm") != std::string_view::npos) continue;
+    if (op.step != 2 || op.hbm.weights == 0 || op.name.find("norm") != std::string_view::npos)
+      continue;
     ProjectionFact fact;
     fact.name = op.name;
     const bool gated = m.mlp == MlpKind::gated;
@@ -484,12 +516,15 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
     } else {
       fact.d_in = m.d_model, fact.d_out = (gated ? 2 : 1) * m.d_ff;
     }
-    const bool expert = m.experts > 1 && op.name != "router" && op.name != "qkv_projection" && op.name != "o_projection";
+    const bool expert = m.experts > 1 && op.name != "router" && op.name != "qkv_projection" &&
+                        op.name != "o_projection";
     const double k = expert ? static_cast<double>(m.active_experts) : 1;
-    fact.flops_per_request = 2 * tokens * static_cast<double>(fact.d_in) * static_cast<double>(fact.d_out) * k;
+    fact.flops_per_request =
+        2 * tokens * static_cast<double>(fact.d_in) * static_cast<double>(fact.d_out) * k;
     fact.intensity = op.intensity;
     fact.bound = op.bound;
-    fact.rows_to_reach_ridge = rows_to_reach_ridge(static_cast<double>(fact.d_in), static_cast<double>(fact.d_out), w, a, ridge);
+    fact.rows_to_reach_ridge = rows_to_reach_ridge(static_cast<double>(fact.d_in),
+                                                   static_cast<double>(fact.d_out), w, a, ridge);
     proj.flops_per_request += fact.flops_per_request * layers;
     proj.projections.push_back(fact);
   }
@@ -497,7 +532,8 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
     Operator example = builder.gemm_rows("reuse", 2, 1, m.d_model, m.query_heads * m.head_dim,
                                          static_cast<double>(rows), 1, 1);
     example = builder.finish(example);
-    proj.reuse_example.push_back(ReuseExample{rows, example.intensity, example.hbm.weights / static_cast<double>(rows), example.bound});
+    proj.reuse_example.push_back(ReuseExample{
+        rows, example.intensity, example.hbm.weights / static_cast<double>(rows), example.bound});
   }
 
   // Step 3.
@@ -508,9 +544,11 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   att.computed_pairs = att.materialized ? sums.dense_pairs : sums.fused_pairs;
   att.tiles = sums.fused_tiles;
   const double score_bytes = std::max(a, 2.0);
-  att.score_matrix_bytes = batch * static_cast<double>(m.query_heads) * sums.largest_score_rows_x_keys * score_bytes;
+  att.score_matrix_bytes =
+      batch * static_cast<double>(m.query_heads) * sums.largest_score_rows_x_keys * score_bytes;
   // Score traffic of the materialized path: written by QKᵀ, read+written by softmax, read by ·V.
-  const double score_traffic = 4 * batch * static_cast<double>(m.query_heads) * sums.dense_pairs * score_bytes * layers;
+  const double score_traffic =
+      4 * batch * static_cast<double>(m.query_heads) * sums.dense_pairs * score_bytes * layers;
   att.score_traffic_bytes = att.materialized ? score_traffic : 0;
   att.score_bytes_avoided = att.materialized ? 0 : score_traffic;
   att.kv_bytes_per_token = kv_per_token;
@@ -520,7 +558,10 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   const double rows_per_chunk = batch * static_cast<double>(chunk);
   trace.memory = memory_ledger(scenario, trace.parameters * w, att.kv_bytes_written, rows_per_chunk,
                                sums.largest_score_rows_x_keys);
-  const AttentionSums whole = chunk == work.prompt_tokens ? sums : attention_sums(Pass{work.prompt_tokens, work.prompt_tokens, 0}, static_cast<double>(block));
+  const AttentionSums whole = chunk == work.prompt_tokens
+                                  ? sums
+                                  : attention_sums(Pass{work.prompt_tokens, work.prompt_tokens, 0},
+                                                   static_cast<double>(block));
   const MemoryLedger unchunked = memory_ledger(scenario, trace.parameters * w, att.kv_bytes_written,
                                                batch * tokens, whole.largest_score_rows_x_keys);
   ChunkingFacts& chunking = trace.chunking;
@@ -565,7 +606,8 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   if (options.decode_comparison) {
     const Pass decode_pass{1, 1, work.prompt_tokens};
     OperatorBuilder decode_builder(scenario, decode_pass);
-    const auto decode_ops = decode_builder.build(attention_sums(decode_pass, static_cast<double>(block)));
+    const auto decode_ops =
+        decode_builder.build(attention_sums(decode_pass, static_cast<double>(block)));
     const Totals decode_totals = sum(decode_ops);
     DecodeComparison& decode = trace.decode;
     decode.context_tokens = work.prompt_tokens;
@@ -575,7 +617,9 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
     decode.seconds = decode_totals.seconds;
     decode.bound = *dominant_bound(decode_ops);
     const auto qkv_intensity = [](const std::vector<Operator>& ops) {
-      return std::find_if(ops.begin(), ops.end(), [](const Operator& op) { return op.name == "qkv_projection"; })->intensity;
+      return std::find_if(ops.begin(), ops.end(),
+                          [](const Operator& op) { return op.name == "qkv_projection"; })
+          ->intensity;
     };
     decode.projection_intensity = qkv_intensity(decode_ops);
     decode.prefill_projection_intensity = qkv_intensity(trace.operators);
@@ -594,26 +638,34 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
                  std::to_string(values.size())};
   }
   const auto point = [](double value, const Ttft& ttft) {
-    return SweepPoint{value, ttft.queue_seconds, ttft.execution_seconds, ttft.delivery_seconds,
-                      ttft.total_seconds, ttft.overloaded};
+    return SweepPoint{value,
+                      ttft.queue_seconds,
+                      ttft.execution_seconds,
+                      ttft.delivery_seconds,
+                      ttft.total_seconds,
+                      ttft.overloaded};
   };
   std::vector<SweepPoint> points;
   points.reserve(values.size());
   Scenario point_scenario = scenario;
   // The arrival rate changes only the queue: trace once, then re-evaluate M/D/1 per point.
   std::optional<Trace> fixed;
-  if (variable == SweepVariable::arrival_rate) fixed = compute_trace(scenario, {}, TraceOptions{false});
+  if (variable == SweepVariable::arrival_rate)
+    fixed = compute_trace(scenario, {}, TraceOptions{false});
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double value = values[i];
     const std::string where = "sweep value " + std::to_string(i);
     if (!std::isfinite(value)) return Error{where + ": must be a finite number"};
     if (variable == SweepVariable::prompt_tokens) {
-      if (value < 1 || value > static_cast<double>(limits::max_prompt_tokens) || value != std::floor(value)) {
-        return Error{where + ": prompt_tokens must be an integer from 1 to " + std::to_string(limits::max_prompt_tokens)};
+      if (value < 1 || value > static_cast<double>(limits::max_prompt_tokens) ||
+          value != std::floor(value)) {
+        return Error{where + ": prompt_tokens must be an integer from 1 to " +
+                     std::to_string(limits::max_prompt_tokens)};
       }
       point_scenario.workload.prompt_tokens = static_cast<int64_t>(value);
       const int64_t chunk = point_scenario.workload.chunk_tokens;
-      if (chunk > 0 && (point_scenario.workload.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
+      if (chunk > 0 &&
+          (point_scenario.workload.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
         return Error{where + ": too many chunks for chunk_tokens " + std::to_string(chunk)};
       }
       points.push_back(point(value, compute_trace(point_scenario, {}, TraceOptions{false}).ttft));
@@ -623,9 +675,10 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
       }
       point_scenario.workload.arrival_rate = value;
       const Ttft& base = fixed->ttft;
-      points.push_back(point(value, time_to_first_token(base.execution_seconds,
-                                                        base.service_seconds - base.execution_seconds,
-                                                        point_scenario.workload)));
+      points.push_back(point(
+          value,
+          time_to_first_token(base.execution_seconds, base.service_seconds - base.execution_seconds,
+                              point_scenario.workload)));
     }
   }
   return points;

@@ -34,17 +34,17 @@ struct HbmBytes {
 /// Names are string literals with static storage: views keep the per-trace cost allocation-free.
 struct Operator {
   std::string_view name;
-  int step = 0;             // the lesson's mechanism step, 1..5
-  double count = 0;         // runs per prefill: layers for per-layer kernels, else 1
-  double launches = 0;      // kernel launches per run: one per chunk
-  double flops = 0;         // useful FLOPs (multiply and add counted separately)
+  int step = 0;               // the lesson's mechanism step, 1..5
+  double count = 0;           // runs per prefill: layers for per-layer kernels, else 1
+  double launches = 0;        // kernel launches per run: one per chunk
+  double flops = 0;           // useful FLOPs (multiply and add counted separately)
   double computed_flops = 0;  // FLOPs issued, including tile padding and masked pairs
   HbmBytes hbm;
-  double intensity = 0;     // useful FLOPs per HBM byte
+  double intensity = 0;  // useful FLOPs per HBM byte
   double compute_seconds = 0;
   double memory_seconds = 0;
   double overhead_seconds = 0;
-  double seconds = 0;       // max(compute, memory) + overhead
+  double seconds = 0;  // max(compute, memory) + overhead
   Bound bound = Bound::memory;
   double useful_fraction = 1;  // flops / computed_flops
   bool per_layer = false;      // runs once per layer (count = layers)
@@ -89,16 +89,16 @@ struct ProjectionFacts {  // step 2
   std::vector<ReuseExample> reuse_example;  // 1 row vs 128 rows on the first projection
 };
 
-struct AttentionFacts {  // step 3
-  int64_t block = 0;                // b: query and key tile edge
-  double useful_pairs = 0;          // per request and head: T(T+1)/2
-  double computed_pairs = 0;        // per request and head under the blocked schedule
-  double tiles = 0;                 // per request and head (fused)
+struct AttentionFacts {       // step 3
+  int64_t block = 0;          // b: query and key tile edge
+  double useful_pairs = 0;    // per request and head: T(T+1)/2
+  double computed_pairs = 0;  // per request and head under the blocked schedule
+  double tiles = 0;           // per request and head (fused)
   bool materialized = false;
-  double score_matrix_bytes = 0;    // largest score matrix of one layer (all heads, requests)
-  double score_traffic_bytes = 0;   // score bytes through HBM, all layers (0 when fused)
-  double score_bytes_avoided = 0;   // what fusion keeps on chip, all layers (0 when materialized)
-  double kv_bytes_written = 0;      // 2·L·B·T·h_kv·d_h·c
+  double score_matrix_bytes = 0;   // largest score matrix of one layer (all heads, requests)
+  double score_traffic_bytes = 0;  // score bytes through HBM, all layers (0 when fused)
+  double score_bytes_avoided = 0;  // what fusion keeps on chip, all layers (0 when materialized)
+  double kv_bytes_written = 0;     // 2·L·B·T·h_kv·d_h·c
   double kv_bytes_per_token = 0;
 };
 
@@ -114,7 +114,7 @@ struct MemoryLedger {  // step 4
   double peak_bytes = 0;
   double capacity_bytes = 0;
   bool fits = false;
-  double exceeds_by_bytes = 0;   // 0 when it fits
+  double exceeds_by_bytes = 0;  // 0 when it fits
 };
 
 struct ChunkingFacts {  // step 4
@@ -125,14 +125,14 @@ struct ChunkingFacts {  // step 4
   double kv_reread_bytes = 0;     // earlier keys/values read by later chunks
 };
 
-struct Ttft {  // step 5
-  double service_seconds = 0;      // device time per batch: execution + LM head and sampling
-  double utilization = 0;          // ρ = (λ/B)·service
-  bool overloaded = false;         // ρ ≥ 1: the queue grows without bound
+struct Ttft {                           // step 5
+  double service_seconds = 0;           // device time per batch: execution + LM head and sampling
+  double utilization = 0;               // ρ = (λ/B)·service
+  bool overloaded = false;              // ρ ≥ 1: the queue grows without bound
   std::optional<double> queue_seconds;  // M/D/1 wait + batch formation; none when overloaded
   double batch_formation_seconds = 0;
   double execution_seconds = 0;
-  double delivery_seconds = 0;     // LM head + sampling + transport
+  double delivery_seconds = 0;  // LM head + sampling + transport
   std::optional<double> total_seconds;
 };
 
@@ -194,7 +194,8 @@ std::optional<double> md1_wait_seconds(double arrival_rate, double service_secon
 
 /// Step 5 for a given execution time and on-device delivery time (LM head, sampling): the
 /// M/D/1 queue per batch, batch formation, and the user's transport latency.
-Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds, const Workload& work);
+Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds,
+                         const Workload& work);
 
 /// TTFT against prompt length or arrival rate: one engine trace per point.
 enum class SweepVariable { prompt_tokens, arrival_rate };

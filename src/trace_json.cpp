@@ -16,7 +16,8 @@ json optional_bound(const std::optional<Bound>& bound) {
 }
 
 json totals_json(const Totals& totals) {
-  return json{{"flops", totals.flops}, {"hbm_bytes", totals.hbm_bytes}, {"seconds", totals.seconds}};
+  return json{
+      {"flops", totals.flops}, {"hbm_bytes", totals.hbm_bytes}, {"seconds", totals.seconds}};
 }
 
 json operator_json(const Operator& op) {
@@ -53,13 +54,14 @@ json step_facts(const Trace& trace, int number) {
     case 2: {
       json projections = json::array();
       for (const ProjectionFact& fact : trace.projection.projections) {
-        projections.push_back(json{{"name", std::string(fact.name)},
-                                   {"d_in", fact.d_in},
-                                   {"d_out", fact.d_out},
-                                   {"flops_per_request", fact.flops_per_request},
-                                   {"intensity", fact.intensity},
-                                   {"bound", bound_name(fact.bound)},
-                                   {"rows_to_reach_ridge", optional_number(fact.rows_to_reach_ridge)}});
+        projections.push_back(
+            json{{"name", std::string(fact.name)},
+                 {"d_in", fact.d_in},
+                 {"d_out", fact.d_out},
+                 {"flops_per_request", fact.flops_per_request},
+                 {"intensity", fact.intensity},
+                 {"bound", bound_name(fact.bound)},
+                 {"rows_to_reach_ridge", optional_number(fact.rows_to_reach_ridge)}});
       }
       json reuse = json::array();
       for (const ReuseExample& example : trace.projection.reuse_example) {
@@ -142,7 +144,8 @@ json trace_to_json(const Trace& trace) {
                          {"facts", step_facts(trace, step.number)}});
   }
   json assumptions = json::array();
-  for (const std::string_view assumption : trace.assumptions) assumptions.push_back(std::string(assumption));
+  for (const std::string_view assumption : trace.assumptions)
+    assumptions.push_back(std::string(assumption));
   const Ttft& ttft = trace.ttft;
   const DecodeComparison& decode = trace.decode;
   json totals = totals_json(trace.totals);
@@ -223,8 +226,9 @@ json sweep_to_json(SweepVariable variable, const std::vector<SweepPoint>& points
                         {"total_seconds", optional_number(point.total_seconds)},
                         {"overloaded", point.overloaded}});
   }
-  return json{{"variable", variable == SweepVariable::prompt_tokens ? "prompt_tokens" : "arrival_rate"},
-              {"points", rows}};
+  return json{
+      {"variable", variable == SweepVariable::prompt_tokens ? "prompt_tokens" : "arrival_rate"},
+      {"points", rows}};
 }
 
 }  // namespace prefill_trace

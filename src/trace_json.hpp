@@ -2,10 +2,9 @@
 // The trace's stable JSON and CSV forms (documented in docs/trace-json.md). The CLI and the
 // wasm module both print exactly this, so their outputs compare byte for byte.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scenario.hpp"
 #include "trace.hpp"

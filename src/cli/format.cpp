@@ -48,6 +48,8 @@ std::string seconds(double value) {
   return three_digits(value * 1e9) + " ns";
 }
 
-std::string plain(double value) { return three_digits(value); }
+std::string plain(double value) {
+  return three_digits(value);
+}
 
 }  // namespace prefill_trace::cli

@@ -32,7 +32,8 @@ constexpr int kOk = 0;
 constexpr int kWrong = 1;
 constexpr int kBadInput = 2;
 
-const char* const kUsage = R"(prefill-trace: the prefill resource trace of the Atlas lesson "Prefill and prompt processing"
+const char* const kUsage =
+    R"(prefill-trace: the prefill resource trace of the Atlas lesson "Prefill and prompt processing"
 
 usage:
   prefill-trace lesson [--verify] [PATH]              print the lesson's sections as text
@@ -59,7 +60,9 @@ struct Failure {
   std::string message;
 };
 
-[[noreturn]] void fail(const std::string& message) { throw Failure{message}; }
+[[noreturn]] void fail(const std::string& message) {
+  throw Failure{message};
+}
 
 struct Args {
   std::vector<std::string> positional;
@@ -68,10 +71,24 @@ struct Args {
 
 // Options that take a value; every other --option is a switch.
 bool takes_value(const std::string& name) {
-  static const char* const valued[] = {
-      "--answer", "--check", "--scenario", "--model", "--hardware", "--precision", "--prompt",
-      "--batch", "--chunk", "--attention", "--arrival-rate", "--delivery-latency", "--m-tile",
-      "--attention-block", "--compute-efficiency", "--memory-efficiency", "--variable", "--values"};
+  static const char* const valued[] = {"--answer",
+                                       "--check",
+                                       "--scenario",
+                                       "--model",
+                                       "--hardware",
+                                       "--precision",
+                                       "--prompt",
+                                       "--batch",
+                                       "--chunk",
+                                       "--attention",
+                                       "--arrival-rate",
+                                       "--delivery-latency",
+                                       "--m-tile",
+                                       "--attention-block",
+                                       "--compute-efficiency",
+                                       "--memory-efficiency",
+                                       "--variable",
+                                       "--values"};
   for (const char* option : valued) {
     if (name == option) return true;
   }
@@ -115,7 +132,8 @@ std::string read_file(const std::string& path) {
   const auto size = std::filesystem::file_size(path, error);
   const std::size_t limit = JsonLimits{}.max_bytes;
   if (!error && size > limit) {
-    fail(path + ": byte 0: document of " + std::to_string(size) + " bytes exceeds the limit of " + std::to_string(limit));
+    fail(path + ": byte 0: document of " + std::to_string(size) + " bytes exceeds the limit of " +
+         std::to_string(limit));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path + ": cannot open the file");
@@ -143,11 +161,12 @@ std::string sha256_hex(const std::string& bytes) {
 
 // The lesson text and its name: PATH if given, else the bundled file.
 std::pair<std::string, std::string> lesson_source(const Args& args) {
-  if (args.positional.size() > 1) fail("expected at most one PATH, got " + std::to_string(args.positional.size()));
+  if (args.positional.size() > 1)
+    fail("expected at most one PATH, got " + std::to_string(args.positional.size()));
   std::pair<std::string, std::string> source =
-      args.positional.empty()
-          ? std::pair{std::string(api::bundled_lesson_text()), std::string(api::bundled_lesson_name())}
-          : std::pair{read_file(args.positional[0]), args.positional[0]};
+      args.positional.empty() ? std::pair{std::string(api::bundled_lesson_text()),
+                                          std::string(api::bundled_lesson_name())}
+                              : std::pair{read_file(args.positional[0]), args.positional[0]};
   if (option(args, "--verify")) {
     auto verified = verify_published_name(source.second, sha256_hex(source.first));
     if (!verified) fail(source.second + ": " + verified.error());
@@ -161,20 +180,26 @@ Lesson load_lesson_or_fail(const std::pair<std::string, std::string>& source) {
   return lesson.value();
 }
 
-void print_heading(const std::string& title) { std::cout << '\n' << title << '\n' << std::string(title.size(), '-') << '\n'; }
+void print_heading(const std::string& title) {
+  std::cout << '\n' << title << '\n' << std::string(title.size(), '-') << '\n';
+}
 
 int run_lesson(const Args& args) {
   const Lesson lesson = load_lesson_or_fail(lesson_source(args));
-  std::cout << lesson.name << '\n' << std::string(lesson.name.size(), '=') << '\n' << lesson.role << '\n';
+  std::cout << lesson.name << '\n'
+            << std::string(lesson.name.size(), '=') << '\n'
+            << lesson.role << '\n';
   std::cout << (lesson.branch ? *lesson.branch + " · " : "") << lesson.scale << '\n';
   print_heading("Learning objective");
   std::cout << lesson.learning_objective << '\n';
   print_heading("The mechanism");
   std::cout << lesson.description << "\n\n";
-  for (std::size_t i = 0; i < lesson.mechanism.size(); ++i) std::cout << "  " << i + 1 << ". " << lesson.mechanism[i] << '\n';
+  for (std::size_t i = 0; i < lesson.mechanism.size(); ++i)
+    std::cout << "  " << i + 1 << ". " << lesson.mechanism[i] << '\n';
   print_heading("Science and assumptions");
   for (const Science& science : lesson.science) {
-    std::cout << science.title << ": " << science.equation << '\n' << science.explanation << '\n'
+    std::cout << science.title << ": " << science.equation << '\n'
+              << science.explanation << '\n'
               << "Assumptions: " << science.assumptions << '\n';
   }
   print_heading("Engineering example");
@@ -183,20 +208,23 @@ int run_lesson(const Args& args) {
   std::cout << "Misconception: " << lesson.misconception << "\nTradeoff: " << lesson.tradeoff
             << "\nWhy it matters for AI: " << lesson.why_ai << '\n';
   print_heading("Specifications and interfaces");
-  for (const Spec& spec : lesson.specs) std::cout << spec.label << ": " << spec.value << " — " << spec.context << '\n';
+  for (const Spec& spec : lesson.specs)
+    std::cout << spec.label << ": " << spec.value << " — " << spec.context << '\n';
   for (const Interface& interface : lesson.interfaces) {
-    std::cout << (interface.direction == Direction::in ? "Input: " : "Output: ") << interface.name << " — "
-              << interface.signal << '\n';
+    std::cout << (interface.direction == Direction::in ? "Input: " : "Output: ") << interface.name
+              << " — " << interface.signal << '\n';
   }
   print_heading("Check your understanding");
   std::cout << lesson.check.question << '\n';
-  for (std::size_t i = 0; i < lesson.check.options.size(); ++i) std::cout << "  " << i + 1 << ". " << lesson.check.options[i] << '\n';
+  for (std::size_t i = 0; i < lesson.check.options.size(); ++i)
+    std::cout << "  " << i + 1 << ". " << lesson.check.options[i] << '\n';
   std::cout << "(answer with: prefill-trace quiz --answer N)\n";
   print_heading("Evidence and scope");
   std::cout << lesson.evidence_notes << '\n';
   if (lesson.lab_scope) std::cout << *lesson.lab_scope << '\n';
   print_heading("Sources");
-  for (const Source& source : lesson.sources) std::cout << "- " << source.title << " <" << source.url << ">\n";
+  for (const Source& source : lesson.sources)
+    std::cout << "- " << source.title << " <" << source.url << ">\n";
   print_heading("Continue exploring");
   std::cout << "Foundations:";
   for (const auto& id : lesson.prerequisites) std::cout << ' ' << id;
@@ -209,22 +237,27 @@ int run_lesson(const Args& args) {
 double parse_number(const std::string& flag, const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size()) fail(flag + ": \"" + text + "\" is not a number");
+  if (text.empty() || end != text.c_str() + text.size())
+    fail(flag + ": \"" + text + "\" is not a number");
   if (!std::isfinite(value)) fail(flag + ": must be a finite number, not \"" + text + "\"");
   return value;
 }
 
 int run_quiz(const Args& args) {
   const auto answer = option(args, "--answer");
-  if (!answer) fail("quiz: --answer N is required (N = 1, 2 or 3, as printed by `prefill-trace lesson`)");
+  if (!answer)
+    fail("quiz: --answer N is required (N = 1, 2 or 3, as printed by `prefill-trace lesson`)");
   const Lesson lesson = load_lesson_or_fail(lesson_source(args));
-  const double check = option(args, "--check") ? parse_number("--check", *option(args, "--check")) : 0;
+  const double check =
+      option(args, "--check") ? parse_number("--check", *option(args, "--check")) : 0;
   // Learners see options numbered from 1; the engine indexes from 0.
   auto outcome = check_answer(lesson, check, parse_number("--answer", *answer) - 1);
   if (!outcome) fail("--answer: " + outcome.error());
-  const QuizCheck& asked = check == 0 ? lesson.check : lesson.checks[static_cast<std::size_t>(check) - 1];
-  std::cout << (outcome->correct ? "Correct." : "Not quite.") << " The answer is " << outcome->correct_index + 1
-            << ": " << asked.options[static_cast<std::size_t>(outcome->correct_index)] << "\n"
+  const QuizCheck& asked =
+      check == 0 ? lesson.check : lesson.checks[static_cast<std::size_t>(check) - 1];
+  std::cout << (outcome->correct ? "Correct." : "Not quite.") << " The answer is "
+            << outcome->correct_index + 1 << ": "
+            << asked.options[static_cast<std::size_t>(outcome->correct_index)] << "\n"
             << outcome->explanation << '\n';
   return outcome->correct ? kOk : kWrong;
 }
@@ -238,16 +271,23 @@ json scenario_json(const Args& args) {
     if (!parsed->is_object()) fail(*file + ": a scenario must be a JSON object");
     for (const auto& item : parsed->items()) scenario[item.key()] = item.value();
   }
-  static const std::pair<const char*, const char*> text_flags[] = {
-      {"--model", "model"}, {"--hardware", "hardware"}, {"--precision", "precision"}, {"--attention", "attention"}};
+  static const std::pair<const char*, const char*> text_flags[] = {{"--model", "model"},
+                                                                   {"--hardware", "hardware"},
+                                                                   {"--precision", "precision"},
+                                                                   {"--attention", "attention"}};
   for (const auto& [flag, key] : text_flags) {
     if (const auto value = option(args, flag)) scenario[key] = *value;
   }
   static const std::pair<const char*, const char*> number_flags[] = {
-      {"--prompt", "prompt_tokens"}, {"--batch", "batch"}, {"--chunk", "chunk_tokens"},
-      {"--arrival-rate", "arrival_rate"}, {"--delivery-latency", "delivery_seconds"},
-      {"--m-tile", "gemm_m_tile"}, {"--attention-block", "attention_block"},
-      {"--compute-efficiency", "compute_efficiency"}, {"--memory-efficiency", "memory_efficiency"}};
+      {"--prompt", "prompt_tokens"},
+      {"--batch", "batch"},
+      {"--chunk", "chunk_tokens"},
+      {"--arrival-rate", "arrival_rate"},
+      {"--delivery-latency", "delivery_seconds"},
+      {"--m-tile", "gemm_m_tile"},
+      {"--attention-block", "attention_block"},
+      {"--compute-efficiency", "compute_efficiency"},
+      {"--memory-efficiency", "memory_efficiency"}};
   for (const auto& [flag, key] : number_flags) {
     if (const auto value = option(args, flag)) {
       const double number = parse_number(flag, *value);
@@ -265,15 +305,23 @@ json scenario_json(const Args& args) {
 // Names the flag beside the JSON path, e.g. "--prompt (/prompt_tokens): must be ...".
 std::string with_flag(const std::string& error) {
   static const std::pair<const char*, const char*> flags[] = {
-      {"/prompt_tokens", "--prompt"}, {"/batch", "--batch"}, {"/chunk_tokens", "--chunk"},
-      {"/arrival_rate", "--arrival-rate"}, {"/delivery_seconds", "--delivery-latency"},
-      {"/gemm_m_tile", "--m-tile"}, {"/attention_block", "--attention-block"},
-      {"/compute_efficiency", "--compute-efficiency"}, {"/memory_efficiency", "--memory-efficiency"},
-      {"/model", "--model"}, {"/hardware", "--hardware"}, {"/precision", "--precision"},
+      {"/prompt_tokens", "--prompt"},
+      {"/batch", "--batch"},
+      {"/chunk_tokens", "--chunk"},
+      {"/arrival_rate", "--arrival-rate"},
+      {"/delivery_seconds", "--delivery-latency"},
+      {"/gemm_m_tile", "--m-tile"},
+      {"/attention_block", "--attention-block"},
+      {"/compute_efficiency", "--compute-efficiency"},
+      {"/memory_efficiency", "--memory-efficiency"},
+      {"/model", "--model"},
+      {"/hardware", "--hardware"},
+      {"/precision", "--precision"},
       {"/attention", "--attention"}};
   for (const auto& [path, flag] : flags) {
     const std::string prefix = std::string(path) + ":";
-    if (error.rfind(prefix, 0) == 0) return std::string(flag) + " (" + path + ")" + error.substr(std::string(path).size());
+    if (error.rfind(prefix, 0) == 0)
+      return std::string(flag) + " (" + path + ")" + error.substr(std::string(path).size());
   }
   return error;
 }
@@ -295,59 +343,81 @@ void print_table(const Trace& trace) {
   using cli::seconds;
   using cli::si;
   const Scenario& s = trace.scenario;
-  std::cout << "Prefill trace: " << s.model.name << " on " << s.hardware.name << ", " << s.precision.name
-            << " (weights " << dtype_name(s.precision.weights) << ", activations "
-            << dtype_name(s.precision.activations) << ", KV " << dtype_name(s.precision.kv) << ")\n"
-            << "T = " << s.workload.prompt_tokens << " prompt tokens × B = " << s.workload.batch << " requests, "
-            << (s.workload.attention == AttentionKind::fused ? "fused" : "materialized") << " attention, "
-            << trace.chunking.chunks << " chunk(s) of " << trace.chunking.chunk_tokens << " tokens\n"
-            << "Parameters: " << si(trace.parameters, "") << "  ridge point: "
-            << plain(trace.projection.ridge_flops_per_byte) << " FLOP/byte\n\n";
+  std::cout << "Prefill trace: " << s.model.name << " on " << s.hardware.name << ", "
+            << s.precision.name << " (weights " << dtype_name(s.precision.weights)
+            << ", activations " << dtype_name(s.precision.activations) << ", KV "
+            << dtype_name(s.precision.kv) << ")\n"
+            << "T = " << s.workload.prompt_tokens << " prompt tokens × B = " << s.workload.batch
+            << " requests, "
+            << (s.workload.attention == AttentionKind::fused ? "fused" : "materialized")
+            << " attention, " << trace.chunking.chunks << " chunk(s) of "
+            << trace.chunking.chunk_tokens << " tokens\n"
+            << "Parameters: " << si(trace.parameters, "")
+            << "  ridge point: " << plain(trace.projection.ridge_flops_per_byte)
+            << " FLOP/byte\n\n";
   std::printf("%-20s %4s %5s %12s %22s %10s %11s %9s\n", "operator", "step", "runs", "FLOPs/run",
               "HBM bytes/run", "FLOP/byte", "time/run", "bound");
   for (const Operator& op : trace.operators) {
-    std::printf("%-20s %4d %5.0f %12s %22s %10s %11s %9s\n", std::string(op.name).c_str(), op.step, op.count,
-                si(op.flops, "FLOP").c_str(), bytes(op.hbm.total()).c_str(), plain(op.intensity).c_str(),
-                seconds(op.seconds).c_str(), bound_name(op.bound));
+    std::printf("%-20s %4d %5.0f %12s %22s %10s %11s %9s\n", std::string(op.name).c_str(), op.step,
+                op.count, si(op.flops, "FLOP").c_str(), bytes(op.hbm.total()).c_str(),
+                plain(op.intensity).c_str(), seconds(op.seconds).c_str(), bound_name(op.bound));
   }
   std::cout << "\nSteps\n";
   for (const Step& step : trace.steps) {
-    std::cout << "  " << step.number << ". " << step.title << ": " << si(step.totals.flops, "FLOP") << ", "
-              << bytes(step.totals.hbm_bytes) << ", " << seconds(step.totals.seconds)
+    std::cout << "  " << step.number << ". " << step.title << ": " << si(step.totals.flops, "FLOP")
+              << ", " << bytes(step.totals.hbm_bytes) << ", " << seconds(step.totals.seconds)
               << (step.bound ? std::string(", ") + bound_name(*step.bound) + "-bound" : "") << '\n';
   }
   const AttentionFacts& att = trace.attention;
-  std::cout << "\nAttention: block " << att.block << ", causal pairs per head " << si(att.useful_pairs, "")
-            << " useful / " << si(att.computed_pairs, "") << " computed; score matrix "
-            << bytes(att.score_matrix_bytes) << (att.materialized ? " materialized" : " kept on chip") << '\n'
-            << "KV state left behind: " << bytes(att.kv_bytes_written) << " (" << bytes(att.kv_bytes_per_token)
-            << " per token)\n";
+  std::cout << "\nAttention: block " << att.block << ", causal pairs per head "
+            << si(att.useful_pairs, "") << " useful / " << si(att.computed_pairs, "")
+            << " computed; score matrix " << bytes(att.score_matrix_bytes)
+            << (att.materialized ? " materialized" : " kept on chip") << '\n'
+            << "KV state left behind: " << bytes(att.kv_bytes_written) << " ("
+            << bytes(att.kv_bytes_per_token) << " per token)\n";
   const MemoryLedger& mem = trace.memory;
   std::cout << "Memory: weights " << bytes(mem.weight_bytes) << " + KV " << bytes(mem.kv_bytes)
-            << " + temporaries " << bytes(mem.temporaries_bytes) << " = " << bytes(mem.peak_bytes) << " of "
-            << bytes(mem.capacity_bytes) << ": "
-            << (mem.fits ? "fits" : "does not fit, exceeds by " + bytes(mem.exceeds_by_bytes)) << '\n';
+            << " + temporaries " << bytes(mem.temporaries_bytes) << " = " << bytes(mem.peak_bytes)
+            << " of " << bytes(mem.capacity_bytes) << ": "
+            << (mem.fits ? "fits" : "does not fit, exceeds by " + bytes(mem.exceeds_by_bytes))
+            << '\n';
   const Ttft& ttft = trace.ttft;
-  std::cout << "TTFT: queue " << (ttft.queue_seconds ? seconds(*ttft.queue_seconds) : std::string("unbounded"))
-            << " + execution " << seconds(ttft.execution_seconds) << " + delivery " << seconds(ttft.delivery_seconds)
-            << " = " << (ttft.total_seconds ? seconds(*ttft.total_seconds) : std::string("unbounded"))
-            << (ttft.overloaded ? "  (overloaded: utilization " + plain(ttft.utilization) + " >= 1)" : "") << '\n';
+  std::cout << "TTFT: queue "
+            << (ttft.queue_seconds ? seconds(*ttft.queue_seconds) : std::string("unbounded"))
+            << " + execution " << seconds(ttft.execution_seconds) << " + delivery "
+            << seconds(ttft.delivery_seconds) << " = "
+            << (ttft.total_seconds ? seconds(*ttft.total_seconds) : std::string("unbounded"))
+            << (ttft.overloaded ? "  (overloaded: utilization " + plain(ttft.utilization) + " >= 1)"
+                                : "")
+            << '\n';
   const DecodeComparison& decode = trace.decode;
-  std::cout << "Decode step at context " << decode.context_tokens << ": " << seconds(decode.seconds) << ", "
-            << plain(decode.intensity) << " FLOP/byte, " << bound_name(decode.bound) << "-bound (prefill: "
-            << plain(decode.prefill_intensity) << " FLOP/byte, " << bound_name(decode.prefill_bound) << "-bound)\n";
+  std::cout << "Decode step at context " << decode.context_tokens << ": " << seconds(decode.seconds)
+            << ", " << plain(decode.intensity) << " FLOP/byte, " << bound_name(decode.bound)
+            << "-bound (prefill: " << plain(decode.prefill_intensity) << " FLOP/byte, "
+            << bound_name(decode.prefill_bound) << "-bound)\n";
   std::cout << "\nStated omissions:\n";
   for (const auto& assumption : trace.assumptions) std::cout << "  - " << assumption << '\n';
 }
 
-const std::vector<std::string> kScenarioOptions = {
-    "--scenario", "--model", "--hardware", "--precision", "--prompt", "--batch", "--chunk", "--attention",
-    "--arrival-rate", "--delivery-latency", "--m-tile", "--attention-block", "--compute-efficiency",
-    "--memory-efficiency"};
+const std::vector<std::string> kScenarioOptions = {"--scenario",
+                                                   "--model",
+                                                   "--hardware",
+                                                   "--precision",
+                                                   "--prompt",
+                                                   "--batch",
+                                                   "--chunk",
+                                                   "--attention",
+                                                   "--arrival-rate",
+                                                   "--delivery-latency",
+                                                   "--m-tile",
+                                                   "--attention-block",
+                                                   "--compute-efficiency",
+                                                   "--memory-efficiency"};
 
 int run_trace(const Args& args) {
   if (!args.positional.empty()) fail("trace: unexpected argument \"" + args.positional[0] + "\"");
-  const int formats = (option(args, "--json") ? 1 : 0) + (option(args, "--csv") ? 1 : 0) + (option(args, "--table") ? 1 : 0);
+  const int formats = (option(args, "--json") ? 1 : 0) + (option(args, "--csv") ? 1 : 0) +
+                      (option(args, "--table") ? 1 : 0);
   if (formats > 1) fail("trace: choose one of --json, --csv, --table");
   const Trace trace = compute_trace(scenario_or_fail(args), bundled_mechanism());
   if (option(args, "--json")) {
@@ -368,7 +438,8 @@ int run_sweep(const Args& args) {
   std::size_t start = 0;
   while (start <= values_text->size()) {
     const auto comma = values_text->find(',', start);
-    const auto piece = values_text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto piece =
+        values_text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     values.push_back(parse_number("--values", piece));
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -387,11 +458,14 @@ int run_presets(const Args& args) {
   }
   std::cout << "Models:\n";
   for (const ModelShape& m : presets.models) {
-    std::printf("  %-16s %-20s L=%-4lld d=%-6lld heads %lld/%lld d_ff=%-6lld V=%-7lld %s\n", m.id.c_str(),
-                m.name.c_str(), static_cast<long long>(m.layers), static_cast<long long>(m.d_model),
-                static_cast<long long>(m.query_heads), static_cast<long long>(m.kv_heads),
-                static_cast<long long>(m.d_ff), static_cast<long long>(m.vocab),
-                m.experts > 1 ? ("MoE " + std::to_string(m.active_experts) + "/" + std::to_string(m.experts)).c_str() : "");
+    std::printf(
+        "  %-16s %-20s L=%-4lld d=%-6lld heads %lld/%lld d_ff=%-6lld V=%-7lld %s\n", m.id.c_str(),
+        m.name.c_str(), static_cast<long long>(m.layers), static_cast<long long>(m.d_model),
+        static_cast<long long>(m.query_heads), static_cast<long long>(m.kv_heads),
+        static_cast<long long>(m.d_ff), static_cast<long long>(m.vocab),
+        m.experts > 1
+            ? ("MoE " + std::to_string(m.active_experts) + "/" + std::to_string(m.experts)).c_str()
+            : "");
   }
   std::cout << "Accelerators (dense peaks):\n";
   for (const Accelerator& a : presets.accelerators) {
@@ -419,7 +493,8 @@ int main(int argc, char** argv) {
       return kOk;
     }
     if (command == "lesson") return run_lesson(parse_args(argc, argv, 2, {"--verify"}));
-    if (command == "quiz") return run_quiz(parse_args(argc, argv, 2, {"--answer", "--check", "--verify"}));
+    if (command == "quiz")
+      return run_quiz(parse_args(argc, argv, 2, {"--answer", "--check", "--verify"}));
     if (command == "trace") {
       auto options = kScenarioOptions;
       options.insert(options.end(), {"--json", "--csv", "--table"});

@@ -1,8 +1,8 @@
 #include "json_path.hpp"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace prefill_trace {
 namespace {
@@ -30,17 +30,21 @@ TEST(StrictJson, DepthIsLimitedBeforeRecursionCanHurt) {
 TEST(StrictJson, LimitsOnDocumentAndStringSize) {
   JsonLimits limits;
   limits.max_bytes = 10;
-  EXPECT_EQ(parse_strict_json("[1,2,3,4,5,6]", limits).error(), "byte 0: document of 13 bytes exceeds the limit of 10");
+  EXPECT_EQ(parse_strict_json("[1,2,3,4,5,6]", limits).error(),
+            "byte 0: document of 13 bytes exceeds the limit of 10");
   limits = JsonLimits{};
   limits.max_string_bytes = 3;
-  EXPECT_EQ(parse_strict_json(R"({"k": ["abcd"]})", limits).error(), "/k/0: string of 4 bytes exceeds the limit of 3");
+  EXPECT_EQ(parse_strict_json(R"({"k": ["abcd"]})", limits).error(),
+            "/k/0: string of 4 bytes exceeds the limit of 3");
 }
 
 TEST(StrictJson, ByteOrderMarkInvalidUtf8AndTrailingGarbage) {
-  EXPECT_EQ(parse_strict_json("\xEF\xBB\xBF{}").error(), "byte 0: a UTF-8 byte-order mark is not allowed before the JSON text");
+  EXPECT_EQ(parse_strict_json("\xEF\xBB\xBF{}").error(),
+            "byte 0: a UTF-8 byte-order mark is not allowed before the JSON text");
   EXPECT_EQ(parse_strict_json("{\"a\": \"\xC3\x28\"}").error().rfind("byte 9: invalid JSON", 0), 0u)
       << parse_strict_json("{\"a\": \"\xC3\x28\"}").error();
-  EXPECT_EQ(parse_strict_json("{} x").error().rfind("byte 4: invalid JSON", 0), 0u) << parse_strict_json("{} x").error();
+  EXPECT_EQ(parse_strict_json("{} x").error().rfind("byte 4: invalid JSON", 0), 0u)
+      << parse_strict_json("{} x").error();
 }
 
 TEST(StrictJson, NumberBeyondDoubleRangeIsASyntaxErrorNotACrash) {

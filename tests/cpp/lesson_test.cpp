@@ -38,7 +38,8 @@ TEST(Lesson, PublishedFileLoadsWithEveryField) {
   ASSERT_EQ(lesson->science.size(), 1u);
   EXPECT_EQ(lesson->science[0].title, "Projection work");
   EXPECT_EQ(lesson->prerequisites, (std::vector<std::string>{"attention", "memory-wall-trends"}));
-  EXPECT_EQ(lesson->related, (std::vector<std::string>{"attention", "kv-cache", "decode-bandwidth-trace"}));
+  EXPECT_EQ(lesson->related,
+            (std::vector<std::string>{"attention", "kv-cache", "decode-bandwidth-trace"}));
   EXPECT_EQ(*lesson->lab_scope, *lesson->scope);
 }
 
@@ -57,34 +58,45 @@ TEST(Lesson, UnknownFieldsAreKeptAndIgnored) {
 TEST(Lesson, RequiredStringsMustBePresentAndNonEmpty) {
   for (const char* key : {"id", "name", "shortName", "role", "description", "learningObjective",
                           "engineeringExample", "evidenceNotes"}) {
-    EXPECT_EQ(error_after([&](json& l) { l.erase(key); }), std::string("/") + key + ": is required");
-    EXPECT_EQ(error_after([&](json& l) { l[key] = "  "; }), std::string("/") + key + ": must be a non-empty string");
-    EXPECT_EQ(error_after([&](json& l) { l[key] = 7; }), std::string("/") + key + ": must be a string, not integer");
+    EXPECT_EQ(error_after([&](json& l) { l.erase(key); }),
+              std::string("/") + key + ": is required");
+    EXPECT_EQ(error_after([&](json& l) { l[key] = "  "; }),
+              std::string("/") + key + ": must be a non-empty string");
+    EXPECT_EQ(error_after([&](json& l) { l[key] = 7; }),
+              std::string("/") + key + ": must be a string, not integer");
   }
 }
 
 TEST(Lesson, ListFieldsMustBeArrays) {
   for (const char* key : {"specs", "interfaces", "related", "sources", "mechanism"}) {
-    EXPECT_EQ(error_after([&](json& l) { l[key] = "x"; }), std::string("/") + key + ": must be an array, not string");
+    EXPECT_EQ(error_after([&](json& l) { l[key] = "x"; }),
+              std::string("/") + key + ": must be an array, not string");
   }
   EXPECT_EQ(error_after([](json& l) { l["prerequisites"] = json::object(); }),
             "/prerequisites: must be an array, not object");
-  EXPECT_EQ(error_after([](json& l) { l["history"] = 3; }), "/history: must be an array, not integer");
+  EXPECT_EQ(error_after([](json& l) { l["history"] = 3; }),
+            "/history: must be an array, not integer");
 }
 
 TEST(Lesson, MechanismNeedsThreeSteps) {
-  EXPECT_EQ(error_after([](json& l) { l["mechanism"] = {"one", "two"}; }),
+  EXPECT_EQ(error_after([](json& l) {
+              l["mechanism"] = {"one", "two"};
+            }),
             "/mechanism: must hold at least 3 steps, not 2");
-  EXPECT_EQ(error_after([](json& l) { l["mechanism"][4] = ""; }), "/mechanism/4: must be a non-empty string");
+  EXPECT_EQ(error_after([](json& l) { l["mechanism"][4] = ""; }),
+            "/mechanism/4: must be a non-empty string");
 }
 
 TEST(Lesson, SourcesNeedOneHttpsUrl) {
-  EXPECT_EQ(error_after([](json& l) { l["sources"] = json::array(); }), "/sources: must list at least one source");
-  EXPECT_EQ(error_after([](json& l) { l["sources"][1]["url"] = "http://arxiv.org/abs/2401.09670"; }),
-            "/sources/1/url: must be an https:// URL");
+  EXPECT_EQ(error_after([](json& l) { l["sources"] = json::array(); }),
+            "/sources: must list at least one source");
+  EXPECT_EQ(
+      error_after([](json& l) { l["sources"][1]["url"] = "http://arxiv.org/abs/2401.09670"; }),
+      "/sources/1/url: must be an https:// URL");
   EXPECT_EQ(error_after([](json& l) { l["sources"][0]["url"] = "javascript:alert(1)"; }),
             "/sources/0/url: must be an https:// URL");
-  EXPECT_EQ(error_after([](json& l) { l["sources"][0].erase("title"); }), "/sources/0/title: is required");
+  EXPECT_EQ(error_after([](json& l) { l["sources"][0].erase("title"); }),
+            "/sources/0/title: is required");
 }
 
 TEST(Lesson, QuizNeedsExactlyThreeOptionsAndAnIntegerAnswerInside) {
@@ -92,14 +104,18 @@ TEST(Lesson, QuizNeedsExactlyThreeOptionsAndAnIntegerAnswerInside) {
             "/check/options: must hold exactly 3 options, not 2");
   EXPECT_EQ(error_after([](json& l) { l["check"]["options"].push_back("four"); }),
             "/check/options: must hold exactly 3 options, not 4");
-  const std::string answer_error = "/check/answer: must be an integer index into /check/options (3 items)";
+  const std::string answer_error =
+      "/check/answer: must be an integer index into /check/options (3 items)";
   EXPECT_EQ(error_after([](json& l) { l["check"]["answer"] = -1; }), answer_error);
   EXPECT_EQ(error_after([](json& l) { l["check"]["answer"] = 3; }), answer_error);
   EXPECT_EQ(error_after([](json& l) { l["check"]["answer"] = 0.5; }), answer_error);
   EXPECT_EQ(error_after([](json& l) { l["check"]["answer"] = 0.0; }), answer_error);
   EXPECT_EQ(error_after([](json& l) { l["check"]["answer"] = "0"; }), answer_error);
   EXPECT_EQ(error_after([](json& l) { l["check"]["answer"] = true; }), answer_error);
-  EXPECT_EQ(error_after([](json& l) { l["checks"] = {l["check"], l["check"]}; l["checks"][1]["answer"] = 5; }),
+  EXPECT_EQ(error_after([](json& l) {
+              l["checks"] = {l["check"], l["check"]};
+              l["checks"][1]["answer"] = 5;
+            }),
             "/checks/1/answer: must be an integer index into /checks/1/options (3 items)");
 }
 
@@ -109,7 +125,8 @@ TEST(Lesson, InterfaceDirectionIsInOrOut) {
 }
 
 TEST(Lesson, OptionalStringsMustBeStringsWhenPresent) {
-  EXPECT_EQ(error_after([](json& l) { l["labScope"] = nullptr; }), "/labScope: must be a string, not null");
+  EXPECT_EQ(error_after([](json& l) { l["labScope"] = nullptr; }),
+            "/labScope: must be a string, not null");
 }
 
 TEST(Lesson, SyntaxErrorsNameTheByteOffset) {
@@ -129,10 +146,14 @@ TEST(Lesson, NotAnObject) {
 TEST(Lesson, PublishedNameVerification) {
   // sha256sum lesson-data/prefill-resource-trace-a76d037833bd69f7.json
   const std::string digest = "a76d037833bd69f79ef3300aee8bb79164875f8152bded6bff5f24d89f933be4";
-  EXPECT_TRUE(verify_published_name("lesson-data/prefill-resource-trace-a76d037833bd69f7.json", digest).ok());
+  EXPECT_TRUE(
+      verify_published_name("lesson-data/prefill-resource-trace-a76d037833bd69f7.json", digest)
+          .ok());
   auto wrong = verify_published_name("prefill-resource-trace-0000000000000000.json", digest);
   ASSERT_FALSE(wrong.ok());
-  EXPECT_EQ(wrong.error(), "integrity: SHA-256 of the file begins a76d037833bd69f7, but its published name says 0000000000000000");
+  EXPECT_EQ(wrong.error(),
+            "integrity: SHA-256 of the file begins a76d037833bd69f7, but its published name says "
+            "0000000000000000");
   EXPECT_FALSE(verify_published_name("lesson.json", digest).ok());
 }
 

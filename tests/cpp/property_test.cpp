@@ -2,10 +2,10 @@
 // These complement the hand-derived cases in trace_test.cpp: they cannot say a number is right,
 // only that the numbers keep the relations the model promises for every input.
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "scenario.hpp"
 #include "trace.hpp"
@@ -25,21 +25,24 @@ class RandomScenarios : public ::testing::Test {
     return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
   }
   int64_t log_uniform(int64_t lo, int64_t hi) {
-    std::uniform_real_distribution<double> u(std::log(static_cast<double>(lo)), std::log(static_cast<double>(hi)));
+    std::uniform_real_distribution<double> u(std::log(static_cast<double>(lo)),
+                                             std::log(static_cast<double>(hi)));
     return std::clamp<int64_t>(static_cast<int64_t>(std::exp(u(rng))), lo, hi);
   }
 
   Scenario random_scenario() {
     for (;;) {
-      json value = {{"model", pick<std::string>({"llama-2-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b",
-                                                 "mistral-7b", "mixtral-8x7b", "opt-13b"})},
-                    {"hardware", pick<std::string>({"a100-sxm-80gb", "h100-sxm", "h200", "b200", "mi300x", "l40s", "rtx-4090"})},
-                    {"precision", pick<std::string>({"bf16", "fp16", "fp8", "int8", "int4"})},
-                    {"prompt_tokens", log_uniform(1, 200000)},
-                    {"batch", log_uniform(1, 64)},
-                    {"attention", pick<std::string>({"fused", "materialized"})},
-                    {"gemm_m_tile", pick<int64_t>({16, 64, 128, 256})},
-                    {"arrival_rate", pick<double>({0, 0.1, 1, 10, 1000})}};
+      json value = {
+          {"model", pick<std::string>({"llama-2-7b", "llama-3.1-8b", "llama-3.1-70b",
+                                       "llama-3.1-405b", "mistral-7b", "mixtral-8x7b", "opt-13b"})},
+          {"hardware", pick<std::string>({"a100-sxm-80gb", "h100-sxm", "h200", "b200", "mi300x",
+                                          "l40s", "rtx-4090"})},
+          {"precision", pick<std::string>({"bf16", "fp16", "fp8", "int8", "int4"})},
+          {"prompt_tokens", log_uniform(1, 200000)},
+          {"batch", log_uniform(1, 64)},
+          {"attention", pick<std::string>({"fused", "materialized"})},
+          {"gemm_m_tile", pick<int64_t>({16, 64, 128, 256})},
+          {"arrival_rate", pick<double>({0, 0.1, 1, 10, 1000})}};
       if (std::bernoulli_distribution(0.3)(rng)) value["chunk_tokens"] = log_uniform(16, 16384);
       auto parsed = scenario_from_json(value);
       if (parsed) return parsed.value();  // e.g. fp8 on A100 is refused: draw again
@@ -92,9 +95,12 @@ TEST_F(RandomScenarios, InvariantsHold) {
 
     // More prompt tokens never means fewer FLOPs or a smaller KV state.
     Scenario longer = s;
-    longer.workload.prompt_tokens = std::min<int64_t>(s.workload.prompt_tokens * 2, limits::max_prompt_tokens);
+    longer.workload.prompt_tokens =
+        std::min<int64_t>(s.workload.prompt_tokens * 2, limits::max_prompt_tokens);
     if (longer.workload.chunk_tokens > 0 &&
-        (longer.workload.prompt_tokens + longer.workload.chunk_tokens - 1) / longer.workload.chunk_tokens > limits::max_chunks) {
+        (longer.workload.prompt_tokens + longer.workload.chunk_tokens - 1) /
+                longer.workload.chunk_tokens >
+            limits::max_chunks) {
       continue;
     }
     const Trace more = compute_trace(longer, {});
@@ -106,7 +112,8 @@ TEST_F(RandomScenarios, InvariantsHold) {
     Scenario fused = s, materialized = s;
     fused.workload.attention = AttentionKind::fused;
     materialized.workload.attention = AttentionKind::materialized;
-    EXPECT_LE(attention_hbm(compute_trace(fused, {})), attention_hbm(compute_trace(materialized, {})));
+    EXPECT_LE(attention_hbm(compute_trace(fused, {})),
+              attention_hbm(compute_trace(materialized, {})));
   }
 }
 
@@ -119,7 +126,10 @@ TEST_F(RandomScenarios, ChunkingKeepsTheWorkAndRereadsWeights) {
     s.workload.attention = AttentionKind::fused;
     Scenario chunked = s;
     chunked.workload.chunk_tokens = log_uniform(1, std::max<int64_t>(1, s.workload.prompt_tokens));
-    if ((s.workload.prompt_tokens + chunked.workload.chunk_tokens - 1) / chunked.workload.chunk_tokens > limits::max_chunks) continue;
+    if ((s.workload.prompt_tokens + chunked.workload.chunk_tokens - 1) /
+            chunked.workload.chunk_tokens >
+        limits::max_chunks)
+      continue;
     SCOPED_TRACE(scenario_to_json(chunked).dump());
     const Trace whole = compute_trace(s, {});
     const Trace parts = compute_trace(chunked, {});

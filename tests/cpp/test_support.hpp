@@ -3,10 +3,9 @@
 // test can break one field at a time.
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace prefill_trace::test {
 
@@ -21,6 +20,8 @@ inline std::string lesson_text() {
   return read_text("lesson-data/prefill-resource-trace-a76d037833bd69f7.json");
 }
 
-inline nlohmann::json lesson_json() { return nlohmann::json::parse(lesson_text()); }
+inline nlohmann::json lesson_json() {
+  return nlohmann::json::parse(lesson_text());
+}
 
 }  // namespace prefill_trace::test

@@ -3,9 +3,9 @@
 
 #include "trace.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "engine.hpp"
 #include "scenario.hpp"
@@ -18,14 +18,17 @@ using nlohmann::json;
 
 // A round-numbered accelerator: ridge point P/β = 100e12 / 1e12 = 100 FLOP/byte, no launch cost.
 json round_hardware() {
-  return {{"peak_flops", {{"bf16", 100e12}}}, {"memory_bandwidth", 1e12}, {"memory_capacity", 80e9},
-          {"sram_per_unit_bytes", 131072}, {"launch_overhead_seconds", 0}};
+  return {{"peak_flops", {{"bf16", 100e12}}},
+          {"memory_bandwidth", 1e12},
+          {"memory_capacity", 80e9},
+          {"sram_per_unit_bytes", 131072},
+          {"launch_overhead_seconds", 0}};
 }
 
 // d = 4096, 32 query heads of 128, 8 KV heads (GQA 4:1), gated MLP of 8192, 2 layers.
 json small_model() {
-  return {{"layers", 2}, {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8}, {"d_ff", 8192},
-          {"mlp", "gated"}, {"vocab", 1000}};
+  return {{"layers", 2},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
+          {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
 }
 
 Scenario scenario(const json& overrides) {
@@ -36,7 +39,9 @@ Scenario scenario(const json& overrides) {
   return parsed.value();
 }
 
-Trace trace_of(const json& overrides) { return compute_trace(scenario(overrides), {}); }
+Trace trace_of(const json& overrides) {
+  return compute_trace(scenario(overrides), {});
+}
 
 const Operator& op(const Trace& trace, const std::string& name) {
   for (const Operator& candidate : trace.operators) {
@@ -47,8 +52,8 @@ const Operator& op(const Trace& trace, const std::string& name) {
 
 TEST(Parameters, MatchPublishedCounts) {
   const Presets& presets = builtin_presets();
-  // Llama-2-7B: 6,738,415,616 parameters (Hugging Face num_parameters() of meta-llama/Llama-2-7b-hf).
-  // By hand: 32·(4·4096² + 3·4096·11008 + 2·4096) + 2·32000·4096 + 4096.
+  // Llama-2-7B: 6,738,415,616 parameters (Hugging Face num_parameters() of
+  // meta-llama/Llama-2-7b-hf). By hand: 32·(4·4096² + 3·4096·11008 + 2·4096) + 2·32000·4096 + 4096.
   EXPECT_EQ(parameter_count(*presets.find_model("llama-2-7b")), 6738415616.0);
   // Llama-3.1-8B: 8,030,261,248 (the model card's "8.03B"):
   // 32·(2·4096² + 2·4096·1024 + 3·4096·14336 + 2·4096) + 2·128256·4096 + 4096.
@@ -65,7 +70,8 @@ TEST(Projection, LessonEquationPerProjection) {
   //   gate+up 2·2048·4096·2·14336                    = 481,036,337,152
   //   down 2·2048·14336·4096                         = 240,518,168,576
   // sum 893,353,197,568 per layer, × 32 layers = 28,587,302,322,176.
-  auto parsed = scenario_from_json({{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
+  auto parsed = scenario_from_json(
+      {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   const Trace trace = compute_trace(parsed.value(), {});
   ASSERT_EQ(trace.projection.projections.size(), 4u);
@@ -165,7 +171,8 @@ TEST(Attention, ChunkingKeepsTheUsefulPairs) {
   // Chunks of 4 over T = 10: (rows, prior) = (4,0), (4,4), (2,8):
   //   Σ rows·prior + rows(rows+1)/2 = 10 + (16 + 10) + (16 + 3) = 55 = T(T+1)/2.
   // With b = 4 the chunks align to blocks, so the tiles are the same 6.
-  const Trace trace = trace_of({{"prompt_tokens", 10}, {"attention_block", 4}, {"chunk_tokens", 4}});
+  const Trace trace =
+      trace_of({{"prompt_tokens", 10}, {"attention_block", 4}, {"chunk_tokens", 4}});
   EXPECT_EQ(trace.attention.useful_pairs, 55.0);
   EXPECT_EQ(trace.attention.tiles, 6.0);
   EXPECT_EQ(trace.chunking.chunks, 3);
@@ -193,7 +200,8 @@ TEST(KvCache, GroupedQueryAttentionShrinksTheState) {
   // Llama-3.1-8B, T = 2048, bf16 cache: 2·L·B·T·h_kv·d_h·c = 2·32·1·2048·8·128·2
   // = 268,435,456 bytes (256 MiB). Llama-2-7B (h_kv = 32) leaves 4× as much: 1 GiB.
   const auto kv = [](const char* model) {
-    auto parsed = scenario_from_json({{"model", model}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
+    auto parsed =
+        scenario_from_json({{"model", model}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
     return compute_trace(parsed.value(), {}).attention.kv_bytes_written;
   };
   EXPECT_EQ(kv("llama-3.1-8b"), 268435456.0);
@@ -261,8 +269,9 @@ TEST(Queue, TtftAddsItsThreeParts) {
   const Trace trace = trace_of({{"arrival_rate", 5}, {"delivery_seconds", 0.02}});
   const double service = trace.ttft.service_seconds;
   EXPECT_DOUBLE_EQ(*trace.ttft.queue_seconds, 5 * service * service / (2 * (1 - 5 * service)));
-  EXPECT_DOUBLE_EQ(*trace.ttft.total_seconds,
-                   *trace.ttft.queue_seconds + trace.ttft.execution_seconds + trace.ttft.delivery_seconds);
+  EXPECT_DOUBLE_EQ(
+      *trace.ttft.total_seconds,
+      *trace.ttft.queue_seconds + trace.ttft.execution_seconds + trace.ttft.delivery_seconds);
   EXPECT_GE(trace.ttft.delivery_seconds, 0.02);
   // Batch formation: B = 4 at λ = 5/s waits (B−1)/(2λ) = 0.3 s on average.
   EXPECT_DOUBLE_EQ(trace_of({{"arrival_rate", 5}, {"batch", 4}}).ttft.batch_formation_seconds, 0.3);
@@ -272,7 +281,8 @@ TEST(Decode, OneRequestDecodeIsMemoryBound) {
   // Decode at B = 1: each projection has one row, intensity ≈ 2/w = 1 FLOP/byte, far below
   // H100's ridge of 989e12/3.35e12 = 295; a 2048-token prefill's qkv GEMM sits near
   // 2·2048·4096·6144 / (4096·6144·2 + 2048·10240·2) = 1117 FLOP/byte, above it.
-  auto parsed = scenario_from_json({{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
+  auto parsed = scenario_from_json(
+      {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
   const Trace trace = compute_trace(parsed.value(), {});
   EXPECT_EQ(trace.decode.bound, Bound::memory);
   EXPECT_EQ(trace.decode.prefill_bound, Bound::compute);
@@ -293,7 +303,8 @@ void expect_finite(const json& value, const std::string& path) {
   } else if (value.is_object()) {
     for (const auto& item : value.items()) expect_finite(item.value(), path + "/" + item.key());
   } else if (value.is_array()) {
-    for (std::size_t i = 0; i < value.size(); ++i) expect_finite(value[i], path + "/" + std::to_string(i));
+    for (std::size_t i = 0; i < value.size(); ++i)
+      expect_finite(value[i], path + "/" + std::to_string(i));
   }
 }
 
@@ -306,13 +317,17 @@ TEST(Presets, EveryPresetLoadsAndGivesAFiniteTrace) {
     for (const auto& hardware : presets.accelerators) {
       EXPECT_EQ(hardware.source_url.rfind("https://", 0), 0u) << hardware.id;
       for (const char* precision : {"bf16", "fp8", "int4"}) {
-        auto parsed = scenario_from_json({{"model", model.id}, {"hardware", hardware.id}, {"precision", precision},
-                                          {"prompt_tokens", 8192}, {"chunk_tokens", 3000}});
+        auto parsed = scenario_from_json({{"model", model.id},
+                                          {"hardware", hardware.id},
+                                          {"precision", precision},
+                                          {"prompt_tokens", 8192},
+                                          {"chunk_tokens", 3000}});
         if (!parsed) {  // only a precision the accelerator has no peak for may be refused
           EXPECT_NE(parsed.error().find("states no peak"), std::string::npos) << parsed.error();
           continue;
         }
-        expect_finite(trace_to_json(compute_trace(parsed.value(), {})), model.id + "@" + hardware.id);
+        expect_finite(trace_to_json(compute_trace(parsed.value(), {})),
+                      model.id + "@" + hardware.id);
       }
     }
   }
@@ -327,17 +342,23 @@ TEST(Scenario, OutOfRangeValuesNameTheirField) {
   };
   EXPECT_EQ(error({{"prompt_tokens", 0}}), "/prompt_tokens: must be an integer from 1 to 16777216");
   EXPECT_EQ(error({{"prompt_tokens", 1.5}}), "/prompt_tokens: must be an integer, not number");
-  EXPECT_EQ(error({{"prompt_tokens", 18446744073709551615ull}}), "/prompt_tokens: must be an integer from 1 to 16777216");
-  EXPECT_EQ(error({{"prompt_tokens", 1e308}}), "/prompt_tokens: must be an integer from 1 to 16777216");
+  EXPECT_EQ(error({{"prompt_tokens", 18446744073709551615ull}}),
+            "/prompt_tokens: must be an integer from 1 to 16777216");
+  EXPECT_EQ(error({{"prompt_tokens", 1e308}}),
+            "/prompt_tokens: must be an integer from 1 to 16777216");
   EXPECT_EQ(error({{"arrival_rate", -1}}), "/arrival_rate: must be from 0 to 1000000000");
-  EXPECT_EQ(error({{"compute_efficiency", 0}}), "/compute_efficiency: must be greater than 0 and at most 1");
+  EXPECT_EQ(error({{"compute_efficiency", 0}}),
+            "/compute_efficiency: must be greater than 0 and at most 1");
   EXPECT_EQ(error({{"attention", "flash"}}), "/attention: must be \"fused\" or \"materialized\"");
   EXPECT_EQ(error({{"prompt_token", 5}}), "/prompt_token: unknown field");
   EXPECT_EQ(error({{"model", "llama-9"}}), "/model: unknown model preset \"llama-9\"");
-  EXPECT_EQ(error({{"model", {{"preset", "llama-3.1-8b"}, {"kv_heads", 5}}}}),
-            "/model/kv_heads: must divide query_heads (32) so each key/value head serves a whole group");
-  EXPECT_EQ(error({{"model", {{"layers", 2}, {"d_model", 100}, {"query_heads", 3}, {"d_ff", 8}, {"vocab", 9}}}}),
-            "/model/query_heads: must divide d_model (100) unless head_dim is given");
+  EXPECT_EQ(
+      error({{"model", {{"preset", "llama-3.1-8b"}, {"kv_heads", 5}}}}),
+      "/model/kv_heads: must divide query_heads (32) so each key/value head serves a whole group");
+  EXPECT_EQ(
+      error({{"model",
+              {{"layers", 2}, {"d_model", 100}, {"query_heads", 3}, {"d_ff", 8}, {"vocab", 9}}}}),
+      "/model/query_heads: must divide d_model (100) unless head_dim is given");
   EXPECT_EQ(error({{"hardware", "a100-sxm-80gb"}, {"precision", "fp8"}}),
             "/precision: the accelerator a100-sxm-80gb states no peak for fp8 arithmetic");
   EXPECT_EQ(error({{"prompt_tokens", 2000000}, {"chunk_tokens", 1}}),
@@ -352,17 +373,20 @@ TEST(Engine, FacadeReportsErrorsAsValues) {
   EXPECT_FALSE(bad_json.ok);
   // nlohmann reports the offset after the byte it failed on: end of input after "{" is byte 2.
   EXPECT_EQ(bad_json.error.rfind("byte 2: invalid JSON", 0), 0u) << bad_json.error;
-  const auto sweep = api::sweep("{\"model\": \"llama-3.1-8b\", \"hardware\": \"h100-sxm\"}", "prompt_tokens", {1, 0});
+  const auto sweep = api::sweep("{\"model\": \"llama-3.1-8b\", \"hardware\": \"h100-sxm\"}",
+                                "prompt_tokens", {1, 0});
   EXPECT_EQ(sweep.error, "sweep value 1: prompt_tokens must be an integer from 1 to 16777216");
 }
 
 TEST(Engine, StepsCarryTheLessonMechanism) {
-  const auto reply = api::compute_trace("{\"model\": \"llama-3.1-8b\", \"hardware\": \"h100-sxm\"}");
+  const auto reply =
+      api::compute_trace("{\"model\": \"llama-3.1-8b\", \"hardware\": \"h100-sxm\"}");
   ASSERT_TRUE(reply.ok) << reply.error;
   const json trace = json::parse(reply.json);
   ASSERT_EQ(trace["steps"].size(), 5u);
   EXPECT_EQ(trace["steps"][1]["text"],
-            "Group token activations into matrix operands so loaded weights can be reused across multiple positions.");
+            "Group token activations into matrix operands so loaded weights can be reused across "
+            "multiple positions.");
   EXPECT_EQ(trace["steps"][3]["bound"], nullptr);  // step 4 has no kernels of its own
 }
 

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (lesson->mechanism.size() < 3 || lesson->sources.empty()) __builtin_trap();
   for (double choice : {0.0, 1.0, 2.0, 3.0, -1.0, 0.5}) {
     const auto outcome = prefill_trace::check_answer(lesson.value(), 0, choice);
-    if (outcome.ok() != (choice >= 0 && choice < 3 && choice == static_cast<int>(choice))) __builtin_trap();
+    if (outcome.ok() != (choice >= 0 && choice < 3 && choice == static_cast<int>(choice)))
+      __builtin_trap();
   }
   // The facade re-serializes what it accepted; that text must load again.
   const auto reply = prefill_trace::api::load_lesson(text);

@@ -16,7 +16,8 @@ void check(const nlohmann::json& value, bool bytes_field) {
     const double number = value.get<double>();
     if (!std::isfinite(number) || (bytes_field && number < 0)) __builtin_trap();
   } else if (value.is_object()) {
-    for (const auto& item : value.items()) check(item.value(), item.key().find("bytes") != std::string::npos);
+    for (const auto& item : value.items())
+      check(item.value(), item.key().find("bytes") != std::string::npos);
   } else if (value.is_array()) {
     for (const auto& item : value) check(item, bytes_field);
   }
