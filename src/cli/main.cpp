@@ -364,8 +364,13 @@ void print_table(const Trace& trace) {
   }
   std::cout << "\nSteps\n";
   for (const Step& step : trace.steps) {
-    std::cout << "  " << step.number << ". " << step.title << ": " << si(step.totals.flops, "FLOP")
-              << ", " << bytes(step.totals.hbm_bytes) << ", " << seconds(step.totals.seconds)
+    std::cout << "  " << step.number << ". " << step.title << ": ";
+    if (step.operators.empty()) {
+      std::cout << "no kernels of its own; see the memory ledger below\n";
+      continue;
+    }
+    std::cout << si(step.totals.flops, "FLOP") << ", " << bytes(step.totals.hbm_bytes) << ", "
+              << seconds(step.totals.seconds)
               << (step.bound ? std::string(", ") + bound_name(*step.bound) + "-bound" : "") << '\n';
   }
   const AttentionFacts& att = trace.attention;
