@@ -1,40 +1,36 @@
 // Browser tests of the built lesson page (build/web, made by script/build-site), in Debian's
-// Chromium driven by playwright-core. Every test fails on a console error, a page error, a
-// CSP violation, a failed or 4xx/5xx request, or any request off the test server's origin.
+// Chromium driven by playwright-core: the published lesson as rendered inside the
+// <prefill-trace-lesson> element. Every test fails on a console error, a page error, a CSP
+// violation, a failed or 4xx/5xx request, or any request off the test server's origin.
+// The trace explorer is tested in explorer.test.mjs.
 //
 //   node --test tests/browser/        (npm run test:browser)
 // Screenshots go to build/test-artifacts/.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { test } from 'node:test';
+import {
+  LESSON_PATH,
+  artifacts,
+  fixtures,
+  focused,
+  normalize,
+  openPage as open,
+  repo,
+  useBrowser,
+} from './helpers.mjs';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-const site = path.join(repo, 'build/web');
-const artifacts = path.join(repo, 'build/test-artifacts');
-const fixtures = path.join(repo, 'tests/browser/fixtures');
-const LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.json';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const env = useBrowser();
+const openPage = (t, pathAndQuery, options) => open(env, t, pathAndQuery, options);
 
 // The page's sections in the published lesson's order (seed `sections`; "Learning objective"
-// is the labelled line under the header).
+// is the labelled line under the header), with the trace explorer after the mechanism.
 const SECTION_HEADINGS = [
   'Learning objective',
   'The mechanism',
+  'Explore the resource trace',
   'Science and assumptions',
   'Engineering example',
   'Distinctions and tradeoffs',
@@ -70,90 +66,23 @@ const relatedLessons = JSON.parse(
   await readFile(path.join(repo, 'lesson-data/related-lessons.json'), 'utf8'),
 ).lessons;
 
-let server;
-let origin;
-let browser;
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(repo, 'script/serve.mjs'), '--root', site, '--port', '0'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 10_000);
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[0] });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${out}`));
-    });
-  });
-}
-
-before(async () => {
-  assert.ok(
-    existsSync(path.join(site, 'index.html')) && existsSync(path.join(site, 'wasm/prefill_trace.wasm')),
-    'build/web is missing or incomplete: run script/build-site first',
-  );
-  const started = await startServer();
-  server = started.child;
-  origin = new URL(started.url).origin;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  await mkdir(artifacts, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill('SIGTERM');
-});
-
-/**
- * Opens `pathAndQuery` in a fresh context and records every problem the page reports.
- * `expect(problem)` may accept problems a test provokes on purpose.
- */
-async function openPage(t, pathAndQuery = '/', { viewport = { width: 1024, height: 800 }, setup } = {}) {
-  const context = await browser.newContext({ viewport });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const problems = [];
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
-    });
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.protocol !== 'data:' && url.origin !== origin) problems.push(`off-origin request: ${r.url()}`);
-  });
-  if (setup) await setup(page);
-  await page.goto(origin + pathAndQuery);
-  await page.waitForSelector('main#lesson:not([aria-busy])', { timeout: 15_000 });
-  return { page, problems };
-}
-
+/** The lesson's text as shown (innerText of the shadow root's article; explorer included). */
 async function renderedText(page) {
-  return normalize(await page.locator('main').innerText());
+  return normalize(await page.locator('prefill-trace-lesson article.lesson').innerText());
 }
 
-function normalize(text) {
-  return text.replace(/\s+/g, ' ').trim();
+/** The published check's form (generated checks have their own "Check answer" buttons). */
+function publishedQuiz(page) {
+  return page.locator('form.quiz', { has: page.locator('#check-0-question') });
+}
+
+/** h3 headings of the published lesson, leaving out the explorer and the generated checks. */
+function lessonH3s(page) {
+  return page.evaluate(() =>
+    [...document.querySelector('prefill-trace-lesson').shadowRoot.querySelectorAll('article.lesson h3')]
+      .filter((el) => !el.closest('#explorer, .generated-checks'))
+      .map((el) => el.textContent.replace(/\s+/g, ' ').trim()),
+  );
 }
 
 /** Every string leaf of the lesson record that the page must display, with its JSON path. */
@@ -171,11 +100,12 @@ function displayedStrings(value, pointer = '') {
 async function chooseAndCheck(page, optionIndex) {
   await page.locator('#check-0-question').waitFor();
   await page.locator('input[name="check-0-choice"]').nth(optionIndex).check();
-  await page.getByRole('button', { name: 'Check answer' }).click();
+  await publishedQuiz(page).getByRole('button', { name: 'Check answer' }).click();
   return normalize(await page.locator('#check-0-feedback').innerText());
 }
 
 test('the server sends the CSP header, correct MIME types, and refuses traversal', async () => {
+  const { origin } = env;
   const page = await fetch(`${origin}/`);
   const html = await page.text();
   const meta = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)[1];
@@ -188,6 +118,10 @@ test('the server sends the CSP header, correct MIME types, and refuses traversal
     '/wasm/prefill_trace.js': 'text/javascript; charset=utf-8',
     '/wasm/prefill_trace.wasm': 'application/wasm',
     '/favicon.svg': 'image/svg+xml',
+    '/page.css': 'text/css; charset=utf-8',
+    '/style.css': 'text/css; charset=utf-8',
+    '/katex/katex-fonts.css': 'text/css; charset=utf-8',
+    '/embed-example.html': 'text/html; charset=utf-8',
     '/katex/fonts/KaTeX_Main-Regular.woff2': 'font/woff2',
     [`/${LESSON_PATH}`]: 'application/json; charset=utf-8',
   };
@@ -206,15 +140,14 @@ test('the server sends the CSP header, correct MIME types, and refuses traversal
   }
 });
 
-test('renders every section of the published lesson in order', async (t) => {
+test('renders every section of the published lesson in order, with every displayed string', async (t) => {
   const { page, problems } = await openPage(t);
 
   assert.equal(await page.title(), `${lesson.name} · AI Machinery Atlas`);
   assert.equal(normalize(await page.locator('main h1').textContent()), lesson.name);
   const h2 = (await page.locator('main h2').allTextContents()).map(normalize);
   assert.deepEqual(h2, SECTION_HEADINGS);
-  const h3 = (await page.locator('main h3').allTextContents()).map(normalize);
-  assert.deepEqual(h3, [
+  assert.deepEqual(await lessonH3s(page), [
     lesson.science[0].title,
     'Interfaces',
     lesson.check.question,
@@ -222,12 +155,12 @@ test('renders every section of the published lesson in order', async (t) => {
     'Related lessons',
   ]);
 
-  // The trace explorer slot stays empty and sits right after "The mechanism".
-  const slot = await page.evaluate(() => {
-    const el = document.getElementById('explorer');
-    return el && { previous: el.previousElementSibling?.id, children: el.children.length };
+  // The trace explorer sits right after "The mechanism", inside the element's shadow root.
+  const explorer = await page.evaluate(() => {
+    const el = document.querySelector('prefill-trace-lesson').shadowRoot.getElementById('explorer');
+    return el && { previous: el.previousElementSibling?.id, state: el.dataset.state };
   });
-  assert.deepEqual(slot, { previous: 'mechanism', children: 0 });
+  assert.deepEqual(explorer, { previous: 'mechanism', state: 'ready' });
 
   // The five mechanism steps, numbered.
   assert.deepEqual(
@@ -244,11 +177,7 @@ test('renders every section of the published lesson in order', async (t) => {
     trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())),
   );
   assert.deepEqual(rows, formal.variables.map((v) => [v.symbol, v.meaning, v.unit]));
-  assert.deepEqual(problems, []);
-});
 
-test('shows every displayed string of the lesson record', async (t) => {
-  const { page, problems } = await openPage(t);
   // The explanation is part of the answer feedback, so answer first.
   await chooseAndCheck(page, lesson.check.answer);
   const text = await renderedText(page);
@@ -267,7 +196,7 @@ test('shows every displayed string of the lesson record', async (t) => {
   // Foundations and related lessons appear by name, as links to their published addresses;
   // as in the published lesson, a foundation is not repeated under related lessons.
   const lists = await page.evaluate(() =>
-    [...document.querySelectorAll('#continue h3')].map((h3) => [
+    [...document.querySelector('prefill-trace-lesson').shadowRoot.querySelectorAll('#continue h3')].map((h3) => [
       h3.textContent,
       [...h3.nextElementSibling.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]),
     ]),
@@ -303,14 +232,14 @@ test('the quiz answers wrongly, then correctly, with the engine’s explanation'
   assert.ok(first.includes(options[answer]), 'names the correct answer');
   assert.ok(first.includes(explanation), 'gives the explanation');
   assert.equal(
-    await page.locator('.option').nth(wrong).getAttribute('data-result'),
+    await publishedQuiz(page).locator('.option').nth(wrong).getAttribute('data-result'),
     'incorrect',
   );
 
   const second = await chooseAndCheck(page, answer);
   assert.match(second, /^Correct/);
   assert.ok(second.includes(explanation));
-  assert.equal(await page.locator('.option').nth(answer).getAttribute('data-result'), 'correct');
+  assert.equal(await publishedQuiz(page).locator('.option').nth(answer).getAttribute('data-result'), 'correct');
   assert.equal(await page.locator('#check-0-feedback').getAttribute('aria-live'), 'polite');
   assert.deepEqual(problems, []);
 });
@@ -318,17 +247,13 @@ test('the quiz answers wrongly, then correctly, with the engine’s explanation'
 test('the quiz works with the keyboard alone', async (t) => {
   const { page, problems } = await openPage(t);
   const { options, answer } = lesson.check;
-  const focused = () =>
-    page.evaluate(() => {
-      const el = document.activeElement;
-      return { tag: el?.tagName, name: el?.getAttribute('name'), value: el?.value, text: el?.textContent };
-    });
 
-  // Tab from the top of the page until focus reaches the quiz's radio group.
+  // Tab from the top of the page (through the explorer's controls) until focus reaches the
+  // quiz's radio group.
   let reached = false;
-  for (let i = 0; i < 60 && !reached; i += 1) {
+  for (let i = 0; i < 80 && !reached; i += 1) {
     await page.keyboard.press('Tab');
-    reached = (await focused()).name === 'check-0-choice';
+    reached = (await focused(page)).name === 'check-0-choice';
   }
   assert.ok(reached, 'Tab reaches the answer options');
 
@@ -337,7 +262,7 @@ test('the quiz works with the keyboard alone', async (t) => {
   await page.keyboard.press('Home');
   for (let i = 0; i < wrong; i += 1) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Space');
-  assert.equal((await focused()).value, String(wrong));
+  assert.equal((await focused(page)).value, String(wrong));
   await page.keyboard.press('Enter');
   const feedback = page.locator('#check-0-feedback');
   await assert.doesNotReject(feedback.getByText('Not quite').waitFor({ timeout: 2000 }));
@@ -346,9 +271,9 @@ test('the quiz works with the keyboard alone', async (t) => {
   // Move to the right answer with the arrows, Tab to the button, press it with Space.
   const steps = answer - wrong;
   for (let i = 0; i < Math.abs(steps); i += 1) await page.keyboard.press(steps > 0 ? 'ArrowDown' : 'ArrowUp');
-  assert.equal((await focused()).value, String(answer));
+  assert.equal((await focused(page)).value, String(answer));
   await page.keyboard.press('Tab');
-  assert.equal(normalize((await focused()).text), 'Check answer');
+  assert.equal(normalize((await focused(page)).text), 'Check answer');
   await page.keyboard.press('Space');
   await assert.doesNotReject(feedback.getByText(/^Correct$/).waitFor({ timeout: 2000 }));
   assert.deepEqual(problems, []);
@@ -366,36 +291,42 @@ test('fits a 360 px screen without horizontal scrolling; screenshots at 360 and 
   }
 });
 
-test('a lesson that fails validation shows the engine’s error naming the JSON path', async (t) => {
+test('a lesson that fails validation shows the engine’s error naming the JSON path; the explorer still works', async (t) => {
   const fixture = await readFile(path.join(fixtures, 'invalid-check-answer.json'), 'utf8');
   const { page, problems } = await openPage(t, '/?lesson=fixtures/invalid-check-answer.json', {
     setup: (p) =>
-      p.route(`${origin}/fixtures/invalid-check-answer.json`, (route) =>
+      p.route(`${env.origin}/fixtures/invalid-check-answer.json`, (route) =>
         route.fulfill({ status: 200, contentType: 'application/json', body: fixture }),
       ),
   });
   const alert = page.getByRole('alert');
   assert.match(normalize(await alert.innerText()), /\/check\/answer/);
-  assert.equal(await page.locator('main h2').count(), 0, 'no lesson section is rendered');
-  assert.equal(await page.locator('main form').count(), 0);
+  assert.equal(await page.locator('section.lesson-section#mechanism').count(), 0, 'no lesson section is rendered');
+  assert.equal(await page.locator('#check-0-question').count(), 0, 'the published check is not shown');
+  // The rest still renders: the explorer computes, and the engine's own checks are offered.
+  assert.equal(await page.locator('#explorer[data-state="ready"]').count(), 1);
+  assert.match(normalize(await page.locator('[data-figure="kv-bytes"] .figure-value').innerText()), /MB/);
+  assert.ok((await page.locator('form.quiz--generated').count()) >= 3);
   assert.deepEqual(problems, []);
 });
 
 test('a lesson address on another origin is refused without being fetched', async (t) => {
   const { page, problems } = await openPage(t, '/?lesson=https://example.invalid/lesson.json');
   assert.match(normalize(await page.getByRole('alert').innerText()), /must be on this site/);
+  assert.equal(await page.locator('#explorer[data-state="ready"]').count(), 1, 'the explorer still renders');
   assert.deepEqual(problems, []);
 });
 
 test('a module that fails to load shows a clear message instead of the lesson', async (t) => {
   const { page, problems } = await openPage(t, '/', {
     setup: (p) =>
-      p.route(`${origin}/wasm/prefill_trace.js`, (route) =>
+      p.route(`${env.origin}/wasm/prefill_trace.js`, (route) =>
         route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
       ),
   });
   assert.match(normalize(await page.getByRole('alert').innerText()), /WebAssembly module failed to load/);
-  assert.equal(await page.locator('main h2').count(), 0);
+  assert.equal(await page.locator('section.lesson-section').count(), 0);
+  assert.equal(await page.locator('#explorer').count(), 0);
   // Only the provoked 404 (and Chromium's console line for it) may appear.
   assert.ok(
     problems.every((p) => p.includes('/wasm/prefill_trace.js') || p.includes('status of 404')),

@@ -90,17 +90,21 @@ export function byteRate(value) {
   return si(value, 'B/s');
 }
 
+// One formatter, made once: toLocaleString builds a new one on every call, which is slow when
+// a redraw formats hundreds of figures.
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 12 });
+
 /** A plain number with at most `digits` significant digits and thousands separators. */
 export function number(value, digits = 3) {
   if (!isNumber(value)) return MISSING;
-  if (Math.abs(value) >= 10 ** digits) return Math.round(value).toLocaleString('en-US');
-  return Number(value.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 12 });
+  if (Math.abs(value) >= 10 ** digits) return GROUPED.format(Math.round(value));
+  return GROUPED.format(Number(value.toPrecision(digits)));
 }
 
 /** An integer count with thousands separators: "2,098,176". */
 export function count(value) {
   if (!isNumber(value)) return MISSING;
-  return Math.round(value).toLocaleString('en-US');
+  return GROUPED.format(Math.round(value));
 }
 
 /** Arithmetic intensity: "1,117 FLOP/byte", "0.625 FLOP/byte". */

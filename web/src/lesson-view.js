@@ -54,19 +54,6 @@ function mechanism(lesson) {
   );
 }
 
-/** Reserved for the interactive trace explorer (a later issue); intentionally empty. */
-function explorerSlot() {
-  const slot = h('section', {
-    id: 'explorer',
-    class: 'explorer',
-    'aria-label': 'Trace explorer',
-    'data-slot': 'trace-explorer',
-    hidden: true,
-  });
-  slot.append(document.createComment(' Trace explorer: filled by a later issue. '));
-  return slot;
-}
-
 function science(lesson, equations) {
   if (!Array.isArray(lesson.science) || lesson.science.length === 0) return null;
   return section(
@@ -141,12 +128,23 @@ function specifications(lesson) {
   );
 }
 
-function checks(lesson, onCheck) {
+function checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra }) {
   const all = [lesson.check, ...(Array.isArray(lesson.checks) ? lesson.checks : [])];
   return section(
     'check',
     'Check your understanding',
-    all.map((check, i) => quizForm(check, `check-${i}`, (choice) => onCheck(i, choice))),
+    progress,
+    all.map((check, i) => {
+      const form = quizForm(
+        check,
+        `check-${i}`,
+        (choice) => onCheck(i, choice),
+        (choice, correct) => onAnswered(i, choice, correct),
+      );
+      onQuizCreated(i, check, form);
+      return form;
+    }),
+    extra,
   );
 }
 
@@ -215,21 +213,37 @@ function continueExploring(lesson, relatedLessons) {
  * @param {Record<string, {name: string, url: string}>} options.relatedLessons
  * @param {string} options.lessonUrl       the lesson file's address, for "Published lesson data"
  * @param {(checkIndex: number, choice: number) => object} options.onCheck
+ * @param {(checkIndex: number, choice: number, correct: boolean) => void} options.onAnswered
+ * @param {(checkIndex: number, check: object, form: HTMLFormElement) => void} options.onQuizCreated
+ * @param {Node|null} options.explorer     the trace explorer, placed after "The mechanism"
+ * @param {Node|null} options.progress     the quiz progress line, atop "Check your understanding"
+ * @param {Node|null} options.extraChecks  further checks, after the published ones
  * @returns {HTMLElement} the whole lesson, ready to insert in one step
  */
-export function renderLesson({ lesson, equations, relatedLessons, lessonUrl, onCheck }) {
+export function renderLesson({
+  lesson,
+  equations,
+  relatedLessons,
+  lessonUrl,
+  onCheck,
+  onAnswered = () => {},
+  onQuizCreated = () => {},
+  explorer = null,
+  progress = null,
+  extraChecks = null,
+}) {
   return h(
     'article',
     { class: 'lesson' },
     header(lesson),
     section('objective', 'Learning objective', h('p', {}, lesson.learningObjective)),
     mechanism(lesson),
-    explorerSlot(),
+    explorer,
     science(lesson, equations),
     section('example', 'Engineering example', h('p', {}, lesson.engineeringExample)),
     distinctions(lesson),
     specifications(lesson),
-    checks(lesson, onCheck),
+    checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra: extraChecks }),
     evidence(lesson),
     sources(lesson, lessonUrl),
     continueExploring(lesson, relatedLessons),

@@ -53,19 +53,23 @@ export class ChartPanel {
     );
   }
 
-  /** Draws `model` at the canvas's current width. */
-  update(model) {
+  /** The width to draw at (reading it may force a layout: read every chart's before drawing any). */
+  measure() {
+    return this.canvas.clientWidth;
+  }
+
+  /** Draws `model` at `width` (default: the canvas's current width). */
+  update(model, width = this.measure()) {
     this.model = model;
     this.element.removeAttribute('data-error');
-    this.#render(this.canvas.clientWidth);
+    this.#render(width);
     const summary = this.describe(model);
     this.caption.replaceChildren(summary);
     this.data.replaceChildren(this.table(model));
   }
 
   /** Redraws after a resize; returns false when the width did not change. */
-  resize() {
-    const width = this.canvas.clientWidth;
+  resize(width = this.measure()) {
     if (!this.model || Math.abs(width - this.width) < 1) return false;
     this.#render(width);
     return true;
@@ -129,7 +133,7 @@ export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width }
 }
 
 /** Draws a left axis at x with a rotated `title` beside it. */
-export function leftAxis(svg, scale, { x, title, ticks, format = tick, height }) {
+export function leftAxis(svg, scale, { x, title, ticks, format = tick, height, titleOffset = 42 }) {
   const axis = axisLeft(scale).tickFormat(format).tickSizeOuter(0);
   if (ticks) axis.tickValues(ticks);
   else axis.ticks(Math.max(2, Math.floor(height / 50)));
@@ -139,7 +143,7 @@ export function leftAxis(svg, scale, { x, title, ticks, format = tick, height })
     svg
       .append('text')
       .attr('class', 'axis-title')
-      .attr('transform', `translate(${x - 42},${(a + b) / 2}) rotate(-90)`)
+      .attr('transform', `translate(${x - titleOffset},${(a + b) / 2}) rotate(-90)`)
       .attr('text-anchor', 'middle')
       .text(title);
   }

@@ -20,8 +20,8 @@ function ledger(trace) {
 
 function draw(width, { trace, related }) {
   const { memory, parts } = ledger(trace);
-  const height = 150;
-  const m = { top: 34, right: 16, bottom: 50, left: 16 };
+  const height = 160;
+  const m = { top: 44, right: 16, bottom: 50, left: 16 };
   const svg = svgOf(width, height, `memory${related ? ' is-related' : ''}`);
   const hatch = hatchPattern(svg, 'overflow');
   const x = scaleLinear()
@@ -37,6 +37,7 @@ function draw(width, { trace, related }) {
   const barY = m.top + 8;
   const barH = height - m.bottom - barY - 10;
   let start = 0;
+  const labels = [];
   for (const part of parts) {
     const x0 = x(start);
     const w = Math.max(0, x(start + part.bytes) - x0);
@@ -49,14 +50,7 @@ function draw(width, { trace, related }) {
       .attr('width', w)
       .append('title')
       .text(`${part.label}: ${fmt.bytes(part.bytes)}`);
-    if (w > 70) {
-      svg
-        .append('text')
-        .attr('class', 'segment-label on-ledger')
-        .attr('x', x0 + 5)
-        .attr('y', barY + barH / 2 + 4)
-        .text(part.label);
-    }
+    if (w > part.label.length * 6.5 + 10) labels.push({ x: x0 + 5, text: part.label });
     start += part.bytes;
   }
   if (!memory.fits) {
@@ -70,20 +64,28 @@ function draw(width, { trace, related }) {
       .attr('height', barH + 8)
       .attr('width', Math.max(2, x(memory.peak_bytes) - x0));
   }
+  for (const label of labels) {
+    svg
+      .append('text')
+      .attr('class', 'segment-label')
+      .attr('x', label.x)
+      .attr('y', barY + barH / 2 + 4)
+      .text(label.text);
+  }
   const cx = x(memory.capacity_bytes);
   svg
     .append('line')
     .attr('class', 'capacity')
     .attr('x1', cx)
     .attr('x2', cx)
-    .attr('y1', m.top - 6)
+    .attr('y1', m.top)
     .attr('y2', height - m.bottom);
   const capacityOnRight = cx > width / 2;
   svg
     .append('text')
     .attr('class', 'chart-note')
     .attr('x', cx + (capacityOnRight ? -5 : 5))
-    .attr('y', m.top - 10)
+    .attr('y', m.top - 4)
     .attr('text-anchor', capacityOnRight ? 'end' : 'start')
     .text(`capacity ${fmt.si(memory.capacity_bytes, 'B')}`);
   svg

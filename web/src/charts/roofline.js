@@ -103,7 +103,7 @@ function draw(width, { trace, highlight }) {
     svg
       .append('text')
       .attr('class', 'chart-note')
-      .attr('transform', `translate(${ax + 8},${ay - 8}) rotate(${angle})`)
+      .attr('transform', `translate(${ax + 14},${ay - 12}) rotate(${angle})`)
       .text(`memory slope β = ${fmt.byteRate(roofs.bandwidth)}`);
   }
 

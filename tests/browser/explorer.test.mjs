@@ -1,0 +1,533 @@
+// Browser tests of the trace explorer and the checks, driven by the controls' labels. Expected
+// figures come from the engine itself, loaded here in Node (tests/js/load-module.mjs), and are
+// formatted with the page's own presentation functions (web/src/format.js): the page must show
+// exactly the engine's numbers. Every test also fails on console errors, failed requests and
+// requests off the test server's origin (helpers.mjs).
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadModule } from '../js/load-module.mjs';
+import * as fmt from '../../web/src/format.js';
+import { summaryText } from '../../web/src/explorer/glance.js';
+import { LESSON_PATH, artifacts, focused, normalize, openPage as open, repo, useBrowser, waitReady } from './helpers.mjs';
+
+const env = useBrowser();
+const openPage = (t, pathAndQuery, options) => open(env, t, pathAndQuery, options);
+
+const engine = await loadModule();
+const lesson = JSON.parse(await readFile(path.join(repo, LESSON_PATH), 'utf8'));
+
+/** The page's default scenario, as the engine reads it. */
+const DEFAULT = {
+  model: 'llama-3.1-8b',
+  hardware: 'h100-sxm',
+  precision: 'bf16',
+  prompt_tokens: 2048,
+  batch: 1,
+  chunk_tokens: 0,
+  attention: 'fused',
+  arrival_rate: 0,
+};
+
+function scenario(overrides = {}) {
+  return JSON.stringify({ ...DEFAULT, ...overrides });
+}
+
+/** The engine's trace for the default scenario with `overrides`. */
+function engineTrace(overrides = {}) {
+  const result = engine.computeTrace(scenario(overrides));
+  assert.ok(result.ok, result.error);
+  return { json: result.json, trace: JSON.parse(result.json) };
+}
+
+function engineError(overrides) {
+  const result = engine.computeTrace(scenario(overrides));
+  assert.equal(result.ok, false);
+  return result.error;
+}
+
+/** Waits until the explorer has rendered a scenario containing `fields`. */
+async function waitForScenario(page, fields) {
+  await page.waitForFunction(
+    (expected) => {
+      const text = document.querySelector('prefill-trace-lesson')?.shadowRoot?.getElementById('explorer')
+        ?.dataset.scenario;
+      if (!text) return false;
+      const shown = JSON.parse(text);
+      return Object.entries(expected).every(([k, v]) => JSON.stringify(shown[k]) === JSON.stringify(v));
+    },
+    fields,
+    { timeout: 5000 },
+  );
+}
+
+async function figure(page, key) {
+  return normalize(await page.locator(`[data-figure="${key}"] .figure-value`).innerText());
+}
+
+async function stepBound(page, step) {
+  return page.locator(`li.trace-step[data-step="${step}"] .step-bound [data-bound]`).getAttribute('data-bound');
+}
+
+/** Sets a number field by its label and commits it (a change event), as a reader would. */
+async function setNumber(page, label, value) {
+  const field = page.getByLabel(label, { exact: true });
+  await field.fill(String(value));
+  await field.press('Enter');
+  await field.blur();
+}
+
+const CONTROL_LABELS = [
+  'Model',
+  'Accelerator',
+  'Precision',
+  'Prompt tokens',
+  'Prompt tokens (exact)',
+  'Requests per batch',
+  'Chunk size',
+  'Attention',
+  'Arrival rate',
+];
+
+test('every control has a visible label; the default scenario shows the engine’s numbers; downloads', async (t) => {
+  const { page, problems } = await openPage(t);
+  for (const label of CONTROL_LABELS) {
+    const control = page.getByLabel(label, { exact: true });
+    assert.equal(await control.count(), 1, label);
+    assert.ok(await control.isVisible(), `${label} is visible`);
+  }
+  assert.equal(await page.getByLabel('Prompt tokens', { exact: true }).getAttribute('type'), 'range');
+  assert.equal(await page.getByLabel('Model', { exact: true }).inputValue(), 'llama-3.1-8b');
+  assert.equal(await page.getByLabel('Accelerator', { exact: true }).inputValue(), 'h100-sxm');
+  assert.equal(await page.getByLabel('Prompt tokens (exact)').inputValue(), '2048');
+
+  const { trace } = engineTrace();
+  const { ttft, memory } = trace.totals;
+  assert.equal(await figure(page, 'ttft'), fmt.seconds(ttft.total_seconds));
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(trace.totals.kv_cache.bytes));
+  assert.equal(await figure(page, 'kv-bytes'), '268 MB (256 MiB)'); // 2·32·2048·8·128·2 bytes
+  assert.equal(await figure(page, 'memory'), `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — fits`);
+  assert.equal(await figure(page, 'flops'), fmt.flops(trace.totals.flops));
+  assert.equal(await figure(page, 'hbm-bytes'), fmt.bytes(trace.totals.hbm_bytes));
+  assert.equal(await figure(page, 'step2-bound'), fmt.bound(trace.steps[1].bound));
+  assert.equal(normalize(await page.locator('.summary').innerText()), summaryText(trace));
+  assert.equal(await page.locator('.summary').getAttribute('aria-live'), 'polite');
+
+  // The five steps: the lesson's text, the engine's bound, and its facts.
+  for (const step of trace.steps) {
+    const card = page.locator(`li.trace-step[data-step="${step.step}"]`);
+    assert.equal(normalize(await card.locator('.step-text').innerText()), step.text);
+    assert.equal(await stepBound(page, step.step), step.bound ?? 'none');
+  }
+  assert.deepEqual(trace.steps.map((s) => s.text), lesson.mechanism);
+  assert.equal(
+    normalize(await page.locator('li.trace-step[data-step="3"] [data-fact="kv_bytes_written"] dd').innerText()),
+    fmt.bytes(trace.steps[2].facts.kv_bytes_written),
+  );
+  assert.equal(
+    normalize(await page.locator('li.trace-step[data-step="2"] [data-fact="ridge_flops_per_byte"] dd').innerText()),
+    fmt.intensity(trace.steps[1].facts.ridge_flops_per_byte),
+  );
+
+  // Stated omissions, next to the numbers.
+  assert.deepEqual((await page.locator('.omissions-list li').allInnerTexts()).map(normalize), trace.assumptions);
+  assert.ok(await page.locator('.omissions-list').isVisible());
+
+  // Charts: SVG with axes and a text alternative; one roofline point per arithmetic operator.
+  const charts = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
+  for (const name of charts) {
+    const chart = page.locator(`#chart-${name}`);
+    const svg = chart.locator('svg.chart-svg');
+    assert.equal(await svg.getAttribute('role'), 'img', name);
+    assert.ok((await svg.getAttribute('aria-label')).length > 20, `${name} has a label`);
+    assert.ok((await chart.locator('.axis').count()) >= 1, `${name} has an axis`);
+    assert.ok((await chart.locator('.chart-data table caption').count()) === 1, `${name} has a data table`);
+  }
+  const arithmetic = trace.operators.filter((op) => op.flops > 0 && op.intensity > 0);
+  assert.equal(await page.locator('#chart-roofline svg.chart-svg path.point').count(), arithmetic.length);
+  assert.ok(normalize(await page.locator('#chart-roofline .chart-caption').innerText()).includes(
+    fmt.intensity(trace.steps[1].facts.ridge_flops_per_byte),
+  ));
+  const sweepCaption = normalize(await page.locator('#chart-sweep .chart-caption').innerText());
+  const points = Number(sweepCaption.match(/(\d+) points/)[1]);
+  assert.ok(points >= 200, `sweep has hundreds of points (${points})`);
+  // The engineering example with the engine's reuse numbers.
+  const reuse = normalize(await page.locator('#chart-reuse .chart-caption').innerText());
+  for (const row of trace.steps[1].facts.reuse_example) {
+    assert.ok(reuse.includes(fmt.intensity(row.intensity)), reuse);
+    assert.ok(reuse.includes(fmt.bytes(row.weight_bytes_per_row)), reuse);
+  }
+  const decode = normalize(await page.locator('#chart-decode .chart-caption').innerText());
+  assert.ok(decode.includes(fmt.flops(trace.decode_comparison.flops)), decode);
+
+  // Download trace: the engine's JSON byte for byte, and a CSV whose header names units.
+  const { json } = engineTrace();
+
+  const [jsonDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download trace (JSON)' }).click(),
+  ]);
+  assert.match(jsonDownload.suggestedFilename(), /^prefill-trace_llama-3\.1-8b_h100-sxm_bf16_T2048_B1\.json$/);
+  assert.equal(await readFile(await jsonDownload.path(), 'utf8'), json);
+
+  const [csvDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download trace (CSV)' }).click(),
+  ]);
+  const lines = (await readFile(await csvDownload.path(), 'utf8')).trimEnd().split('\r\n');
+  const header = lines[0].split(',');
+  assert.equal(lines.length, trace.operators.length + 1);
+  for (const unit of ['flops (FLOP per instance)', 'hbm_total (bytes per instance)', 'seconds (s per instance)', 'intensity (FLOP/byte)']) {
+    assert.ok(header.includes(unit), unit);
+  }
+  const qkv = trace.operators.find((op) => op.name === 'qkv_projection');
+  const row = lines.find((line) => line.startsWith('qkv_projection,')).split(',');
+  assert.equal(row[header.indexOf('flops (FLOP per instance)')], String(qkv.flops));
+  assert.equal(row[header.indexOf('hbm_total (bytes per instance)')], String(qkv.hbm_bytes.total));
+  assert.equal(row[header.indexOf('seconds (s per instance)')], String(qkv.seconds));
+  assert.deepEqual(problems, []);
+});
+
+test('prompt tokens 16 → 8192 moves step 2 from memory-bound to compute-bound', async (t) => {
+  const { page, problems } = await openPage(t);
+  const qkvPoint = page.locator('#chart-roofline path.point', { has: page.locator('title', { hasText: /^qkv_projection/ }) });
+
+  await setNumber(page, 'Prompt tokens (exact)', 16);
+  await waitForScenario(page, { prompt_tokens: 16 });
+  const small = engineTrace({ prompt_tokens: 16 }).trace;
+  assert.equal(small.steps[1].bound, 'memory');
+  assert.equal(await stepBound(page, 2), 'memory');
+  assert.equal(await figure(page, 'step2-bound'), 'memory-bound');
+  assert.match(await qkvPoint.getAttribute('class'), /bound-memory/);
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(small.totals.kv_cache.bytes));
+  assert.equal(await page.getByLabel('Prompt tokens', { exact: true }).inputValue(), '400'); // 100·log2(16)
+
+  await setNumber(page, 'Prompt tokens (exact)', 8192);
+  await waitForScenario(page, { prompt_tokens: 8192 });
+  const large = engineTrace({ prompt_tokens: 8192 }).trace;
+  assert.equal(large.steps[1].bound, 'compute');
+  assert.equal(await stepBound(page, 2), 'compute');
+  assert.match(await qkvPoint.getAttribute('class'), /bound-compute/);
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(large.totals.kv_cache.bytes));
+  assert.equal(await figure(page, 'ttft'), fmt.seconds(large.totals.ttft.total_seconds));
+
+  // The log slider drives the same value: End is 131,072 tokens, Home is 1.
+  const slider = page.getByLabel('Prompt tokens', { exact: true });
+  await slider.focus();
+  await page.keyboard.press('End');
+  await waitForScenario(page, { prompt_tokens: 131072 });
+  assert.equal(await page.getByLabel('Prompt tokens (exact)').inputValue(), '131072');
+  await page.keyboard.press('Home');
+  await waitForScenario(page, { prompt_tokens: 1 });
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(engineTrace({ prompt_tokens: 1 }).trace.totals.kv_cache.bytes));
+
+  // Each control change is measured for the benchmark.
+  const measures = await page.evaluate(() => performance.getEntriesByName('control-to-update').length);
+  assert.ok(measures >= 4, `control-to-update measures: ${measures}`);
+  assert.deepEqual(problems, []);
+});
+
+test('an oversized model does not fit, a high arrival rate is overloaded, a step highlights its operators', async (t) => {
+  const { page, problems } = await openPage(t);
+
+  await page.getByLabel('Model', { exact: true }).selectOption('llama-3.1-405b');
+  await waitForScenario(page, { model: 'llama-3.1-405b' });
+  const big = engineTrace({ model: 'llama-3.1-405b' }).trace;
+  assert.equal(big.totals.memory.fits, false);
+  const { memory } = big.totals;
+  assert.equal(await figure(page, 'memory'), `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — does not fit`);
+  assert.equal(
+    normalize(await page.locator('#chart-memory .fit-verdict').textContent()),
+    `Does not fit: over by ${fmt.si(memory.exceeds_by_bytes, 'B')}`,
+  );
+  assert.equal(normalize(await page.locator('li.trace-step[data-step="4"] .bound-badge').innerText()), 'no kernels · does not fit');
+  assert.ok(normalize(await page.locator('.summary').innerText()).includes('does not fit'));
+
+  await page.getByLabel('Model', { exact: true }).selectOption('llama-3.1-8b');
+  await setNumber(page, 'Arrival rate', 1000);
+  await waitForScenario(page, { model: 'llama-3.1-8b', arrival_rate: 1000 });
+  const busy = engineTrace({ arrival_rate: 1000 }).trace;
+  assert.equal(busy.totals.ttft.overloaded, true);
+  assert.equal(await figure(page, 'ttft'), 'unbounded — overloaded');
+  assert.match(normalize(await page.locator('#chart-ttft .chart-caption').innerText()), /^Overloaded/);
+  assert.equal(await page.locator('#chart-ttft .unbounded-area').count(), 1);
+  // The sweep against arrival rate shades where the queue is overloaded.
+  await page.getByLabel('arrival rate (λ)').check();
+  await page.locator('#chart-sweep .chart-caption', { hasText: 'arrival rate' }).waitFor();
+  assert.equal(await page.locator('#chart-sweep .unbounded-area').count(), 1);
+  assert.match(normalize(await page.locator('#chart-sweep .chart-caption').innerText()), /overloaded from/);
+
+  // Selecting step 2 highlights its operators in the roofline and the time bars.
+  await page.getByRole('button', { name: 'Highlight in charts (step 2)' }).click();
+  const step2 = new Set(busy.steps[1].operators);
+  const arithmetic = busy.operators.filter((op) => op.flops > 0 && op.intensity > 0);
+  await page.locator('#chart-roofline path.point.is-hi').first().waitFor();
+  assert.equal(await page.locator('#chart-roofline path.point.is-hi').count(), arithmetic.filter((op) => step2.has(op.name)).length);
+  assert.equal(await page.locator('#chart-roofline path.point.is-dim').count(), arithmetic.filter((op) => !step2.has(op.name)).length);
+  assert.equal(await page.locator('#chart-time rect.segment.is-hi').count(), step2.size);
+  assert.equal(await page.getByRole('button', { name: 'Highlight in charts (step 2)' }).getAttribute('aria-pressed'), 'true');
+  assert.ok(await page.getByLabel('step 2', { exact: true }).isChecked());
+  await page.getByLabel('no step', { exact: true }).check();
+  await page.locator('#chart-roofline path.point.is-hi').first().waitFor({ state: 'detached' });
+  assert.equal(await page.locator('#chart-roofline path.is-dim').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('engine errors appear beside their control, and the rest keeps working', async (t) => {
+  const { page, problems } = await openPage(t);
+
+  await page.getByLabel('Accelerator', { exact: true }).selectOption('a100-sxm-80gb');
+  await page.getByLabel('Precision', { exact: true }).selectOption('fp8');
+  const fp8 = engineError({ hardware: 'a100-sxm-80gb', precision: 'fp8' });
+  assert.match(fp8, /^\/precision: /);
+  const precisionError = page.locator('[data-field="precision"] .field-error');
+  await precisionError.waitFor();
+  assert.equal(normalize(await precisionError.innerText()), fp8);
+  assert.equal(await page.getByLabel('Precision', { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.ok(normalize(await page.getByRole('alert').innerText()).includes(fp8));
+  assert.equal(await page.locator('.results').getAttribute('aria-hidden'), 'true', 'stale numbers are set aside');
+  assert.ok(await page.locator('.results').evaluate((el) => el.inert));
+
+  await page.getByLabel('Precision', { exact: true }).selectOption('bf16');
+  await waitForScenario(page, { hardware: 'a100-sxm-80gb', precision: 'bf16' });
+  assert.equal(await precisionError.isVisible(), false);
+  assert.equal(
+    await figure(page, 'ttft'),
+    fmt.seconds(engineTrace({ hardware: 'a100-sxm-80gb' }).trace.totals.ttft.total_seconds),
+  );
+
+  await setNumber(page, 'Prompt tokens (exact)', 0);
+  const promptError = page.locator('[data-field="prompt"] .field-error');
+  await promptError.waitFor();
+  assert.equal(normalize(await promptError.innerText()), engineError({ prompt_tokens: 0 }));
+  await setNumber(page, 'Prompt tokens (exact)', 2048);
+  await promptError.waitFor({ state: 'hidden' });
+
+  // A custom shape: the engine names the field that is wrong.
+  await page.getByLabel('Model', { exact: true }).selectOption('custom');
+  await page.getByLabel('Key/value heads').waitFor();
+  await setNumber(page, 'Key/value heads (h_kv)', 5);
+  const shape = { layers: 32, d_model: 4096, query_heads: 32, kv_heads: 5, head_dim: 128, d_ff: 14336, mlp: 'gated', vocab: 128256, experts: 1, active_experts: 1 };
+  const kvError = page.locator('[data-field="shape.kv_heads"] .field-error');
+  await kvError.waitFor();
+  assert.equal(
+    normalize(await kvError.innerText()),
+    engineError({ hardware: 'a100-sxm-80gb', model: shape }),
+  );
+  await setNumber(page, 'Key/value heads (h_kv)', 4);
+  await waitForScenario(page, { model: { ...shape, kv_heads: 4 } });
+  assert.equal(
+    await figure(page, 'kv-bytes'),
+    fmt.bytes(engineTrace({ hardware: 'a100-sxm-80gb', model: { ...shape, kv_heads: 4 } }).trace.totals.kv_cache.bytes),
+  );
+  assert.deepEqual(problems, []);
+});
+
+test('the scenario lives in the URL: permalink, back and forward, copy link', async (t) => {
+  const query = '?model=llama-3.1-70b&hardware=h200&precision=fp8&prompt=4096&batch=2&chunk=1024&attention=materialized&rate=0.5';
+  const { page, problems } = await openPage(t, `/${query}`, {
+    context: { permissions: ['clipboard-read', 'clipboard-write'] },
+  });
+  const expected = { model: 'llama-3.1-70b', hardware: 'h200', precision: 'fp8', prompt_tokens: 4096, batch: 2, chunk_tokens: 1024, attention: 'materialized', arrival_rate: 0.5 };
+  const controls = {
+    Model: 'llama-3.1-70b',
+    Accelerator: 'h200',
+    Precision: 'fp8',
+    'Prompt tokens (exact)': '4096',
+    'Requests per batch': '2',
+    'Chunk size': '1024',
+    Attention: 'materialized',
+    'Arrival rate': '0.5',
+  };
+  const checkControls = async (values) => {
+    for (const [label, value] of Object.entries(values)) {
+      assert.equal(await page.getByLabel(label, { exact: true }).inputValue(), value, label);
+    }
+  };
+  await checkControls(controls);
+  await waitForScenario(page, expected);
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(engineTrace(expected).trace.totals.kv_cache.bytes));
+
+  await setNumber(page, 'Requests per batch', 4);
+  await page.waitForURL(/batch=4/);
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(engineTrace({ ...expected, batch: 4 }).trace.totals.kv_cache.bytes));
+
+  await page.goBack();
+  await page.waitForURL(/batch=2/);
+  await waitForScenario(page, { batch: 2 });
+  await checkControls(controls);
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(engineTrace(expected).trace.totals.kv_cache.bytes));
+
+  await page.goForward();
+  await page.waitForURL(/batch=4/);
+  await waitForScenario(page, { batch: 4 });
+  assert.equal(await page.getByLabel('Requests per batch', { exact: true }).inputValue(), '4');
+
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await page.locator('.action-status', { hasText: 'copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+  assert.deepEqual(problems, []);
+});
+
+test('a permalink value the engine rejects is reported and replaced by the default; scheme and motion settings', async (t) => {
+  const { page, problems } = await openPage(t, '/?prompt=0&model=nope&rate=abc&batch=3');
+  await waitForScenario(page, { ...DEFAULT, batch: 3 });
+  const note = (field) => page.locator(`[data-field="${field}"] .field-error--note`).innerText().then(normalize);
+  assert.ok((await note('prompt')).includes(engineError({ prompt_tokens: 0 })));
+  assert.ok((await note('model')).includes(engineError({ model: 'nope' })));
+  assert.ok((await note('rate')).includes(engineError({ arrival_rate: 'abc' })));
+  assert.equal(await page.getByLabel('Prompt tokens (exact)').inputValue(), '2048');
+  assert.equal(await page.getByLabel('Model', { exact: true }).inputValue(), 'llama-3.1-8b');
+  assert.equal(await page.getByLabel('Requests per batch', { exact: true }).inputValue(), '3');
+  assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(engineTrace({ batch: 3 }).trace.totals.kv_cache.bytes));
+
+  // The colour scheme and reduced motion follow the reader's settings.
+  const inShadow = (selector, property) =>
+    page.evaluate(
+      ([sel, prop]) =>
+        getComputedStyle(document.querySelector('prefill-trace-lesson').shadowRoot.querySelector(sel)).getPropertyValue(prop),
+      [selector, property],
+    );
+  assert.equal(await inShadow('.ptl', 'background-color'), 'rgb(252, 252, 250)');
+  assert.equal(await inShadow('#chart-roofline path.point', 'transition-duration'), '0.15s');
+  await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  assert.equal(await inShadow('.ptl', 'background-color'), 'rgb(19, 21, 24)');
+  assert.equal(await inShadow('#chart-roofline path.point', 'transition-duration'), '0s');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.locator('#explorer').scrollIntoViewIfNeeded();
+  await page.locator('#explorer').screenshot({ path: path.join(artifacts, 'explorer-1440-dark.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('generated checks: the engine checks answers; progress is kept, and dropped when a question changes', async (t) => {
+  const { page, context, problems } = await openPage(t);
+  const json = scenario();
+  const generated = JSON.parse(engine.generateChecks(json).json).checks;
+  assert.ok(generated.length >= 3);
+  const forms = page.locator('form.quiz--generated');
+  assert.equal(await forms.count(), generated.length);
+  assert.deepEqual((await forms.locator('legend h4').allInnerTexts()).map(normalize), generated.map((c) => c.question));
+
+  const kvForm = page.locator('form[data-check-id="kv-bytes"]');
+  const kvCheck = generated.find((c) => c.id === 'kv-bytes');
+  const kvExpected = engine.checkGenerated(json, 'kv-bytes', 1);
+  assert.ok(normalize(await kvForm.locator('.hint').innerText()).includes(`±${fmt.percent(kvCheck.relative_tolerance)}`));
+  await kvForm.getByLabel('Your answer (bytes)').fill('1');
+  await kvForm.getByRole('button', { name: 'Check answer' }).click();
+  const kvFeedback = kvForm.locator('.feedback');
+  assert.match(normalize(await kvFeedback.innerText()), /^Not quite/);
+  assert.ok(normalize(await kvFeedback.innerText()).includes(kvExpected.explanation));
+  await kvForm.getByLabel('Your answer (bytes)').fill(String(kvExpected.expected));
+  await kvForm.getByRole('button', { name: 'Check answer' }).click();
+  await kvFeedback.getByText(/^Correct$/).waitFor();
+
+  const boundForm = page.locator('form[data-check-id="step2-bound-at-t1"]');
+  const boundExpected = engine.checkGenerated(json, 'step2-bound-at-t1', 0).expected;
+  await boundForm.locator('input[type="radio"]').nth(boundExpected).check();
+  await boundForm.getByRole('button', { name: 'Check answer' }).click();
+  await boundForm.locator('.feedback').getByText(/^Correct$/).waitFor();
+
+  // The published check, answered correctly too.
+  await page.locator('input[name="check-0-choice"]').nth(lesson.check.answer).check();
+  await page.locator('form.quiz', { has: page.locator('#check-0-question') }).getByRole('button', { name: 'Check answer' }).click();
+  const total = generated.length + 1;
+  await page.locator('.progress', { hasText: `Answered correctly: 3 of ${total}` }).waitFor();
+
+  // Reload: the answers come back from localStorage, checked again by the engine.
+  await page.reload();
+  await waitReady(page);
+  await page.locator('.progress', { hasText: `Answered correctly: 3 of ${total}` }).waitFor();
+  await kvForm.locator('.feedback').getByText(/^Correct$/).waitFor();
+  assert.equal(await kvForm.getByLabel('Your answer (bytes)').inputValue(), String(kvExpected.expected));
+  await page.locator('#check-0-feedback').getByText(/^Correct$/).waitFor();
+
+  // A different prompt asks a different KV question: its answer is not the saved one. The
+  // T = 1 bound question reads the same (same options, same expected answer), so it stays.
+  await setNumber(page, 'Prompt tokens (exact)', 4096);
+  await waitForScenario(page, { prompt_tokens: 4096 });
+  await page.locator('.progress', { hasText: `Answered correctly: 2 of ${total}` }).waitFor();
+  await boundForm.locator('.feedback').getByText(/^Correct$/).waitFor();
+  assert.equal(normalize(await kvForm.locator('.feedback').innerText()), '');
+  await setNumber(page, 'Prompt tokens (exact)', 2048);
+  await kvForm.locator('.feedback').getByText(/^Correct$/).waitFor();
+
+  // A published question whose options or answer changed discards the saved answer.
+  const changed = structuredClone(lesson);
+  const { options, answer } = changed.check;
+  changed.check.options = [options[1], options[0], options[2]];
+  changed.check.answer = answer === 0 ? 1 : answer === 1 ? 0 : answer;
+  const page2 = await context.newPage();
+  await page2.route(`${env.origin}/fixtures/changed-check.json`, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(changed) }),
+  );
+  await page2.goto(`${env.origin}/?lesson=fixtures/changed-check.json`);
+  await waitReady(page2);
+  await page2.locator('.progress', { hasText: `Answered correctly: 2 of ${total}` }).waitFor();
+  assert.equal(normalize(await page2.locator('#check-0-feedback').innerText()), '');
+  await page2.close();
+  assert.deepEqual(problems, []);
+});
+
+test('a generated check works with the keyboard alone', async (t) => {
+  const { page, problems } = await openPage(t);
+  const json = scenario();
+  const index = JSON.parse(engine.generateChecks(json).json).checks.findIndex((c) => c.id === 'kv-bytes');
+  const expected = engine.checkGenerated(json, 'kv-bytes', 0).expected;
+  let reached = false;
+  for (let i = 0; i < 120 && !reached; i += 1) {
+    await page.keyboard.press('Tab');
+    reached = (await focused(page)).id === `gen-${index}-answer`;
+  }
+  assert.ok(reached, 'Tab reaches the answer field');
+  await page.keyboard.type(String(expected));
+  await page.keyboard.press('Enter');
+  await page.locator(`#gen-${index}-feedback`).getByText(/^Correct$/).waitFor({ timeout: 2000 });
+  assert.deepEqual(problems, []);
+});
+
+test('the lesson embeds in another page with two tags; styles do not leak either way', async (t) => {
+  // 360 px: the narrowest layout, where a leak or an overflow would show first.
+  for (const width of [360]) {
+    const { page, problems } = await openPage(t, '/embed-example.html', { viewport: { width, height: 900 } });
+    await page.evaluate(() => document.fonts.ready);
+    await page.screenshot({ path: path.join(artifacts, `embed-${width}.png`) });
+    assert.equal(normalize(await page.locator('prefill-trace-lesson h1').innerText()), lesson.name);
+    assert.equal(await figure(page, 'kv-bytes'), fmt.bytes(engineTrace().trace.totals.kv_cache.bytes));
+
+    const style = (selector, property, inShadow) =>
+      page.evaluate(
+        ([sel, prop, shadow]) => {
+          const root = shadow ? document.querySelector('prefill-trace-lesson').shadowRoot : document;
+          return getComputedStyle(root.querySelector(sel)).getPropertyValue(prop);
+        },
+        [selector, property, inShadow],
+      );
+    // The host keeps its own look…
+    assert.equal(await style('#host-after', 'color', false), 'rgb(255, 0, 0)');
+    assert.match(await style('#host-title', 'font-family', false), /Courier/);
+    assert.equal(await style('#host-after', 'margin-top', false), '18px'); // 1em of 1.8rem at 10px
+    // …and none of it reaches the lesson.
+    assert.notEqual(await style('.lead', 'color', true), 'rgb(255, 0, 0)');
+    assert.doesNotMatch(await style('h1', 'font-family', true), /Courier|Georgia/);
+    assert.equal(await style('#mechanism', 'border-top-style', true), 'none');
+    assert.equal(await style('.ptl', 'text-align', true), 'start');
+    assert.ok(parseFloat(await style('.ptl', 'font-size', true)) >= 16, 'host root font size does not shrink the lesson');
+    assert.equal(await style('form.quiz .button', 'background-color', true), 'rgb(27, 90, 166)');
+    // KaTeX's fonts are declared at document level and load.
+    assert.ok(await page.evaluate(() => [...document.fonts].some((f) => f.family === 'KaTeX_Main' && f.status === 'loaded')));
+
+    // An embedded explorer does not take over the host's URL.
+    await setNumber(page, 'Prompt tokens (exact)', 4096);
+    await waitForScenario(page, { prompt_tokens: 4096 });
+    assert.equal(new URL(page.url()).search, '');
+
+    const scrollWidth = await page.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(scrollWidth <= width, `scrollWidth ${scrollWidth} > ${width}`);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(artifacts, 'embed-1440.png') });
+    assert.deepEqual(problems, []);
+  }
+});

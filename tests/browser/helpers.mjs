@@ -1,0 +1,146 @@
+// Shared set-up of the browser tests: the static server for build/web (script/serve.mjs on a
+// free port of 127.0.0.1), Debian's Chromium through playwright-core, and a page opener that
+// records every problem the page reports — console errors, page errors, CSP violations, failed
+// or 4xx/5xx requests, and any request off the test server's origin.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repo = fileURLToPath(new URL('../../', import.meta.url));
+export const site = path.join(repo, 'build/web');
+export const artifacts = path.join(repo, 'build/test-artifacts');
+export const fixtures = path.join(repo, 'tests/browser/fixtures');
+export const LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.json';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(repo, 'script/serve.mjs'), '--root', site, '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 10_000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[0] });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${out}`));
+    });
+  });
+}
+
+/** Starts the server and the browser for this test file; `env.origin`, `env.browser` after `before`. */
+export function useBrowser() {
+  const env = { origin: null, browser: null, server: null };
+  before(async () => {
+    assert.ok(
+      existsSync(path.join(site, 'index.html')) && existsSync(path.join(site, 'wasm/prefill_trace.wasm')),
+      'build/web is missing or incomplete: run script/build-site first',
+    );
+    const started = await startServer();
+    env.server = started.child;
+    env.origin = new URL(started.url).origin;
+    env.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await mkdir(artifacts, { recursive: true });
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.kill('SIGTERM');
+  });
+  return env;
+}
+
+/**
+ * Opens `pathAndQuery` in a fresh context and records every problem the page reports; waits
+ * until the lesson element has settled (`data-state="ready"`).
+ * Options: viewport, setup(page) before navigation, context options (permissions, colorScheme…).
+ */
+export async function openPage(
+  env,
+  t,
+  pathAndQuery = '/',
+  { viewport = { width: 1024, height: 800 }, setup, context: contextOptions = {} } = {},
+) {
+  const context = await env.browser.newContext({ viewport, ...contextOptions });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+    });
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== env.origin) {
+      problems.push(`off-origin request: ${r.url()}`);
+    }
+  });
+  if (setup) await setup(page);
+  await page.goto(env.origin + pathAndQuery);
+  await waitReady(page);
+  return { page, context, problems };
+}
+
+/** Waits until every lesson element on the page has settled. */
+export async function waitReady(page) {
+  await page.waitForFunction(
+    () => {
+      const elements = [...document.querySelectorAll('prefill-trace-lesson')];
+      return elements.length > 0 && elements.every((el) => el.getAttribute('data-state') === 'ready');
+    },
+    null,
+    { timeout: 15_000 },
+  );
+}
+
+export function normalize(text) {
+  return String(text).replace(/\s+/g, ' ').trim();
+}
+
+/** The focused element, looking through shadow roots. */
+export function focused(page) {
+  return page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return {
+      tag: el?.tagName,
+      id: el?.id,
+      name: el?.getAttribute('name'),
+      value: el?.value,
+      text: el?.textContent,
+    };
+  });
+}

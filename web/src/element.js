@@ -1,0 +1,297 @@
+// <prefill-trace-lesson lesson-src="…" [sync-url]>: the whole lesson — the published lesson
+// view, the trace explorer and the checks — in a shadow root, so the host page's styles do not
+// reach it and its styles do not reach the host. Embedding takes two tags:
+//
+//   <script type="module" src="…/app.js"></script>
+//   <prefill-trace-lesson lesson-src="…/lesson.json"></prefill-trace-lesson>
+//
+// Assets (style sheets, the wasm engine, companion data) resolve against app.js's own URL.
+// `lesson-src` resolves against the host page, like any src attribute; without it the bundled
+// lesson is shown. `sync-url` lets the element own the page's URL: the scenario lives in the
+// query string (permalinks, back/forward), `?lesson=` may name another same-origin lesson file,
+// and the document title follows the lesson.
+//
+// Each part fails alone: a missing module, a lesson that fails validation or an engine error
+// shows a message in place of that part, and the rest still renders.
+
+import {
+  DEFAULT_LESSON_PATH,
+  DOCUMENT_FONT_STYLESHEET,
+  EQUATIONS_PATH,
+  PROGRESS_STORAGE_KEY,
+  RELATED_LESSONS_PATH,
+  SHADOW_STYLESHEETS,
+  assetUrl,
+} from './config.js';
+import { h } from './dom.js';
+import { loadEngine } from './engine.js';
+import { GeneratedChecks, ProgressSummary } from './explorer/checks.js';
+import { Explorer } from './explorer/explorer.js';
+import { renderLesson } from './lesson-view.js';
+import { ProgressStore, questionKeyText, sha256Hex } from './progress.js';
+import { answerQuiz } from './quiz.js';
+
+class PartError extends Error {
+  constructor(title, detail) {
+    super(detail);
+    this.title = title;
+  }
+}
+
+function describe(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A message standing in for a part of the lesson that could not be shown. */
+function errorBlock(title, detail) {
+  return h(
+    'div',
+    { class: 'page-error', role: 'alert' },
+    h('h2', { class: 'page-error-title' }, title),
+    h('p', {}, detail),
+  );
+}
+
+/** KaTeX's @font-face rules must be declared in the document (see config.js). */
+function ensureDocumentFonts() {
+  if (document.querySelector('link[data-prefill-trace-fonts]')) return;
+  document.head.append(
+    h('link', {
+      rel: 'stylesheet',
+      href: assetUrl(DOCUMENT_FONT_STYLESHEET).href,
+      'data-prefill-trace-fonts': '',
+    }),
+  );
+}
+
+/** A <link rel=stylesheet> for the shadow root and a promise that settles when it has loaded. */
+function stylesheet(path) {
+  const link = h('link', { rel: 'stylesheet', href: assetUrl(path).href });
+  const loaded = new Promise((resolve) => {
+    link.addEventListener('load', resolve, { once: true });
+    link.addEventListener('error', resolve, { once: true });
+  });
+  return { link, loaded };
+}
+
+async function fetchText(url) {
+  let response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin' });
+  } catch (error) {
+    throw new PartError('The lesson could not be loaded', `${url.pathname}: ${describe(error)}`);
+  }
+  if (!response.ok) {
+    throw new PartError(
+      'The lesson could not be loaded',
+      `${url.pathname}: HTTP ${response.status} ${response.statusText}`.trim(),
+    );
+  }
+  return response.text();
+}
+
+/** Companion data (equations, lesson names) improves the page but is not required for it. */
+async function fetchOptionalJson(path) {
+  try {
+    return JSON.parse(await fetchText(assetUrl(path)));
+  } catch (error) {
+    console.warn(`Rendering without ${path}: ${describe(error)}`);
+    return null;
+  }
+}
+
+export class PrefillTraceLesson extends HTMLElement {
+  #started = false;
+
+  connectedCallback() {
+    if (this.#started) return;
+    this.#started = true;
+    this.setAttribute('data-state', 'loading');
+    ensureDocumentFonts();
+    const shadow = this.attachShadow({ mode: 'open' });
+    const sheets = SHADOW_STYLESHEETS.map(stylesheet);
+    const article = h(
+      'article',
+      { class: 'lesson', 'aria-busy': 'true' },
+      h('p', { class: 'loading' }, 'Loading the lesson…'),
+    );
+    // Hidden until the style sheets apply, so the lesson never flashes unstyled.
+    const root = h('div', { class: 'ptl', hidden: true }, article);
+    shadow.append(...sheets.map((s) => s.link), root);
+    const styled = Promise.all(sheets.map((s) => s.loaded)).then(() => {
+      root.hidden = false;
+    });
+    this.#run(root, styled)
+      .catch((error) => {
+        root.replaceChildren(
+          h('article', { class: 'lesson' }, errorBlock('The lesson could not be shown', describe(error))),
+        );
+      })
+      .finally(async () => {
+        await styled;
+        this.setAttribute('data-state', 'ready');
+      });
+  }
+
+  /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
+  #lessonUrl() {
+    const requested = this.hasAttribute('sync-url')
+      ? new URLSearchParams(window.location.search).get('lesson')
+      : null;
+    const source = requested || this.getAttribute('lesson-src');
+    const url = source ? new URL(source, document.baseURI) : assetUrl(DEFAULT_LESSON_PATH);
+    if (url.origin !== window.location.origin) {
+      throw new PartError(
+        'This lesson cannot be shown',
+        `The lesson address must be on this site; refused ${url.href}.`,
+      );
+    }
+    return url;
+  }
+
+  /** Loads everything, then puts the lesson (or a message per broken part) into `root`. */
+  async #run(root, styled) {
+    const syncUrl = this.hasAttribute('sync-url');
+    let lessonUrl = null;
+    let lessonText = Promise.resolve(null);
+    try {
+      lessonUrl = this.#lessonUrl();
+      lessonText = fetchText(lessonUrl);
+    } catch (error) {
+      lessonText = Promise.reject(error);
+    }
+    const [engineResult, lessonResult, equationPack, relatedFile] = await Promise.allSettled([
+      loadEngine(),
+      lessonText,
+      fetchOptionalJson(EQUATIONS_PATH),
+      fetchOptionalJson(RELATED_LESSONS_PATH),
+    ]);
+
+    if (engineResult.status === 'rejected') {
+      root.replaceChildren(
+        h(
+          'article',
+          { class: 'lesson' },
+          errorBlock(
+          'The lesson engine could not start',
+          `The WebAssembly module failed to load: ${describe(engineResult.reason)}. ` +
+            'The lesson (which the engine validates) and the trace explorer need it.',
+          ),
+        ),
+      );
+      return;
+    }
+    const engine = engineResult.value;
+    this.dataset.engineVersion = engine.version();
+
+    // Quiz progress, shared by the published check and the generated ones.
+    const progress = new ProgressStore(PROGRESS_STORAGE_KEY);
+    const summary = new ProgressSummary(() => {
+      progress.clear();
+      summary.reset();
+      for (const form of root.querySelectorAll('form.quiz')) {
+        form.reset();
+        form.removeAttribute('data-result');
+        form.querySelector('.feedback')?.replaceChildren();
+        for (const option of form.querySelectorAll('[data-result]')) option.removeAttribute('data-result');
+      }
+    });
+
+    // The explorer needs only the engine.
+    let explorer = null;
+    let generated = null;
+    let explorerNode;
+    const presets = engine.listPresets();
+    if (presets.ok) {
+      generated = new GeneratedChecks({ engine, progress, summary });
+      explorer = new Explorer({
+        engine,
+        presets: presets.value,
+        syncUrl,
+        onScenario: (json) => generated.update(json),
+      });
+      explorerNode = explorer.element;
+    } else {
+      explorerNode = h(
+        'section',
+        { id: 'explorer', class: 'explorer', 'aria-label': 'Trace explorer' },
+        errorBlock('The trace explorer could not start', `The engine could not list its presets: ${presets.error}`),
+      );
+    }
+
+    // The lesson needs its file, validated by the engine.
+    let lessonView = null;
+    let lessonProblem = null;
+    if (lessonResult.status === 'rejected') {
+      lessonProblem = lessonResult.reason;
+    } else {
+      const text = lessonResult.value;
+      const validated = engine.loadLesson(text);
+      if (!validated.ok) {
+        lessonProblem = new PartError('This lesson file is not valid', validated.error);
+      } else {
+        const { lesson } = validated;
+        const equations = equationPack.value?.[lesson.id];
+        const related = relatedFile.value?.lessons;
+        const keys = new Map();
+        lessonView = renderLesson({
+          lesson,
+          equations: Array.isArray(equations) ? equations : [],
+          relatedLessons: related && typeof related === 'object' ? related : {},
+          lessonUrl: lessonUrl.pathname + lessonUrl.search,
+          onCheck: (checkIndex, choice) => engine.checkAnswer(text, checkIndex, choice),
+          onQuizCreated: (i, check, form) => {
+            const slot = `published:${i}`;
+            summary.set(slot, null);
+            const key = sha256Hex(
+              questionKeyText({ question: check.question, options: check.options, answer: check.answer }),
+            ).catch(() => null);
+            keys.set(i, key);
+            key.then((k) => {
+              if (!k) return;
+              progress.claimSlot(slot, k);
+              const saved = progress.get(k);
+              if (saved) answerQuiz(form, saved.answer);
+            });
+          },
+          onAnswered: (i, choice, correct) => {
+            summary.set(`published:${i}`, correct);
+            keys.get(i)?.then((k) => progress.save(k, choice, correct));
+          },
+          explorer: explorerNode,
+          progress: summary.element,
+          extraChecks: generated?.element ?? null,
+        });
+        if (syncUrl) document.title = `${lesson.name} · AI Machinery Atlas`;
+      }
+    }
+
+    await styled;
+    let article = lessonView;
+    if (!article) {
+      const problem =
+        lessonProblem instanceof PartError
+          ? lessonProblem
+          : new PartError('The lesson could not be shown', describe(lessonProblem));
+      article = h(
+        'article',
+        { class: 'lesson lesson--partial' },
+        errorBlock(problem.title, problem.message),
+        explorerNode,
+        generated
+          ? h(
+              'section',
+              { id: 'check', class: 'lesson-section', 'aria-labelledby': 'check-heading' },
+              h('h2', { id: 'check-heading' }, 'Check your understanding'),
+              summary.element,
+              generated.element,
+            )
+          : null,
+      );
+    }
+    article.setAttribute('aria-busy', 'true');
+    root.replaceChildren(article);
+    if (explorer) await explorer.start();
+    article.removeAttribute('aria-busy');
+  }
+}

@@ -1,0 +1,303 @@
+// The explorer's controls: native form fields, each with a visible <label>, an optional hint
+// and a place for the engine's error about its value. Reports every edit as
+// `onEdit(key, value, commit)`: commit is false while a value is still moving (typing, dragging)
+// and true when it settles (change event, slider release), which is when the URL is updated.
+
+import { h } from '../dom.js';
+import * as fmt from '../format.js';
+import { CUSTOM_MODEL, SHAPE_FIELDS, getField, parseValue } from '../scenario.js';
+
+/** The prompt slider is log2-scaled: position = 100·log2(T), 1 … 131,072 tokens. */
+const SLIDER_MAX_TOKENS = 131072;
+const SLIDER_SCALE = 100;
+
+export function sliderPosition(tokens) {
+  const t = Math.min(SLIDER_MAX_TOKENS, Math.max(1, Number(tokens) || 1));
+  return Math.round(Math.log2(t) * SLIDER_SCALE);
+}
+
+export function sliderTokens(position) {
+  return Math.round(2 ** (Number(position) / SLIDER_SCALE));
+}
+
+function options(list, selected) {
+  return list.map(([value, text]) => h('option', { value, selected: value === selected }, text));
+}
+
+export class Controls {
+  #fields = new Map();
+  #inputs = new Map();
+
+  /**
+   * @param {object} presets  listPresets() value: {models, accelerators, precisions}
+   * @param {{onEdit: (key: string, value: unknown, commit: boolean) => void,
+   *          onAction: (name: string) => void}} handlers
+   */
+  constructor(presets, { onEdit, onAction }) {
+    this.onEdit = onEdit;
+    this.presets = presets;
+
+    const model = h(
+      'select',
+      { id: 'ctl-model' },
+      options(
+        [
+          ...presets.models.map((m) => [m.id, `${m.name} (${fmt.parameters(m.parameters)} parameters)`]),
+          [CUSTOM_MODEL, 'Custom shape…'],
+        ],
+        null,
+      ),
+    );
+    model.addEventListener('change', () => onEdit('model', model.value, true));
+
+    const hardware = h(
+      'select',
+      { id: 'ctl-hardware' },
+      options(presets.accelerators.map((a) => [a.id, a.name]), null),
+    );
+    hardware.addEventListener('change', () => onEdit('hardware', hardware.value, true));
+
+    const precision = h(
+      'select',
+      { id: 'ctl-precision' },
+      options(presets.precisions.map((p) => [p, p]), null),
+    );
+    precision.addEventListener('change', () => onEdit('precision', precision.value, true));
+
+    const attention = h(
+      'select',
+      { id: 'ctl-attention' },
+      options(
+        [
+          ['fused', 'Fused (scores stay on chip)'],
+          ['materialized', 'Materialized score matrix'],
+        ],
+        null,
+      ),
+    );
+    attention.addEventListener('change', () => onEdit('attention', attention.value, true));
+
+    // Prompt tokens: a log-scaled slider and an exact number field, kept in step.
+    const slider = h('input', {
+      id: 'ctl-prompt-range',
+      type: 'range',
+      min: 0,
+      max: sliderPosition(SLIDER_MAX_TOKENS),
+      step: 5,
+    });
+    const promptNumber = this.#numberInput('ctl-prompt', { min: 1, max: 16777216, step: 1 });
+    slider.addEventListener('input', () => {
+      const tokens = sliderTokens(slider.value);
+      promptNumber.value = String(tokens);
+      slider.setAttribute('aria-valuetext', `${fmt.count(tokens)} tokens`);
+      onEdit('prompt', tokens, false);
+    });
+    slider.addEventListener('change', () => onEdit('prompt', sliderTokens(slider.value), true));
+    promptNumber.addEventListener('input', () => {
+      const value = parseValue(promptNumber.value, true);
+      this.#syncSlider(value);
+      onEdit('prompt', value, false);
+    });
+    promptNumber.addEventListener('change', () => onEdit('prompt', parseValue(promptNumber.value, true), true));
+    this.slider = slider;
+
+    const batch = this.#numberInput('ctl-batch', { min: 1, max: 65536, step: 1 });
+    const chunk = this.#numberInput('ctl-chunk', { min: 0, step: 256 });
+    const rate = this.#numberInput('ctl-rate', { min: 0, step: 'any' });
+    for (const [key, input] of [['batch', batch], ['chunk', chunk], ['rate', rate]]) {
+      input.addEventListener('input', () => onEdit(key, parseValue(input.value, true), false));
+      input.addEventListener('change', () => onEdit(key, parseValue(input.value, true), true));
+    }
+
+    // A custom model's shape, shown when "Custom shape…" is chosen.
+    const shapeFields = SHAPE_FIELDS.map((field) => {
+      const key = `shape.${field.key}`;
+      let input;
+      if (field.options) {
+        input = h('select', { id: `ctl-shape-${field.key}` }, options(field.options.map((o) => [o, o]), null));
+        input.addEventListener('change', () => onEdit(key, input.value, true));
+      } else {
+        input = this.#numberInput(`ctl-shape-${field.key}`, { min: field.key === 'head_dim' ? 0 : 1, step: 1 });
+        input.addEventListener('input', () => onEdit(key, parseValue(input.value, true), false));
+        input.addEventListener('change', () => onEdit(key, parseValue(input.value, true), true));
+      }
+      this.#inputs.set(key, input);
+      const label = field.symbol ? [field.label, ' ', h('span', { class: 'symbol' }, `(${field.symbol})`)] : field.label;
+      return this.#field(key, label, input);
+    });
+    this.shapeSet = h(
+      'fieldset',
+      { class: 'shape-fields', hidden: true },
+      h('legend', {}, 'Custom model shape'),
+      h('div', { class: 'shape-grid' }, shapeFields),
+    );
+
+    for (const [key, input] of [
+      ['model', model],
+      ['hardware', hardware],
+      ['precision', precision],
+      ['prompt', promptNumber],
+      ['batch', batch],
+      ['chunk', chunk],
+      ['attention', attention],
+      ['rate', rate],
+    ]) {
+      this.#inputs.set(key, input);
+    }
+
+    const promptField = h(
+      'div',
+      { class: 'field field--prompt', 'data-field': 'prompt' },
+      h(
+        'div',
+        { class: 'prompt-row' },
+        h('label', { for: 'ctl-prompt-range' }, 'Prompt tokens'),
+        h(
+          'span',
+          { class: 'prompt-exact' },
+          h('label', { for: 'ctl-prompt' }, h('span', { class: 'visually-hidden' }, 'Prompt tokens '), '(exact)'),
+          promptNumber,
+        ),
+      ),
+      slider,
+      h('p', { class: 'hint', id: 'ctl-prompt-hint' }, 'Log slider 1–131,072; exact up to 16,777,216.'),
+      h('p', { class: 'field-error', id: 'ctl-prompt-error', hidden: true }),
+    );
+    promptNumber.setAttribute('aria-describedby', 'ctl-prompt-hint ctl-prompt-error');
+    slider.setAttribute('aria-describedby', 'ctl-prompt-hint ctl-prompt-error');
+    this.#fields.set('prompt', promptField);
+
+    this.status = h('p', { class: 'action-status', role: 'status', 'aria-live': 'polite' });
+    this.linkOutput = h('input', {
+      type: 'text',
+      class: 'link-output',
+      readonly: true,
+      hidden: true,
+      'aria-label': 'Link to this scenario',
+    });
+    const button = (name, text, accessibleName = null) => {
+      const b = h(
+        'button',
+        { type: 'button', class: 'button button--small', 'data-action': name, 'aria-label': accessibleName },
+        text,
+      );
+      b.addEventListener('click', () => onAction(name));
+      return b;
+    };
+
+    this.element = h(
+      'form',
+      { class: 'controls', 'aria-labelledby': 'controls-heading', novalidate: true },
+      h('h3', { id: 'controls-heading' }, 'Scenario'),
+      this.#field('model', 'Model', model),
+      this.shapeSet,
+      this.#field('hardware', 'Accelerator', hardware),
+      this.#field('precision', 'Precision', precision, 'Number formats of weights, activations and KV cache.'),
+      promptField,
+      this.#field('batch', 'Requests per batch', batch, 'Requests prefilled together (B).'),
+      this.#field('chunk', 'Chunk size', chunk, 'Tokens per chunk; 0 = whole prompt at once.'),
+      this.#field('attention', 'Attention', attention),
+      this.#field('rate', 'Arrival rate', rate, 'Requests per second; 0 = no queue.'),
+      h(
+        'div',
+        { class: 'actions' },
+        button('copy-link', 'Copy link'),
+        button('reset', 'Reset'),
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h('span', { class: 'actions-label' }, 'Download trace'),
+        button('download-json', 'JSON', 'Download trace (JSON)'),
+        button('download-csv', 'CSV', 'Download trace (CSV)'),
+      ),
+      this.linkOutput,
+      this.status,
+    );
+    this.element.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  #numberInput(id, attrs) {
+    return h('input', { id, type: 'number', inputmode: 'decimal', ...attrs });
+  }
+
+  #field(key, labelText, input, hint = null) {
+    const id = input.id;
+    const describedBy = [hint ? `${id}-hint` : null, `${id}-error`].filter(Boolean).join(' ');
+    input.setAttribute('aria-describedby', describedBy);
+    const field = h(
+      'div',
+      { class: 'field', 'data-field': key },
+      h('label', { for: id }, labelText),
+      input,
+      hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null,
+      h('p', { class: 'field-error', id: `${id}-error`, hidden: true }),
+    );
+    this.#fields.set(key, field);
+    return field;
+  }
+
+  #syncSlider(tokens) {
+    if (typeof tokens !== 'number' || !Number.isFinite(tokens)) return;
+    this.slider.value = String(sliderPosition(tokens));
+    this.slider.setAttribute('aria-valuetext', `${fmt.count(tokens)} tokens`);
+  }
+
+  /** Shows `state` in the controls (initial load, back/forward, reset). */
+  setState(state) {
+    for (const [key, input] of this.#inputs) {
+      const value = getField(state, key);
+      input.value = value === null || value === undefined ? '' : String(value);
+    }
+    this.#syncSlider(state.prompt);
+    this.shapeSet.hidden = state.model !== CUSTOM_MODEL;
+  }
+
+  /** Shows the custom-shape fields only for a custom model. */
+  showShape(visible) {
+    this.shapeSet.hidden = !visible;
+  }
+
+  /**
+   * Shows messages beside controls: `errors` (the engine rejects the value) and `notes`
+   * (a permalink value that was replaced by the default). Other fields are cleared.
+   */
+  setMessages(errors, notes = {}) {
+    for (const [key, field] of this.#fields) {
+      const box = field.querySelector('.field-error');
+      const input = this.#inputs.get(key);
+      const error = errors[key];
+      const note = notes[key];
+      if (error) {
+        box.replaceChildren(error);
+        box.className = 'field-error';
+      } else if (note) {
+        box.replaceChildren(`The link's value was not used — ${note}. Showing the default instead.`);
+        box.className = 'field-error field-error--note';
+      }
+      box.hidden = !error && !note;
+      if (error) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    }
+  }
+
+  /** The hint under "Precision": what the chosen format means for each tensor (from the trace). */
+  setPrecisionHint(precision) {
+    const hint = this.#fields.get('precision').querySelector('.hint');
+    hint.replaceChildren(
+      precision
+        ? `Weights ${precision.weights} · activations ${precision.activations} · KV ${precision.kv}`
+        : 'Number formats of weights, activations and KV cache.',
+    );
+  }
+
+  /** Says what a button did (and shows the link when the clipboard is unavailable). */
+  say(message, link = null) {
+    this.status.replaceChildren(message);
+    this.linkOutput.hidden = link === null;
+    if (link !== null) {
+      this.linkOutput.value = link;
+      this.linkOutput.select();
+    }
+  }
+}

@@ -1,0 +1,123 @@
+// "At a glance": a one-paragraph summary (announced politely to screen readers after each
+// update), the key figures of the trace, and the trace's stated assumptions and omissions,
+// which stay visible beside the numbers they qualify.
+
+import { h } from '../dom.js';
+import * as fmt from '../format.js';
+
+function ttftText(ttft) {
+  return ttft.overloaded ? 'unbounded — overloaded' : fmt.seconds(ttft.total_seconds);
+}
+
+function memoryText(memory) {
+  return memory.fits
+    ? `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — fits`
+    : `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — does not fit`;
+}
+
+/** The summary sentence of a trace. */
+export function summaryText(trace) {
+  const s = trace.scenario;
+  const ttft = trace.totals.ttft;
+  const memory = trace.totals.memory;
+  const step2 = trace.steps[1];
+  return (
+    `${s.model.name} on ${s.hardware.name} in ${s.precision.name}, ${fmt.count(s.batch)} × ` +
+    `${fmt.count(s.prompt_tokens)} tokens: time to first token ${ttftText(ttft)}; the step-2 ` +
+    `projections are ${fmt.bound(step2.bound)}; the prompt leaves ` +
+    `${fmt.bytes(trace.totals.kv_cache.bytes)} of KV cache; peak memory ${memoryText(memory)}` +
+    (memory.fits ? '.' : ` (over by ${fmt.bytes(memory.exceeds_by_bytes)}).`)
+  );
+}
+
+const FIGURES = [
+  {
+    key: 'ttft',
+    label: 'Time to first token',
+    value: (t) => ttftText(t.totals.ttft),
+    state: (t) => (t.totals.ttft.overloaded ? 'bad' : null),
+    note: (t) =>
+      t.totals.ttft.overloaded
+        ? `Arrivals outpace service: utilization ρ = ${fmt.number(t.steps[4].facts.utilization, 3)}.`
+        : `Queueing ${fmt.seconds(t.totals.ttft.queue_seconds)} + execution ${fmt.seconds(t.totals.ttft.execution_seconds)} + delivery ${fmt.seconds(t.totals.ttft.delivery_seconds)}.`,
+  },
+  {
+    key: 'step2-bound',
+    label: 'Step-2 projections',
+    value: (t) => fmt.bound(t.steps[1].bound),
+    note: (t) =>
+      `Ridge ${fmt.intensity(t.steps[1].facts.ridge_flops_per_byte)}; Q/K/V projection at ${fmt.intensity(
+        t.steps[1].facts.projections.find((p) => p.name === 'qkv_projection')?.intensity,
+      )}.`,
+  },
+  {
+    key: 'kv-bytes',
+    label: 'KV cache left behind',
+    value: (t) => fmt.bytes(t.totals.kv_cache.bytes),
+    note: (t) => `${fmt.bytes(t.steps[2].facts.kv_bytes_per_token)} per token.`,
+  },
+  {
+    key: 'memory',
+    label: 'Peak device memory',
+    value: (t) => memoryText(t.totals.memory),
+    state: (t) => (t.totals.memory.fits ? null : 'bad'),
+    note: (t) =>
+      t.totals.memory.fits
+        ? 'Weights + KV state + the largest set of temporaries.'
+        : `Exceeds the device by ${fmt.bytes(t.totals.memory.exceeds_by_bytes)}.`,
+  },
+  {
+    key: 'flops',
+    label: 'Arithmetic',
+    value: (t) => fmt.flops(t.totals.flops),
+    note: (t) => `${fmt.parameters(t.parameters)} parameters.`,
+  },
+  {
+    key: 'hbm-bytes',
+    label: 'HBM traffic',
+    value: (t) => fmt.bytes(t.totals.hbm_bytes),
+    note: (t) => `Overall ${fmt.intensity(t.decode_comparison.prefill_intensity)}.`,
+  },
+];
+
+export class Glance {
+  constructor() {
+    this.summary = h('p', { class: 'summary', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.figures = h('dl', { class: 'figures' });
+    this.omissions = h('ul', { class: 'omissions-list' });
+    this.element = h(
+      'div',
+      { class: 'glance' },
+      h(
+        'section',
+        { class: 'explorer-block glance-figures', 'aria-labelledby': 'glance-heading' },
+        h('h3', { id: 'glance-heading' }, 'At a glance'),
+        this.summary,
+        this.figures,
+      ),
+      h(
+        'section',
+        { class: 'explorer-block omissions', 'aria-labelledby': 'omissions-heading' },
+        h('h3', { id: 'omissions-heading' }, 'What these numbers leave out'),
+        h('p', { class: 'hint' }, 'The trace states its assumptions and omissions; they qualify every figure here.'),
+        this.omissions,
+      ),
+    );
+  }
+
+  update(trace) {
+    this.summary.textContent = summaryText(trace);
+    this.figures.replaceChildren(
+      ...FIGURES.map((f) =>
+        h(
+          'div',
+          { class: `figure${f.state?.(trace) === 'bad' ? ' figure--bad' : ''}`, 'data-figure': f.key },
+          h('dt', {}, f.label),
+          h('dd', { class: 'figure-value' }, f.value(trace)),
+          h('dd', { class: 'figure-note' }, f.note(trace)),
+        ),
+      ),
+    );
+    this.omissions.replaceChildren(...trace.assumptions.map((text) => h('li', {}, text)));
+  }
+}
