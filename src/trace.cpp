@@ -291,6 +291,7 @@ Totals sum(const std::vector<Operator>& ops) {
     totals.flops += op.count * op.flops;
     totals.hbm_bytes += op.count * op.hbm.total();
     totals.seconds += op.count * op.seconds;
+    totals.overhead_seconds += op.count * op.overhead_seconds;
   }
   return totals;
 }
@@ -438,6 +439,7 @@ Ttft time_to_first_token(double execution_seconds, double delivery_compute_secon
   ttft.execution_seconds = execution_seconds;
   ttft.delivery_seconds = delivery_compute_seconds + work.delivery_seconds;
   ttft.service_seconds = execution_seconds + delivery_compute_seconds;
+  ttft.saturation_arrival_rate = batch / ttft.service_seconds;
   if (work.arrival_rate > 0) {
     // Batches of B form at λ/B; each is one deterministic service of the device.
     const double batch_rate = work.arrival_rate / batch;
@@ -597,6 +599,7 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
       step.totals.flops += op.count * op.flops;
       step.totals.hbm_bytes += op.count * op.hbm.total();
       step.totals.seconds += op.count * op.seconds;
+      step.totals.overhead_seconds += op.count * op.overhead_seconds;
     }
     step.bound = dominant_bound(ops);
     trace.steps.push_back(step);

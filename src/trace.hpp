@@ -54,6 +54,14 @@ struct Totals {
   double flops = 0;
   double hbm_bytes = 0;
   double seconds = 0;
+  double overhead_seconds = 0;  // the launch-overhead part of `seconds`
+};
+
+/// The roofs every operator is bounded by: peak × η_c and bandwidth × η_m for this scenario.
+struct Roofline {
+  double peak_flops = 0;  // FLOP/s of the activation format's arithmetic, × η_c
+  double bandwidth = 0;   // bytes/s, × η_m
+  double ridge_flops_per_byte = 0;
 };
 
 struct ProjectionFact {
@@ -127,6 +135,7 @@ struct ChunkingFacts {  // step 4
 
 struct Ttft {                           // step 5
   double service_seconds = 0;           // device time per batch: execution + LM head and sampling
+  double saturation_arrival_rate = 0;   // λ at which ρ = 1: B / service
   double utilization = 0;               // ρ = (λ/B)·service
   bool overloaded = false;              // ρ ≥ 1: the queue grows without bound
   std::optional<double> queue_seconds;  // M/D/1 wait + batch formation; none when overloaded
@@ -161,6 +170,7 @@ struct DecodeComparison {
 struct Trace {
   Scenario scenario;
   double parameters = 0;
+  Roofline roofline;
   std::vector<Operator> operators;
   std::vector<Step> steps;
   EmbeddingFacts embedding;

@@ -120,6 +120,7 @@ json step_facts(const Trace& trace, int number) {
                   {"delivery_seconds", ttft.delivery_seconds},
                   {"total_seconds", optional_number(ttft.total_seconds)},
                   {"service_seconds", ttft.service_seconds},
+                  {"saturation_arrival_rate", ttft.saturation_arrival_rate},
                   {"utilization", ttft.utilization},
                   {"overloaded", ttft.overloaded}};
     }
@@ -163,6 +164,10 @@ json trace_to_json(const Trace& trace) {
               {"engine_version", PREFILL_TRACE_VERSION},
               {"scenario", scenario_to_json(trace.scenario)},
               {"parameters", trace.parameters},
+              {"roofline",
+               {{"peak_flops", trace.roofline.peak_flops},
+                {"bandwidth", trace.roofline.bandwidth},
+                {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}}},
               {"operators", operators},
               {"steps", steps},
               {"totals", totals},

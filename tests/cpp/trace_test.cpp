@@ -415,3 +415,27 @@ TEST(Sweep, ArrivalRateSweepMatchesOneTracePerRate) {
 
 }  // namespace
 }  // namespace prefill_trace
+
+namespace prefill_trace {
+namespace {
+
+TEST(Roofline, EffectiveRoofsCarryTheEfficiencies) {
+  // η_c = 0.5 and η_m = 0.8 on the round accelerator: roofs 50e12 FLOP/s and 0.8e12 B/s,
+  // ridge 50e12 / 0.8e12 = 62.5 FLOP/byte.
+  const Trace trace = trace_of({{"compute_efficiency", 0.5}, {"memory_efficiency", 0.8}});
+  EXPECT_DOUBLE_EQ(trace.roofline.peak_flops, 50e12);
+  EXPECT_DOUBLE_EQ(trace.roofline.bandwidth, 0.8e12);
+  EXPECT_DOUBLE_EQ(trace.roofline.ridge_flops_per_byte, 62.5);
+}
+
+TEST(Queue, SaturationRateIsWhereUtilizationReachesOne) {
+  // λ_sat = B / S: just below it the wait is finite, at it the queue is overloaded.
+  const Trace base = trace_of({{"batch", 2}});
+  const double saturation = base.ttft.saturation_arrival_rate;
+  EXPECT_DOUBLE_EQ(saturation, 2 / base.ttft.service_seconds);
+  EXPECT_FALSE(trace_of({{"batch", 2}, {"arrival_rate", saturation * 0.99}}).ttft.overloaded);
+  EXPECT_TRUE(trace_of({{"batch", 2}, {"arrival_rate", saturation}}).ttft.overloaded);
+}
+
+}  // namespace
+}  // namespace prefill_trace
