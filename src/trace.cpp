@@ -483,6 +483,8 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   const double& peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
   const double ridge = peak * work.compute_efficiency /
                        (scenario.hardware.memory_bandwidth * work.memory_efficiency);
+  trace.roofline = Roofline{peak * work.compute_efficiency,
+                            scenario.hardware.memory_bandwidth * work.memory_efficiency, ridge};
 
   // Step 1.
   double launches = 0;
