@@ -38,6 +38,21 @@ const std::vector<std::string>& bundled_mechanism() {
   return mechanism;
 }
 
+// Parses the scenario, then lets `body` fill the reply; a parse error becomes the reply's error.
+template <typename Reply, typename Body>
+Reply with_scenario(std::string_view scenario_json, Body body) {
+  return guarded<Reply>([&] {
+    Reply reply;
+    auto scenario = parse_scenario(scenario_json);
+    if (!scenario) {
+      reply.error = scenario.error();
+      return reply;
+    }
+    body(scenario.value(), reply);
+    return reply;
+  });
+}
+
 Result<Trace> trace_for(std::string_view scenario_json) {
   auto scenario = parse_scenario(scenario_json);
   if (!scenario) return Error{scenario.error()};
@@ -155,43 +170,27 @@ JsonReply list_presets() {
 
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,
                 const std::vector<double>& values) {
-  return guarded<JsonReply>([&] {
-    JsonReply reply;
-    SweepVariable which;
-    if (variable == "prompt_tokens") {
-      which = SweepVariable::prompt_tokens;
-    } else if (variable == "arrival_rate") {
-      which = SweepVariable::arrival_rate;
-    } else {
+  return with_scenario<JsonReply>(scenario_json, [&](const Scenario& scenario, JsonReply& reply) {
+    if (variable != "prompt_tokens" && variable != "arrival_rate") {
       reply.error = "sweep variable must be \"prompt_tokens\" or \"arrival_rate\"";
-      return reply;
+      return;
     }
-    auto scenario = parse_scenario(scenario_json);
-    if (!scenario) {
-      reply.error = scenario.error();
-      return reply;
-    }
-    auto points = prefill_trace::sweep(scenario.value(), which, values);
+    const SweepVariable which =
+        variable == "prompt_tokens" ? SweepVariable::prompt_tokens : SweepVariable::arrival_rate;
+    auto points = prefill_trace::sweep(scenario, which, values);
     if (!points) {
       reply.error = points.error();
-      return reply;
+      return;
     }
     reply.ok = true;
     reply.json = sweep_to_json(which, points.value()).dump();
-    return reply;
   });
 }
 
 JsonReply generate_checks(std::string_view scenario_json) {
-  return guarded<JsonReply>([&] {
-    JsonReply reply;
-    auto scenario = parse_scenario(scenario_json);
-    if (!scenario) {
-      reply.error = scenario.error();
-      return reply;
-    }
+  return with_scenario<JsonReply>(scenario_json, [](const Scenario& scenario, JsonReply& reply) {
     nlohmann::json checks = nlohmann::json::array();
-    for (const GeneratedCheck& check : prefill_trace::generate_checks(scenario.value())) {
+    for (const GeneratedCheck& check : prefill_trace::generate_checks(scenario)) {
       nlohmann::json entry = {{"id", check.id},
                               {"kind", check.kind == CheckKind::numeric ? "numeric" : "choice"},
                               {"question", check.question}};
@@ -205,29 +204,22 @@ JsonReply generate_checks(std::string_view scenario_json) {
     }
     reply.ok = true;
     reply.json = nlohmann::json{{"checks", checks}}.dump();
-    return reply;
   });
 }
 
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {
-  return guarded<GeneratedReply>([&] {
-    GeneratedReply reply;
-    auto scenario = parse_scenario(scenario_json);
-    if (!scenario) {
-      reply.error = scenario.error();
-      return reply;
-    }
-    auto outcome = prefill_trace::check_generated(scenario.value(), id, answer);
-    if (!outcome) {
-      reply.error = outcome.error();
-      return reply;
-    }
-    reply.ok = true;
-    reply.correct = outcome->correct;
-    reply.expected = outcome->expected;
-    reply.explanation = outcome->explanation;
-    return reply;
-  });
+  return with_scenario<GeneratedReply>(
+      scenario_json, [&](const Scenario& scenario, GeneratedReply& reply) {
+        auto outcome = prefill_trace::check_generated(scenario, id, answer);
+        if (!outcome) {
+          reply.error = outcome.error();
+          return;
+        }
+        reply.ok = true;
+        reply.correct = outcome->correct;
+        reply.expected = outcome->expected;
+        reply.explanation = outcome->explanation;
+      });
 }
 
 }  // namespace api

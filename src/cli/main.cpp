@@ -69,28 +69,36 @@ struct Args {
   std::map<std::string, std::string> options;  // --name -> value ("" for switches)
 };
 
+// The scenario flags and the scenario JSON keys they set: one table for parsing, building the
+// scenario, and naming the flag in an error.
+struct ScenarioFlag {
+  const char* flag;
+  const char* key;
+  bool numeric;
+};
+constexpr ScenarioFlag kScenarioFlags[] = {
+    {"--model", "model", false},
+    {"--hardware", "hardware", false},
+    {"--precision", "precision", false},
+    {"--attention", "attention", false},
+    {"--prompt", "prompt_tokens", true},
+    {"--batch", "batch", true},
+    {"--chunk", "chunk_tokens", true},
+    {"--arrival-rate", "arrival_rate", true},
+    {"--delivery-latency", "delivery_seconds", true},
+    {"--m-tile", "gemm_m_tile", true},
+    {"--attention-block", "attention_block", true},
+    {"--compute-efficiency", "compute_efficiency", true},
+    {"--memory-efficiency", "memory_efficiency", true},
+};
+
 // Options that take a value; every other --option is a switch.
 bool takes_value(const std::string& name) {
-  static const char* const valued[] = {"--answer",
-                                       "--check",
-                                       "--scenario",
-                                       "--model",
-                                       "--hardware",
-                                       "--precision",
-                                       "--prompt",
-                                       "--batch",
-                                       "--chunk",
-                                       "--attention",
-                                       "--arrival-rate",
-                                       "--delivery-latency",
-                                       "--m-tile",
-                                       "--attention-block",
-                                       "--compute-efficiency",
-                                       "--memory-efficiency",
-                                       "--variable",
-                                       "--values"};
-  for (const char* option : valued) {
+  for (const char* option : {"--answer", "--check", "--scenario", "--variable", "--values"}) {
     if (name == option) return true;
+  }
+  for (const ScenarioFlag& spec : kScenarioFlags) {
+    if (name == spec.flag) return true;
   }
   return false;
 }
@@ -271,32 +279,19 @@ json scenario_json(const Args& args) {
     if (!parsed->is_object()) fail(*file + ": a scenario must be a JSON object");
     for (const auto& item : parsed->items()) scenario[item.key()] = item.value();
   }
-  static const std::pair<const char*, const char*> text_flags[] = {{"--model", "model"},
-                                                                   {"--hardware", "hardware"},
-                                                                   {"--precision", "precision"},
-                                                                   {"--attention", "attention"}};
-  for (const auto& [flag, key] : text_flags) {
-    if (const auto value = option(args, flag)) scenario[key] = *value;
-  }
-  static const std::pair<const char*, const char*> number_flags[] = {
-      {"--prompt", "prompt_tokens"},
-      {"--batch", "batch"},
-      {"--chunk", "chunk_tokens"},
-      {"--arrival-rate", "arrival_rate"},
-      {"--delivery-latency", "delivery_seconds"},
-      {"--m-tile", "gemm_m_tile"},
-      {"--attention-block", "attention_block"},
-      {"--compute-efficiency", "compute_efficiency"},
-      {"--memory-efficiency", "memory_efficiency"}};
-  for (const auto& [flag, key] : number_flags) {
-    if (const auto value = option(args, flag)) {
-      const double number = parse_number(flag, *value);
-      // Integral values travel as JSON integers so integer fields accept them exactly.
-      if (number == std::floor(number) && std::fabs(number) < 9e15) {
-        scenario[key] = static_cast<int64_t>(number);
-      } else {
-        scenario[key] = number;
-      }
+  for (const ScenarioFlag& spec : kScenarioFlags) {
+    const auto value = option(args, spec.flag);
+    if (!value) continue;
+    if (!spec.numeric) {
+      scenario[spec.key] = *value;
+      continue;
+    }
+    const double number = parse_number(spec.flag, *value);
+    // Integral values travel as JSON integers so integer fields accept them exactly.
+    if (number == std::floor(number) && std::fabs(number) < 9e15) {
+      scenario[spec.key] = static_cast<int64_t>(number);
+    } else {
+      scenario[spec.key] = number;
     }
   }
   return scenario;
@@ -304,24 +299,10 @@ json scenario_json(const Args& args) {
 
 // Names the flag beside the JSON path, e.g. "--prompt (/prompt_tokens): must be ...".
 std::string with_flag(const std::string& error) {
-  static const std::pair<const char*, const char*> flags[] = {
-      {"/prompt_tokens", "--prompt"},
-      {"/batch", "--batch"},
-      {"/chunk_tokens", "--chunk"},
-      {"/arrival_rate", "--arrival-rate"},
-      {"/delivery_seconds", "--delivery-latency"},
-      {"/gemm_m_tile", "--m-tile"},
-      {"/attention_block", "--attention-block"},
-      {"/compute_efficiency", "--compute-efficiency"},
-      {"/memory_efficiency", "--memory-efficiency"},
-      {"/model", "--model"},
-      {"/hardware", "--hardware"},
-      {"/precision", "--precision"},
-      {"/attention", "--attention"}};
-  for (const auto& [path, flag] : flags) {
-    const std::string prefix = std::string(path) + ":";
-    if (error.rfind(prefix, 0) == 0)
-      return std::string(flag) + " (" + path + ")" + error.substr(std::string(path).size());
+  for (const ScenarioFlag& spec : kScenarioFlags) {
+    const std::string path = std::string("/") + spec.key;
+    if (error.rfind(path + ":", 0) == 0)
+      return std::string(spec.flag) + " (" + path + ")" + error.substr(path.size());
   }
   return error;
 }
@@ -404,20 +385,11 @@ void print_table(const Trace& trace) {
   for (const auto& assumption : trace.assumptions) std::cout << "  - " << assumption << '\n';
 }
 
-const std::vector<std::string> kScenarioOptions = {"--scenario",
-                                                   "--model",
-                                                   "--hardware",
-                                                   "--precision",
-                                                   "--prompt",
-                                                   "--batch",
-                                                   "--chunk",
-                                                   "--attention",
-                                                   "--arrival-rate",
-                                                   "--delivery-latency",
-                                                   "--m-tile",
-                                                   "--attention-block",
-                                                   "--compute-efficiency",
-                                                   "--memory-efficiency"};
+std::vector<std::string> scenario_options() {
+  std::vector<std::string> options = {"--scenario"};
+  for (const ScenarioFlag& spec : kScenarioFlags) options.emplace_back(spec.flag);
+  return options;
+}
 
 int run_trace(const Args& args) {
   if (!args.positional.empty()) fail("trace: unexpected argument \"" + args.positional[0] + "\"");
@@ -501,12 +473,12 @@ int main(int argc, char** argv) {
     if (command == "quiz")
       return run_quiz(parse_args(argc, argv, 2, {"--answer", "--check", "--verify"}));
     if (command == "trace") {
-      auto options = kScenarioOptions;
+      auto options = scenario_options();
       options.insert(options.end(), {"--json", "--csv", "--table"});
       return run_trace(parse_args(argc, argv, 2, options));
     }
     if (command == "sweep") {
-      auto options = kScenarioOptions;
+      auto options = scenario_options();
       options.insert(options.end(), {"--variable", "--values"});
       return run_sweep(parse_args(argc, argv, 2, options));
     }
