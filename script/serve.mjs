@@ -4,7 +4,8 @@
 // Prints "Serving <root> at http://127.0.0.1:<port>/" once listening (the browser tests read it).
 // Sends the same Content-Security-Policy as the page's <meta> tag (read from <root>/index.html,
 // so the policy has one source), correct MIME types (application/wasm enables streaming
-// compilation), and refuses any path that leaves the root.
+// compilation), an ETag so `no-cache` revalidation can answer 304, and refuses any path that
+// leaves the root.
 
 import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
@@ -106,12 +107,22 @@ async function resolveFile(urlPath) {
     const index = path.join(real, 'index.html');
     try {
       const indexInfo = await stat(index);
-      return indexInfo.isFile() ? { file: index, size: indexInfo.size } : null;
+      return indexInfo.isFile() ? { file: index, size: indexInfo.size, mtimeMs: indexInfo.mtimeMs } : null;
     } catch {
       return null;
     }
   }
-  return info.isFile() ? { file: real, size: info.size } : null;
+  return info.isFile() ? { file: real, size: info.size, mtimeMs: info.mtimeMs } : null;
+}
+
+/**
+ * A validator for the file's current bytes (size and modification time). With `no-cache`, the
+ * browser revalidates every time and gets a 304 when nothing changed: always fresh, but a
+ * repeat visit neither downloads nor compiles the bundle and the wasm module again (their
+ * compiled code is cached with the response).
+ */
+function etagOf(found) {
+  return `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
 }
 
 const server = createServer(async (req, res) => {
@@ -127,7 +138,20 @@ const server = createServer(async (req, res) => {
       return;
     }
     const type = MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream';
-    res.writeHead(200, { ...baseHeaders(), 'Content-Type': type, 'Content-Length': found.size });
+    const etag = etagOf(found);
+    const cached = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim());
+    if (cached.includes(etag)) {
+      res.writeHead(304, { ...baseHeaders(), ETag: etag });
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      ...baseHeaders(),
+      'Content-Type': type,
+      'Content-Length': found.size,
+      ETag: etag,
+      'Last-Modified': new Date(found.mtimeMs).toUTCString(),
+    });
     if (req.method === 'HEAD') {
       res.end();
       return;

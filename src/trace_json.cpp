@@ -16,8 +16,10 @@ json optional_bound(const std::optional<Bound>& bound) {
 }
 
 json totals_json(const Totals& totals) {
-  return json{
-      {"flops", totals.flops}, {"hbm_bytes", totals.hbm_bytes}, {"seconds", totals.seconds}};
+  return json{{"flops", totals.flops},
+              {"hbm_bytes", totals.hbm_bytes},
+              {"seconds", totals.seconds},
+              {"overhead_seconds", totals.overhead_seconds}};
 }
 
 json operator_json(const Operator& op) {

@@ -2,6 +2,9 @@
 // free port of 127.0.0.1), Debian's Chromium through playwright-core, and a page opener that
 // records every problem the page reports — console errors, page errors, CSP violations, failed
 // or 4xx/5xx requests, and any request off the test server's origin.
+// `startServer()`, `launchChromium()` / `chromiumLaunchOptions()` and `assertSiteBuilt()` work
+// outside node:test too (bench/page-bench.mjs uses them); `useBrowser()` wires them into a
+// test file's before/after hooks.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -18,32 +21,73 @@ export const artifacts = path.join(repo, 'build/test-artifacts');
 export const fixtures = path.join(repo, 'tests/browser/fixtures');
 export const LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.json';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+/** Debian's Chromium (never a downloaded one: `npx playwright install` fails offline). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Without the background-networking flags Chromium keeps trying closed network addresses. */
+export const CHROMIUM_ARGS = Object.freeze([
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-];
+]);
 
-function startServer() {
+/** The options for `chromium.launch` (extra ones, e.g. `headless`, override). */
+export function chromiumLaunchOptions(extra = {}) {
+  return { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS], ...extra };
+}
+
+/** Launches Debian's Chromium through playwright-core. */
+export function launchChromium(extra = {}) {
+  return chromium.launch(chromiumLaunchOptions(extra));
+}
+
+/**
+ * Starts script/serve.mjs for `root` (default build/web) on a free port of 127.0.0.1.
+ * Resolves to `{child, url, origin, stop()}` once the server is listening; usable outside
+ * node:test (bench/page-bench.mjs). `stop()` ends the server and waits for it to exit.
+ */
+export function startServer({ root = site } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [path.join(repo, 'script/serve.mjs'), '--root', site, '--port', '0'],
+      [path.join(repo, 'script/serve.mjs'), '--root', root, '--port', '0'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 10_000);
+    let exited = false;
+    // The server never outlives this process, even when it ends on an uncaught error.
+    const killOnExit = () => {
+      if (!exited) child.kill('SIGTERM');
+    };
+    process.once('exit', killOnExit);
+    const exit = new Promise((done) => {
+      child.once('exit', () => {
+        exited = true;
+        process.off('exit', killOnExit);
+        done();
+      });
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`server did not start: ${out}`));
+    }, 10_000);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const match = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, url: match[0] });
+        resolve({
+          child,
+          url: match[0],
+          origin: new URL(match[0]).origin,
+          stop: async () => {
+            if (!exited) child.kill('SIGTERM');
+            await exit;
+          },
+        });
       }
     });
     child.on('exit', (code) => {
@@ -53,23 +97,27 @@ function startServer() {
   });
 }
 
+/** Fails early with a clear message when build/web has not been assembled. */
+export function assertSiteBuilt() {
+  assert.ok(
+    existsSync(path.join(site, 'index.html')) && existsSync(path.join(site, 'wasm/prefill_trace.wasm')),
+    'build/web is missing or incomplete: run script/build-site first',
+  );
+}
+
 /** Starts the server and the browser for this test file; `env.origin`, `env.browser` after `before`. */
 export function useBrowser() {
   const env = { origin: null, browser: null, server: null };
   before(async () => {
-    assert.ok(
-      existsSync(path.join(site, 'index.html')) && existsSync(path.join(site, 'wasm/prefill_trace.wasm')),
-      'build/web is missing or incomplete: run script/build-site first',
-    );
-    const started = await startServer();
-    env.server = started.child;
-    env.origin = new URL(started.url).origin;
-    env.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    assertSiteBuilt();
+    env.server = await startServer();
+    env.origin = env.server.origin;
+    env.browser = await launchChromium();
     await mkdir(artifacts, { recursive: true });
   });
   after(async () => {
     await env.browser?.close();
-    env.server?.kill('SIGTERM');
+    await env.server?.stop();
   });
   return env;
 }

@@ -150,6 +150,9 @@ TEST(Roofline, LaunchOverheadDominatesTinyKernels) {
   const Trace trace = trace_of({{"prompt_tokens", 1}, {"hardware", hardware}});
   const Operator& norm = op(trace, "final_norm");
   EXPECT_EQ(norm.bound, Bound::overhead);
+  // Every kernel launches once here (T = 1, one chunk): the overhead total is 4 µs per launch.
+  EXPECT_DOUBLE_EQ(trace.totals.overhead_seconds, 4e-6 * trace.embedding.kernel_launches);
+  EXPECT_EQ(trace_to_json(trace)["totals"]["overhead_seconds"], trace.totals.overhead_seconds);
   EXPECT_DOUBLE_EQ(norm.seconds, 4e-6 + (4.0 * 4096 * 2 + 4096 * 2) / 1e12);
 }
 

@@ -38,3 +38,15 @@ export function isHttpsUrl(url) {
 export function externalLink(text, url) {
   return isHttpsUrl(url) ? h('a', { href: url, rel: 'noopener' }, text) : h('span', {}, text);
 }
+
+/** Sets a node's text only when it differs (an unchanged node costs no style or layout work). */
+export function setText(node, text) {
+  const value = String(text);
+  if (node.textContent !== value) node.textContent = value;
+}
+
+/** Sets an attribute only when it differs. */
+export function setAttr(node, name, value) {
+  const text = String(value);
+  if (node.getAttribute(name) !== text) node.setAttribute(name, text);
+}

@@ -12,7 +12,9 @@
 // and the document title follows the lesson.
 //
 // Each part fails alone: a missing module, a lesson that fails validation or an engine error
-// shows a message in place of that part, and the rest still renders.
+// shows a message in place of that part, and the rest still renders. A lesson file whose name
+// carries a SHA-256 prefix is checked against it before it is decoded (lesson-file.js); a
+// mismatch is such a failure, and nothing of the file is shown.
 
 import {
   DEFAULT_LESSON_PATH,
@@ -27,6 +29,7 @@ import { h } from './dom.js';
 import { loadEngine } from './engine.js';
 import { GeneratedChecks, ProgressSummary } from './explorer/checks.js';
 import { Explorer } from './explorer/explorer.js';
+import { checkIntegrity, decodeLessonBytes } from './lesson-file.js';
 import { renderLesson } from './lesson-view.js';
 import { ProgressStore, questionKeyText, sha256Hex } from './progress.js';
 import { answerQuiz } from './quiz.js';
@@ -74,7 +77,7 @@ function stylesheet(path) {
   return { link, loaded };
 }
 
-async function fetchText(url) {
+async function fetchResponse(url) {
   let response;
   try {
     response = await fetch(url, { credentials: 'same-origin' });
@@ -87,7 +90,33 @@ async function fetchText(url) {
       `${url.pathname}: HTTP ${response.status} ${response.statusText}`.trim(),
     );
   }
-  return response.text();
+  return response;
+}
+
+async function fetchText(url) {
+  return (await fetchResponse(url)).text();
+}
+
+/**
+ * The lesson file's text, after its integrity check (when its name carries a SHA-256 prefix)
+ * and a decoding that keeps its bytes' meaning (see lesson-file.js).
+ * @returns {Promise<{text: string, integrity: object}>}
+ */
+async function fetchLesson(url) {
+  const bytes = await (await fetchResponse(url)).arrayBuffer();
+  // The hash is taken over the bytes as served, before anything is decoded.
+  const integrity = await checkIntegrity(url, bytes);
+  if (integrity.status === 'mismatch') {
+    const error = new PartError(
+      'This lesson file failed its integrity check',
+      `integrity: SHA-256 of the file begins ${integrity.actual}, but its published name says ${integrity.expected}`,
+    );
+    error.integrity = integrity;
+    throw error;
+  }
+  const decoded = decodeLessonBytes(bytes);
+  if (!decoded.ok) throw new PartError('This lesson file is not valid', decoded.error);
+  return { text: decoded.text, integrity };
 }
 
 /** Companion data (equations, lesson names) improves the page but is not required for it. */
@@ -153,16 +182,16 @@ export class PrefillTraceLesson extends HTMLElement {
   async #run(root, styled) {
     const syncUrl = this.hasAttribute('sync-url');
     let lessonUrl = null;
-    let lessonText = Promise.resolve(null);
+    let lessonFile = Promise.resolve(null);
     try {
       lessonUrl = this.#lessonUrl();
-      lessonText = fetchText(lessonUrl);
+      lessonFile = fetchLesson(lessonUrl);
     } catch (error) {
-      lessonText = Promise.reject(error);
+      lessonFile = Promise.reject(error);
     }
     const [engineResult, lessonResult, equationPack, relatedFile] = await Promise.allSettled([
       loadEngine(),
-      lessonText,
+      lessonFile,
       fetchOptionalJson(EQUATIONS_PATH),
       fetchOptionalJson(RELATED_LESSONS_PATH),
     ]);
@@ -209,6 +238,7 @@ export class PrefillTraceLesson extends HTMLElement {
         presets: presets.value,
         syncUrl,
         onScenario: (json) => generated.update(json),
+        scenarioElement: generated.element,
       });
       explorerNode = explorer.element;
     } else {
@@ -224,8 +254,10 @@ export class PrefillTraceLesson extends HTMLElement {
     let lessonProblem = null;
     if (lessonResult.status === 'rejected') {
       lessonProblem = lessonResult.reason;
+      if (lessonProblem?.integrity) this.dataset.lessonIntegrity = lessonProblem.integrity.status;
     } else {
-      const text = lessonResult.value;
+      const { text, integrity } = lessonResult.value;
+      this.dataset.lessonIntegrity = integrity.status;
       const validated = engine.loadLesson(text);
       if (!validated.ok) {
         lessonProblem = new PartError('This lesson file is not valid', validated.error);
@@ -262,6 +294,16 @@ export class PrefillTraceLesson extends HTMLElement {
           progress: summary.element,
           extraChecks: generated?.element ?? null,
         });
+        if (integrity.status === 'unchecked') {
+          lessonView.prepend(
+            h(
+              'p',
+              { class: 'integrity-note', role: 'note' },
+              h('span', { class: 'label' }, 'Integrity not checked'),
+              ` The lesson file's SHA-256 could not be compared with the prefix in its published name: ${integrity.reason}.`,
+            ),
+          );
+        }
         if (syncUrl) document.title = `${lesson.name} · AI Machinery Atlas`;
       }
     }

@@ -10,8 +10,10 @@ const KATEX_OPTIONS = Object.freeze({
   // Lesson data is not trusted to run \href, \url or \htmlClass-style commands.
   trust: false,
   strict: 'error',
-  // A parse error renders the source in place instead of throwing; we still detect it below.
-  throwOnError: false,
+  // A parse error (an unknown or non-strict command) throws, and typeset() shows the source as
+  // text instead. KaTeX's own error rendering would put a style attribute on its error span,
+  // which the page's CSP refuses (and reports).
+  throwOnError: true,
 });
 
 /**
@@ -27,6 +29,7 @@ function typeset(latex) {
   } catch {
     return fallbackMath(latex);
   }
+  // Kept as a safety net: with throwOnError, KaTeX does not render error nodes itself.
   return box.querySelector('.katex-error') ? fallbackMath(latex) : box;
 }
 

@@ -47,14 +47,19 @@ export const SHAPE_FIELDS = Object.freeze([
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
- * Text from a field or a query parameter as the engine should see it: a number when it reads
- * as one, null when empty, otherwise the text itself (so the engine names the wrong type).
+ * Text from a field or a query parameter as the engine should see it: a (finite) number when it
+ * reads as one, null when empty, otherwise the text itself (so the engine names the wrong type).
+ * "NaN" and "Infinity" are text here, not numbers.
  */
 export function parseValue(text, numeric) {
   if (!numeric) return text;
   const trimmed = String(text ?? '').trim();
   if (trimmed === '') return null;
-  return NUMBER_TEXT.test(trimmed) ? Number(trimmed) : trimmed;
+  if (!NUMBER_TEXT.test(trimmed)) return trimmed;
+  // "1e999" reads as a number but overflows to Infinity, which JSON would turn into null: hand
+  // the engine the text instead, so its message names the field and the wrong type.
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : trimmed;
 }
 
 /** The shape fields of a preset model record (from listPresets). */

@@ -1,13 +1,42 @@
 // Shared pieces of the explorer's charts: the figure frame (title, SVG, caption, and a data
-// table for screen readers), SVG creation at the container's width, and log-axis ticks.
+// table for screen readers), in-place updates of the SVG (parts, joins, axes), and log-axis
+// ticks.
 // Charts are SVG drawn with d3 (scales, axes, shapes); colours come from CSS classes so the
 // light and dark schemes apply, and nothing here sets an inline style (the CSP forbids them).
 
 import { axisBottom, axisLeft } from 'd3-axis';
-import { create } from 'd3-selection';
+import { create, namespace, selection } from 'd3-selection';
 import { symbol, symbolCircle, symbolSquare, symbolTriangle } from 'd3-shape';
-import { h } from '../dom.js';
+import { h, setAttr, setText } from '../dom.js';
 import { tick } from '../format.js';
+
+// Charts are updated in place, and on a new scenario most of an SVG's attributes and texts keep
+// their values (axis ticks, labels, sizes). d3 writes every value it is given, and Blink treats
+// any write to an SVG attribute or text as a change to lay out again. These two methods of d3's
+// selections (this bundle's own copy) skip a write whose value is already there; everything
+// else about them is d3's.
+const d3Attr = selection.prototype.attr;
+const d3Text = selection.prototype.text;
+
+selection.prototype.attr = function attr(name, value) {
+  if (arguments.length < 2 || typeof namespace(name) !== 'string') return d3Attr.apply(this, arguments);
+  return this.each(function write(d, i, group) {
+    const v = typeof value === 'function' ? value.call(this, d, i, group) : value;
+    if (v === null || v === undefined) {
+      if (this.hasAttribute(name)) this.removeAttribute(name);
+    } else {
+      setAttr(this, name, v);
+    }
+  });
+};
+
+selection.prototype.text = function text(value) {
+  if (arguments.length < 1) return d3Text.call(this);
+  return this.each(function write(d, i, group) {
+    const v = typeof value === 'function' ? value.call(this, d, i, group) : value;
+    setText(this, v === null || v === undefined ? '' : v);
+  });
+};
 
 let uid = 0;
 
@@ -17,28 +46,39 @@ export function uniqueId(prefix) {
   return `${prefix}-${uid}`;
 }
 
+
 /**
  * One chart: a <figure> with a heading, the drawing, a visible caption and a data table that
  * is visually hidden but read by screen readers (the SVG itself is one labelled image).
+ *
+ * The <svg> is made once and updated in place: `draw` joins the model's marks to the existing
+ * elements (d3's join), so a new scenario moves, adds or removes marks instead of rebuilding
+ * the picture. `key` names what the picture depends on: when neither it nor the width changed,
+ * an update does nothing at all.
  */
 export class ChartPanel {
   /**
    * @param {object} options
    * @param {string} options.id        element id (unique inside the lesson)
    * @param {string} options.title     heading
-   * @param {(width: number, model: object) => SVGSVGElement} options.draw
-   * @param {(model: object) => HTMLElement} options.table
+   * @param {(svg: import('d3-selection').Selection, width: number, model: object) => void} options.draw
+   *        updates the <svg> (size, marks) in place for `model` at `width`
+   * @param {(model: object) => {caption: string, columns: string[], rows: string[][]}} options.table
    * @param {(model: object) => string} options.describe   one-sentence summary (caption, aria-label)
+   * @param {(model: object) => string} [options.key]       what the drawing depends on
    * @param {HTMLElement[]} [options.extra]   controls shown under the heading
    * @param {HTMLElement} [options.legend]    key shown under the drawing
    */
-  constructor({ id, title, draw, table, describe, extra = [], legend = null }) {
+  constructor({ id, title, draw, table, describe, key = null, extra = [], legend = null }) {
     this.draw = draw;
     this.table = table;
     this.describe = describe;
+    this.key = key;
     this.model = null;
     this.width = 0;
-    this.canvas = h('div', { class: 'chart-canvas' });
+    this.lastKey = null;
+    this.svg = create('svg').attr('role', 'img');
+    this.canvas = h('div', { class: 'chart-canvas' }, this.svg.node());
     this.caption = h('figcaption', { class: 'chart-caption', id: `${id}-caption` });
     this.data = h('div', { class: 'visually-hidden chart-data' });
     this.element = h(
@@ -58,34 +98,47 @@ export class ChartPanel {
     return this.canvas.clientWidth;
   }
 
-  /** Draws `model` at `width` (default: the canvas's current width). */
+  /**
+   * Draws `model` at `width` (default: the canvas's current width).
+   * @returns {boolean} false when nothing changed (same key and width), so nothing was touched
+   */
   update(model, width = this.measure()) {
+    const key = this.key ? this.key(model) : null;
+    const w = drawWidth(width);
+    const unchanged = key !== null && key === this.lastKey && w === this.width && !this.element.hasAttribute('data-error');
     this.model = model;
-    this.element.removeAttribute('data-error');
-    this.#render(width);
+    if (unchanged) return false;
+    this.lastKey = key;
+    if (this.element.hasAttribute('data-error')) {
+      this.element.removeAttribute('data-error');
+      this.canvas.replaceChildren(this.svg.node());
+    }
     const summary = this.describe(model);
-    this.caption.replaceChildren(summary);
-    this.data.replaceChildren(this.table(model));
+    this.#render(w, summary);
+    setText(this.caption, summary);
+    renderTable(this.data, this.table(model));
+    return true;
   }
 
   /** Redraws after a resize; returns false when the width did not change. */
   resize(width = this.measure()) {
-    if (!this.model || Math.abs(width - this.width) < 1) return false;
-    this.#render(width);
+    const w = drawWidth(width);
+    if (!this.model || w === this.width) return false;
+    this.#render(w, this.describe(this.model));
     return true;
   }
 
-  #render(width) {
+  #render(width, summary) {
     this.width = width;
-    const svg = this.draw(Math.max(240, Math.floor(width || 320)), this.model);
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', this.describe(this.model));
-    this.canvas.replaceChildren(svg);
+    this.draw(this.svg, width, this.model);
+    const svg = this.svg.node();
+    setAttr(svg, 'aria-label', summary);
   }
 
   /** Shows `message` instead of the drawing (the rest of the explorer still updates). */
   showError(message) {
     this.model = null;
+    this.lastKey = null;
     this.element.setAttribute('data-error', '');
     this.canvas.replaceChildren(h('p', { class: 'inline-error' }, message));
     this.caption.replaceChildren();
@@ -93,13 +146,81 @@ export class ChartPanel {
   }
 }
 
-/** A new <svg> of the given size as a d3 selection. */
-export function svgOf(width, height, className) {
-  return create('svg')
-    .attr('class', `chart-svg ${className}`)
-    .attr('width', width)
-    .attr('height', height)
-    .attr('viewBox', `0 0 ${width} ${height}`);
+function drawWidth(width) {
+  return Math.max(240, Math.floor(width || 320));
+}
+
+/** Sizes the chart's <svg> (and its class) for this drawing. */
+export function sizeSvg(svg, width, height, className) {
+  const node = svg.node();
+  setAttr(node, 'class', `chart-svg ${className}`);
+  setAttr(node, 'width', width);
+  setAttr(node, 'height', height);
+  setAttr(node, 'viewBox', `0 0 ${width} ${height}`);
+  return svg;
+}
+
+/**
+ * The child of `parent` that holds one part of a drawing (`name`), made on first use. Parts
+ * keep the order in which a drawing first asks for them, so a draw function that asks for all
+ * of its parts every time (even empty ones) keeps a stable stacking order.
+ */
+export function part(parent, name, tag = 'g') {
+  let selection = parent.selectChild(`[data-part="${name}"]`);
+  if (selection.empty()) selection = parent.append(tag).attr('data-part', name);
+  return selection;
+}
+
+/**
+ * Joins `items` to `tag.className` elements under `parent` (keyed by `key` when given) and
+ * returns the merged selection; each new element gets a <title> child when `withTitle`.
+ */
+export function joinMarks(parent, tag, className, items, key, withTitle = false) {
+  return parent
+    .selectAll(`${tag}.${className.split(' ')[0]}`)
+    .data(items, key)
+    .join((enter) => {
+      const made = enter.append(tag).attr('class', className);
+      if (withTitle) made.append('title');
+      return made;
+    });
+}
+
+/** Shows `text` at (x, y) in the part `name`, or hides the part when text is null. */
+export function label(parent, name, text, attrs = {}) {
+  const node = part(parent, name, 'text');
+  node.attr('display', text === null ? 'none' : null);
+  if (text === null) return node;
+  for (const [attr, value] of Object.entries(attrs)) node.attr(attr, value);
+  return node.text(text);
+}
+
+/** A data table for screen readers as data: `{caption, columns, rows}`. */
+export function tableData(caption, columns, rows) {
+  return { caption, columns, rows };
+}
+
+/**
+ * Renders `{caption, columns, rows}` into `container`, reusing the table in place when its
+ * shape is unchanged (only the cells whose text changed are touched).
+ */
+export function renderTable(container, { caption, columns, rows }) {
+  const table = container.firstElementChild;
+  const sameShape =
+    table &&
+    table.tBodies[0]?.rows.length === rows.length &&
+    container.dataset.columns === columns.join('\u001f');
+  if (!sameShape) {
+    container.dataset.columns = columns.join('\u001f');
+    container.replaceChildren(dataTable(caption, columns, rows));
+    return;
+  }
+  setText(table.caption, caption);
+  const body = table.tBodies[0];
+  rows.forEach((row, r) => {
+    const cells = body.rows[r].cells;
+    row.forEach((cell, c) => setText(cells[c], cell));
+  });
 }
 
 /** Powers of ten inside a log scale's domain (at most `max`, thinned evenly). */
@@ -114,55 +235,67 @@ export function decadeTicks(scale, max = 8) {
   return ticks.filter((_, i) => i % step === 0);
 }
 
-/** Draws a bottom axis at y with `title` under it. */
-export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width }) {
+/**
+ * Calls d3's axis on the part `name` unless it would draw exactly what is there: same position,
+ * range and tick labels (d3's axis rewrites every tick on every call).
+ */
+function drawAxis(svg, name, className, transform, axis, scale, tickValues) {
+  const g = part(svg, name).attr('class', className).attr('transform', transform);
+  const values = tickValues ?? (scale.ticks ? scale.ticks(...axis.tickArguments()) : scale.domain());
+  const format = axis.tickFormat();
+  const key = JSON.stringify([scale.range(), values.map((v) => [scale(v), format(v)])]);
+  const node = g.node();
+  if (node.__axisKey === key) return;
+  node.__axisKey = key;
+  g.call(axis);
+}
+
+/** Draws (or updates) a bottom axis at y in part `name`, with `title` under it. */
+export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width, name = 'x-axis' }) {
   const axis = axisBottom(scale).tickFormat(format).tickSizeOuter(0);
   if (ticks) axis.tickValues(ticks);
   else axis.ticks(Math.max(2, Math.floor(width / 80)));
-  svg.append('g').attr('class', 'axis axis--x').attr('transform', `translate(0,${y})`).call(axis);
-  if (title) {
-    const [a, b] = scale.range();
-    svg
-      .append('text')
-      .attr('class', 'axis-title')
-      .attr('x', (a + b) / 2)
-      .attr('y', y + 34)
-      .attr('text-anchor', 'middle')
-      .text(title);
-  }
+  drawAxis(svg, name, 'axis axis--x', `translate(0,${y})`, axis, scale, ticks);
+  const [a, b] = scale.range();
+  label(svg, `${name}-title`, title ?? null, {
+    class: 'axis-title',
+    x: (a + b) / 2,
+    y: y + 34,
+    'text-anchor': 'middle',
+  });
 }
 
-/** Draws a left axis at x with a rotated `title` beside it. */
-export function leftAxis(svg, scale, { x, title, ticks, format = tick, height, titleOffset = 42 }) {
+/** Draws (or updates) a left axis at x in part `name`, with a rotated `title` beside it. */
+export function leftAxis(svg, scale, { x, title, ticks, format = tick, height, titleOffset = 42, name = 'y-axis' }) {
   const axis = axisLeft(scale).tickFormat(format).tickSizeOuter(0);
   if (ticks) axis.tickValues(ticks);
   else axis.ticks(Math.max(2, Math.floor(height / 50)));
-  svg.append('g').attr('class', 'axis axis--y').attr('transform', `translate(${x},0)`).call(axis);
-  if (title) {
-    const [a, b] = scale.range();
-    svg
-      .append('text')
-      .attr('class', 'axis-title')
-      .attr('transform', `translate(${x - titleOffset},${(a + b) / 2}) rotate(-90)`)
-      .attr('text-anchor', 'middle')
-      .text(title);
-  }
+  drawAxis(svg, name, 'axis axis--y', `translate(${x},0)`, axis, scale, ticks);
+  const [a, b] = scale.range();
+  label(svg, `${name}-title`, title ?? null, {
+    class: 'axis-title',
+    transform: `translate(${x - titleOffset},${(a + b) / 2}) rotate(-90)`,
+    'text-anchor': 'middle',
+  });
 }
 
-/** A diagonal-hatch <pattern> for "overhead" and "unbounded" areas; returns its url(). */
+/** A diagonal-hatch <pattern> for "overhead" and "unbounded" areas (made once); returns its url(). */
 export function hatchPattern(svg, className) {
-  const id = uniqueId('hatch');
-  const pattern = svg
-    .append('defs')
-    .append('pattern')
-    .attr('id', id)
-    .attr('width', 6)
-    .attr('height', 6)
-    .attr('patternUnits', 'userSpaceOnUse')
-    .attr('patternTransform', 'rotate(45)');
-  pattern.append('rect').attr('class', `${className} hatch-bg`).attr('width', 6).attr('height', 6);
-  pattern.append('line').attr('class', `${className} hatch-line`).attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6);
-  return `url(#${id})`;
+  const defs = part(svg, 'defs', 'defs');
+  let pattern = defs.selectChild(`[data-hatch="${className}"]`);
+  if (pattern.empty()) {
+    pattern = defs
+      .append('pattern')
+      .attr('data-hatch', className)
+      .attr('id', uniqueId('hatch'))
+      .attr('width', 6)
+      .attr('height', 6)
+      .attr('patternUnits', 'userSpaceOnUse')
+      .attr('patternTransform', 'rotate(45)');
+    pattern.append('rect').attr('class', `${className} hatch-bg`).attr('width', 6).attr('height', 6);
+    pattern.append('line').attr('class', `${className} hatch-line`).attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6);
+  }
+  return `url(#${pattern.attr('id')})`;
 }
 
 /** A data table: `columns` are header strings, `rows` arrays of cell text. */

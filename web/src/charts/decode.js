@@ -5,8 +5,8 @@
 
 import { scaleLinear, scaleLog } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, dataTable, decadeTicks, legend, svgOf } from './common.js';
-import { effectiveRoofs } from './roofline.js';
+import { ChartPanel, bottomAxis, decadeTicks, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
+import { roofsOf } from './roofline.js';
 
 function metrics(trace) {
   const d = trace.decode_comparison;
@@ -17,30 +17,68 @@ function metrics(trace) {
   ];
 }
 
-function draw(width, { trace }) {
+function key({ trace }) {
+  return JSON.stringify([
+    trace.decode_comparison,
+    trace.totals.flops,
+    trace.totals.hbm_bytes,
+    trace.totals.seconds,
+    trace.roofline,
+    trace.scenario.prompt_tokens,
+  ]);
+}
+
+const BAR_H = 14;
+
+/** The Prefill and Decode bars of one group: labels, bars and values. */
+function bars(group, x, left, rows) {
+  joinMarks(part(group, 'row-labels'), 'text', 'row-label', rows, (r) => r.label)
+    .attr('x', left - 6)
+    .attr('y', (r) => r.y + BAR_H - 3)
+    .attr('text-anchor', 'end')
+    .text((r) => r.label);
+  joinMarks(part(group, 'bars'), 'rect', 'phase', rows, (r) => r.label)
+    .attr('class', (r) => `phase ${r.className}`)
+    .attr('x', left)
+    .attr('y', (r) => r.y)
+    .attr('height', BAR_H)
+    .attr('width', (r) => Math.max(1, x(r.value) - left));
+  joinMarks(part(group, 'values'), 'text', 'bar-total', rows, (r) => r.label)
+    .attr('x', (r) => x(r.value) + 5)
+    .attr('y', (r) => r.y + BAR_H - 3)
+    .text((r) => r.text);
+}
+
+function draw(svg, width, { trace }) {
   const d = trace.decode_comparison;
   const groupH = 92;
   const m = { top: 6, right: 74, left: 64 };
   const rows = metrics(trace);
   const height = m.top + groupH * (rows.length + 1);
-  const svg = svgOf(width, height, 'decode');
-  const barH = 14;
+  sizeSvg(svg, width, height, 'decode');
 
   rows.forEach((row, i) => {
     const top = m.top + i * groupH;
+    const group = part(svg, `metric-${i}`);
     const x = scaleLinear()
       .domain([0, Math.max(row.prefill, row.decode) || 1])
       .nice()
       .range([m.left, width - m.right]);
-    svg.append('text').attr('class', 'group-title').attr('x', 0).attr('y', top + 12).text(row.label);
-    [['Prefill', row.prefill, 'phase-prefill'], ['Decode', row.decode, 'phase-decode']].forEach(([label, value, cls], j) => {
-      const y = top + 20 + j * (barH + 4);
-      svg.append('text').attr('class', 'row-label').attr('x', m.left - 6).attr('y', y + barH - 3).attr('text-anchor', 'end').text(label);
-      svg.append('rect').attr('class', `phase ${cls}`).attr('x', m.left).attr('y', y).attr('height', barH).attr('width', Math.max(1, x(value) - m.left));
-      svg.append('text').attr('class', 'bar-total').attr('x', x(value) + 5).attr('y', y + barH - 3).text(row.format(value));
-    });
-    bottomAxis(svg, x, {
-      y: top + 20 + 2 * (barH + 4),
+    label(group, 'title', row.label, { class: 'group-title', x: 0, y: top + 12 });
+    bars(
+      group,
+      x,
+      m.left,
+      [['Prefill', row.prefill, 'phase-prefill'], ['Decode', row.decode, 'phase-decode']].map(([name, value, className], j) => ({
+        label: name,
+        value,
+        className,
+        y: top + 20 + j * (BAR_H + 4),
+        text: row.format(value),
+      })),
+    );
+    bottomAxis(group, x, {
+      y: top + 20 + 2 * (BAR_H + 4),
       width: width - m.left - m.right,
       format: (v) => row.format(v),
     });
@@ -48,29 +86,33 @@ function draw(width, { trace }) {
 
   // Intensity, log scale, with the ridge point.
   const top = m.top + rows.length * groupH;
-  const ridge = effectiveRoofs(trace).ridge;
+  const group = part(svg, 'intensity');
+  const ridge = roofsOf(trace).ridge;
   const values = [d.prefill_intensity, d.intensity, ridge].filter((v) => v > 0);
   const x = scaleLog()
     .domain([10 ** Math.floor(Math.log10(Math.min(...values) / 2)), 10 ** Math.ceil(Math.log10(Math.max(...values) * 2))])
     .range([m.left, width - m.right]);
-  svg.append('text').attr('class', 'group-title').attr('x', 0).attr('y', top + 12).text('Intensity, FLOP/byte (log scale)');
-  [['Prefill', d.prefill_intensity, 'phase-prefill'], ['Decode', d.intensity, 'phase-decode']].forEach(([label, value, cls], j) => {
-    const y = top + 20 + j * (barH + 4);
-    svg.append('text').attr('class', 'row-label').attr('x', m.left - 6).attr('y', y + barH - 3).attr('text-anchor', 'end').text(label);
-    svg.append('rect').attr('class', `phase ${cls}`).attr('x', m.left).attr('y', y).attr('height', barH).attr('width', Math.max(1, x(value) - m.left));
-    svg.append('text').attr('class', 'bar-total').attr('x', x(value) + 5).attr('y', y + barH - 3).text(fmt.number(value, 3));
-  });
-  if (ridge) {
-    svg
-      .append('line')
-      .attr('class', 'ridge')
-      .attr('x1', x(ridge))
-      .attr('x2', x(ridge))
-      .attr('y1', top + 16)
-      .attr('y2', top + 20 + 2 * (barH + 4));
-  }
-  bottomAxis(svg, x, { y: top + 20 + 2 * (barH + 4), ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
-  return svg.node();
+  label(group, 'title', 'Intensity, FLOP/byte (log scale)', { class: 'group-title', x: 0, y: top + 12 });
+  bars(
+    group,
+    x,
+    m.left,
+    [['Prefill', d.prefill_intensity, 'phase-prefill'], ['Decode', d.intensity, 'phase-decode']].map(([name, value, className], j) => ({
+      label: name,
+      value,
+      className,
+      y: top + 20 + j * (BAR_H + 4),
+      text: fmt.number(value, 3),
+    })),
+  );
+  part(group, 'ridge', 'line')
+    .attr('class', 'ridge')
+    .attr('display', ridge ? null : 'none')
+    .attr('x1', ridge ? x(ridge) : 0)
+    .attr('x2', ridge ? x(ridge) : 0)
+    .attr('y1', top + 16)
+    .attr('y2', top + 20 + 2 * (BAR_H + 4));
+  bottomAxis(group, x, { y: top + 20 + 2 * (BAR_H + 4), ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
 }
 
 function describe({ trace }) {
@@ -86,7 +128,7 @@ function describe({ trace }) {
 
 function table({ trace }) {
   const d = trace.decode_comparison;
-  return dataTable(
+  return tableData(
     'Prefill and one decode step',
     ['Quantity', 'Prefill', 'One decode step'],
     [
@@ -107,6 +149,7 @@ export function decodeChart() {
     draw,
     describe,
     table,
+    key,
     legend: legend([
       { kind: 'bar', className: 'phase phase-prefill', label: 'Prefill (whole prompt)' },
       { kind: 'bar', className: 'phase phase-decode', label: 'One decode step (one token per request)' },

@@ -4,7 +4,7 @@
 
 import { scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, dataTable, hatchPattern, legend, svgOf } from './common.js';
+import { ChartPanel, bottomAxis, hatchPattern, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
 
 function ledger(trace) {
   const memory = trace.steps[3].facts.memory;
@@ -18,11 +18,15 @@ function ledger(trace) {
   };
 }
 
-function draw(width, { trace, related }) {
+function key({ trace, related }) {
+  return JSON.stringify([trace.steps[3].facts.memory, related]);
+}
+
+function draw(svg, width, { trace, related }) {
   const { memory, parts } = ledger(trace);
   const height = 160;
   const m = { top: 44, right: 16, bottom: 50, left: 16 };
-  const svg = svgOf(width, height, `memory${related ? ' is-related' : ''}`);
+  sizeSvg(svg, width, height, `memory${related ? ' is-related' : ''}`);
   const hatch = hatchPattern(svg, 'overflow');
   const x = scaleLinear()
     .domain([0, Math.max(memory.peak_bytes, memory.capacity_bytes) * 1.04])
@@ -37,68 +41,63 @@ function draw(width, { trace, related }) {
   const barY = m.top + 8;
   const barH = height - m.bottom - barY - 10;
   let start = 0;
-  const labels = [];
-  for (const part of parts) {
+  const bars = parts.map((p) => {
     const x0 = x(start);
-    const w = Math.max(0, x(start + part.bytes) - x0);
-    svg
-      .append('rect')
-      .attr('class', `ledger ledger-${part.key}`)
-      .attr('x', x0)
-      .attr('y', barY)
-      .attr('height', barH)
-      .attr('width', w)
-      .append('title')
-      .text(`${part.label}: ${fmt.bytes(part.bytes)}`);
-    if (w > part.label.length * 6.5 + 10) labels.push({ x: x0 + 5, text: part.label });
-    start += part.bytes;
-  }
+    const w = Math.max(0, x(start + p.bytes) - x0);
+    start += p.bytes;
+    return { ...p, x0, w };
+  });
+  joinMarks(part(svg, 'bars'), 'rect', 'ledger', bars, (d) => d.key, true)
+    .attr('class', (d) => `ledger ledger-${d.key}`)
+    .attr('x', (d) => d.x0)
+    .attr('y', barY)
+    .attr('height', barH)
+    .attr('width', (d) => d.w)
+    .select('title')
+    .text((d) => `${d.label}: ${fmt.bytes(d.bytes)}`);
+  const cx0 = x(memory.capacity_bytes);
+  const overflow = part(svg, 'overflow', 'rect')
+    .attr('class', 'overflow-area')
+    .attr('fill', hatch)
+    .attr('display', memory.fits ? 'none' : null);
   if (!memory.fits) {
-    const x0 = x(memory.capacity_bytes);
-    svg
-      .append('rect')
-      .attr('class', 'overflow-area')
-      .attr('fill', hatch)
-      .attr('x', x0)
+    overflow
+      .attr('x', cx0)
       .attr('y', barY - 4)
       .attr('height', barH + 8)
-      .attr('width', Math.max(2, x(memory.peak_bytes) - x0));
+      .attr('width', Math.max(2, x(memory.peak_bytes) - cx0));
   }
-  for (const label of labels) {
-    svg
-      .append('text')
-      .attr('class', 'segment-label')
-      .attr('x', label.x)
-      .attr('y', barY + barH / 2 + 4)
-      .text(label.text);
-  }
-  const cx = x(memory.capacity_bytes);
-  svg
-    .append('line')
+  joinMarks(
+    part(svg, 'labels'),
+    'text',
+    'segment-label',
+    bars.filter((d) => d.w > d.label.length * 6.5 + 10),
+    (d) => d.key,
+  )
+    .attr('x', (d) => d.x0 + 5)
+    .attr('y', barY + barH / 2 + 4)
+    .text((d) => d.label);
+  part(svg, 'capacity', 'line')
     .attr('class', 'capacity')
-    .attr('x1', cx)
-    .attr('x2', cx)
+    .attr('x1', cx0)
+    .attr('x2', cx0)
     .attr('y1', m.top)
     .attr('y2', height - m.bottom);
-  const capacityOnRight = cx > width / 2;
-  svg
-    .append('text')
-    .attr('class', 'chart-note')
-    .attr('x', cx + (capacityOnRight ? -5 : 5))
-    .attr('y', m.top - 4)
-    .attr('text-anchor', capacityOnRight ? 'end' : 'start')
-    .text(`capacity ${fmt.si(memory.capacity_bytes, 'B')}`);
-  svg
-    .append('text')
-    .attr('class', `fit-verdict ${memory.fits ? 'fits' : 'does-not-fit'}`)
-    .attr('x', m.left)
-    .attr('y', 16)
-    .text(
-      memory.fits
-        ? `Fits: peak ${fmt.si(memory.peak_bytes, 'B')}`
-        : `Does not fit: over by ${fmt.si(memory.exceeds_by_bytes, 'B')}`,
-    );
-  return svg.node();
+  const capacityOnRight = cx0 > width / 2;
+  label(svg, 'capacity-label', `capacity ${fmt.si(memory.capacity_bytes, 'B')}`, {
+    class: 'chart-note',
+    x: cx0 + (capacityOnRight ? -5 : 5),
+    y: m.top - 4,
+    'text-anchor': capacityOnRight ? 'end' : 'start',
+  });
+  label(
+    svg,
+    'verdict',
+    memory.fits
+      ? `Fits: peak ${fmt.si(memory.peak_bytes, 'B')}`
+      : `Does not fit: over by ${fmt.si(memory.exceeds_by_bytes, 'B')}`,
+    { class: `fit-verdict ${memory.fits ? 'fits' : 'does-not-fit'}`, x: m.left, y: 16 },
+  );
 }
 
 function describe({ trace }) {
@@ -128,7 +127,7 @@ function table({ trace }) {
     ['Capacity', memory.capacity_bytes],
   ].map(([label, value]) => [label, fmt.bytes(value)]);
   rows.push(['Fits', memory.fits ? 'yes' : `no, exceeds by ${fmt.bytes(memory.exceeds_by_bytes)}`]);
-  return dataTable('Memory ledger', ['Item', 'Bytes'], rows);
+  return tableData('Memory ledger', ['Item', 'Bytes'], rows);
 }
 
 export function memoryChart() {
@@ -138,6 +137,7 @@ export function memoryChart() {
     draw,
     describe,
     table,
+    key,
     legend: legend([
       { kind: 'bar', className: 'ledger ledger-weights', label: 'Weights' },
       { kind: 'bar', className: 'ledger ledger-kv', label: 'KV state' },

@@ -5,10 +5,15 @@
 
 import { scaleLog } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, dataTable, decadeTicks, legend, svgOf } from './common.js';
+import { ChartPanel, bottomAxis, decadeTicks, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
+import { roofsOf } from './roofline.js';
 
 function rowsOf(trace) {
   return [...(trace.steps[1]?.facts?.reuse_example ?? [])].sort((a, b) => b.rows - a.rows);
+}
+
+function ridgeOf(trace) {
+  return roofsOf(trace).ridge ?? trace.steps[1].facts.ridge_flops_per_byte;
 }
 
 function logDomain(values) {
@@ -19,14 +24,18 @@ function logDomain(values) {
   ];
 }
 
-function draw(width, { trace }) {
+function key({ trace }) {
+  return JSON.stringify([rowsOf(trace), ridgeOf(trace)]);
+}
+
+function draw(svg, width, { trace }) {
   const rows = rowsOf(trace);
-  const ridge = trace.steps[1].facts.ridge_flops_per_byte;
+  const ridge = ridgeOf(trace);
   const m = { top: 6, right: 64, left: 64 };
   const barH = 16;
   const groupH = 50 + rows.length * (barH + 6);
   const height = m.top + 2 * groupH;
-  const svg = svgOf(width, height, 'reuse');
+  sizeSvg(svg, width, height, 'reuse');
   const groups = [
     {
       title: 'Weight bytes per token row (log scale)',
@@ -42,56 +51,46 @@ function draw(width, { trace }) {
       ridge,
     },
   ];
-  groups.forEach((group, i) => {
+  groups.forEach((spec, i) => {
     const top = m.top + i * groupH;
-    const x = scaleLog().domain(group.domain).range([m.left, width - m.right]);
-    svg.append('text').attr('class', 'group-title').attr('x', 0).attr('y', top + 12).text(group.title);
-    rows.forEach((row, j) => {
-      const y = top + 20 + j * (barH + 6);
-      const value = group.value(row);
-      svg
-        .append('text')
-        .attr('class', 'row-label')
-        .attr('x', m.left - 6)
-        .attr('y', y + barH - 3)
-        .attr('text-anchor', 'end')
-        .text(row.rows === 1 ? '1 row' : `${fmt.count(row.rows)} rows`);
-      svg
-        .append('rect')
-        .attr('class', `reuse-bar rows-${row.rows === 1 ? 'one' : 'many'} bound-${row.bound}`)
-        .attr('x', m.left)
-        .attr('y', y)
-        .attr('height', barH)
-        .attr('width', Math.max(1, x(value) - m.left));
-      svg
-        .append('text')
-        .attr('class', 'bar-total')
-        .attr('x', x(value) + 5)
-        .attr('y', y + barH - 3)
-        .text(group.format(value));
-    });
+    const group = part(svg, `group-${i}`);
+    const x = scaleLog().domain(spec.domain).range([m.left, width - m.right]);
+    label(group, 'title', spec.title, { class: 'group-title', x: 0, y: top + 12 });
+    const marks = rows.map((row, j) => ({ row, y: top + 20 + j * (barH + 6), value: spec.value(row) }));
+    joinMarks(part(group, 'row-labels'), 'text', 'row-label', marks, (d) => d.row.rows)
+      .attr('x', m.left - 6)
+      .attr('y', (d) => d.y + barH - 3)
+      .attr('text-anchor', 'end')
+      .text((d) => (d.row.rows === 1 ? '1 row' : `${fmt.count(d.row.rows)} rows`));
+    joinMarks(part(group, 'bars'), 'rect', 'reuse-bar', marks, (d) => d.row.rows)
+      .attr('class', (d) => `reuse-bar rows-${d.row.rows === 1 ? 'one' : 'many'} bound-${d.row.bound}`)
+      .attr('x', m.left)
+      .attr('y', (d) => d.y)
+      .attr('height', barH)
+      .attr('width', (d) => Math.max(1, x(d.value) - m.left));
+    joinMarks(part(group, 'values'), 'text', 'bar-total', marks, (d) => d.row.rows)
+      .attr('x', (d) => x(d.value) + 5)
+      .attr('y', (d) => d.y + barH - 3)
+      .text((d) => spec.format(d.value));
     const axisY = top + 20 + rows.length * (barH + 6);
-    if (group.ridge) {
-      svg
-        .append('line')
-        .attr('class', 'ridge')
-        .attr('x1', x(group.ridge))
-        .attr('x2', x(group.ridge))
-        .attr('y1', top + 16)
-        .attr('y2', axisY);
-    }
-    bottomAxis(svg, x, {
+    part(group, 'ridge', 'line')
+      .attr('class', 'ridge')
+      .attr('display', spec.ridge ? null : 'none')
+      .attr('x1', spec.ridge ? x(spec.ridge) : 0)
+      .attr('x2', spec.ridge ? x(spec.ridge) : 0)
+      .attr('y1', top + 16)
+      .attr('y2', axisY);
+    bottomAxis(group, x, {
       y: axisY,
       ticks: decadeTicks(x, Math.floor((width - 170) / 40)),
-      format: group.ridge ? undefined : (v) => fmt.si(v, 'B'),
+      format: spec.ridge ? undefined : (v) => fmt.si(v, 'B'),
     });
   });
-  return svg.node();
 }
 
 function describe({ trace }) {
   const rows = rowsOf(trace);
-  const ridge = trace.steps[1].facts.ridge_flops_per_byte;
+  const ridge = ridgeOf(trace);
   return (
     rows
       .map(
@@ -104,7 +103,7 @@ function describe({ trace }) {
 }
 
 function table({ trace }) {
-  return dataTable(
+  return tableData(
     'One weight tile shared by token rows',
     ['Token rows', 'Weight bytes per row', 'Intensity', 'Bound'],
     rowsOf(trace).map((r) => [
@@ -123,6 +122,7 @@ export function reuseChart() {
     draw,
     describe,
     table,
+    key,
     legend: legend([
       { kind: 'bar', className: 'reuse-bar rows-many', label: '128 token rows share the tile' },
       { kind: 'bar', className: 'reuse-bar rows-one', label: 'One token row' },

@@ -5,22 +5,40 @@
 import { scaleLog } from 'd3-scale';
 import { line, symbol, symbolCircle, symbolSquare, symbolTriangle } from 'd3-shape';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, dataTable, decadeTicks, leftAxis, operatorLabel, spreadLabels, svgOf } from './common.js';
+import {
+  ChartPanel,
+  bottomAxis,
+  decadeTicks,
+  joinMarks,
+  label,
+  leftAxis,
+  operatorLabel,
+  part,
+  sizeSvg,
+  spreadLabels,
+  tableData,
+} from './common.js';
 
 const SYMBOLS = { memory: symbolCircle, compute: symbolSquare, overhead: symbolTriangle };
+const SYMBOL_PATHS = new Map();
+
+/** The d attribute of an operator's mark (a handful of shapes and sizes: computed once each). */
+function symbolPath(bound, size) {
+  const key = `${bound}:${size}`;
+  if (!SYMBOL_PATHS.has(key)) SYMBOL_PATHS.set(key, symbol(SYMBOLS[bound] ?? symbolCircle, size)());
+  return SYMBOL_PATHS.get(key);
+}
 
 /**
- * The effective roofs the engine used, read back from its own per-kernel times
- * (compute_seconds = computed_flops / P, memory_seconds = hbm_bytes / β). The trace does not
- * state P and β directly; reading them back avoids re-deriving them from datasheet figures.
+ * The effective roofs the engine used (the trace's `roofline`): P, the activation format's peak
+ * FLOP/s × η_c; β, the memory bandwidth × η_m; and the ridge P/β.
  */
-export function effectiveRoofs(trace) {
-  const computeOp = trace.operators.find((op) => op.compute_seconds > 0 && op.computed_flops > 0);
-  const memoryOp = trace.operators.find((op) => op.memory_seconds > 0 && op.hbm_bytes.total > 0);
+export function roofsOf(trace) {
+  const r = trace.roofline ?? {};
   return {
-    peak: computeOp ? computeOp.computed_flops / computeOp.compute_seconds : null,
-    bandwidth: memoryOp ? memoryOp.hbm_bytes.total / memoryOp.memory_seconds : null,
-    ridge: trace.steps[1]?.facts?.ridge_flops_per_byte ?? null,
+    peak: r.peak_flops > 0 ? r.peak_flops : null,
+    bandwidth: r.bandwidth > 0 ? r.bandwidth : null,
+    ridge: r.ridge_flops_per_byte > 0 ? r.ridge_flops_per_byte : null,
   };
 }
 
@@ -37,12 +55,23 @@ function domainOf(values, padLow, padHigh) {
   return [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))];
 }
 
-function draw(width, { trace, highlight }) {
+function key({ trace, highlight }) {
+  return JSON.stringify([
+    trace.operators.map((op) => [op.name, op.step, op.intensity, op.flops, op.seconds, op.bound]),
+    trace.roofline,
+    highlight ? [...highlight] : null,
+    trace.scenario.model.name,
+    trace.scenario.hardware.name,
+    (trace.steps[1]?.facts?.projections ?? []).map((p) => [p.intensity, p.bound]),
+  ]);
+}
+
+function draw(svg, width, { trace, highlight }) {
   const height = width < 480 ? 300 : 340;
   const m = { top: 16, right: 14, bottom: 50, left: 58 };
-  const svg = svgOf(width, height, 'roofline');
+  sizeSvg(svg, width, height, 'roofline');
   const points = plotted(trace);
-  const roofs = effectiveRoofs(trace);
+  const roofs = roofsOf(trace);
   const xs = points.map((p) => p.x).concat(roofs.ridge ?? []);
   const x = scaleLog()
     .domain(domainOf(xs.length ? xs : [1, 1000], 3, 3))
@@ -66,80 +95,86 @@ function draw(width, { trace, highlight }) {
     title: 'Attainable FLOP/s (log scale)',
   });
 
-  if (roofs.peak && roofs.bandwidth && roofs.ridge) {
+  const roofs3 = roofs.peak && roofs.bandwidth && roofs.ridge;
+  const roofLayer = part(svg, 'roofs').attr('display', roofs3 ? null : 'none');
+  if (roofs3) {
     const ridgeX = roofs.ridge;
     const roofPath = line()
       .x((d) => x(d[0]))
       .y((d) => y(d[1]));
     const startX = Math.max(x0, y.domain()[0] / roofs.bandwidth);
-    svg
-      .append('path')
+    part(roofLayer, 'roof', 'path')
       .attr('class', 'roof')
       .attr('d', roofPath([[startX, roofs.bandwidth * startX], [ridgeX, roofs.peak], [x1, roofs.peak]]));
-    svg
-      .append('line')
+    part(roofLayer, 'ridge', 'line')
       .attr('class', 'ridge')
       .attr('x1', x(ridgeX))
       .attr('x2', x(ridgeX))
       .attr('y1', y(roofs.peak))
       .attr('y2', height - m.bottom);
-    svg
-      .append('text')
-      .attr('class', 'chart-note')
-      .attr('x', x(ridgeX) + 4)
-      .attr('y', height - m.bottom - 6)
-      .text(`ridge ${fmt.number(ridgeX, 3)} FLOP/byte`);
-    svg
-      .append('text')
-      .attr('class', 'chart-note')
-      .attr('x', width - m.right)
-      .attr('y', y(roofs.peak) - 6)
-      .attr('text-anchor', 'end')
-      .text(`compute roof P = ${fmt.flopRate(roofs.peak)}`);
-    // Label the memory slope along its own angle, low on the left.
+    // The ridge's label sits at the foot of its line, shortened (the axis names the unit) or
+    // put left of the line when it would run off the chart (11.5px text: ~6.3px a character).
+    const room = width - m.right - (x(ridgeX) + 4);
+    const full = `ridge ${fmt.number(ridgeX, 3)} FLOP/byte`;
+    const short = `ridge ${fmt.number(ridgeX, 3)}`;
+    const ridgeText = full.length * 6.3 <= room ? full : short;
+    const ridgeRight = ridgeText.length * 6.3 <= room;
+    label(roofLayer, 'ridge-label', ridgeText, {
+      class: 'chart-note',
+      x: x(ridgeX) + (ridgeRight ? 4 : -4),
+      y: height - m.bottom - 6,
+      'text-anchor': ridgeRight ? 'start' : 'end',
+    });
+    label(roofLayer, 'peak-label', `compute roof P = ${fmt.flopRate(roofs.peak)}`, {
+      class: 'chart-note',
+      x: width - m.right,
+      y: y(roofs.peak) - 6,
+      'text-anchor': 'end',
+    });
+    // Label the memory slope along its own angle, centred 60% of the way up to the ridge
+    // (memory-bound operators sit on the slope's lower part).
     const ax = x(startX);
     const ay = y(roofs.bandwidth * startX);
-    const angle = (Math.atan2(y(roofs.peak) - ay, x(ridgeX) - ax) * 180) / Math.PI;
-    svg
-      .append('text')
-      .attr('class', 'chart-note')
-      .attr('transform', `translate(${ax + 14},${ay - 12}) rotate(${angle})`)
-      .text(`memory slope β = ${fmt.byteRate(roofs.bandwidth)}`);
+    const bx = x(ridgeX);
+    const by = y(roofs.peak);
+    const angle = (Math.atan2(by - ay, bx - ax) * 180) / Math.PI;
+    const slopeText = `${width < 480 ? '' : 'memory slope '}β = ${fmt.byteRate(roofs.bandwidth)}`;
+    label(roofLayer, 'slope-label', slopeText, {
+      class: 'chart-note',
+      transform: `translate(${ax + 0.6 * (bx - ax)},${ay + 0.6 * (by - ay)}) rotate(${angle}) translate(0,-7)`,
+      'text-anchor': 'middle',
+    });
   }
 
-  const marks = svg.append('g').attr('class', 'points');
-  for (const p of points) {
-    const state = !highlight ? '' : highlight.has(p.op.name) ? ' is-hi' : ' is-dim';
-    marks
-      .append('path')
-      .attr('class', `point bound-${p.op.bound}${state}`)
-      .attr('transform', `translate(${x(p.x)},${y(p.y)})`)
-      .attr('d', symbol(SYMBOLS[p.op.bound] ?? symbolCircle, highlight?.has(p.op.name) ? 90 : 60)())
-      .append('title')
-      .text(`${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
-  }
-  if (highlight) {
-    const labels = points
-      .filter((p) => highlight.has(p.op.name))
-      .map((p) => ({ p, y: y(p.y) }));
-    const placed = spreadLabels(labels, 12, m.top + 8, height - m.bottom - 4);
-    for (const label of placed) {
-      const px = x(label.p.x);
+  const hi = (p) => Boolean(highlight?.has(p.op.name));
+  joinMarks(part(svg, 'points').attr('class', 'points'), 'path', 'point', points, (p) => p.op.name, true)
+    .attr('class', (p) => `point bound-${p.op.bound}${!highlight ? '' : hi(p) ? ' is-hi' : ' is-dim'}`)
+    .attr('transform', (p) => `translate(${x(p.x)},${y(p.y)})`)
+    .attr('d', (p) => symbolPath(p.op.bound, hi(p) ? 90 : 60))
+    .select('title')
+    .text((p) => `${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
+
+  const labels = highlight
+    ? spreadLabels(
+        points.filter(hi).map((p) => ({ p, y: y(p.y) })),
+        12,
+        m.top + 8,
+        height - m.bottom - 4,
+      )
+    : [];
+  joinMarks(part(svg, 'point-labels'), 'text', 'point-label', labels, (d) => d.p.op.name)
+    .each(function place(d) {
+      const px = x(d.p.x);
       const leftSide = px > width * 0.6;
-      svg
-        .append('text')
-        .attr('class', 'point-label')
-        .attr('x', px + (leftSide ? -9 : 9))
-        .attr('y', label.y + 4)
-        .attr('text-anchor', leftSide ? 'end' : 'start')
-        .text(operatorLabel(label.p.op.name));
-    }
-  }
-  return svg.node();
+      this.setAttribute('x', px + (leftSide ? -9 : 9));
+      this.setAttribute('y', d.y + 4);
+      this.setAttribute('text-anchor', leftSide ? 'end' : 'start');
+    })
+    .text((d) => operatorLabel(d.p.op.name));
 }
 
 function describe({ trace }) {
-  const roofs = effectiveRoofs(trace);
+  const roofs = roofsOf(trace);
   const projections = trace.steps[1]?.facts?.projections ?? [];
   const bounds = [...new Set(projections.map((p) => p.bound))];
   return (
@@ -151,7 +186,7 @@ function describe({ trace }) {
 }
 
 function table({ trace }) {
-  return dataTable(
+  return tableData(
     'Operators on the roofline (per kernel instance)',
     ['Operator', 'Step', 'Intensity', 'Attained rate', 'Bound'],
     trace.operators.map((op) => [
@@ -171,6 +206,7 @@ export function rooflineChart(legend) {
     draw,
     describe,
     table,
+    key,
     legend,
   });
 }

@@ -4,29 +4,60 @@
 
 import { scaleBand, scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, dataTable, hatchPattern, legend, operatorLabel, svgOf } from './common.js';
+import {
+  ChartPanel,
+  bottomAxis,
+  hatchPattern,
+  joinMarks,
+  legend,
+  operatorLabel,
+  part,
+  sizeSvg,
+  tableData,
+} from './common.js';
 
-/** Per step: operator segments and the launch overhead, in seconds. */
+/**
+ * Per step: operator segments and the launch overhead, in seconds. The overhead is the
+ * engine's `totals.overhead_seconds` of the step (summed here only for a trace without it).
+ */
 export function timeRows(trace) {
+  const byName = new Map(trace.operators.map((op) => [op.name, op]));
   return trace.steps.map((step) => {
-    const ops = step.operators
-      .map((name) => trace.operators.find((op) => op.name === name))
-      .filter(Boolean);
+    const ops = step.operators.map((name) => byName.get(name)).filter(Boolean);
     const segments = ops.map((op) => ({
       op,
       seconds: op.count * (op.seconds - op.overhead_seconds),
     }));
-    const overhead = ops.reduce((sum, op) => sum + op.count * op.overhead_seconds, 0);
+    const overhead =
+      typeof step.totals.overhead_seconds === 'number'
+        ? step.totals.overhead_seconds
+        : ops.reduce((sum, op) => sum + op.count * op.overhead_seconds, 0);
     return { step, segments, overhead, total: step.totals.seconds };
   });
 }
 
-function draw(width, { trace, highlight }) {
+/** The launch overhead of the whole prefill (the engine's total, or the steps' sum). */
+function totalOverhead(trace, rows) {
+  return typeof trace.totals.overhead_seconds === 'number'
+    ? trace.totals.overhead_seconds
+    : rows.reduce((sum, r) => sum + r.overhead, 0);
+}
+
+function key({ trace, highlight }) {
+  return JSON.stringify([
+    trace.steps.map((s) => [s.operators, s.totals]),
+    trace.operators.map((op) => [op.name, op.count, op.seconds, op.overhead_seconds, op.bound]),
+    trace.totals.overhead_seconds ?? null,
+    highlight ? [...highlight] : null,
+  ]);
+}
+
+function draw(svg, width, { trace, highlight }) {
   const rows = timeRows(trace);
   const rowHeight = 34;
   const m = { top: 8, right: 70, bottom: 50, left: 52 };
   const height = m.top + m.bottom + rowHeight * rows.length;
-  const svg = svgOf(width, height, 'timebars');
+  sizeSvg(svg, width, height, 'timebars');
   const hatch = hatchPattern(svg, 'overhead');
   const maxTotal = Math.max(...rows.map((r) => r.total), 1e-9);
   const x = scaleLinear().domain([0, maxTotal]).nice().range([m.left, width - m.right]);
@@ -34,6 +65,7 @@ function draw(width, { trace, highlight }) {
     .domain(rows.map((r) => String(r.step.step)))
     .range([m.top, height - m.bottom])
     .padding(0.25);
+  const bandHeight = y.bandwidth();
 
   bottomAxis(svg, x, {
     y: height - m.bottom,
@@ -42,64 +74,70 @@ function draw(width, { trace, highlight }) {
     title: 'Time (all layers and chunks)',
   });
 
+  // Lay out every mark first (plain data), then join each kind once.
+  const segments = [];
+  const segmentLabels = [];
+  const overheads = [];
+  const totals = [];
   for (const row of rows) {
-    const key = String(row.step.step);
-    const top = y(key);
-    const bandHeight = y.bandwidth();
-    svg
-      .append('text')
-      .attr('class', 'row-label')
-      .attr('x', m.left - 8)
-      .attr('y', top + bandHeight / 2 + 4)
-      .attr('text-anchor', 'end')
-      .text(`Step ${key}`);
+    const stepKey = String(row.step.step);
+    const top = y(stepKey);
     let start = 0;
     row.segments.forEach((segment, i) => {
       const x0 = x(start);
       const w = Math.max(0, x(start + segment.seconds) - x0);
       const state = !highlight ? '' : highlight.has(segment.op.name) ? ' is-hi' : ' is-dim';
-      svg
-        .append('rect')
-        .attr('class', `segment step-${key} shade-${i % 2}${state}`)
-        .attr('x', x0)
-        .attr('y', top)
-        .attr('width', w)
-        .attr('height', bandHeight)
-        .append('title')
-        .text(`${segment.op.name}: ${fmt.seconds(segment.seconds)} (${segment.op.count} × ${fmt.seconds(segment.op.seconds - segment.op.overhead_seconds)}), ${fmt.bound(segment.op.bound)}`);
-      const label = operatorLabel(segment.op.name);
-      if (w > label.length * 6.2 + 8) {
-        svg
-          .append('text')
-          .attr('class', 'segment-label')
-          .attr('x', x0 + 4)
-          .attr('y', top + bandHeight / 2 + 4)
-          .text(label);
-      }
+      segments.push({ segment, x0, w, top, className: `segment step-${stepKey} shade-${i % 2}${state}` });
+      const text = operatorLabel(segment.op.name);
+      if (w > text.length * 6.2 + 8) segmentLabels.push({ id: segment.op.name, x: x0 + 4, top, text });
       start += segment.seconds;
     });
     if (row.overhead > 0) {
       const x0 = x(start);
-      svg
-        .append('rect')
-        .attr('class', 'segment overhead-segment')
-        .attr('fill', hatch)
-        .attr('x', x0)
-        .attr('y', top)
-        .attr('width', Math.max(1, x(start + row.overhead) - x0))
-        .attr('height', bandHeight)
-        .append('title')
-        .text(`kernel-launch overhead: ${fmt.seconds(row.overhead)}`);
+      overheads.push({ id: stepKey, x0, w: Math.max(1, x(start + row.overhead) - x0), top, overhead: row.overhead });
       start += row.overhead;
     }
-    svg
-      .append('text')
-      .attr('class', 'bar-total')
-      .attr('x', x(start) + 6)
-      .attr('y', top + bandHeight / 2 + 4)
-      .text(row.segments.length ? fmt.seconds(row.total) : 'no kernels');
+    totals.push({ id: stepKey, x: x(start) + 6, top, text: row.segments.length ? fmt.seconds(row.total) : 'no kernels' });
   }
-  return svg.node();
+
+  joinMarks(part(svg, 'row-labels'), 'text', 'row-label', rows, (r) => String(r.step.step))
+    .attr('x', m.left - 8)
+    .attr('y', (r) => y(String(r.step.step)) + bandHeight / 2 + 4)
+    .attr('text-anchor', 'end')
+    .text((r) => `Step ${r.step.step}`);
+
+  joinMarks(part(svg, 'segments'), 'rect', 'segment', segments, (d) => d.segment.op.name, true)
+    .attr('class', (d) => d.className)
+    .attr('x', (d) => d.x0)
+    .attr('y', (d) => d.top)
+    .attr('width', (d) => d.w)
+    .attr('height', bandHeight)
+    .select('title')
+    .text(
+      ({ segment }) =>
+        `${segment.op.name}: ${fmt.seconds(segment.seconds)} (${segment.op.count} × ` +
+        `${fmt.seconds(segment.op.seconds - segment.op.overhead_seconds)}), ${fmt.bound(segment.op.bound)}`,
+    );
+
+  joinMarks(part(svg, 'segment-labels'), 'text', 'segment-label', segmentLabels, (d) => d.id)
+    .attr('x', (d) => d.x)
+    .attr('y', (d) => d.top + bandHeight / 2 + 4)
+    .text((d) => d.text);
+
+  joinMarks(part(svg, 'overheads'), 'rect', 'overhead-segment', overheads, (d) => d.id, true)
+    .attr('class', 'overhead-segment segment')
+    .attr('fill', hatch)
+    .attr('x', (d) => d.x0)
+    .attr('y', (d) => d.top)
+    .attr('width', (d) => d.w)
+    .attr('height', bandHeight)
+    .select('title')
+    .text((d) => `kernel-launch overhead: ${fmt.seconds(d.overhead)}`);
+
+  joinMarks(part(svg, 'totals'), 'text', 'bar-total', totals, (d) => d.id)
+    .attr('x', (d) => d.x)
+    .attr('y', (d) => d.top + bandHeight / 2 + 4)
+    .text((d) => d.text);
 }
 
 function describe({ trace }) {
@@ -108,7 +146,7 @@ function describe({ trace }) {
   return (
     `Time by step: ${rows.map((r) => `step ${r.step.step} ${fmt.seconds(r.total)}`).join(', ')}; ` +
     `step ${longest.step.step} takes longest. Launch overhead in total: ` +
-    `${fmt.seconds(rows.reduce((sum, r) => sum + r.overhead, 0))}.`
+    `${fmt.seconds(totalOverhead(trace, rows))}.`
   );
 }
 
@@ -126,7 +164,7 @@ function table({ trace }) {
       ]);
     }
   }
-  return dataTable(
+  return tableData(
     'Time by operator (device time and launch overhead, all instances)',
     ['Operator', 'Step', 'Instances', 'Device time', 'Launch overhead', 'Bound'],
     rows,
@@ -140,6 +178,7 @@ export function timeChart() {
     draw,
     describe,
     table,
+    key,
     legend: legend([
       { kind: 'bar', className: 'segment step-1 shade-0', label: 'Step 1 kernels' },
       { kind: 'bar', className: 'segment step-2 shade-0', label: 'Step 2 kernels' },

@@ -7,7 +7,19 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import { h } from '../dom.js';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, dataTable, decadeTicks, hatchPattern, leftAxis, legend, svgOf } from './common.js';
+import {
+  ChartPanel,
+  bottomAxis,
+  decadeTicks,
+  hatchPattern,
+  joinMarks,
+  label,
+  leftAxis,
+  legend,
+  part,
+  sizeSvg,
+  tableData,
+} from './common.js';
 
 const PARTS = [
   { key: 'queue_seconds', label: 'Queueing', className: 'ttft-queue' },
@@ -15,11 +27,15 @@ const PARTS = [
   { key: 'delivery_seconds', label: 'First-token delivery', className: 'ttft-delivery' },
 ];
 
-function drawBar(width, { trace }) {
+function keyBar({ trace }) {
+  return JSON.stringify([trace.totals.ttft, trace.steps[4].facts.utilization]);
+}
+
+function drawBar(svg, width, { trace }) {
   const ttft = trace.totals.ttft;
   const height = 118;
   const m = { top: 22, right: 16, bottom: 50, left: 16 };
-  const svg = svgOf(width, height, 'ttft');
+  sizeSvg(svg, width, height, 'ttft');
   const hatch = hatchPattern(svg, 'unbounded');
   const known = (ttft.execution_seconds ?? 0) + (ttft.delivery_seconds ?? 0);
   const end = ttft.overloaded ? known * 2 : ttft.total_seconds;
@@ -33,49 +49,47 @@ function drawBar(width, { trace }) {
   const barY = m.top;
   const barH = height - m.bottom - barY - 8;
   let start = 0;
-  for (const part of PARTS) {
-    const value = ttft[part.key];
+  const segments = [];
+  for (const p of PARTS) {
+    const value = ttft[p.key];
     if (value === null) continue;
     const x0 = x(start);
-    const w = Math.max(0, x(start + value) - x0);
-    svg
-      .append('rect')
-      .attr('class', `ttft-part ${part.className}`)
-      .attr('x', x0)
-      .attr('y', barY)
-      .attr('width', w)
-      .attr('height', barH)
-      .append('title')
-      .text(`${part.label}: ${fmt.seconds(value)}`);
-    if (w > part.label.length * 6.4 + 8) {
-      svg
-        .append('text')
-        .attr('class', 'segment-label')
-        .attr('x', x0 + 4)
-        .attr('y', barY + barH / 2 + 4)
-        .text(part.label);
-    }
+    segments.push({ ...p, value, x0, w: Math.max(0, x(start + value) - x0) });
     start += value;
   }
-  if (ttft.overloaded) {
-    const x0 = x(start);
-    svg
-      .append('rect')
-      .attr('class', 'ttft-part unbounded-area')
-      .attr('fill', hatch)
-      .attr('x', x0)
-      .attr('y', barY)
-      .attr('width', Math.max(0, width - m.right - x0))
-      .attr('height', barH);
-    svg
-      .append('text')
-      .attr('class', 'fit-verdict does-not-fit')
-      .attr('x', width - m.right)
-      .attr('y', barY - 6)
-      .attr('text-anchor', 'end')
-      .text('Overloaded: the queue grows without bound →');
-  }
-  return svg.node();
+  joinMarks(part(svg, 'parts'), 'rect', 'ttft-part', segments, (d) => d.key, true)
+    .attr('class', (d) => `ttft-part ${d.className}`)
+    .attr('x', (d) => d.x0)
+    .attr('y', barY)
+    .attr('width', (d) => d.w)
+    .attr('height', barH)
+    .select('title')
+    .text((d) => `${d.label}: ${fmt.seconds(d.value)}`);
+  joinMarks(
+    part(svg, 'labels'),
+    'text',
+    'segment-label',
+    segments.filter((d) => d.w > d.label.length * 6.4 + 8),
+    (d) => d.key,
+  )
+    .attr('x', (d) => d.x0 + 4)
+    .attr('y', barY + barH / 2 + 4)
+    .text((d) => d.label);
+  const x0 = x(start);
+  part(svg, 'unbounded', 'rect')
+    .attr('class', 'ttft-part unbounded-area')
+    .attr('fill', hatch)
+    .attr('display', ttft.overloaded ? null : 'none')
+    .attr('x', x0)
+    .attr('y', barY)
+    .attr('width', Math.max(0, width - m.right - x0))
+    .attr('height', barH);
+  label(svg, 'verdict', ttft.overloaded ? 'Overloaded: the queue grows without bound →' : null, {
+    class: 'fit-verdict does-not-fit',
+    x: width - m.right,
+    y: barY - 6,
+    'text-anchor': 'end',
+  });
 }
 
 function describeBar({ trace }) {
@@ -97,7 +111,7 @@ function describeBar({ trace }) {
 
 function tableBar({ trace }) {
   const ttft = trace.totals.ttft;
-  return dataTable(
+  return tableData(
     'Time to first token',
     ['Part', 'Seconds'],
     [
@@ -114,6 +128,7 @@ export function ttftChart() {
     draw: drawBar,
     describe: describeBar,
     table: tableBar,
+    key: keyBar,
     legend: legend([
       ...PARTS.map((p) => ({ kind: 'bar', className: `ttft-part ${p.className}`, label: p.label })),
       { kind: 'hatch', className: 'unbounded', label: 'Unbounded queue (overloaded)' },
@@ -141,36 +156,68 @@ export const SWEEP_VARIABLES = {
 };
 
 const SWEEP_POINTS = 320;
+const PROMPT_SWEEP_TOP = 131072;
 
-/**
- * The values to sweep: log-spaced over 1…131,072 tokens (or to the current prompt, if longer),
- * or 0.001…10⁶ requests/s; the current value is always included so its marker sits on the line.
- */
-export function sweepValues(variable, current) {
-  const values = new Set();
-  if (variable === 'prompt_tokens') {
-    const top = Math.max(131072, Number.isFinite(current) ? current : 0);
-    for (let i = 0; i < SWEEP_POINTS; i += 1) {
-      values.add(Math.round(top ** (i / (SWEEP_POINTS - 1))));
-    }
-  } else {
-    for (let i = 0; i < SWEEP_POINTS; i += 1) values.add(10 ** (-3 + (9 * i) / (SWEEP_POINTS - 1)));
-  }
-  if (Number.isFinite(current) && current > 0) values.add(current);
-  return [...values].sort((a, b) => a - b);
+function logSpaced(lo, hi, count) {
+  const a = Math.log10(lo);
+  const b = Math.log10(hi);
+  return Array.from({ length: count }, (_, i) => 10 ** (a + ((b - a) * i) / (count - 1)));
 }
 
-function drawSweep(width, { points, variable, trace }) {
+/**
+ * The values to sweep, log-spaced: 1…131,072 tokens (or to the current prompt, if longer); or
+ * arrival rates centred on the knee, from 10⁻³·λsat to 2·λsat, where λsat (the trace's
+ * `saturation_arrival_rate`) is the rate at which utilization reaches 1 — widened to take in
+ * the current rate. The current value is not among them: its marker is drawn from the trace
+ * itself, so the sweep does not change while only the swept value moves (a slider drag).
+ */
+export function sweepValues(variable, trace) {
+  const current = SWEEP_VARIABLES[variable].current(trace);
+  if (variable === 'prompt_tokens') {
+    const top = Math.max(PROMPT_SWEEP_TOP, Number.isFinite(current) ? current : 0);
+    return [...new Set(logSpaced(1, top, SWEEP_POINTS).map(Math.round))];
+  }
+  const saturation = trace.steps[4]?.facts?.saturation_arrival_rate;
+  const knee = Number.isFinite(saturation) && saturation > 0 ? saturation : 1;
+  let lo = knee * 1e-3;
+  let hi = knee * 2;
+  if (Number.isFinite(current) && current > 0) {
+    lo = Math.min(lo, current / 1.25);
+    hi = Math.max(hi, current * 1.25);
+  }
+  return logSpaced(lo, hi, SWEEP_POINTS);
+}
+
+/** The point the current scenario marks on the sweep (from the trace), or null. */
+function currentPoint(variable, trace) {
+  const value = SWEEP_VARIABLES[variable].current(trace);
+  if (!(Number.isFinite(value) && value > 0)) return null;
+  return { value, total_seconds: trace.totals.ttft.total_seconds };
+}
+
+// A sweep's points are recomputed only when the scenario (apart from the swept value) changes:
+// the same array means the same curve.
+const sweepIds = new WeakMap();
+let nextSweepId = 0;
+
+function keySweep({ points, variable, trace }) {
+  if (!sweepIds.has(points)) sweepIds.set(points, (nextSweepId += 1));
+  return JSON.stringify([variable, sweepIds.get(points), currentPoint(variable, trace), trace.scenario.arrival_rate]);
+}
+
+function drawSweep(svg, width, { points, variable, trace }) {
   const spec = SWEEP_VARIABLES[variable];
   const height = width < 480 ? 260 : 300;
   const m = { top: 14, right: 16, bottom: 50, left: 70 };
-  const svg = svgOf(width, height, 'sweep');
+  sizeSvg(svg, width, height, 'sweep');
   const hatch = hatchPattern(svg, 'unbounded');
   const x = scaleLog()
     .domain([points[0].value, points[points.length - 1].value])
     .range([m.left, width - m.right]);
+  const here = currentPoint(variable, trace);
   const ys = points
     .flatMap((p) => [p.total_seconds, p.execution_seconds])
+    .concat(here?.total_seconds ?? [])
     .filter((v) => v !== null && v > 0);
   const lo = Math.min(...ys);
   const hi = Math.max(...ys);
@@ -191,55 +238,50 @@ function drawSweep(width, { points, variable, trace }) {
   });
 
   const firstOverloaded = points.find((p) => p.overloaded);
+  const area = part(svg, 'overloaded', 'rect')
+    .attr('class', 'unbounded-area')
+    .attr('fill', hatch)
+    .attr('display', firstOverloaded ? null : 'none');
+  const x0 = firstOverloaded ? x(firstOverloaded.value) : 0;
   if (firstOverloaded) {
-    const x0 = x(firstOverloaded.value);
-    svg
-      .append('rect')
-      .attr('class', 'unbounded-area')
-      .attr('fill', hatch)
+    area
       .attr('x', x0)
       .attr('y', m.top)
       .attr('width', Math.max(0, width - m.right - x0))
       .attr('height', height - m.bottom - m.top);
-    svg
-      .append('text')
-      .attr('class', 'fit-verdict does-not-fit')
-      .attr('x', Math.min(x0 + 6, width - m.right - 70))
-      .attr('y', m.top + 14)
-      .text('overloaded');
   }
+  label(svg, 'overloaded-label', firstOverloaded ? 'overloaded' : null, {
+    class: 'fit-verdict does-not-fit',
+    x: Math.min(x0 + 6, width - m.right - 70),
+    y: m.top + 14,
+  });
 
   const curve = (key) =>
     line()
       .defined((p) => p[key] !== null && p[key] > 0)
       .x((p) => x(p.value))
       .y((p) => y(p[key]));
-  svg.append('path').attr('class', 'sweep-line sweep-execution').attr('d', curve('execution_seconds')(points));
-  svg.append('path').attr('class', 'sweep-line sweep-total').attr('d', curve('total_seconds')(points));
+  part(svg, 'execution', 'path').attr('class', 'sweep-line sweep-execution').attr('d', curve('execution_seconds')(points));
+  part(svg, 'total', 'path').attr('class', 'sweep-line sweep-total').attr('d', curve('total_seconds')(points));
 
-  const current = spec.current(trace);
-  const here = points.find((p) => p.value === current);
-  if (here) {
-    const cx = x(here.value);
-    svg
-      .append('line')
-      .attr('class', 'current-rule')
-      .attr('x1', cx)
-      .attr('x2', cx)
-      .attr('y1', m.top)
-      .attr('y2', height - m.bottom);
-    if (here.total_seconds !== null) {
-      svg.append('circle').attr('class', 'current-dot').attr('cx', cx).attr('cy', y(here.total_seconds)).attr('r', 4.5);
-    }
-    svg
-      .append('text')
-      .attr('class', 'chart-note')
-      .attr('x', cx + (cx > width * 0.65 ? -5 : 5))
-      .attr('y', height - m.bottom - 6)
-      .attr('text-anchor', cx > width * 0.65 ? 'end' : 'start')
-      .text('current');
-  }
-  return svg.node();
+  const cx = here ? x(here.value) : 0;
+  const marker = part(svg, 'current').attr('display', here ? null : 'none');
+  part(marker, 'rule', 'line')
+    .attr('class', 'current-rule')
+    .attr('x1', cx)
+    .attr('x2', cx)
+    .attr('y1', m.top)
+    .attr('y2', height - m.bottom);
+  joinMarks(part(marker, 'dot'), 'circle', 'current-dot', here && here.total_seconds !== null ? [here] : [])
+    .attr('cx', cx)
+    .attr('cy', (d) => y(d.total_seconds))
+    .attr('r', 4.5);
+  label(marker, 'label', 'current', {
+    class: 'chart-note',
+    x: cx + (cx > width * 0.65 ? -5 : 5),
+    y: height - m.bottom - 6,
+    'text-anchor': cx > width * 0.65 ? 'end' : 'start',
+  });
 }
 
 function describeSweep({ points, variable, trace }) {
@@ -257,6 +299,13 @@ function describeSweep({ points, variable, trace }) {
   }
   if (firstOverloaded) parts.push(`overloaded from ${spec.format(firstOverloaded.value)} on`);
   const current = spec.current(trace);
+  const here = currentPoint(variable, trace);
+  if (here) {
+    parts.push(
+      `current ${spec.format(here.value)}: ` +
+        `${here.total_seconds === null ? 'overloaded' : fmt.seconds(here.total_seconds)}`,
+    );
+  }
   if (variable === 'arrival_rate' && !(current > 0)) parts.push('current rate 0: no queue');
   return `${parts.join('; ')}.`;
 }
@@ -265,7 +314,7 @@ function tableSweep({ points, variable }) {
   const spec = SWEEP_VARIABLES[variable];
   // Every 16th point keeps the table readable; the chart holds all of them.
   const sample = points.filter((_, i) => i % 16 === 0 || i === points.length - 1);
-  return dataTable(
+  return tableData(
     `TTFT sweep (every 16th of ${points.length} points)`,
     [spec.label, 'Queueing', 'Execution', 'Delivery', 'TTFT'],
     sample.map((p) => [
@@ -302,6 +351,7 @@ export function sweepChart(onVariable) {
     draw: drawSweep,
     describe: describeSweep,
     table: tableSweep,
+    key: keySweep,
     extra: [group],
     legend: legend([
       { kind: 'bar', className: 'sweep-swatch sweep-total', label: 'Time to first token' },

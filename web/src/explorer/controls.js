@@ -3,7 +3,7 @@
 // `onEdit(key, value, commit)`: commit is false while a value is still moving (typing, dragging)
 // and true when it settles (change event, slider release), which is when the URL is updated.
 
-import { h } from '../dom.js';
+import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { CUSTOM_MODEL, SHAPE_FIELDS, getField, parseValue } from '../scenario.js';
 
@@ -85,7 +85,7 @@ export class Controls {
       max: sliderPosition(SLIDER_MAX_TOKENS),
       step: 5,
     });
-    const promptNumber = this.#numberInput('ctl-prompt', { min: 1, max: 16777216, step: 1 });
+    const promptNumber = this.#numberInput('ctl-prompt', { step: 1, min: 1 });
     slider.addEventListener('input', () => {
       const tokens = sliderTokens(slider.value);
       promptNumber.value = String(tokens);
@@ -101,9 +101,9 @@ export class Controls {
     promptNumber.addEventListener('change', () => onEdit('prompt', parseValue(promptNumber.value, true), true));
     this.slider = slider;
 
-    const batch = this.#numberInput('ctl-batch', { min: 1, max: 65536, step: 1 });
-    const chunk = this.#numberInput('ctl-chunk', { min: 0, step: 256 });
-    const rate = this.#numberInput('ctl-rate', { min: 0, step: 'any' });
+    const batch = this.#numberInput('ctl-batch', { step: 1, min: 1 });
+    const chunk = this.#numberInput('ctl-chunk', { step: 256, min: 0 });
+    const rate = this.#numberInput('ctl-rate', { decimal: true });
     for (const [key, input] of [['batch', batch], ['chunk', chunk], ['rate', rate]]) {
       input.addEventListener('input', () => onEdit(key, parseValue(input.value, true), false));
       input.addEventListener('change', () => onEdit(key, parseValue(input.value, true), true));
@@ -117,7 +117,7 @@ export class Controls {
         input = h('select', { id: `ctl-shape-${field.key}` }, options(field.options.map((o) => [o, o]), null));
         input.addEventListener('change', () => onEdit(key, input.value, true));
       } else {
-        input = this.#numberInput(`ctl-shape-${field.key}`, { min: field.key === 'head_dim' ? 0 : 1, step: 1 });
+        input = this.#numberInput(`ctl-shape-${field.key}`, { step: 1, min: field.key === 'head_dim' ? 0 : 1 });
         input.addEventListener('input', () => onEdit(key, parseValue(input.value, true), false));
         input.addEventListener('change', () => onEdit(key, parseValue(input.value, true), true));
       }
@@ -217,8 +217,34 @@ export class Controls {
     this.element.addEventListener('submit', (event) => event.preventDefault());
   }
 
-  #numberInput(id, attrs) {
-    return h('input', { id, type: 'number', inputmode: 'decimal', ...attrs });
+  /**
+   * A number field. It is a text field (inputmode brings up a numeric keyboard), not
+   * type=number: a number field silently empties what it cannot parse, so "abc" or "1e" would
+   * reach the engine as a missing value; here the engine sees the text and names the field.
+   * ArrowUp/ArrowDown step an integer field as a number field would.
+   */
+  #numberInput(id, { step = null, min = null, decimal = false } = {}) {
+    const input = h('input', {
+      id,
+      type: 'text',
+      class: 'number-field',
+      inputmode: decimal ? 'decimal' : 'numeric',
+      autocomplete: 'off',
+      spellcheck: 'false',
+    });
+    if (step !== null) {
+      input.addEventListener('keydown', (event) => {
+        if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+        const value = parseValue(input.value, true);
+        if (typeof value !== 'number' || !Number.isFinite(value)) return;
+        event.preventDefault();
+        const next = Math.round(value / step) * step + (event.key === 'ArrowUp' ? step : -step);
+        input.value = String(min === null ? next : Math.max(min, next));
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+    }
+    return input;
   }
 
   #field(key, labelText, input, hint = null) {
@@ -255,7 +281,7 @@ export class Controls {
 
   /** Shows the custom-shape fields only for a custom model. */
   showShape(visible) {
-    this.shapeSet.hidden = !visible;
+    if (this.shapeSet.hidden !== !visible) this.shapeSet.hidden = !visible;
   }
 
   /**
@@ -284,7 +310,8 @@ export class Controls {
   /** The hint under "Precision": what the chosen format means for each tensor (from the trace). */
   setPrecisionHint(precision) {
     const hint = this.#fields.get('precision').querySelector('.hint');
-    hint.replaceChildren(
+    setText(
+      hint,
       precision
         ? `Weights ${precision.weights} · activations ${precision.activations} · KV ${precision.kv}`
         : 'Number formats of weights, activations and KV cache.',

@@ -2,7 +2,7 @@
 // update), the key figures of the trace, and the trace's stated assumptions and omissions,
 // which stay visible beside the numbers they qualify.
 
-import { h } from '../dom.js';
+import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 
 function ttftText(ttft) {
@@ -83,7 +83,14 @@ const FIGURES = [
 export class Glance {
   constructor() {
     this.summary = h('p', { class: 'summary', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
-    this.figures = h('dl', { class: 'figures' });
+    // The figures are made once; an update changes their text (and state) in place.
+    this.items = FIGURES.map((f) => {
+      const value = h('dd', { class: 'figure-value' });
+      const note = h('dd', { class: 'figure-note' });
+      const item = h('div', { class: 'figure', 'data-figure': f.key }, h('dt', {}, f.label), value, note);
+      return { f, item, value, note };
+    });
+    this.figures = h('dl', { class: 'figures' }, this.items.map((i) => i.item));
     this.omissions = h('ul', { class: 'omissions-list' });
     this.element = h(
       'div',
@@ -106,18 +113,18 @@ export class Glance {
   }
 
   update(trace) {
-    this.summary.textContent = summaryText(trace);
-    this.figures.replaceChildren(
-      ...FIGURES.map((f) =>
-        h(
-          'div',
-          { class: `figure${f.state?.(trace) === 'bad' ? ' figure--bad' : ''}`, 'data-figure': f.key },
-          h('dt', {}, f.label),
-          h('dd', { class: 'figure-value' }, f.value(trace)),
-          h('dd', { class: 'figure-note' }, f.note(trace)),
-        ),
-      ),
-    );
-    this.omissions.replaceChildren(...trace.assumptions.map((text) => h('li', {}, text)));
+    setText(this.summary, summaryText(trace));
+    for (const { f, item, value, note } of this.items) {
+      const bad = f.state?.(trace) === 'bad';
+      if (item.classList.contains('figure--bad') !== bad) item.classList.toggle('figure--bad', bad);
+      setText(value, f.value(trace));
+      setText(note, f.note(trace));
+    }
+    const items = this.omissions.children;
+    if (items.length === trace.assumptions.length) {
+      trace.assumptions.forEach((text, i) => setText(items[i], text));
+    } else {
+      this.omissions.replaceChildren(...trace.assumptions.map((text) => h('li', {}, text)));
+    }
   }
 }

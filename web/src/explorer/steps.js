@@ -1,9 +1,10 @@
 // The five mechanism steps as a trace: each lesson step with the engine's facts for it, its
 // totals and its dominant bound. A toggle per step selects it, and the charts highlight its
-// operators. The cards persist across updates (only their contents change), so focus on a
-// toggle survives a new trace.
+// operators. The cards persist across updates and are updated in place (only text that
+// changed is touched; a list is rebuilt only when its items change), so focus on a toggle
+// survives a new trace and a new trace costs little layout.
 
-import { append, h } from '../dom.js';
+import { h, setAttr, setText } from '../dom.js';
 import * as fmt from '../format.js';
 
 /**
@@ -53,6 +54,7 @@ const FACT_LABELS = {
   execution_seconds: 'Prompt execution',
   delivery_seconds: 'First-token delivery',
   service_seconds: 'Service time per batch',
+  saturation_arrival_rate: 'Saturation arrival rate (ρ reaches 1)',
   total_seconds: 'Time to first token',
   utilization: 'Utilization ρ',
   overloaded: 'Overloaded (ρ ≥ 1)',
@@ -77,87 +79,159 @@ function formatFact(key, value) {
   if (key.includes('flops_per_byte')) return fmt.intensity(value);
   if (key.includes('flops')) return `${fmt.flops(value)} (${fmt.count(value)})`;
   if (key === 'utilization') return fmt.number(value, 3);
+  if (key.endsWith('_arrival_rate')) return fmt.rate(value);
   return fmt.count(value);
 }
 
-function factList(facts, skip = []) {
-  const items = [];
-  const entries = Object.entries(facts).sort(([a], [b]) => factRank(a) - factRank(b));
-  for (const [key, value] of entries) {
+/** The facts in display order, nested groups flattened: `[{path, label, text | group}]`. */
+function factEntries(facts, skip = [], prefix = '') {
+  const entries = [];
+  const sorted = Object.entries(facts).sort(([a], [b]) => factRank(a) - factRank(b));
+  for (const [key, value] of sorted) {
     if (skip.includes(key)) continue;
+    const path = `${prefix}/${key}`;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      items.push(
-        h(
-          'div',
-          { class: 'fact-group' },
-          h('dt', {}, FACT_LABELS[key] ?? key),
-          h('dd', {}, factList(value)),
-        ),
-      );
+      entries.push({ path, key, label: FACT_LABELS[key] ?? key, children: factEntries(value, [], path) });
     } else if (!Array.isArray(value)) {
-      items.push(
-        h(
-          'div',
-          { class: 'fact', 'data-fact': key },
-          h('dt', {}, FACT_LABELS[key] ?? key.replaceAll('_', ' ')),
-          h('dd', {}, formatFact(key, value)),
-        ),
-      );
+      entries.push({ path, key, label: FACT_LABELS[key] ?? key.replaceAll('_', ' '), text: formatFact(key, value) });
     }
   }
-  return h('dl', { class: 'facts' }, items);
+  return entries;
 }
 
-function projectionTable(projections) {
+function signatureOf(entries) {
+  return entries.map((e) => (e.children ? `${e.path}{${signatureOf(e.children)}}` : e.path)).join('|');
+}
+
+/** The <dl> of `entries`; the value <dd> of each fact is pushed to `values` in order. */
+function factList(entries, values) {
   return h(
-    'div',
-    { class: 'table-wrap' },
-    h(
-      'table',
-      { class: 'data' },
-      h('caption', {}, 'Projections (F = 2·T·d_in·d_out per request)'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ['Projection', 'd_in × d_out', 'FLOPs per request', 'Intensity (FLOP/byte)', 'Rows to ridge', 'Bound'].map(
-            (c) => h('th', { scope: 'col' }, c),
-          ),
-        ),
-      ),
-      h(
+    'dl',
+    { class: 'facts' },
+    entries.map((e) => {
+      if (e.children) {
+        return h('div', { class: 'fact-group' }, h('dt', {}, e.label), h('dd', {}, factList(e.children, values)));
+      }
+      const dd = h('dd', {}, e.text);
+      values.push(dd);
+      return h('div', { class: 'fact', 'data-fact': e.key }, h('dt', {}, e.label), dd);
+    }),
+  );
+}
+
+function leafTexts(entries, out = []) {
+  for (const e of entries) {
+    if (e.children) leafTexts(e.children, out);
+    else out.push(e.text);
+  }
+  return out;
+}
+
+/** A step's facts, rebuilt only when the set of facts changes; otherwise their text is updated. */
+class FactsView {
+  constructor() {
+    this.element = h('div', { class: 'facts-view' });
+    this.signature = null;
+    this.values = [];
+  }
+
+  update(facts, skip) {
+    const entries = factEntries(facts, skip);
+    const signature = signatureOf(entries);
+    if (signature !== this.signature) {
+      this.signature = signature;
+      this.values = [];
+      this.element.replaceChildren(factList(entries, this.values));
+      return;
+    }
+    leafTexts(entries).forEach((text, i) => setText(this.values[i], text));
+  }
+}
+
+const PROJECTION_COLUMNS = ['Projection', 'd_in × d_out', 'FLOPs per request', 'Intensity (FLOP/byte)', 'Rows to ridge', 'Bound'];
+
+function projectionCells(p) {
+  return [
+    p.name,
+    `${fmt.count(p.d_in)} × ${fmt.count(p.d_out)}`,
+    fmt.flops(p.flops_per_request),
+    fmt.number(p.intensity, 4),
+    p.rows_to_reach_ridge === null ? 'never' : fmt.count(p.rows_to_reach_ridge),
+    fmt.bound(p.bound),
+  ];
+}
+
+/** The step-2 projections table, rebuilt only when the projections listed change. */
+class ProjectionTable {
+  constructor() {
+    this.element = h('div', { class: 'projections' });
+    this.signature = null;
+    this.rows = [];
+  }
+
+  update(projections) {
+    if (!Array.isArray(projections)) {
+      this.signature = null;
+      this.element.replaceChildren();
+      return;
+    }
+    const signature = projections.map((p) => p.name).join('|');
+    if (signature !== this.signature) {
+      this.signature = signature;
+      this.rows = projections.map(() => PROJECTION_COLUMNS.map(() => null));
+      const body = h(
         'tbody',
         {},
-        projections.map((p) =>
+        projections.map((p, r) =>
           h(
             'tr',
             { 'data-projection': p.name },
-            h('th', { scope: 'row' }, p.name),
-            h('td', {}, `${fmt.count(p.d_in)} × ${fmt.count(p.d_out)}`),
-            h('td', {}, fmt.flops(p.flops_per_request)),
-            h('td', {}, fmt.number(p.intensity, 4)),
-            h('td', {}, p.rows_to_reach_ridge === null ? 'never' : fmt.count(p.rows_to_reach_ridge)),
-            h('td', {}, h('span', { class: `bound-badge bound-${p.bound}` }, fmt.bound(p.bound))),
+            PROJECTION_COLUMNS.map((_, c) => {
+              if (c === 0) return (this.rows[r][c] = h('th', { scope: 'row' }));
+              const td = h('td', {});
+              if (c === PROJECTION_COLUMNS.length - 1) {
+                this.rows[r][c] = h('span', { class: 'bound-badge' });
+                td.append(this.rows[r][c]);
+              } else {
+                this.rows[r][c] = td;
+              }
+              return td;
+            }),
           ),
         ),
-      ),
-    ),
-  );
+      );
+      this.element.replaceChildren(
+        h(
+          'div',
+          { class: 'table-wrap' },
+          h(
+            'table',
+            { class: 'data' },
+            h('caption', {}, 'Projections (F = 2·T·d_in·d_out per request)'),
+            h('thead', {}, h('tr', {}, PROJECTION_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+            body,
+          ),
+        ),
+      );
+    }
+    projections.forEach((p, r) => {
+      projectionCells(p).forEach((text, c) => setText(this.rows[r][c], text));
+      setAttr(this.rows[r][PROJECTION_COLUMNS.length - 1], 'class', `bound-badge bound-${p.bound}`);
+    });
+  }
 }
 
-function boundBadge(step, trace) {
+/** A step's verdict: its bound, or for step 4 (no kernels) whether the memory fits. */
+function badgeOf(step, trace) {
   if (step.bound) {
-    return h('span', { class: `bound-badge bound-${step.bound}`, 'data-bound': step.bound }, fmt.bound(step.bound));
+    return { className: `bound-badge bound-${step.bound}`, bound: step.bound, text: fmt.bound(step.bound) };
   }
-  // Step 4 runs no kernel of its own: its verdict is the memory fit.
   const fits = trace.totals.memory.fits;
-  return h(
-    'span',
-    { class: `bound-badge ${fits ? 'fit-yes' : 'fit-no'}`, 'data-bound': 'none' },
-    fits ? 'no kernels · fits' : 'no kernels · does not fit',
-  );
+  return {
+    className: `bound-badge ${fits ? 'fit-yes' : 'fit-no'}`,
+    bound: 'none',
+    text: fits ? 'no kernels · fits' : 'no kernels · does not fit',
+  };
 }
 
 export class StepTrace {
@@ -194,31 +268,47 @@ export class StepTrace {
       this.onSelect(this.selected);
     });
     const heading = h('h4', { class: 'step-title' });
-    const badge = h('div', { class: 'step-bound' });
-    const about = h('div', { class: 'step-about' });
-    const facts = h('div', { class: 'step-facts' });
+    const badge = h('span', { class: 'bound-badge' });
+    const text = h('p', { class: 'step-text' });
+    const totals = h('span', {});
+    const ops = h('span', {});
+    const opsLine = h('p', { class: 'step-ops' }, h('span', { class: 'label' }, 'Operators'), ' ', ops);
+    const about = h(
+      'div',
+      { class: 'step-about' },
+      text,
+      h('p', { class: 'step-totals' }, h('span', { class: 'label' }, 'Step totals'), ' ', totals),
+      opsLine,
+    );
+    const facts = new FactsView();
+    const projections = new ProjectionTable();
     const item = h(
       'li',
       { class: 'trace-step', 'data-step': String(index + 1) },
       h(
         'div',
         { class: 'step-main' },
-        h('div', { class: 'step-head' }, h('span', { class: 'step-number' }, `Step ${index + 1}`), badge),
+        h(
+          'div',
+          { class: 'step-head' },
+          h('span', { class: 'step-number' }, `Step ${index + 1}`),
+          h('div', { class: 'step-bound' }, badge),
+        ),
         heading,
         about,
         toggle,
       ),
-      facts,
+      h('div', { class: 'step-facts' }, facts.element, projections.element),
     );
-    return { item, toggle, heading, badge, about, facts };
+    return { item, toggle, heading, badge, text, totals, ops, opsLine, facts, projections };
   }
 
   select(step) {
     this.selected = step;
     this.cards.forEach((card, i) => {
       const on = step === i + 1;
-      card.toggle.setAttribute('aria-pressed', String(on));
-      card.item.classList.toggle('is-selected', on);
+      setAttr(card.toggle, 'aria-pressed', String(on));
+      if (card.item.classList.contains('is-selected') !== on) card.item.classList.toggle('is-selected', on);
     });
   }
 
@@ -230,28 +320,21 @@ export class StepTrace {
     }
     trace.steps.forEach((step, i) => {
       const card = this.cards[i];
-      card.heading.replaceChildren(step.title);
-      card.badge.replaceChildren(boundBadge(step, trace));
+      setText(card.heading, step.title);
+      const badge = badgeOf(step, trace);
+      setAttr(card.badge, 'class', badge.className);
+      setAttr(card.badge, 'data-bound', badge.bound);
+      setText(card.badge, badge.text);
+      setText(card.text, step.text);
+      setText(
+        card.totals,
+        `${fmt.flops(step.totals.flops)} · ${fmt.bytes(step.totals.hbm_bytes)} HBM · ${fmt.seconds(step.totals.seconds)}`,
+      );
+      setText(card.ops, step.operators.join(', '));
+      if (card.opsLine.hidden !== !step.operators.length) card.opsLine.hidden = !step.operators.length;
       const facts = step.facts ?? {};
-      card.about.replaceChildren();
-      append(card.about, [
-        h('p', { class: 'step-text' }, step.text),
-        h(
-          'p',
-          { class: 'step-totals' },
-          h('span', { class: 'label' }, 'Step totals'),
-          ' ',
-          `${fmt.flops(step.totals.flops)} · ${fmt.bytes(step.totals.hbm_bytes)} HBM · ${fmt.seconds(step.totals.seconds)}`,
-        ),
-        step.operators.length
-          ? h('p', { class: 'step-ops' }, h('span', { class: 'label' }, 'Operators'), ' ', step.operators.join(', '))
-          : null,
-      ]);
-      card.facts.replaceChildren();
-      append(card.facts, [
-        factList(facts, ['projections', 'reuse_example']),
-        Array.isArray(facts.projections) ? projectionTable(facts.projections) : null,
-      ]);
+      card.facts.update(facts, ['projections', 'reuse_example']);
+      card.projections.update(facts.projections);
     });
     this.select(this.selected);
   }

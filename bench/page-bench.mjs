@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+// The lesson page in headless Chromium (Debian's /usr/bin/chromium through playwright-core):
+//   (a) cold load, 5 fresh browser contexts: navigation start → `first-trace-drawn` (median);
+//   (b) 60 control changes (the exact prompt-token field alternating between values, and the
+//       Attention select), once with the page at the controls and once scrolled to the charts:
+//       the page's own `control-to-update` measures, p50 and p95, and the time from the same
+//       mark to the end of the first frame rendered after it (style, layout and paint included);
+//   (c) what a cold load downloads: the bytes of every response body, and the same files
+//       gzipped (-9) from build/web, as a static host with compression would send them.
+// Reports figures only; it never fails on a time. Needs build/web (script/build-site).
+//   node bench/page-bench.mjs [--runs 5] [--changes 60]
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { assertSiteBuilt, launchChromium, site, startServer } from '../tests/browser/helpers.mjs';
+
+const { values: options } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    changes: { type: 'string', default: '60' },
+  },
+});
+const RUNS = Math.max(1, Number(options.runs) || 5);
+const CHANGES = Math.max(2, Number(options.changes) || 60);
+const VIEWPORT = { width: 1280, height: 900 };
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return NaN;
+  // Nearest rank: the smallest value with at least q of the sample at or below it.
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+function line(label, value, unit) {
+  const text = typeof value === 'number' && Number.isFinite(value) ? value.toFixed(1) : String(value);
+  console.log(`${label.padEnd(72)} ${text.padStart(10)} ${unit}`);
+}
+
+/** Waits for the lesson element to settle and the explorer to draw its first trace. */
+async function waitFirstTrace(page) {
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByName('first-trace-drawn').length > 0 &&
+      document.querySelector('prefill-trace-lesson')?.getAttribute('data-state') === 'ready',
+    null,
+    { timeout: 30_000 },
+  );
+  return page.evaluate(() => performance.getEntriesByName('first-trace-drawn')[0].startTime);
+}
+
+async function coldLoads(browser, origin) {
+  const times = [];
+  const downloads = new Map();
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await context.newPage();
+    if (run === 0) {
+      page.on('requestfinished', async (request) => {
+        try {
+          const sizes = await request.sizes();
+          downloads.set(request.url(), sizes.responseBodySize);
+        } catch {
+          // A request whose page went away: not part of the load.
+        }
+      });
+    }
+    await page.goto(`${origin}/`);
+    times.push(await waitFirstTrace(page));
+    if (run === 0) {
+      // Late font requests (the equation's glyphs) finish after the first trace.
+      await page.evaluate(() => document.fonts.ready);
+      await page.waitForLoadState('networkidle');
+    }
+    await context.close();
+  }
+  return { times, downloads };
+}
+
+/**
+ * CHANGES control changes, with the page scrolled to `scrollTo` (a selector in the lesson's
+ * shadow root): the controls stay on screen (they are sticky beside the results at this width).
+ */
+async function controlChanges(browser, origin, scrollTo) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  await page.goto(`${origin}/`);
+  await waitFirstTrace(page);
+  await page.evaluate(async (selector) => {
+    document.querySelector('prefill-trace-lesson').shadowRoot.querySelector(selector).scrollIntoView({ block: 'center' });
+    // Let every part catch up with the scroll before measuring.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }, scrollTo);
+  // When each frame's rendering (style, layout, paint) has run: a task queued from the frame's
+  // requestAnimationFrame callback runs after the rest of that frame. The first such time after
+  // a measure's end is when its update was on screen.
+  await page.evaluate(() => {
+    window.__framesDone = [];
+    const tick = () => {
+      setTimeout(() => window.__framesDone.push(performance.now()), 0);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    performance.clearMeasures('control-to-update');
+  });
+  const prompt = page.getByLabel('Prompt tokens (exact)');
+  const attention = page.getByLabel('Attention', { exact: true });
+  const prompts = [4096, 512, 16384, 2048, 777, 65536];
+  const count = () => page.evaluate(() => performance.getEntriesByName('control-to-update').length);
+  for (let i = 0; i < CHANGES; i += 1) {
+    const before = await count();
+    if (i % 2 === 0) {
+      await prompt.fill(String(prompts[(i / 2) % prompts.length]));
+    } else {
+      await attention.selectOption((i - 1) % 4 === 0 ? 'materialized' : 'fused');
+    }
+    await page.waitForFunction(
+      (n) => performance.getEntriesByName('control-to-update').length > n,
+      before,
+      { timeout: 10_000, polling: 'raf' },
+    );
+    // Let the frame that paints it pass before the next change.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  }
+  const entries = await page.evaluate(() => {
+    const frames = window.__framesDone;
+    return performance.getEntriesByName('control-to-update').map((m) => {
+      const end = m.startTime + m.duration;
+      const frame = frames.find((f) => f >= end);
+      return { duration: m.duration, toFrame: frame === undefined ? null : frame - m.startTime };
+    });
+  });
+  await context.close();
+  return entries;
+}
+
+async function main() {
+  assertSiteBuilt();
+  const server = await startServer();
+  let browser;
+  try {
+    browser = await launchChromium();
+    const { times, downloads } = await coldLoads(browser, server.origin);
+    line(`page cold load → first trace drawn (median of ${times.length})`, quantile(times, 0.5), 'ms');
+    line(`page cold load → first trace drawn (min … max)`, `${Math.min(...times).toFixed(1)} … ${Math.max(...times).toFixed(1)}`, 'ms');
+
+    for (const [where, selector] of [
+      ['controls and figures in view', '#ctl-prompt'],
+      ['charts in view', '#chart-roofline'],
+    ]) {
+      const entries = await controlChanges(browser, server.origin, selector);
+      const durations = entries.map((e) => e.duration);
+      const frames = entries.map((e) => e.toFrame).filter((v) => v !== null);
+      line(`page control change → update, p50 (${where}, n=${durations.length})`, quantile(durations, 0.5), 'ms');
+      line(`page control change → update, p95 (${where})`, quantile(durations, 0.95), 'ms');
+      line(`page control change → frame rendered, p50 (${where})`, quantile(frames, 0.5), 'ms');
+      line(`page control change → frame rendered, p95 (${where})`, quantile(frames, 0.95), 'ms');
+    }
+
+    let raw = 0;
+    let gzip = 0;
+    let unknown = 0;
+    for (const [url, size] of downloads) {
+      raw += size;
+      const { pathname } = new URL(url);
+      const file = path.join(site, decodeURIComponent(pathname === '/' ? '/index.html' : pathname));
+      try {
+        gzip += gzipSync(await readFile(file), { level: 9 }).length;
+      } catch {
+        unknown += 1;
+        gzip += size;
+      }
+    }
+    line(`page cold load downloads (${downloads.size} responses, body bytes)`, raw / 1024, 'KiB');
+    line(
+      `page cold load downloads, gzip -9 equivalent${unknown ? ` (${unknown} not in build/web)` : ''}`,
+      gzip / 1024,
+      'KiB',
+    );
+  } finally {
+    await browser?.close();
+    await server.stop();
+  }
+}
+
+await main();
