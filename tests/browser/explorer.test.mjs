@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { loadModule } from '../js/load-module.mjs';
 import * as fmt from '../../web/src/format.js';
 import { summaryText } from '../../web/src/explorer/glance.js';
-import { LESSON_PATH, artifacts, focused, normalize, openPage as open, repo, useBrowser, waitReady } from './helpers.mjs';
+import { DEFAULT_SCENARIO as DEFAULT, LESSON_PATH, artifacts, focused, normalize, openPage as open, repo, useBrowser, waitReady } from './helpers.mjs';
 
 const env = useBrowser();
 const openPage = (t, pathAndQuery, options) => open(env, t, pathAndQuery, options);
@@ -19,17 +19,6 @@ const openPage = (t, pathAndQuery, options) => open(env, t, pathAndQuery, option
 const engine = await loadModule();
 const lesson = JSON.parse(await readFile(path.join(repo, LESSON_PATH), 'utf8'));
 
-/** The page's default scenario, as the engine reads it. */
-const DEFAULT = {
-  model: 'llama-3.1-8b',
-  hardware: 'h100-sxm',
-  precision: 'bf16',
-  prompt_tokens: 2048,
-  batch: 1,
-  chunk_tokens: 0,
-  attention: 'fused',
-  arrival_rate: 0,
-};
 
 function scenario(overrides = {}) {
   return JSON.stringify({ ...DEFAULT, ...overrides });

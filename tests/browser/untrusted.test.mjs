@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadModule } from '../js/load-module.mjs';
 import { parseValue } from '../../web/src/scenario.js';
-import { LESSON_PATH, normalize, openPage as open, repo, useBrowser, waitReady } from './helpers.mjs';
+import { DEFAULT_SCENARIO as DEFAULT, LESSON_PATH, normalize, openPage as open, repo, useBrowser, waitReady } from './helpers.mjs';
 
 const env = useBrowser();
 const openPage = (t, pathAndQuery, options) => open(env, t, pathAndQuery, options);
@@ -265,16 +265,6 @@ test('every malformed lesson of the corpus shows its error in place of the lesso
 
 // --- Hostile numbers ----------------------------------------------------------------------
 
-const DEFAULT = {
-  model: 'llama-3.1-8b',
-  hardware: 'h100-sxm',
-  precision: 'bf16',
-  prompt_tokens: 2048,
-  batch: 1,
-  chunk_tokens: 0,
-  attention: 'fused',
-  arrival_rate: 0,
-};
 const HOSTILE = ['NaN', 'Infinity', '1e308', '18446744073709551616', '-5', 'abc', '0'];
 const NUMBER_FIELDS = [
   { label: 'Prompt tokens (exact)', key: 'prompt', json: 'prompt_tokens', param: 'prompt', initial: '2048' },

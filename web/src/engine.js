@@ -50,6 +50,31 @@ export function loadEngine() {
 }
 
 /** Parses the `json` payload of a JsonResult into `{ok, error, value, json}`. */
+/**
+ * Runs an answer-checking call and returns a plain `{ok, error, correct, explanation, ...}`;
+ * `extra(reply)` adds the call's own fields, `fallback` holds them when the engine traps.
+ */
+function answerResult(call, extra, fallback) {
+  try {
+    const r = call();
+    return {
+      ok: Boolean(r.ok),
+      error: String(r.error),
+      correct: Boolean(r.correct),
+      explanation: String(r.explanation),
+      ...extra(r),
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      error: `the engine failed while checking the answer: ${describe(error)}`,
+      correct: false,
+      explanation: '',
+      ...fallback,
+    };
+  }
+}
+
 function jsonResult(call, what) {
   let result;
   try {
@@ -105,24 +130,11 @@ export class Engine {
    * @returns {{ok: boolean, error: string, correct: boolean, correctIndex: number, explanation: string}}
    */
   checkAnswer(text, checkIndex, choice) {
-    try {
-      const r = this.#module.checkAnswer(text, checkIndex, choice);
-      return {
-        ok: Boolean(r.ok),
-        error: String(r.error),
-        correct: Boolean(r.correct),
-        correctIndex: Number(r.correctIndex),
-        explanation: String(r.explanation),
-      };
-    } catch (error) {
-      return {
-        ok: false,
-        error: `the engine failed while checking the answer: ${describe(error)}`,
-        correct: false,
-        correctIndex: -1,
-        explanation: '',
-      };
-    }
+    return answerResult(
+      () => this.#module.checkAnswer(text, checkIndex, choice),
+      (r) => ({ correctIndex: Number(r.correctIndex) }),
+      { correctIndex: -1 },
+    );
   }
 
   /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
@@ -153,23 +165,10 @@ export class Engine {
    * @returns {{ok: boolean, error: string, correct: boolean, expected: number, explanation: string}}
    */
   checkGenerated(scenarioJson, id, answer) {
-    try {
-      const r = this.#module.checkGenerated(scenarioJson, id, answer);
-      return {
-        ok: Boolean(r.ok),
-        error: String(r.error),
-        correct: Boolean(r.correct),
-        expected: Number(r.expected),
-        explanation: String(r.explanation),
-      };
-    } catch (error) {
-      return {
-        ok: false,
-        error: `the engine failed while checking the answer: ${describe(error)}`,
-        correct: false,
-        expected: NaN,
-        explanation: '',
-      };
-    }
+    return answerResult(
+      () => this.#module.checkGenerated(scenarioJson, id, answer),
+      (r) => ({ expected: Number(r.expected) }),
+      { expected: NaN },
+    );
   }
 }
