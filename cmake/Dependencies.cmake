@@ -15,7 +15,11 @@ else()
   add_library(prefill_trace_json INTERFACE)
   target_link_libraries(prefill_trace_json INTERFACE nlohmann_json::nlohmann_json)
 endif()
-target_compile_definitions(prefill_trace_json INTERFACE JSON_USE_IMPLICIT_CONVERSIONS=0)
+# JSON_NOEXCEPTION: nlohmann aborts where it would throw. The core only calls what cannot throw
+# on validated input (types are checked before get<>, members found before use; parse errors
+# arrive through the SAX handler), and every target that includes the header must agree on the
+# setting, or its inline functions would differ between translation units.
+target_compile_definitions(prefill_trace_json INTERFACE JSON_USE_IMPLICIT_CONVERSIONS=0 JSON_NOEXCEPTION)
 
 if(PREFILL_TRACE_TESTS)
   if(EMSCRIPTEN)

@@ -1,7 +1,5 @@
 #include "engine.hpp"
 
-#include <exception>
-
 #include "checks.hpp"
 #include "lesson.hpp"
 #include "quiz.hpp"
@@ -17,19 +15,6 @@ std::string_view lesson();  // generated from lesson-data/ (cmake/EmbedData.cmak
 namespace api {
 namespace {
 
-// Runs `body`, turning any escaped exception (allocation failure, a bug) into an error reply
-// so that nothing crosses into JavaScript as a bare exception pointer.
-template <typename Reply, typename Body>
-Reply guarded(Body body) {
-  try {
-    return body();
-  } catch (const std::exception& error) {
-    Reply reply;
-    reply.error = std::string("internal error: ") + error.what();
-    return reply;
-  }
-}
-
 const std::vector<std::string>& bundled_mechanism() {
   static const std::vector<std::string> mechanism = [] {
     auto lesson = parse_lesson(data::lesson());
@@ -41,16 +26,14 @@ const std::vector<std::string>& bundled_mechanism() {
 // Parses the scenario, then lets `body` fill the reply; a parse error becomes the reply's error.
 template <typename Reply, typename Body>
 Reply with_scenario(std::string_view scenario_json, Body body) {
-  return guarded<Reply>([&] {
-    Reply reply;
-    auto scenario = parse_scenario(scenario_json);
-    if (!scenario) {
-      reply.error = scenario.error();
-      return reply;
-    }
-    body(scenario.value(), reply);
+  Reply reply;
+  auto scenario = parse_scenario(scenario_json);
+  if (!scenario) {
+    reply.error = scenario.error();
     return reply;
-  });
+  }
+  body(scenario.value(), reply);
+  return reply;
 }
 
 Result<Trace> trace_for(std::string_view scenario_json) {
@@ -69,83 +52,75 @@ std::string_view bundled_lesson_name() {
 }
 
 LessonReply load_lesson(std::string_view lesson_text) {
-  return guarded<LessonReply>([&] {
-    LessonReply reply;
-    auto lesson = parse_lesson(lesson_text);
-    if (!lesson) {
-      reply.error = lesson.error();
-      return reply;
-    }
-    reply.ok = true;
-    reply.lesson_json = lesson->document.dump();
+  LessonReply reply;
+  auto lesson = parse_lesson(lesson_text);
+  if (!lesson) {
+    reply.error = lesson.error();
     return reply;
-  });
+  }
+  reply.ok = true;
+  reply.lesson_json = dump_json(lesson->document);
+  return reply;
 }
 
 QuizReply check_answer(std::string_view lesson_text, double check_index, double choice) {
-  return guarded<QuizReply>([&] {
-    QuizReply reply;
-    auto lesson = parse_lesson(lesson_text);
-    if (!lesson) {
-      reply.error = lesson.error();
-      return reply;
-    }
-    auto outcome = prefill_trace::check_answer(lesson.value(), check_index, choice);
-    if (!outcome) {
-      reply.error = outcome.error();
-      return reply;
-    }
-    reply.ok = true;
-    reply.correct = outcome->correct;
-    reply.correct_index = outcome->correct_index;
-    reply.explanation = outcome->explanation;
+  QuizReply reply;
+  auto lesson = parse_lesson(lesson_text);
+  if (!lesson) {
+    reply.error = lesson.error();
     return reply;
-  });
+  }
+  auto outcome = prefill_trace::check_answer(lesson.value(), check_index, choice);
+  if (!outcome) {
+    reply.error = outcome.error();
+    return reply;
+  }
+  reply.ok = true;
+  reply.correct = outcome->correct;
+  reply.correct_index = outcome->correct_index;
+  reply.explanation = outcome->explanation;
+  return reply;
 }
 
 JsonReply compute_trace(std::string_view scenario_json) {
-  return guarded<JsonReply>([&] {
-    JsonReply reply;
-    auto trace = trace_for(scenario_json);
-    if (!trace) {
-      reply.error = trace.error();
-      return reply;
-    }
-    reply.ok = true;
-    reply.json = trace_to_json(trace.value()).dump();
+  JsonReply reply;
+  auto trace = trace_for(scenario_json);
+  if (!trace) {
+    reply.error = trace.error();
     return reply;
-  });
+  }
+  reply.ok = true;
+  reply.json = dump_json(trace_to_json(trace.value()));
+  return reply;
 }
 
 FiguresReply trace_figures(std::string_view scenario_json) {
-  return guarded<FiguresReply>([&] {
-    FiguresReply reply;
-    auto trace = trace_for(scenario_json);
-    if (!trace) {
-      reply.error = trace.error();
-      return reply;
-    }
-    const Trace& t = trace.value();
-    const Ttft& ttft = t.ttft;
-    std::vector<double>& out = reply.figures;
-    out.reserve(2 + kFiguresSummaryCount + kFiguresPerOperator * t.operators.size());
-    out = {static_cast<double>(kFiguresLayoutVersion), static_cast<double>(t.operators.size()),
-           // Summary. An overloaded queue has no finite wait: its slots hold 0 and the
-           // `overloaded` flag says so (a Float64Array has no null).
-           t.totals.flops, t.totals.hbm_bytes, t.totals.seconds, t.attention.kv_bytes_written,
-           t.memory.peak_bytes, t.memory.capacity_bytes, t.memory.fits ? 1.0 : 0.0,
-           t.memory.exceeds_by_bytes, ttft.overloaded ? 1.0 : 0.0, ttft.queue_seconds.value_or(0),
-           ttft.execution_seconds, ttft.delivery_seconds, ttft.total_seconds.value_or(0),
-           t.decode.seconds, t.decode.intensity, t.projection.ridge_flops_per_byte};
-    for (const Operator& op : t.operators) {
-      out.insert(out.end(),
-                 {static_cast<double>(op.step), op.count, op.launches, op.flops, op.computed_flops,
-                  op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds,
-                  op.overhead_seconds, op.seconds, static_cast<double>(op.bound)});
-    }
-    reply.ok = true;
+  FiguresReply reply;
+  auto trace = trace_for(scenario_json);
+  if (!trace) {
+    reply.error = trace.error();
     return reply;
-  });
+  }
+  const Trace& t = trace.value();
+  const Ttft& ttft = t.ttft;
+  std::vector<double>& out = reply.figures;
+  out.reserve(2 + kFiguresSummaryCount + kFiguresPerOperator * t.operators.size());
+  out = {static_cast<double>(kFiguresLayoutVersion), static_cast<double>(t.operators.size()),
+         // Summary. An overloaded queue has no finite wait: its slots hold 0 and the
+         // `overloaded` flag says so (a Float64Array has no null).
+         t.totals.flops, t.totals.hbm_bytes, t.totals.seconds, t.attention.kv_bytes_written,
+         t.memory.peak_bytes, t.memory.capacity_bytes, t.memory.fits ? 1.0 : 0.0,
+         t.memory.exceeds_by_bytes, ttft.overloaded ? 1.0 : 0.0, ttft.queue_seconds.value_or(0),
+         ttft.execution_seconds, ttft.delivery_seconds, ttft.total_seconds.value_or(0),
+         t.decode.seconds, t.decode.intensity, t.projection.ridge_flops_per_byte};
+  for (const Operator& op : t.operators) {
+    out.insert(out.end(),
+               {static_cast<double>(op.step), op.count, op.launches, op.flops, op.computed_flops,
+                op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds,
+                op.overhead_seconds, op.seconds, static_cast<double>(op.bound)});
+  }
+  reply.ok = true;
+  return reply;
 }
 
 std::string compute_trace_csv_or_error(std::string_view scenario_json, bool* ok) {
@@ -155,17 +130,15 @@ std::string compute_trace_csv_or_error(std::string_view scenario_json, bool* ok)
 }
 
 JsonReply list_presets() {
-  return guarded<JsonReply>([&] {
-    JsonReply reply;
-    const Presets& presets = builtin_presets();
-    if (presets.models.empty() || presets.accelerators.empty()) {
-      reply.error = "the built-in presets failed to load (a build defect)";
-      return reply;
-    }
-    reply.ok = true;
-    reply.json = presets_to_json(presets).dump();
+  JsonReply reply;
+  const Presets& presets = builtin_presets();
+  if (presets.models.empty() || presets.accelerators.empty()) {
+    reply.error = "the built-in presets failed to load (a build defect)";
     return reply;
-  });
+  }
+  reply.ok = true;
+  reply.json = dump_json(presets_to_json(presets));
+  return reply;
 }
 
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,
@@ -183,7 +156,7 @@ JsonReply sweep(std::string_view scenario_json, std::string_view variable,
       return;
     }
     reply.ok = true;
-    reply.json = sweep_to_json(which, points.value()).dump();
+    reply.json = dump_json(sweep_to_json(which, points.value()));
   });
 }
 
@@ -191,9 +164,10 @@ JsonReply generate_checks(std::string_view scenario_json) {
   return with_scenario<JsonReply>(scenario_json, [](const Scenario& scenario, JsonReply& reply) {
     nlohmann::json checks = nlohmann::json::array();
     for (const GeneratedCheck& check : prefill_trace::generate_checks(scenario)) {
-      nlohmann::json entry = {{"id", check.id},
-                              {"kind", check.kind == CheckKind::numeric ? "numeric" : "choice"},
-                              {"question", check.question}};
+      nlohmann::json entry =
+          json_object({{"id", check.id},
+                       {"kind", check.kind == CheckKind::numeric ? "numeric" : "choice"},
+                       {"question", check.question}});
       if (check.kind == CheckKind::numeric) {
         entry["unit"] = check.unit;
         entry["relative_tolerance"] = check.relative_tolerance;
@@ -203,7 +177,7 @@ JsonReply generate_checks(std::string_view scenario_json) {
       checks.push_back(entry);
     }
     reply.ok = true;
-    reply.json = nlohmann::json{{"checks", checks}}.dump();
+    reply.json = dump_json(json_object({{"checks", checks}}));
   });
 }
 

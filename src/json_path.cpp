@@ -1,7 +1,6 @@
 #include "json_path.hpp"
 
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace prefill_trace {
@@ -9,84 +8,149 @@ namespace {
 
 using nlohmann::json;
 
-// Raised from inside the parser callback and caught in parse_strict_json only: it never
-// crosses the public API.
-struct StructuralError {
-  std::string message;
-};
-
-// Tracks where the parser is, so an error can name a JSON Pointer rather than a byte.
-class PathTracker {
+// Builds the document from nlohmann's SAX events, enforcing the limits as it goes and tracking
+// where it is, so an error can name a JSON Pointer rather than a byte. A handler that returns
+// false stops the parse: no exceptions are involved (the core is built without them).
+class StrictDomBuilder {
  public:
-  explicit PathTracker(const JsonLimits& limits) : limits_(limits) {}
+  StrictDomBuilder(std::string_view text, const JsonLimits& limits)
+      : text_(text), limits_(limits) {}
 
-  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start:
-        if (frames_.size() >= limits_.max_depth) {
-          throw StructuralError{where() + ": nesting deeper than " +
-                                std::to_string(limits_.max_depth) + " levels"};
-        }
-        frames_.push_back(Frame{event == json::parse_event_t::object_start, {}, {}, 0});
-        break;
-      case json::parse_event_t::key: {
-        Frame& frame = frames_.back();
-        frame.key = parsed.get<std::string>();
-        check_string_length(frame.key, "key");
-        if (!frame.keys.insert(frame.key).second) {
-          throw StructuralError{where() + ": duplicate key (the object already has this member)"};
-        }
-        break;
-      }
-      case json::parse_event_t::value:
-        if (parsed.is_string()) check_string_length(parsed.get_ref<const std::string&>(), "string");
-        value_done();
-        break;
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        frames_.pop_back();
-        value_done();
-        break;
+  bool null() { return add(json(nullptr)); }
+  bool boolean(bool value) { return add(json(value)); }
+  bool number_integer(json::number_integer_t value) { return add(json(value)); }
+  bool number_unsigned(json::number_unsigned_t value) { return add(json(value)); }
+  bool number_float(json::number_float_t value, const std::string& /*literal*/) {
+    return add(json(value));
+  }
+  bool string(std::string& value) {
+    return within_string_limit(value, "string") && add(json(std::move(value)));
+  }
+  bool binary(json::binary_t& /*value*/) {
+    return refuse(where() + ": binary values are not JSON");  // only the binary formats emit this
+  }
+  bool start_object(std::size_t /*elements*/) { return open(json::object()); }
+  bool start_array(std::size_t /*elements*/) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(std::string& key) {
+    Frame& frame = frames_.back();
+    frame.key = key;
+    if (!within_string_limit(frame.key, "key")) return false;
+    if (frame.container->contains(frame.key)) {
+      return refuse(where() + ": duplicate key (the object already has this member)");
     }
     return true;
   }
 
+  bool parse_error(std::size_t position, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& error) {
+    error_ = error.id == kNumberOverflowId
+                 ? overflow_message(error.what())
+                 : "byte " + std::to_string(position) + ": invalid JSON (" +
+                       syntax_reason(error.what()) + ")";
+    return false;
+  }
+
+  json& document() { return document_; }
+  const std::string& error() const { return error_; }
+
  private:
+  // nlohmann's out_of_range.406: a number literal beyond double range (1e999).
+  static constexpr int kNumberOverflowId = 406;
+
   struct Frame {
-    bool object;
-    std::unordered_set<std::string> keys;
-    std::string key;
-    std::size_t index;
+    json* container;
+    std::string key;        // the member being read, when the container is an object
+    std::size_t index = 0;  // the element being read, when it is an array
   };
+
+  bool add(json value) {
+    if (frames_.empty()) {
+      document_ = std::move(value);
+      return true;
+    }
+    Frame& frame = frames_.back();
+    if (frame.container->is_object()) {
+      (*frame.container)[frame.key] = std::move(value);
+    } else {
+      frame.container->push_back(std::move(value));
+      ++frame.index;
+    }
+    return true;
+  }
+
+  bool open(json empty_container) {
+    if (frames_.size() >= limits_.max_depth) {
+      return refuse(where() + ": nesting deeper than " + std::to_string(limits_.max_depth) +
+                    " levels");
+    }
+    json* container = &document_;
+    if (!frames_.empty()) {
+      Frame& parent = frames_.back();
+      // A member of a std::map, or the last element of an array that grows only after this
+      // child closes: the pointer stays valid while the child is open.
+      container = parent.container->is_object() ? &(*parent.container)[parent.key]
+                                                : &(parent.container->emplace_back());
+    }
+    *container = std::move(empty_container);
+    frames_.push_back(Frame{container, {}, 0});
+    return true;
+  }
+
+  bool close() {
+    frames_.pop_back();
+    if (!frames_.empty() && frames_.back().container->is_array()) ++frames_.back().index;
+    return true;
+  }
 
   std::string where() const {
     std::string path;
     for (const Frame& frame : frames_) {
-      path = frame.object ? child_path(path, frame.key) : child_path(path, frame.index);
+      path = frame.container->is_object() ? child_path(path, frame.key)
+                                          : child_path(path, frame.index);
     }
     return path.empty() ? "/" : path;
   }
 
-  void check_string_length(const std::string& text, const char* what) const {
-    if (text.size() > limits_.max_string_bytes) {
-      throw StructuralError{where() + ": " + what + " of " + std::to_string(text.size()) +
-                            " bytes exceeds the limit of " +
-                            std::to_string(limits_.max_string_bytes)};
+  bool within_string_limit(const std::string& text, const char* what) {
+    if (text.size() <= limits_.max_string_bytes) return true;
+    return refuse(where() + ": " + what + " of " + std::to_string(text.size()) +
+                  " bytes exceeds the limit of " + std::to_string(limits_.max_string_bytes));
+  }
+
+  bool refuse(std::string message) {
+    error_ = std::move(message);
+    return false;
+  }
+
+  // nlohmann names no offset for an overflowing literal, so quote it and locate its first
+  // occurrence (1-based, as nlohmann counts bytes).
+  std::string overflow_message(const std::string& what) const {
+    std::string reason = what;
+    if (const auto tag = reason.find("] "); tag != std::string::npos) reason.erase(0, tag + 2);
+    std::size_t offset = 0;
+    if (const auto open = reason.find('\''); open != std::string::npos) {
+      const auto close = reason.find('\'', open + 1);
+      const auto at = text_.find(reason.substr(open + 1, close - open - 1));
+      offset = at == std::string_view::npos ? 0 : at + 1;
     }
+    return "byte " + std::to_string(offset) + ": invalid JSON (" + reason + ")";
   }
 
-  void value_done() {
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
-  }
+  static std::string syntax_reason(const std::string& what);
 
+  std::string_view text_;
   const JsonLimits& limits_;
+  json document_;
   std::vector<Frame> frames_;
+  std::string error_;
 };
 
 // nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1,
 // column 2: " and end with the token last read, which may be long or binary: keep the reason.
-std::string syntax_reason(const std::string& what) {
+std::string StrictDomBuilder::syntax_reason(const std::string& what) {
   std::string reason = what;
   if (const auto colon = reason.find(": "); colon != std::string::npos) reason.erase(0, colon + 2);
   if (const auto last = reason.find("; last read"); last != std::string::npos) reason.erase(last);
@@ -112,6 +176,32 @@ std::string child_path(const std::string& parent, std::string_view key) {
 
 std::string child_path(const std::string& parent, std::size_t index) {
   return (parent == "/" ? std::string() : parent) + '/' + std::to_string(index);
+}
+
+const json& json_null() {
+  static const json value;
+  return value;
+}
+
+const json& json_empty_object() {
+  static const json value = json::object();
+  return value;
+}
+
+const json& json_empty_array() {
+  static const json value = json::array();
+  return value;
+}
+
+json json_object(std::initializer_list<JsonMember> members) {
+  json object(json::value_t::object);
+  auto& map = object.get_ref<json::object_t&>();
+  for (const JsonMember& member : members) map.emplace(member.key, member.value);
+  return object;
+}
+
+std::string dump_json(const json& value, int indent) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 std::string json_type_name(const json& value) {
@@ -145,29 +235,9 @@ Result<json> parse_strict_json(std::string_view text, const JsonLimits& limits) 
   if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) {
     return Error{"byte 0: a UTF-8 byte-order mark is not allowed before the JSON text"};
   }
-  PathTracker tracker(limits);
-  try {
-    json document = json::parse(text.begin(), text.end(), std::ref(tracker), true, false);
-    return document;
-  } catch (const StructuralError& error) {
-    return Error{error.message};
-  } catch (const json::parse_error& error) {
-    return Error{"byte " + std::to_string(error.byte) + ": invalid JSON (" +
-                 syntax_reason(error.what()) + ")"};
-  } catch (const json::out_of_range& error) {
-    // A number literal beyond double range (1e999): nlohmann reports no offset, so name the
-    // literal it quotes and locate its first occurrence.
-    std::string reason = error.what();
-    if (const auto tag = reason.find("] "); tag != std::string::npos) reason.erase(0, tag + 2);
-    std::size_t offset = 0;
-    if (const auto open = reason.find('\''); open != std::string::npos) {
-      const auto close = reason.find('\'', open + 1);
-      const auto literal = reason.substr(open + 1, close - open - 1);
-      const auto at = text.find(literal);
-      offset = at == std::string_view::npos ? 0 : at + 1;
-    }
-    return Error{"byte " + std::to_string(offset) + ": invalid JSON (" + reason + ")"};
-  }
+  StrictDomBuilder builder(text, limits);
+  if (!json::sax_parse(text.begin(), text.end(), &builder)) return Error{builder.error()};
+  return std::move(builder.document());
 }
 
 }  // namespace prefill_trace

@@ -3,6 +3,7 @@
 // duplicate-key limits, and errors that name a JSON Pointer path (RFC 6901) or a byte offset.
 
 #include <cstddef>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -25,6 +26,44 @@ Result<nlohmann::json> parse_strict_json(std::string_view text, const JsonLimits
 /// Appends "/key" to a JSON Pointer, escaping '~' and '/' as RFC 6901 requires.
 std::string child_path(const std::string& parent, std::string_view key);
 std::string child_path(const std::string& parent, std::size_t index);
+
+/// The first problem met while reading a parsed document against a contract. Readers record it
+/// and carry on with placeholder values, so the core needs no exceptions (it is built without
+/// them, for a smaller and faster WebAssembly module) and still reports the first error a
+/// throwing reader would have raised, in the same words.
+class FirstError {
+ public:
+  /// Records "path: what" unless a problem is already recorded.
+  void fail(const std::string& path, const std::string& what) {
+    if (message_.empty()) message_ = path + ": " + what;
+  }
+  bool failed() const { return !message_.empty(); }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string message_;
+};
+
+/// Placeholders a reader hands on after a failure: empty, so nothing more is read from them.
+const nlohmann::json& json_null();
+const nlohmann::json& json_empty_object();
+const nlohmann::json& json_empty_array();
+
+/// One member of an object under construction by json_object().
+struct JsonMember {
+  const char* key;
+  nlohmann::json value;
+};
+
+/// Builds an object member by member. nlohmann's `json{{"key", value}, ...}` form first builds
+/// every member as a two-element array and converts the list at run time; in the wasm module
+/// that cost ~40 % of the trace document's build time and much of its code. Same document.
+nlohmann::json json_object(std::initializer_list<JsonMember> members);
+
+/// Serializes `value` (indent < 0: one line). Invalid UTF-8 in a string is replaced with U+FFFD
+/// instead of aborting: the core is built without exceptions (JSON_NOEXCEPTION), and although
+/// every string it prints was validated on the way in, printing must not be able to crash.
+std::string dump_json(const nlohmann::json& value, int indent = -1);
 
 /// Human name of a JSON value's type ("string", "array", "integer", ...).
 std::string json_type_name(const nlohmann::json& value);

@@ -16,14 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-struct FieldError {
-  std::string message;
-};
-
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw FieldError{path + ": " + what};
-}
-
 std::string format_limit(double value) {
   if (value == std::floor(value) && std::fabs(value) < 1e15) {
     return std::to_string(static_cast<long long>(value));
@@ -34,32 +26,50 @@ std::string format_limit(double value) {
 }
 
 // Reads the members of one JSON object, refusing keys it does not know: a misspelt scenario
-// field must be an error, not a silently ignored default.
+// field must be an error, not a silently ignored default. A problem goes to `errors` (the first
+// one is kept) and the reader returns the fallback, so callers check `errors.failed()` before
+// using values in arithmetic.
 class Fields {
  public:
-  Fields(const json& object, std::string path, std::initializer_list<const char*> known)
-      : object_(object), path_(std::move(path)) {
-    if (!object_.is_object()) fail(path_, "must be an object, not " + json_type_name(object_));
+  Fields(const json& object, std::string path, std::initializer_list<const char*> known,
+         FirstError& errors)
+      : object_(object.is_object() ? object : json_empty_object()),
+        path_(std::move(path)),
+        errors_(errors) {
+    if (!object.is_object()) {
+      errors_.fail(path_, "must be an object, not " + json_type_name(object));
+      return;
+    }
     const std::set<std::string> allowed(known.begin(), known.end());
     for (const auto& item : object_.items()) {
-      if (allowed.count(item.key()) == 0) fail(child_path(path_, item.key()), "unknown field");
+      if (allowed.count(item.key()) == 0) {
+        errors_.fail(child_path(path_, item.key()), "unknown field");
+      }
     }
   }
 
   bool has(const char* key) const { return object_.contains(key); }
   std::string path(const char* key) const { return child_path(path_, key); }
-  const json& at(const char* key) const { return object_.at(key); }
+  const json& at(const char* key) const {
+    const auto it = object_.find(key);
+    return it == object_.end() ? json_null() : *it;
+  }
+  FirstError& errors() const { return errors_; }
 
   double number(const char* key, double fallback, double min, double max,
                 bool min_open = false) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
-    if (!value.is_number()) fail(path(key), "must be a number, not " + json_type_name(value));
+    if (!value.is_number()) {
+      errors_.fail(path(key), "must be a number, not " + json_type_name(value));
+      return fallback;
+    }
     const double number = value.get<double>();
     if (!std::isfinite(number) || number > max || number < min || (min_open && number == min)) {
-      fail(path(key), "must be " + std::string(min_open ? "greater than " : "from ") +
-                          format_limit(min) + (min_open ? " and at most " : " to ") +
-                          format_limit(max));
+      errors_.fail(path(key), "must be " + std::string(min_open ? "greater than " : "from ") +
+                                  format_limit(min) + (min_open ? " and at most " : " to ") +
+                                  format_limit(max));
+      return fallback;
     }
     return number;
   }
@@ -70,12 +80,16 @@ class Fields {
     const bool integral = value.is_number_integer() ||
                           (value.is_number_float() && std::isfinite(value.get<double>()) &&
                            value.get<double>() == std::floor(value.get<double>()));
-    if (!integral) fail(path(key), "must be an integer, not " + json_type_name(value));
+    if (!integral) {
+      errors_.fail(path(key), "must be an integer, not " + json_type_name(value));
+      return fallback;
+    }
     // Range-check in double first: a 2^64 literal must not wrap on the way to int64_t.
     const double as_double = value.get<double>();
     if (as_double < static_cast<double>(min) || as_double > static_cast<double>(max)) {
-      fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) + " to " +
-                          format_limit(static_cast<double>(max)));
+      errors_.fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) +
+                                  " to " + format_limit(static_cast<double>(max)));
+      return fallback;
     }
     return value.is_number_unsigned()  ? static_cast<int64_t>(value.get<uint64_t>())
            : value.is_number_integer() ? value.get<int64_t>()
@@ -85,59 +99,77 @@ class Fields {
   std::string text(const char* key, std::string fallback) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
-    if (!value.is_string()) fail(path(key), "must be a string, not " + json_type_name(value));
+    if (!value.is_string()) {
+      errors_.fail(path(key), "must be a string, not " + json_type_name(value));
+      return fallback;
+    }
     return value.get<std::string>();
   }
 
   bool boolean(const char* key, bool fallback) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
-    if (!value.is_boolean()) fail(path(key), "must be true or false, not " + json_type_name(value));
+    if (!value.is_boolean()) {
+      errors_.fail(path(key), "must be true or false, not " + json_type_name(value));
+      return fallback;
+    }
     return value.get<bool>();
   }
 
  private:
   const json& object_;
   std::string path_;
+  FirstError& errors_;
 };
 
-DType parse_dtype(const std::string& name, const std::string& path) {
+DType parse_dtype(const std::string& name, const std::string& path, FirstError& errors) {
   static const std::pair<const char*, DType> table[] = {
       {"fp32", DType::fp32}, {"bf16", DType::bf16}, {"fp16", DType::fp16},
       {"fp8", DType::fp8},   {"int8", DType::int8}, {"int4", DType::int4}};
   for (const auto& [text, dtype] : table) {
     if (name == text) return dtype;
   }
-  fail(path, "unknown number format \"" + name + "\" (fp32, bf16, fp16, fp8, int8, int4)");
+  errors.fail(path, "unknown number format \"" + name + "\" (fp32, bf16, fp16, fp8, int8, int4)");
+  return DType::bf16;
 }
 
-ModelShape read_model(const json& value, const std::string& path, const Presets* presets) {
+ModelShape read_model(const json& value, const std::string& path, const Presets* presets,
+                      FirstError& errors) {
   ModelShape model;
   model.id = "custom";
   model.name = "Custom model";
   if (value.is_string()) {
-    if (presets == nullptr) fail(path, "presets are not available here");
-    const ModelShape* preset = presets->find_model(value.get<std::string>());
-    if (preset == nullptr) fail(path, "unknown model preset \"" + value.get<std::string>() + "\"");
-    return *preset;
+    const std::string& id = value.get_ref<const std::string&>();
+    const ModelShape* preset = presets == nullptr ? nullptr : presets->find_model(id);
+    if (preset != nullptr) return *preset;
+    errors.fail(path, presets == nullptr ? "presets are not available here"
+                                         : "unknown model preset \"" + id + "\"");
+    return model;
   }
   const Fields fields(
       value, path,
       {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads", "kv_heads",
-       "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts", "tied_embeddings"});
+       "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts", "tied_embeddings"},
+      errors);
   bool from_preset = false;
   if (fields.has("preset")) {
-    if (presets == nullptr) fail(fields.path("preset"), "presets are not available here");
+    if (presets == nullptr) {
+      errors.fail(fields.path("preset"), "presets are not available here");
+      return model;
+    }
     const std::string id = fields.text("preset", "");
     const ModelShape* preset = presets->find_model(id);
-    if (preset == nullptr) fail(fields.path("preset"), "unknown model preset \"" + id + "\"");
+    if (preset == nullptr) {
+      errors.fail(fields.path("preset"), "unknown model preset \"" + id + "\"");
+      return model;
+    }
     model = *preset;
     model.name = preset->name + " (modified)";
     from_preset = true;
   }
   // Without a preset every shape field is required; with one, any may be overridden.
   const auto required = [&](const char* key, int64_t current, int64_t min, int64_t max) {
-    if (!from_preset && !fields.has(key)) fail(fields.path(key), "is required");
+    if (!from_preset && !fields.has(key)) errors.fail(fields.path(key), "is required");
     return fields.integer(key, current, min, max);
   };
   model.id = fields.text("id", from_preset ? model.id + "-modified" : model.id);
@@ -148,66 +180,82 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   model.query_heads = required("query_heads", model.query_heads, 1, limits::max_width);
   model.kv_heads = fields.integer("kv_heads", from_preset ? model.kv_heads : model.query_heads, 1,
                                   limits::max_width);
+  // Widths below may be placeholders after a failure: divide only by values that were read.
+  if (errors.failed()) return model;
   // head_dim defaults to d_model / query_heads, which must then divide exactly; a preset keeps
   // its own head_dim unless the widths it derives from are overridden.
   const bool derive_head_dim = !fields.has("head_dim") &&
                                (!from_preset || fields.has("d_model") || fields.has("query_heads"));
   if (derive_head_dim && model.d_model % model.query_heads != 0) {
-    fail(fields.path("query_heads"),
-         "must divide d_model (" + std::to_string(model.d_model) + ") unless head_dim is given");
+    errors.fail(
+        fields.path("query_heads"),
+        "must divide d_model (" + std::to_string(model.d_model) + ") unless head_dim is given");
+    return model;
   }
   model.head_dim = fields.integer(
       "head_dim", derive_head_dim ? model.d_model / model.query_heads : model.head_dim, 1,
       limits::max_width);
   model.d_ff = required("d_ff", model.d_ff, 1, limits::max_width);
   const std::string mlp = fields.text("mlp", model.mlp == MlpKind::gated ? "gated" : "plain");
-  if (mlp != "gated" && mlp != "plain") fail(fields.path("mlp"), "must be \"gated\" or \"plain\"");
+  if (mlp != "gated" && mlp != "plain") {
+    errors.fail(fields.path("mlp"), "must be \"gated\" or \"plain\"");
+  }
   model.mlp = mlp == "gated" ? MlpKind::gated : MlpKind::plain;
   model.vocab = required("vocab", model.vocab, 1, limits::max_vocab);
   model.experts = fields.integer("experts", model.experts, 1, limits::max_experts);
   model.active_experts =
       fields.integer("active_experts", model.active_experts, 1, limits::max_experts);
   model.tied_embeddings = fields.boolean("tied_embeddings", model.tied_embeddings);
+  if (errors.failed()) return model;
 
   if (model.query_heads % model.kv_heads != 0) {
-    fail(fields.path("kv_heads"), "must divide query_heads (" + std::to_string(model.query_heads) +
-                                      ") so each key/value head serves a whole group");
-  }
-  if (model.active_experts > model.experts) {
-    fail(fields.path("active_experts"),
-         "must not exceed experts (" + std::to_string(model.experts) + ")");
+    errors.fail(fields.path("kv_heads"), "must divide query_heads (" +
+                                             std::to_string(model.query_heads) +
+                                             ") so each key/value head serves a whole group");
+  } else if (model.active_experts > model.experts) {
+    errors.fail(fields.path("active_experts"),
+                "must not exceed experts (" + std::to_string(model.experts) + ")");
   }
   return model;
 }
 
-Accelerator read_accelerator(const json& value, const std::string& path, const Presets* presets) {
+Accelerator read_accelerator(const json& value, const std::string& path, const Presets* presets,
+                             FirstError& errors) {
+  Accelerator accelerator;
+  accelerator.id = "custom";
+  accelerator.name = "Custom accelerator";
   if (value.is_string()) {
-    if (presets == nullptr) fail(path, "presets are not available here");
-    const Accelerator* preset = presets->find_accelerator(value.get<std::string>());
-    if (preset == nullptr)
-      fail(path, "unknown hardware preset \"" + value.get<std::string>() + "\"");
-    return *preset;
+    const std::string& id = value.get_ref<const std::string&>();
+    const Accelerator* preset = presets == nullptr ? nullptr : presets->find_accelerator(id);
+    if (preset != nullptr) return *preset;
+    errors.fail(path, presets == nullptr ? "presets are not available here"
+                                         : "unknown hardware preset \"" + id + "\"");
+    return accelerator;
   }
   const Fields fields(value, path,
                       {"preset", "id", "name", "source_url", "note", "peak_flops",
                        "memory_bandwidth", "memory_capacity", "compute_units",
-                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds"});
-  Accelerator accelerator;
-  accelerator.id = "custom";
-  accelerator.name = "Custom accelerator";
+                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds"},
+                      errors);
   bool from_preset = false;
   if (fields.has("preset")) {
-    if (presets == nullptr) fail(fields.path("preset"), "presets are not available here");
+    if (presets == nullptr) {
+      errors.fail(fields.path("preset"), "presets are not available here");
+      return accelerator;
+    }
     const std::string id = fields.text("preset", "");
     const Accelerator* preset = presets->find_accelerator(id);
-    if (preset == nullptr) fail(fields.path("preset"), "unknown hardware preset \"" + id + "\"");
+    if (preset == nullptr) {
+      errors.fail(fields.path("preset"), "unknown hardware preset \"" + id + "\"");
+      return accelerator;
+    }
     accelerator = *preset;
     accelerator.id += "-modified";
     accelerator.name += " (modified)";
     from_preset = true;
   }
   const auto required = [&](const char* key, double current, double min, double max) {
-    if (!from_preset && !fields.has(key)) fail(fields.path(key), "is required");
+    if (!from_preset && !fields.has(key)) errors.fail(fields.path(key), "is required");
     return fields.number(key, current, min, max);
   };
   accelerator.id = fields.text("id", accelerator.id);
@@ -215,17 +263,18 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.source_url = fields.text("source_url", accelerator.source_url);
   if (fields.has("peak_flops")) {
     const Fields peaks(fields.at("peak_flops"), fields.path("peak_flops"),
-                       {"fp32", "bf16", "fp16", "fp8", "int8", "int4"});
+                       {"fp32", "bf16", "fp16", "fp8", "int8", "int4"}, errors);
     accelerator.peak_flops.clear();
     for (const auto& item : fields.at("peak_flops").items()) {
-      const DType dtype = parse_dtype(item.key(), peaks.path(item.key().c_str()));
+      const DType dtype = parse_dtype(item.key(), peaks.path(item.key().c_str()), errors);
       // 1 MFLOP/s .. 1 EFLOP/s: below, times overflow nothing but mean nothing; above, no chip.
       accelerator.peak_flops[dtype] = peaks.number(item.key().c_str(), 0, 1e6, 1e18);
     }
-    if (accelerator.peak_flops.empty())
-      fail(fields.path("peak_flops"), "must list at least one format");
+    if (accelerator.peak_flops.empty()) {
+      errors.fail(fields.path("peak_flops"), "must list at least one format");
+    }
   } else if (!from_preset) {
-    fail(fields.path("peak_flops"), "is required");
+    errors.fail(fields.path("peak_flops"), "is required");
   }
   accelerator.memory_bandwidth =
       required("memory_bandwidth", accelerator.memory_bandwidth, 1e6, 1e15);
@@ -240,43 +289,54 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   return accelerator;
 }
 
-Precision read_precision(const json& value, const std::string& path) {
+Precision read_precision(const json& value, const std::string& path, FirstError& errors) {
   if (value.is_string()) {
-    auto preset = precision_preset(value.get<std::string>());
-    if (!preset) fail(path, preset.error());
-    return preset.value();
+    auto preset = precision_preset(value.get_ref<const std::string&>());
+    if (preset) return preset.value();
+    errors.fail(path, preset.error());
+    return Precision{};
   }
-  const Fields fields(value, path, {"weights", "activations", "kv"});
+  const Fields fields(value, path, {"weights", "activations", "kv"}, errors);
   Precision precision;
   precision.name = "custom";
-  precision.weights = parse_dtype(fields.text("weights", "bf16"), fields.path("weights"));
+  precision.weights = parse_dtype(fields.text("weights", "bf16"), fields.path("weights"), errors);
   precision.activations =
-      parse_dtype(fields.text("activations", "bf16"), fields.path("activations"));
+      parse_dtype(fields.text("activations", "bf16"), fields.path("activations"), errors);
   precision.kv =
-      parse_dtype(fields.text("kv", dtype_name(precision.activations)), fields.path("kv"));
+      parse_dtype(fields.text("kv", dtype_name(precision.activations)), fields.path("kv"), errors);
   if (precision.activations == DType::int4) {
-    fail(fields.path("activations"), "int4 is a weight-only format here (W4A16)");
+    errors.fail(fields.path("activations"), "int4 is a weight-only format here (W4A16)");
   }
   return precision;
 }
 
-Scenario read_scenario(const json& value, const Presets* presets) {
+Scenario read_scenario(const json& value, const Presets* presets, FirstError& errors) {
   const Fields fields(value, "",
                       {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens",
                        "attention", "gemm_m_tile", "attention_block", "arrival_rate",
-                       "delivery_seconds", "compute_efficiency", "memory_efficiency"});
+                       "delivery_seconds", "compute_efficiency", "memory_efficiency"},
+                      errors);
   Scenario scenario;
-  if (!fields.has("model")) fail("/model", "is required (a preset id or a shape object)");
-  if (!fields.has("hardware")) fail("/hardware", "is required (a preset id or an object)");
-  scenario.model = read_model(fields.at("model"), "/model", presets);
-  scenario.hardware = read_accelerator(fields.at("hardware"), "/hardware", presets);
+  if (errors.failed()) return scenario;
+  if (!fields.has("model")) {
+    errors.fail("/model", "is required (a preset id or a shape object)");
+    return scenario;
+  }
+  if (!fields.has("hardware")) {
+    errors.fail("/hardware", "is required (a preset id or an object)");
+    return scenario;
+  }
+  scenario.model = read_model(fields.at("model"), "/model", presets, errors);
+  scenario.hardware = read_accelerator(fields.at("hardware"), "/hardware", presets, errors);
   scenario.precision = fields.has("precision")
-                           ? read_precision(fields.at("precision"), "/precision")
+                           ? read_precision(fields.at("precision"), "/precision", errors)
                            : precision_preset("bf16").value();
+  if (errors.failed()) return scenario;
   if (scenario.hardware.peak_flops.count(scenario.precision.activations) == 0) {
-    fail("/precision", std::string("the accelerator ") + scenario.hardware.id +
-                           " states no peak for " + dtype_name(scenario.precision.activations) +
-                           " arithmetic");
+    errors.fail("/precision", std::string("the accelerator ") + scenario.hardware.id +
+                                  " states no peak for " +
+                                  dtype_name(scenario.precision.activations) + " arithmetic");
+    return scenario;
   }
 
   Workload& work = scenario.workload;
@@ -288,14 +348,17 @@ Scenario read_scenario(const json& value, const Presets* presets) {
   } else {
     work.chunk_tokens = fields.integer("chunk_tokens", 0, 0, limits::max_prompt_tokens);
   }
+  if (errors.failed()) return scenario;
   const int64_t chunk = work.chunk_tokens == 0 ? work.prompt_tokens : work.chunk_tokens;
   if ((work.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
-    fail("/chunk_tokens", "splits the prompt into more than " + std::to_string(limits::max_chunks) +
-                              " chunks; use a larger chunk");
+    errors.fail("/chunk_tokens", "splits the prompt into more than " +
+                                     std::to_string(limits::max_chunks) +
+                                     " chunks; use a larger chunk");
+    return scenario;
   }
   const std::string attention = fields.text("attention", "fused");
   if (attention != "fused" && attention != "materialized") {
-    fail("/attention", "must be \"fused\" or \"materialized\"");
+    errors.fail("/attention", "must be \"fused\" or \"materialized\"");
   }
   work.attention = attention == "fused" ? AttentionKind::fused : AttentionKind::materialized;
   work.gemm_m_tile = fields.integer("gemm_m_tile", work.gemm_m_tile, 1, 4096);
@@ -308,35 +371,35 @@ Scenario read_scenario(const json& value, const Presets* presets) {
 }
 
 json model_to_json(const ModelShape& model) {
-  return json{{"id", model.id},
-              {"name", model.name},
-              {"source_url", model.source_url},
-              {"layers", model.layers},
-              {"d_model", model.d_model},
-              {"query_heads", model.query_heads},
-              {"kv_heads", model.kv_heads},
-              {"head_dim", model.head_dim},
-              {"d_ff", model.d_ff},
-              {"mlp", model.mlp == MlpKind::gated ? "gated" : "plain"},
-              {"vocab", model.vocab},
-              {"experts", model.experts},
-              {"active_experts", model.active_experts},
-              {"tied_embeddings", model.tied_embeddings}};
+  return json_object({{"id", model.id},
+                      {"name", model.name},
+                      {"source_url", model.source_url},
+                      {"layers", model.layers},
+                      {"d_model", model.d_model},
+                      {"query_heads", model.query_heads},
+                      {"kv_heads", model.kv_heads},
+                      {"head_dim", model.head_dim},
+                      {"d_ff", model.d_ff},
+                      {"mlp", model.mlp == MlpKind::gated ? "gated" : "plain"},
+                      {"vocab", model.vocab},
+                      {"experts", model.experts},
+                      {"active_experts", model.active_experts},
+                      {"tied_embeddings", model.tied_embeddings}});
 }
 
 json accelerator_to_json(const Accelerator& accelerator) {
   json peaks = json::object();
   for (const auto& [dtype, flops] : accelerator.peak_flops) peaks[dtype_name(dtype)] = flops;
-  return json{{"id", accelerator.id},
-              {"name", accelerator.name},
-              {"source_url", accelerator.source_url},
-              {"peak_flops", peaks},
-              {"memory_bandwidth", accelerator.memory_bandwidth},
-              {"memory_capacity", accelerator.memory_capacity},
-              {"compute_units", accelerator.compute_units},
-              {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
-              {"l2_bytes", accelerator.l2_bytes},
-              {"launch_overhead_seconds", accelerator.launch_overhead_seconds}};
+  return json_object({{"id", accelerator.id},
+                      {"name", accelerator.name},
+                      {"source_url", accelerator.source_url},
+                      {"peak_flops", peaks},
+                      {"memory_bandwidth", accelerator.memory_bandwidth},
+                      {"memory_capacity", accelerator.memory_capacity},
+                      {"compute_units", accelerator.compute_units},
+                      {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
+                      {"l2_bytes", accelerator.l2_bytes},
+                      {"launch_overhead_seconds", accelerator.launch_overhead_seconds}});
 }
 
 }  // namespace
@@ -405,23 +468,21 @@ Result<Presets> parse_presets(std::string_view models_json, std::string_view har
   auto hardware = parse_strict_json(hardware_json);
   if (!hardware) return Error{"hardware.json: " + hardware.error()};
   Presets presets;
-  try {
-    const Fields model_file(models.value(), "", {"about", "models"});
-    const json& model_list = model_file.at("models");
-    if (!model_list.is_array()) fail("/models", "must be an array");
-    for (std::size_t i = 0; i < model_list.size(); ++i) {
-      presets.models.push_back(read_model(model_list[i], child_path("/models", i), nullptr));
-    }
-    const Fields hardware_file(hardware.value(), "", {"about", "accelerators"});
-    const json& accelerator_list = hardware_file.at("accelerators");
-    if (!accelerator_list.is_array()) fail("/accelerators", "must be an array");
-    for (std::size_t i = 0; i < accelerator_list.size(); ++i) {
-      presets.accelerators.push_back(
-          read_accelerator(accelerator_list[i], child_path("/accelerators", i), nullptr));
-    }
-  } catch (const FieldError& error) {
-    return Error{"presets: " + error.message};
+  FirstError errors;
+  const Fields model_file(models.value(), "", {"about", "models"}, errors);
+  const json& model_list = model_file.at("models");
+  if (!model_list.is_array()) errors.fail("/models", "must be an array");
+  for (std::size_t i = 0; i < model_list.size() && model_list.is_array(); ++i) {
+    presets.models.push_back(read_model(model_list[i], child_path("/models", i), nullptr, errors));
   }
+  const Fields hardware_file(hardware.value(), "", {"about", "accelerators"}, errors);
+  const json& accelerator_list = hardware_file.at("accelerators");
+  if (!accelerator_list.is_array()) errors.fail("/accelerators", "must be an array");
+  for (std::size_t i = 0; i < accelerator_list.size() && accelerator_list.is_array(); ++i) {
+    presets.accelerators.push_back(
+        read_accelerator(accelerator_list[i], child_path("/accelerators", i), nullptr, errors));
+  }
+  if (errors.failed()) return Error{"presets: " + errors.message()};
   return presets;
 }
 
@@ -436,11 +497,10 @@ const Presets& builtin_presets() {
 }
 
 Result<Scenario> scenario_from_json(const json& value) {
-  try {
-    return read_scenario(value, &builtin_presets());
-  } catch (const FieldError& error) {
-    return Error{error.message};
-  }
+  FirstError errors;
+  Scenario scenario = read_scenario(value, &builtin_presets(), errors);
+  if (errors.failed()) return Error{errors.message()};
+  return scenario;
 }
 
 Result<Scenario> parse_scenario(std::string_view json_text) {
@@ -451,23 +511,23 @@ Result<Scenario> parse_scenario(std::string_view json_text) {
 
 json scenario_to_json(const Scenario& scenario) {
   const Workload& work = scenario.workload;
-  return json{{"model", model_to_json(scenario.model)},
-              {"hardware", accelerator_to_json(scenario.hardware)},
-              {"precision",
-               {{"name", scenario.precision.name},
-                {"weights", dtype_name(scenario.precision.weights)},
-                {"activations", dtype_name(scenario.precision.activations)},
-                {"kv", dtype_name(scenario.precision.kv)}}},
-              {"prompt_tokens", work.prompt_tokens},
-              {"batch", work.batch},
-              {"chunk_tokens", work.chunk_tokens},
-              {"attention", work.attention == AttentionKind::fused ? "fused" : "materialized"},
-              {"gemm_m_tile", work.gemm_m_tile},
-              {"attention_block", work.attention_block},
-              {"arrival_rate", work.arrival_rate},
-              {"delivery_seconds", work.delivery_seconds},
-              {"compute_efficiency", work.compute_efficiency},
-              {"memory_efficiency", work.memory_efficiency}};
+  return json_object(
+      {{"model", model_to_json(scenario.model)},
+       {"hardware", accelerator_to_json(scenario.hardware)},
+       {"precision", json_object({{"name", scenario.precision.name},
+                                  {"weights", dtype_name(scenario.precision.weights)},
+                                  {"activations", dtype_name(scenario.precision.activations)},
+                                  {"kv", dtype_name(scenario.precision.kv)}})},
+       {"prompt_tokens", work.prompt_tokens},
+       {"batch", work.batch},
+       {"chunk_tokens", work.chunk_tokens},
+       {"attention", work.attention == AttentionKind::fused ? "fused" : "materialized"},
+       {"gemm_m_tile", work.gemm_m_tile},
+       {"attention_block", work.attention_block},
+       {"arrival_rate", work.arrival_rate},
+       {"delivery_seconds", work.delivery_seconds},
+       {"compute_efficiency", work.compute_efficiency},
+       {"memory_efficiency", work.memory_efficiency}});
 }
 
 }  // namespace prefill_trace

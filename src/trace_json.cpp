@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "json_path.hpp"
+
 namespace prefill_trace {
 namespace {
 
@@ -16,115 +18,114 @@ json optional_bound(const std::optional<Bound>& bound) {
 }
 
 json totals_json(const Totals& totals) {
-  return json{{"flops", totals.flops},
-              {"hbm_bytes", totals.hbm_bytes},
-              {"seconds", totals.seconds},
-              {"overhead_seconds", totals.overhead_seconds}};
+  return json_object({{"flops", totals.flops},
+                      {"hbm_bytes", totals.hbm_bytes},
+                      {"seconds", totals.seconds},
+                      {"overhead_seconds", totals.overhead_seconds}});
 }
 
 json operator_json(const Operator& op) {
-  return json{{"name", std::string(op.name)},
-              {"step", op.step},
-              {"count", op.count},
-              {"per_layer", op.per_layer},
-              {"launches", op.launches},
-              {"flops", op.flops},
-              {"computed_flops", op.computed_flops},
-              {"hbm_bytes",
-               {{"weights", op.hbm.weights},
-                {"activations", op.hbm.activations},
-                {"kv", op.hbm.kv},
-                {"scores", op.hbm.scores},
-                {"total", op.hbm.total()}}},
-              {"intensity", op.intensity},
-              {"compute_seconds", op.compute_seconds},
-              {"memory_seconds", op.memory_seconds},
-              {"overhead_seconds", op.overhead_seconds},
-              {"seconds", op.seconds},
-              {"bound", bound_name(op.bound)},
-              {"useful_fraction", op.useful_fraction}};
+  return json_object({{"name", std::string(op.name)},
+                      {"step", op.step},
+                      {"count", op.count},
+                      {"per_layer", op.per_layer},
+                      {"launches", op.launches},
+                      {"flops", op.flops},
+                      {"computed_flops", op.computed_flops},
+                      {"hbm_bytes", json_object({{"weights", op.hbm.weights},
+                                                 {"activations", op.hbm.activations},
+                                                 {"kv", op.hbm.kv},
+                                                 {"scores", op.hbm.scores},
+                                                 {"total", op.hbm.total()}})},
+                      {"intensity", op.intensity},
+                      {"compute_seconds", op.compute_seconds},
+                      {"memory_seconds", op.memory_seconds},
+                      {"overhead_seconds", op.overhead_seconds},
+                      {"seconds", op.seconds},
+                      {"bound", bound_name(op.bound)},
+                      {"useful_fraction", op.useful_fraction}});
 }
 
 json step_facts(const Trace& trace, int number) {
   switch (number) {
     case 1:
-      return json{{"embedding_bytes", trace.embedding.embedding_bytes},
-                  {"kernel_launches", trace.embedding.kernel_launches},
-                  {"kernels_per_layer", trace.embedding.kernels_per_layer},
-                  {"layers", trace.embedding.layers},
-                  {"launch_overhead_seconds", trace.embedding.overhead_seconds}};
+      return json_object({{"embedding_bytes", trace.embedding.embedding_bytes},
+                          {"kernel_launches", trace.embedding.kernel_launches},
+                          {"kernels_per_layer", trace.embedding.kernels_per_layer},
+                          {"layers", trace.embedding.layers},
+                          {"launch_overhead_seconds", trace.embedding.overhead_seconds}});
     case 2: {
       json projections = json::array();
       for (const ProjectionFact& fact : trace.projection.projections) {
         projections.push_back(
-            json{{"name", std::string(fact.name)},
-                 {"d_in", fact.d_in},
-                 {"d_out", fact.d_out},
-                 {"flops_per_request", fact.flops_per_request},
-                 {"intensity", fact.intensity},
-                 {"bound", bound_name(fact.bound)},
-                 {"rows_to_reach_ridge", optional_number(fact.rows_to_reach_ridge)}});
+            json_object({{"name", std::string(fact.name)},
+                         {"d_in", fact.d_in},
+                         {"d_out", fact.d_out},
+                         {"flops_per_request", fact.flops_per_request},
+                         {"intensity", fact.intensity},
+                         {"bound", bound_name(fact.bound)},
+                         {"rows_to_reach_ridge", optional_number(fact.rows_to_reach_ridge)}}));
       }
       json reuse = json::array();
       for (const ReuseExample& example : trace.projection.reuse_example) {
-        reuse.push_back(json{{"rows", example.rows},
-                             {"intensity", example.intensity},
-                             {"weight_bytes_per_row", example.weight_bytes_per_row},
-                             {"bound", bound_name(example.bound)}});
+        reuse.push_back(json_object({{"rows", example.rows},
+                                     {"intensity", example.intensity},
+                                     {"weight_bytes_per_row", example.weight_bytes_per_row},
+                                     {"bound", bound_name(example.bound)}}));
       }
-      return json{{"projections", projections},
-                  {"projection_flops_per_request", trace.projection.flops_per_request},
-                  {"weight_reuse_rows", trace.projection.weight_reuse_rows},
-                  {"ridge_flops_per_byte", trace.projection.ridge_flops_per_byte},
-                  {"reuse_example", reuse}};
+      return json_object({{"projections", projections},
+                          {"projection_flops_per_request", trace.projection.flops_per_request},
+                          {"weight_reuse_rows", trace.projection.weight_reuse_rows},
+                          {"ridge_flops_per_byte", trace.projection.ridge_flops_per_byte},
+                          {"reuse_example", reuse}});
     }
     case 3: {
       const AttentionFacts& att = trace.attention;
-      return json{{"attention", att.materialized ? "materialized" : "fused"},
-                  {"block", att.block},
-                  {"useful_pairs_per_head", att.useful_pairs},
-                  {"computed_pairs_per_head", att.computed_pairs},
-                  {"tiles_per_head", att.tiles},
-                  {"score_matrix_bytes", att.score_matrix_bytes},
-                  {"score_traffic_bytes", att.score_traffic_bytes},
-                  {"score_bytes_avoided", att.score_bytes_avoided},
-                  {"kv_bytes_written", att.kv_bytes_written},
-                  {"kv_bytes_per_token", att.kv_bytes_per_token}};
+      return json_object({{"attention", att.materialized ? "materialized" : "fused"},
+                          {"block", att.block},
+                          {"useful_pairs_per_head", att.useful_pairs},
+                          {"computed_pairs_per_head", att.computed_pairs},
+                          {"tiles_per_head", att.tiles},
+                          {"score_matrix_bytes", att.score_matrix_bytes},
+                          {"score_traffic_bytes", att.score_traffic_bytes},
+                          {"score_bytes_avoided", att.score_bytes_avoided},
+                          {"kv_bytes_written", att.kv_bytes_written},
+                          {"kv_bytes_per_token", att.kv_bytes_per_token}});
     }
     case 4: {
       const MemoryLedger& mem = trace.memory;
       const ChunkingFacts& chunking = trace.chunking;
-      return json{{"memory",
-                   {{"weight_bytes", mem.weight_bytes},
-                    {"kv_bytes", mem.kv_bytes},
-                    {"residual_bytes", mem.residual_bytes},
-                    {"attention_workspace_bytes", mem.attention_workspace_bytes},
-                    {"mlp_workspace_bytes", mem.mlp_workspace_bytes},
-                    {"score_bytes", mem.score_bytes},
-                    {"logits_bytes", mem.logits_bytes},
-                    {"temporaries_bytes", mem.temporaries_bytes},
-                    {"peak_bytes", mem.peak_bytes},
-                    {"capacity_bytes", mem.capacity_bytes},
-                    {"fits", mem.fits},
-                    {"exceeds_by_bytes", mem.exceeds_by_bytes}}},
-                  {"chunking",
-                   {{"chunks", chunking.chunks},
-                    {"chunk_tokens", chunking.chunk_tokens},
-                    {"temporaries_unchunked_bytes", chunking.temporaries_unchunked_bytes},
-                    {"extra_weight_bytes", chunking.extra_weight_bytes},
-                    {"kv_reread_bytes", chunking.kv_reread_bytes}}}};
+      return json_object(
+          {{"memory", json_object({{"weight_bytes", mem.weight_bytes},
+                                   {"kv_bytes", mem.kv_bytes},
+                                   {"residual_bytes", mem.residual_bytes},
+                                   {"attention_workspace_bytes", mem.attention_workspace_bytes},
+                                   {"mlp_workspace_bytes", mem.mlp_workspace_bytes},
+                                   {"score_bytes", mem.score_bytes},
+                                   {"logits_bytes", mem.logits_bytes},
+                                   {"temporaries_bytes", mem.temporaries_bytes},
+                                   {"peak_bytes", mem.peak_bytes},
+                                   {"capacity_bytes", mem.capacity_bytes},
+                                   {"fits", mem.fits},
+                                   {"exceeds_by_bytes", mem.exceeds_by_bytes}})},
+           {"chunking",
+            json_object({{"chunks", chunking.chunks},
+                         {"chunk_tokens", chunking.chunk_tokens},
+                         {"temporaries_unchunked_bytes", chunking.temporaries_unchunked_bytes},
+                         {"extra_weight_bytes", chunking.extra_weight_bytes},
+                         {"kv_reread_bytes", chunking.kv_reread_bytes}})}});
     }
     default: {
       const Ttft& ttft = trace.ttft;
-      return json{{"queue_seconds", optional_number(ttft.queue_seconds)},
-                  {"batch_formation_seconds", ttft.batch_formation_seconds},
-                  {"execution_seconds", ttft.execution_seconds},
-                  {"delivery_seconds", ttft.delivery_seconds},
-                  {"total_seconds", optional_number(ttft.total_seconds)},
-                  {"service_seconds", ttft.service_seconds},
-                  {"saturation_arrival_rate", ttft.saturation_arrival_rate},
-                  {"utilization", ttft.utilization},
-                  {"overloaded", ttft.overloaded}};
+      return json_object({{"queue_seconds", optional_number(ttft.queue_seconds)},
+                          {"batch_formation_seconds", ttft.batch_formation_seconds},
+                          {"execution_seconds", ttft.execution_seconds},
+                          {"delivery_seconds", ttft.delivery_seconds},
+                          {"total_seconds", optional_number(ttft.total_seconds)},
+                          {"service_seconds", ttft.service_seconds},
+                          {"saturation_arrival_rate", ttft.saturation_arrival_rate},
+                          {"utilization", ttft.utilization},
+                          {"overloaded", ttft.overloaded}});
     }
   }
 }
@@ -138,13 +139,13 @@ json trace_to_json(const Trace& trace) {
   for (const Step& step : trace.steps) {
     json names = json::array();
     for (const std::string_view name : step.operators) names.push_back(std::string(name));
-    steps.push_back(json{{"step", step.number},
-                         {"title", std::string(step.title)},
-                         {"text", step.text},
-                         {"operators", names},
-                         {"totals", totals_json(step.totals)},
-                         {"bound", optional_bound(step.bound)},
-                         {"facts", step_facts(trace, step.number)}});
+    steps.push_back(json_object({{"step", step.number},
+                                 {"title", std::string(step.title)},
+                                 {"text", step.text},
+                                 {"operators", names},
+                                 {"totals", totals_json(step.totals)},
+                                 {"bound", optional_bound(step.bound)},
+                                 {"facts", step_facts(trace, step.number)}}));
   }
   json assumptions = json::array();
   for (const std::string_view assumption : trace.assumptions)
@@ -152,39 +153,39 @@ json trace_to_json(const Trace& trace) {
   const Ttft& ttft = trace.ttft;
   const DecodeComparison& decode = trace.decode;
   json totals = totals_json(trace.totals);
-  totals["kv_cache"] = {{"bytes", trace.attention.kv_bytes_written}};
-  totals["memory"] = {{"peak_bytes", trace.memory.peak_bytes},
-                      {"capacity_bytes", trace.memory.capacity_bytes},
-                      {"fits", trace.memory.fits},
-                      {"exceeds_by_bytes", trace.memory.exceeds_by_bytes}};
-  totals["ttft"] = {{"queue_seconds", optional_number(ttft.queue_seconds)},
-                    {"execution_seconds", ttft.execution_seconds},
-                    {"delivery_seconds", ttft.delivery_seconds},
-                    {"total_seconds", optional_number(ttft.total_seconds)},
-                    {"overloaded", ttft.overloaded}};
-  return json{{"schema_version", kTraceSchemaVersion},
-              {"engine_version", PREFILL_TRACE_VERSION},
-              {"scenario", scenario_to_json(trace.scenario)},
-              {"parameters", trace.parameters},
-              {"roofline",
-               {{"peak_flops", trace.roofline.peak_flops},
-                {"bandwidth", trace.roofline.bandwidth},
-                {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}}},
-              {"operators", operators},
-              {"steps", steps},
-              {"totals", totals},
-              {"decode_comparison",
-               {{"context_tokens", decode.context_tokens},
-                {"flops", decode.flops},
-                {"hbm_bytes", decode.hbm_bytes},
-                {"intensity", decode.intensity},
-                {"seconds", decode.seconds},
-                {"bound", bound_name(decode.bound)},
-                {"projection_intensity", decode.projection_intensity},
-                {"prefill_projection_intensity", decode.prefill_projection_intensity},
-                {"prefill_intensity", decode.prefill_intensity},
-                {"prefill_bound", bound_name(decode.prefill_bound)}}},
-              {"assumptions", assumptions}};
+  totals["kv_cache"] = json_object({{"bytes", trace.attention.kv_bytes_written}});
+  totals["memory"] = json_object({{"peak_bytes", trace.memory.peak_bytes},
+                                  {"capacity_bytes", trace.memory.capacity_bytes},
+                                  {"fits", trace.memory.fits},
+                                  {"exceeds_by_bytes", trace.memory.exceeds_by_bytes}});
+  totals["ttft"] = json_object({{"queue_seconds", optional_number(ttft.queue_seconds)},
+                                {"execution_seconds", ttft.execution_seconds},
+                                {"delivery_seconds", ttft.delivery_seconds},
+                                {"total_seconds", optional_number(ttft.total_seconds)},
+                                {"overloaded", ttft.overloaded}});
+  return json_object(
+      {{"schema_version", kTraceSchemaVersion},
+       {"engine_version", PREFILL_TRACE_VERSION},
+       {"scenario", scenario_to_json(trace.scenario)},
+       {"parameters", trace.parameters},
+       {"roofline", json_object({{"peak_flops", trace.roofline.peak_flops},
+                                 {"bandwidth", trace.roofline.bandwidth},
+                                 {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}})},
+       {"operators", operators},
+       {"steps", steps},
+       {"totals", totals},
+       {"decode_comparison",
+        json_object({{"context_tokens", decode.context_tokens},
+                     {"flops", decode.flops},
+                     {"hbm_bytes", decode.hbm_bytes},
+                     {"intensity", decode.intensity},
+                     {"seconds", decode.seconds},
+                     {"bound", bound_name(decode.bound)},
+                     {"projection_intensity", decode.projection_intensity},
+                     {"prefill_projection_intensity", decode.prefill_projection_intensity},
+                     {"prefill_intensity", decode.prefill_intensity},
+                     {"prefill_bound", bound_name(decode.prefill_bound)}})},
+       {"assumptions", assumptions}});
 }
 
 std::string trace_to_csv(const Trace& trace) {
@@ -218,24 +219,24 @@ json presets_to_json(const Presets& presets) {
     scenario.hardware = accelerator;
     accelerators.push_back(scenario_to_json(scenario)["hardware"]);
   }
-  return json{{"models", models},
-              {"accelerators", accelerators},
-              {"precisions", {"bf16", "fp16", "fp8", "int8", "int4"}}};
+  return json_object({{"models", models},
+                      {"accelerators", accelerators},
+                      {"precisions", {"bf16", "fp16", "fp8", "int8", "int4"}}});
 }
 
 json sweep_to_json(SweepVariable variable, const std::vector<SweepPoint>& points) {
   json rows = json::array();
   for (const SweepPoint& point : points) {
-    rows.push_back(json{{"value", point.value},
-                        {"queue_seconds", optional_number(point.queue_seconds)},
-                        {"execution_seconds", point.execution_seconds},
-                        {"delivery_seconds", point.delivery_seconds},
-                        {"total_seconds", optional_number(point.total_seconds)},
-                        {"overloaded", point.overloaded}});
+    rows.push_back(json_object({{"value", point.value},
+                                {"queue_seconds", optional_number(point.queue_seconds)},
+                                {"execution_seconds", point.execution_seconds},
+                                {"delivery_seconds", point.delivery_seconds},
+                                {"total_seconds", optional_number(point.total_seconds)},
+                                {"overloaded", point.overloaded}}));
   }
-  return json{
-      {"variable", variable == SweepVariable::prompt_tokens ? "prompt_tokens" : "arrival_rate"},
-      {"points", rows}};
+  return json_object(
+      {{"variable", variable == SweepVariable::prompt_tokens ? "prompt_tokens" : "arrival_rate"},
+       {"points", rows}});
 }
 
 }  // namespace prefill_trace

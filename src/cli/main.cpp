@@ -398,7 +398,7 @@ int run_trace(const Args& args) {
   if (formats > 1) fail("trace: choose one of --json, --csv, --table");
   const Trace trace = compute_trace(scenario_or_fail(args), bundled_mechanism());
   if (option(args, "--json")) {
-    std::cout << trace_to_json(trace).dump() << '\n';
+    std::cout << dump_json(trace_to_json(trace)) << '\n';
   } else if (option(args, "--csv")) {
     std::cout << trace_to_csv(trace);
   } else {
@@ -421,7 +421,7 @@ int run_sweep(const Args& args) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  const auto reply = api::sweep(scenario_json(args).dump(), *variable, values);
+  const auto reply = api::sweep(dump_json(scenario_json(args)), *variable, values);
   if (!reply.ok) fail(with_flag(reply.error));
   std::cout << reply.json << '\n';
   return kOk;
@@ -430,7 +430,7 @@ int run_sweep(const Args& args) {
 int run_presets(const Args& args) {
   const Presets& presets = builtin_presets();
   if (option(args, "--json")) {
-    std::cout << presets_to_json(presets).dump(2) << '\n';
+    std::cout << dump_json(presets_to_json(presets), 2) << '\n';
     return kOk;
   }
   std::cout << "Models:\n";
