@@ -1,9 +1,11 @@
 // Embind adapter: converts JS values to the engine facade's arguments and its reply structs to
 // JS objects, and nothing else. No formulas live here (src/ has them); errors arrive as reply
-// values, never as exceptions. Declared for JS in prefill-trace.d.ts, which
-// tests/js/api-surface.test.mjs holds against this file's exports.
+// values, never as exceptions. The one exception to Embind is traceFigures, a plain export
+// wrapped by figures-post.js (below says why). Declared for JS in prefill-trace.d.ts, which
+// tests/js/api-surface.test.mjs holds against the module's exports.
 
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <string>
@@ -58,20 +60,6 @@ api::JsonReply compute_trace(const val& scenario_json) {
                                                                    : reply;
 }
 
-// {ok, error, figures: Float64Array}: one copy out of wasm memory, no JSON.
-val trace_figures(const val& scenario_json) {
-  api::FiguresReply reply;
-  std::string scenario;
-  if (take_text(scenario_json, "scenarioJson", scenario, reply))
-    reply = api::trace_figures(scenario);
-  val result = val::object();
-  result.set("ok", reply.ok);
-  result.set("error", reply.error);
-  const auto view = val(emscripten::typed_memory_view(reply.figures.size(), reply.figures.data()));
-  result.set("figures", val::global("Float64Array").new_(view));
-  return result;
-}
-
 api::JsonReply sweep(const val& scenario_json, const std::string& variable, const val& values) {
   api::JsonReply reply;
   std::string scenario;
@@ -107,7 +95,41 @@ std::string version() {
   return PREFILL_TRACE_VERSION;
 }
 
+// The reply of the last traceFigures call, read by figures-post.js before the next call.
+api::FiguresReply last_figures;
+
 }  // namespace
+
+// traceFigures is the per-frame call, so it skips Embind: figures-post.js writes the scenario's
+// UTF-8 into wasm memory, makes one plain call, and copies the figures out of this buffer. With
+// Embind the same call took ~25 crossings of the JS/wasm boundary (emval handles for the
+// argument checks and for every property of the result), a third of its cost.
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_text_bytes() {
+  return JsonLimits{}.max_bytes;
+}
+
+/// Computes the figures of the scenario in `text[0, length)`; returns how many there are, or -1
+/// when the scenario is refused (the error is then in the error buffer).
+EMSCRIPTEN_KEEPALIVE int prefill_trace_figures(const char* text, std::size_t length) {
+  last_figures = api::trace_figures(std::string_view(text, length));
+  return last_figures.ok ? static_cast<int>(last_figures.figures.size()) : -1;
+}
+
+EMSCRIPTEN_KEEPALIVE const double* prefill_trace_figures_data() {
+  return last_figures.figures.data();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* prefill_trace_figures_error() {
+  return last_figures.error.data();
+}
+
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_figures_error_bytes() {
+  return last_figures.error.size();
+}
+
+}  // extern "C"
 
 EMSCRIPTEN_BINDINGS(prefill_trace) {
   using emscripten::function;
@@ -138,7 +160,6 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function("loadLesson", &load_lesson);
   function("checkAnswer", &check_answer);
   function("computeTrace", &compute_trace);
-  function("traceFigures", &trace_figures);
   function("listPresets", &api::list_presets);
   function("sweep", &sweep);
   function("generateChecks", &generate_checks);

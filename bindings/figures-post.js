@@ -1,0 +1,38 @@
+// traceFigures(scenarioJson) -> {ok, error, figures: Float64Array}, the per-frame call, without
+// Embind (bindings.cpp says why). Appended to the Emscripten glue with --post-js, so it sees the
+// glue's own helpers (_malloc, stringToUTF8, HEAPF64, ...). It computes nothing itself: the
+// engine's figures are copied out of wasm memory once.
+(function defineTraceFigures() {
+  var maxTextBytes = 0;
+
+  function refused(error) {
+    return { ok: false, error: error, figures: new Float64Array(0) };
+  }
+
+  function traceFigures(scenarioJson) {
+    if (typeof scenarioJson !== "string") return refused("scenarioJson must be a string");
+    if (maxTextBytes === 0) maxTextBytes = _prefill_trace_max_text_bytes() >>> 0;
+    // UTF-8 never takes fewer bytes than UTF-16 units: longer than the limit in units is over it
+    // in bytes, refused before anything is copied (the same words as the Embind calls use).
+    if (scenarioJson.length > maxTextBytes) {
+      return refused("scenarioJson: byte 0: document of more than " + maxTextBytes +
+                     " bytes exceeds the limit of " + maxTextBytes);
+    }
+    var bytes = lengthBytesUTF8(scenarioJson);
+    var text = _malloc(bytes + 1);
+    if (!text) return refused("scenarioJson: out of memory");
+    stringToUTF8(scenarioJson, text, bytes + 1);
+    var count = _prefill_trace_figures(text, bytes);
+    _free(text);
+    if (count < 0) {
+      return refused(UTF8ToString(_prefill_trace_figures_error(),
+                                  _prefill_trace_figures_error_bytes()));
+    }
+    var start = _prefill_trace_figures_data() >>> 3;
+    return { ok: true, error: "", figures: HEAPF64.slice(start, start + count) };
+  }
+
+  // The marker Embind puts on the functions it registers, so the API enumerates uniformly.
+  traceFigures.argCount = 1;
+  Module["traceFigures"] = traceFigures;
+})();
