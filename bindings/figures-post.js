@@ -1,9 +1,14 @@
 // traceFigures(scenarioJson) -> {ok, error, figures: Float64Array}, the per-frame call, without
 // Embind (bindings.cpp says why). Appended to the Emscripten glue with --post-js, so it sees the
-// glue's own helpers (_malloc, stringToUTF8, HEAPF64, ...). It computes nothing itself: the
+// glue's own helpers (_malloc, HEAPU8, HEAPF64, UTF8ToString). It computes nothing itself: the
 // engine's figures are copied out of wasm memory once.
 (function defineTraceFigures() {
   var maxTextBytes = 0;
+  // The scenario's UTF-8 goes into one buffer kept between calls (a scenario is ~100 bytes):
+  // no allocation per call. A rare large text gets its own buffer, freed at once.
+  var keptBytes = 4096;
+  var keptText = 0;
+  var encoder = new TextEncoder();
 
   function refused(error) {
     return { ok: false, error: error, figures: new Float64Array(0) };
@@ -18,12 +23,13 @@
       return refused("scenarioJson: byte 0: document of more than " + maxTextBytes +
                      " bytes exceeds the limit of " + maxTextBytes);
     }
-    var bytes = lengthBytesUTF8(scenarioJson);
-    var text = _malloc(bytes + 1);
+    var capacity = scenarioJson.length * 3;  // the most UTF-8 bytes a UTF-16 unit can need
+    if (capacity <= keptBytes && !keptText) keptText = _malloc(keptBytes);
+    var text = capacity <= keptBytes ? keptText : _malloc(capacity);
     if (!text) return refused("scenarioJson: out of memory");
-    stringToUTF8(scenarioJson, text, bytes + 1);
+    var bytes = encoder.encodeInto(scenarioJson, HEAPU8.subarray(text, text + capacity)).written;
     var count = _prefill_trace_figures(text, bytes);
-    _free(text);
+    if (text !== keptText) _free(text);
     if (count < 0) {
       return refused(UTF8ToString(_prefill_trace_figures_error(),
                                   _prefill_trace_figures_error_bytes()));

@@ -139,3 +139,22 @@ test("oversized or non-string text is refused at the boundary, and the module ke
   const lesson = readFileSync(path.join(root, "lesson-data/prefill-resource-trace-a76d037833bd69f7.json"), "utf8");
   assert.equal(module.loadLesson(lesson).ok, true);
 });
+
+test("traceFigures refuses bad text at the boundary and survives a large non-ASCII scenario", () => {
+  // The same boundary checks as the Embind calls, in the same words (bindings/figures-post.js).
+  const huge = '{"id":"' + "x".repeat(200 * 2 ** 20) + '"}';
+  const refused = module.traceFigures(huge);
+  assert.equal(refused.ok, false);
+  assert.equal(refused.error, "scenarioJson: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576");
+  assert.equal(refused.figures.length, 0);
+  assert.equal(module.traceFigures(42).error, "scenarioJson must be a string");
+  // A key of 5 000 "é" is 10 000 UTF-8 bytes: more than the buffer kept between calls, so this
+  // takes the one-off allocation, and the path in the error must come back intact.
+  const key = "é".repeat(5000);
+  const wide = module.traceFigures(JSON.stringify({ model: "llama-2-7b", hardware: "h100-sxm", [key]: 1 }));
+  assert.equal(wide.error, `/${key}: unknown field`);
+  // Then the kept buffer still serves: 13 operators for the dense fused 7B trace (2 + 16 + 12 × 13).
+  const after = module.traceFigures(JSON.stringify({ model: "llama-2-7b", hardware: "h100-sxm" }));
+  assert.equal(after.ok, true);
+  assert.equal(after.figures.length, 2 + 16 + 12 * 13);
+});
