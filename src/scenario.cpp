@@ -269,7 +269,7 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     for (const auto& item : fields.at("peak_flops").items()) {
       const DType dtype = parse_dtype(item.key(), peaks.path(item.key().c_str()), errors);
       // 1 MFLOP/s .. 1 EFLOP/s: below, times overflow nothing but mean nothing; above, no chip.
-      accelerator.peak_flops[dtype] = peaks.number(item.key().c_str(), 0, 1e6, 1e18);
+      accelerator.peak_flops.set(dtype, peaks.number(item.key().c_str(), 0, 1e6, 1e18));
     }
     if (accelerator.peak_flops.empty()) {
       errors.fail(fields.path("peak_flops"), "must list at least one format");
@@ -333,7 +333,7 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
                            ? read_precision(fields.at("precision"), "/precision", errors)
                            : precision_preset("bf16").value();
   if (errors.failed()) return scenario;
-  if (scenario.hardware.peak_flops.count(scenario.precision.activations) == 0) {
+  if (!scenario.hardware.peak_flops.has(scenario.precision.activations)) {
     errors.fail("/precision", std::string("the accelerator ") + scenario.hardware.id +
                                   " states no peak for " +
                                   dtype_name(scenario.precision.activations) + " arithmetic");
@@ -390,7 +390,8 @@ json model_to_json(const ModelShape& model) {
 
 json accelerator_to_json(const Accelerator& accelerator) {
   json peaks = json::object();
-  for (const auto& [dtype, flops] : accelerator.peak_flops) peaks[dtype_name(dtype)] = flops;
+  accelerator.peak_flops.for_each(
+      [&](DType dtype, double flops) { peaks[dtype_name(dtype)] = flops; });
   return json_object({{"id", accelerator.id},
                       {"name", accelerator.name},
                       {"source_url", accelerator.source_url},

@@ -3,8 +3,10 @@
 // validated on construction from JSON; a value outside its meaningful range is an error naming
 // the field, so the trace never sees a value that could produce NaN, infinity or overflow.
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -17,6 +19,32 @@ namespace prefill_trace {
 enum class DType { fp32, bf16, fp16, fp8, int8, int4 };
 const char* dtype_name(DType dtype);
 double bytes_per_element(DType dtype);  // int4 packs two elements per byte: 0.5
+
+/// Dense peak arithmetic rate per number format, FLOP/s (OP/s for integers); a format the
+/// accelerator states no peak for is absent (stated peaks are at least 1e6, so 0 means none).
+/// A fixed array rather than a map: every trace copies its scenario, and this copy allocates
+/// nothing.
+class PeakRates {
+ public:
+  bool has(DType dtype) const { return rates_[index(dtype)] > 0; }
+  double at(DType dtype) const { return rates_[index(dtype)]; }  // 0 when absent
+  void set(DType dtype, double rate) { rates_[index(dtype)] = rate; }
+  void clear() { rates_.fill(0); }
+  bool empty() const {
+    return std::none_of(rates_.begin(), rates_.end(), [](double rate) { return rate > 0; });
+  }
+  /// Calls visit(dtype, rate) for each stated format, in DType order.
+  template <typename Visit>
+  void for_each(Visit visit) const {
+    for (std::size_t i = 0; i < rates_.size(); ++i) {
+      if (rates_[i] > 0) visit(static_cast<DType>(i), rates_[i]);
+    }
+  }
+
+ private:
+  static std::size_t index(DType dtype) { return static_cast<std::size_t>(dtype); }
+  std::array<double, 6> rates_{};  // one slot per DType
+};
 
 enum class MlpKind { gated, plain };
 enum class AttentionKind { fused, materialized };
@@ -42,9 +70,9 @@ struct Accelerator {
   std::string id;
   std::string name;
   std::string source_url;
-  std::map<DType, double> peak_flops;  // dense FLOP/s (OP/s for integers) per arithmetic type
-  double memory_bandwidth = 0;         // bytes/s
-  double memory_capacity = 0;          // bytes
+  PeakRates peak_flops;         // dense FLOP/s (OP/s for integers) per arithmetic type
+  double memory_bandwidth = 0;  // bytes/s
+  double memory_capacity = 0;   // bytes
   int64_t compute_units = 0;
   double sram_per_unit_bytes = 0;  // shared memory one block may use (sets attention blocks)
   double l2_bytes = 0;

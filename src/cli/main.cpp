@@ -446,9 +446,10 @@ int run_presets(const Args& args) {
   }
   std::cout << "Accelerators (dense peaks):\n";
   for (const Accelerator& a : presets.accelerators) {
-    const auto bf16 = a.peak_flops.find(DType::bf16);
     std::printf("  %-14s %-32s %s bf16, %s/s, %s\n", a.id.c_str(), a.name.c_str(),
-                bf16 == a.peak_flops.end() ? "-" : cli::si(bf16->second, "FLOP/s").c_str(),
+                a.peak_flops.has(DType::bf16)
+                    ? cli::si(a.peak_flops.at(DType::bf16), "FLOP/s").c_str()
+                    : "-",
                 cli::si(a.memory_bandwidth, "B").c_str(), cli::bytes(a.memory_capacity).c_str());
   }
   std::cout << "Precisions: bf16, fp16, fp8 (W8A8, fp8 KV), int8 (W8A8, bf16 KV), int4 (W4A16)\n";
