@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The lesson page in headless Chromium (Debian's /usr/bin/chromium through playwright-core):
-//   (a) cold load, 5 fresh browser contexts: navigation start → `first-trace-drawn` (median);
+//   (a) cold load, 5 fresh browser contexts: navigation start → `first-trace-drawn` (median),
+//       and → the end of the first frame rendered after that mark (style, layout and paint of
+//       the page included: the first moment the trace can be seen);
 //   (b) 60 control changes (the exact prompt-token field alternating between values, and the
 //       Attention select), once with the page at the controls and once scrolled to the charts:
 //       the page's own `control-to-update` measures, p50 and p95, and the time from the same
@@ -50,12 +52,36 @@ async function waitFirstTrace(page) {
   return page.evaluate(() => performance.getEntriesByName('first-trace-drawn')[0].startTime);
 }
 
+/**
+ * Records when each frame's rendering (style, layout, paint) has run, from the start of the
+ * page: a task queued from a frame's requestAnimationFrame callback runs after the rest of that
+ * frame. The first such time after a mark is when what the mark stands for was on screen.
+ */
+function recordFrames() {
+  window.__framesDone = [];
+  const tick = () => {
+    setTimeout(() => window.__framesDone.push(performance.now()), 0);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/** The end of the first frame rendered after `first-trace-drawn` (recordFrames must run). */
+function firstFrameAfterTrace(page) {
+  return page.evaluate(() => {
+    const drawn = performance.getEntriesByName('first-trace-drawn')[0].startTime;
+    return window.__framesDone.find((f) => f >= drawn) ?? null;
+  });
+}
+
 async function coldLoads(browser, origin) {
   const times = [];
+  const frames = [];
   const downloads = new Map();
   for (let run = 0; run < RUNS; run += 1) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();
+    await page.addInitScript(recordFrames);
     if (run === 0) {
       page.on('requestfinished', async (request) => {
         try {
@@ -68,6 +94,7 @@ async function coldLoads(browser, origin) {
     }
     await page.goto(`${origin}/`);
     times.push(await waitFirstTrace(page));
+    frames.push(await firstFrameAfterTrace(page));
     if (run === 0) {
       // Late font requests (the equation's glyphs) finish after the first trace.
       await page.evaluate(() => document.fonts.ready);
@@ -75,7 +102,7 @@ async function coldLoads(browser, origin) {
     }
     await context.close();
   }
-  return { times, downloads };
+  return { times, frames: frames.filter((f) => f !== null), downloads };
 }
 
 /**
@@ -92,18 +119,9 @@ async function controlChanges(browser, origin, scrollTo) {
     // Let every part catch up with the scroll before measuring.
     await new Promise((resolve) => setTimeout(resolve, 500));
   }, scrollTo);
-  // When each frame's rendering (style, layout, paint) has run: a task queued from the frame's
-  // requestAnimationFrame callback runs after the rest of that frame. The first such time after
-  // a measure's end is when its update was on screen.
-  await page.evaluate(() => {
-    window.__framesDone = [];
-    const tick = () => {
-      setTimeout(() => window.__framesDone.push(performance.now()), 0);
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    performance.clearMeasures('control-to-update');
-  });
+  // The first frame rendered after a measure's end is when its update was on screen.
+  await page.evaluate(recordFrames);
+  await page.evaluate(() => performance.clearMeasures('control-to-update'));
   const prompt = page.getByLabel('Prompt tokens (exact)');
   const attention = page.getByLabel('Attention', { exact: true });
   const prompts = [4096, 512, 16384, 2048, 777, 65536];
@@ -141,9 +159,10 @@ async function main() {
   let browser;
   try {
     browser = await launchChromium();
-    const { times, downloads } = await coldLoads(browser, server.origin);
+    const { times, frames, downloads } = await coldLoads(browser, server.origin);
     line(`page cold load → first trace drawn (median of ${times.length})`, quantile(times, 0.5), 'ms');
     line(`page cold load → first trace drawn (min … max)`, `${Math.min(...times).toFixed(1)} … ${Math.max(...times).toFixed(1)}`, 'ms');
+    line(`page cold load → first frame rendered after it (median of ${frames.length})`, quantile(frames, 0.5), 'ms');
 
     for (const [where, selector] of [
       ['controls and figures in view', '#ctl-prompt'],

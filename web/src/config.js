@@ -25,18 +25,33 @@ export const DEFAULT_LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d03783
 export const EQUATIONS_PATH = 'lesson-data/prefill-resource-trace.equations.json';
 export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';
 
-/** The Emscripten UMD loader and the folder holding it and prefill_trace.wasm. */
+/**
+ * Modules of the built site that app.js imports when it first needs them (script/build-site
+ * bundles each alone): the explorer's charts with d3 (charts/index.js), and KaTeX.
+ */
+export const CHARTS_MODULE = 'chunks/charts.js';
+export const KATEX_MODULE = 'chunks/katex.js';
+
+/** The Emscripten UMD loader, its WebAssembly module, and the folder holding both. */
 export const ENGINE_DIR = 'wasm/';
 export const ENGINE_SCRIPT = 'prefill_trace.js';
+export const ENGINE_WASM = 'prefill_trace.wasm';
 export const ENGINE_GLOBAL = 'PrefillTrace';
 
-/** Style sheets adopted inside the element's shadow root (order matters: KaTeX first). */
-export const SHADOW_STYLESHEETS = ['katex/katex.min.css', 'style.css'];
+/** The lesson's style sheet, linked inside the element's shadow root. */
+export const SHADOW_STYLESHEET = 'style.css';
 
 /**
- * KaTeX's @font-face rules, added once to the host document: Chromium ignores @font-face
- * inside a shadow root, so the fonts must be declared at document level to render the math.
- * The sheet holds only @font-face rules for KaTeX_* families and cannot restyle the host.
+ * KaTeX's style sheet, linked inside the shadow root before SHADOW_STYLESHEET (whose rules
+ * refine it) when the first equation is typeset; the math is far below the fold.
+ */
+export const KATEX_STYLESHEET = 'katex/katex.min.css';
+
+/**
+ * KaTeX's @font-face rules, added once to the host document with KATEX_STYLESHEET: Chromium
+ * ignores @font-face inside a shadow root, so the fonts must be declared at document level to
+ * render the math. The sheet holds only @font-face rules for KaTeX_* families and cannot
+ * restyle the host.
  */
 export const DOCUMENT_FONT_STYLESHEET = 'katex/katex-fonts.css';
 

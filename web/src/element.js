@@ -5,11 +5,16 @@
 //   <script type="module" src="…/app.js"></script>
 //   <prefill-trace-lesson lesson-src="…/lesson.json"></prefill-trace-lesson>
 //
-// Assets (style sheets, the wasm engine, companion data) resolve against app.js's own URL.
+// Assets (style sheets, the modules loaded later, the wasm engine, companion data) resolve
+// against app.js's own URL.
 // `lesson-src` resolves against the host page, like any src attribute; without it the bundled
 // lesson is shown. `sync-url` lets the element own the page's URL: the scenario lives in the
 // query string (permalinks, back/forward), `?lesson=` may name another same-origin lesson file,
 // and the document title follows the lesson.
+//
+// The element's `data-state` is `loading` until every part is drawn, then `ready`: that
+// includes what is drawn after the first trace (the explorer's charts and generated checks, the
+// typeset equation; see explorer.js and equation.js).
 //
 // Each part fails alone: a missing module, a lesson that fails validation or an engine error
 // shows a message in place of that part, and the rest still renders. A lesson file whose name
@@ -20,13 +25,16 @@ import {
   DEFAULT_LESSON_PATH,
   DOCUMENT_FONT_STYLESHEET,
   EQUATIONS_PATH,
+  KATEX_STYLESHEET,
   PROGRESS_STORAGE_KEY,
   RELATED_LESSONS_PATH,
-  SHADOW_STYLESHEETS,
+  SHADOW_STYLESHEET,
   assetUrl,
 } from './config.js';
 import { h } from './dom.js';
 import { loadEngine } from './engine.js';
+import { typesetEquations } from './equation.js';
+import { prepareNumberFormat } from './format.js';
 import { GeneratedChecks, ProgressSummary } from './explorer/checks.js';
 import { Explorer } from './explorer/explorer.js';
 import { checkIntegrity, decodeLessonBytes } from './lesson-file.js';
@@ -55,26 +63,31 @@ function errorBlock(title, detail) {
   );
 }
 
-/** KaTeX's @font-face rules must be declared in the document (see config.js). */
-function ensureDocumentFonts() {
-  if (document.querySelector('link[data-prefill-trace-fonts]')) return;
-  document.head.append(
-    h('link', {
-      rel: 'stylesheet',
-      href: assetUrl(DOCUMENT_FONT_STYLESHEET).href,
-      'data-prefill-trace-fonts': '',
-    }),
-  );
-}
-
-/** A <link rel=stylesheet> for the shadow root and a promise that settles when it has loaded. */
-function stylesheet(path) {
-  const link = h('link', { rel: 'stylesheet', href: assetUrl(path).href });
+/** A <link rel=stylesheet> and a promise that settles when it has loaded (or failed to). */
+function stylesheet(path, attrs = {}) {
+  const link = h('link', { rel: 'stylesheet', href: assetUrl(path).href, ...attrs });
   const loaded = new Promise((resolve) => {
     link.addEventListener('load', resolve, { once: true });
     link.addEventListener('error', resolve, { once: true });
   });
   return { link, loaded };
+}
+
+let documentFonts = null;
+
+/** KaTeX's @font-face rules must be declared in the document (see config.js); once per page. */
+function ensureDocumentFonts() {
+  if (!documentFonts) {
+    const existing = document.querySelector('link[data-prefill-trace-fonts]');
+    if (existing) {
+      documentFonts = Promise.resolve();
+    } else {
+      const sheet = stylesheet(DOCUMENT_FONT_STYLESHEET, { 'data-prefill-trace-fonts': '' });
+      document.head.append(sheet.link);
+      documentFonts = sheet.loaded;
+    }
+  }
+  return documentFonts;
 }
 
 async function fetchResponse(url) {
@@ -131,23 +144,27 @@ async function fetchOptionalJson(path) {
 
 export class PrefillTraceLesson extends HTMLElement {
   #started = false;
+  #shadow = null;
+  #lessonSheet = null;
+  #katexStyles = null;
 
   connectedCallback() {
     if (this.#started) return;
     this.#started = true;
     this.setAttribute('data-state', 'loading');
-    ensureDocumentFonts();
     const shadow = this.attachShadow({ mode: 'open' });
-    const sheets = SHADOW_STYLESHEETS.map(stylesheet);
+    const sheet = stylesheet(SHADOW_STYLESHEET);
+    this.#shadow = shadow;
+    this.#lessonSheet = sheet.link;
     const article = h(
       'article',
       { class: 'lesson', 'aria-busy': 'true' },
       h('p', { class: 'loading' }, 'Loading the lesson…'),
     );
-    // Hidden until the style sheets apply, so the lesson never flashes unstyled.
+    // Hidden until the style sheet applies, so the lesson never flashes unstyled.
     const root = h('div', { class: 'ptl', hidden: true }, article);
-    shadow.append(...sheets.map((s) => s.link), root);
-    const styled = Promise.all(sheets.map((s) => s.loaded)).then(() => {
+    shadow.append(sheet.link, root);
+    const styled = sheet.loaded.then(() => {
       root.hidden = false;
     });
     this.#run(root, styled)
@@ -160,6 +177,16 @@ export class PrefillTraceLesson extends HTMLElement {
         await styled;
         this.setAttribute('data-state', 'ready');
       });
+  }
+
+  /** KaTeX's style sheet in the shadow root (before the lesson's) and its fonts in the document. */
+  #loadKatexStyles() {
+    if (!this.#katexStyles) {
+      const sheet = stylesheet(KATEX_STYLESHEET);
+      this.#shadow.insertBefore(sheet.link, this.#lessonSheet);
+      this.#katexStyles = Promise.all([sheet.loaded, ensureDocumentFonts()]).then(() => {});
+    }
+    return this.#katexStyles;
   }
 
   /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
@@ -178,7 +205,11 @@ export class PrefillTraceLesson extends HTMLElement {
     return url;
   }
 
-  /** Loads everything, then puts the lesson (or a message per broken part) into `root`. */
+  /**
+   * Loads everything, then puts the lesson (or a message per broken part) into `root`; settles
+   * once every part is drawn, including those drawn after the first trace (the explorer's
+   * charts and checks, the typeset equation).
+   */
   async #run(root, styled) {
     const syncUrl = this.hasAttribute('sync-url');
     let lessonUrl = null;
@@ -189,12 +220,16 @@ export class PrefillTraceLesson extends HTMLElement {
     } catch (error) {
       lessonFile = Promise.reject(error);
     }
-    const [engineResult, lessonResult, equationPack, relatedFile] = await Promise.allSettled([
+    const loaded = Promise.allSettled([
       loadEngine(),
       lessonFile,
       fetchOptionalJson(EQUATIONS_PATH),
       fetchOptionalJson(RELATED_LESSONS_PATH),
     ]);
+    // The engine compiles on other threads meanwhile: this one makes the number formatter
+    // then (tens of ms, see format.js), in a task of its own, not in the first drawing.
+    setTimeout(prepareNumberFormat, 0);
+    const [engineResult, lessonResult, equationPack, relatedFile] = await loaded;
 
     if (engineResult.status === 'rejected') {
       root.replaceChildren(
@@ -335,5 +370,10 @@ export class PrefillTraceLesson extends HTMLElement {
     root.replaceChildren(article);
     if (explorer) await explorer.start();
     article.removeAttribute('aria-busy');
+    // Below the first screen, after the first trace: KaTeX and the rest of the explorer.
+    await Promise.all([
+      typesetEquations(article, () => this.#loadKatexStyles()),
+      explorer?.fullyShown(),
+    ]);
   }
 }

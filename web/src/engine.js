@@ -5,7 +5,7 @@
 // The page never computes a figure of the model itself: every number it shows comes from one
 // of these calls (bindings/prefill-trace.d.ts).
 
-import { ENGINE_DIR, ENGINE_GLOBAL, ENGINE_SCRIPT, assetUrl } from './config.js';
+import { ENGINE_DIR, ENGINE_GLOBAL, ENGINE_SCRIPT, ENGINE_WASM, assetUrl } from './config.js';
 
 /** Adds the classic <script> that defines the UMD factory; resolves once it has run. */
 function loadScript(src) {
@@ -25,16 +25,40 @@ function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Compiles the WebAssembly module at `url`: streamed (compiled while it downloads) when the
+ * server sends it as application/wasm, else from its bytes.
+ * @returns {Promise<WebAssembly.Module>}
+ */
+async function compileWasm(url) {
+  const request = () => fetch(url, { credentials: 'same-origin' });
+  if (typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return await WebAssembly.compileStreaming(request());
+    } catch {
+      // Another MIME type, or an HTTP error: the second request below says which.
+    }
+  }
+  const response = await request();
+  if (!response.ok) throw new Error(`could not load ${url.pathname}: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
 let enginePromise = null;
 
 /**
  * Loads the engine from `ENGINE_DIR` next to app.js, once per document: every
- * <prefill-trace-lesson> on a page shares one module instance.
+ * <prefill-trace-lesson> on a page shares one module instance. The module is fetched and
+ * compiled while the loader script downloads and runs (Emscripten would start it only after),
+ * and handed to the loader through its `instantiateWasm` hook.
  * @returns {Promise<Engine>}
  */
 export function loadEngine() {
   enginePromise ??= (async () => {
     const dir = assetUrl(ENGINE_DIR);
+    const compiled = compileWasm(new URL(ENGINE_WASM, dir));
+    // Awaited below; until then a failure must not count as unhandled.
+    compiled.catch(() => {});
     if (typeof globalThis[ENGINE_GLOBAL] !== 'function') {
       await loadScript(new URL(ENGINE_SCRIPT, dir).href);
     }
@@ -42,8 +66,26 @@ export function loadEngine() {
     if (typeof factory !== 'function') {
       throw new Error(`${ENGINE_SCRIPT} did not define the ${ENGINE_GLOBAL} factory`);
     }
-    // Emscripten asks for "prefill_trace.wasm"; serve it from the loader's own folder.
-    const module = await factory({ locateFile: (path) => new URL(path, dir).href });
+    // The loader waits for receiveInstance forever if instantiation fails: race the failure.
+    let instantiationFailed;
+    const failure = new Promise((resolve, reject) => {
+      instantiationFailed = reject;
+    });
+    const module = await Promise.race([
+      factory({
+        // Emscripten asks for "prefill_trace.wasm"; serve it from the loader's own folder.
+        locateFile: (path) => new URL(path, dir).href,
+        instantiateWasm(imports, receiveInstance) {
+          compiled
+            .then((wasmModule) =>
+              WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule)),
+            )
+            .catch(instantiationFailed);
+          return {}; // the exports arrive later, through receiveInstance
+        },
+      }),
+      failure,
+    ]);
     return new Engine(module);
   })();
   return enginePromise;

@@ -1,7 +1,13 @@
 // Typesets one science equation with KaTeX and always pairs it with a text reading, so the
 // formula survives a KaTeX failure, a screen reader, and a copy-paste.
+//
+// KaTeX is two thirds of the page's script and the equation sits far below the fold, so it is
+// a module of its own (KATEX_MODULE): equationBlock() leaves a slot for the math, and
+// typesetEquations() loads KaTeX (with its style sheet and fonts) and fills the slots when one
+// nears the viewport or the page is idle, whichever comes first. The reading and the plain
+// equation are there from the start.
 
-import katex from 'katex';
+import { KATEX_MODULE, assetUrl } from './config.js';
 import { h } from './dom.js';
 
 const KATEX_OPTIONS = Object.freeze({
@@ -16,14 +22,29 @@ const KATEX_OPTIONS = Object.freeze({
   throwOnError: true,
 });
 
+/** How far ahead of the viewport an equation starts loading KaTeX. */
+const NEAR_VIEWPORT = '100% 0px';
+/** The longest the math waits for an idle moment. */
+const IDLE_TIMEOUT_MS = 1000;
+
+/** Slots waiting for KaTeX, each with the LaTeX it will show. */
+const pendingLatex = new WeakMap();
+
+let katexModule = null;
+
+/** KaTeX (the default export of its ES module), loaded once per document. */
+function loadKatex() {
+  katexModule ??= import(assetUrl(KATEX_MODULE).href).then((module) => module.default);
+  return katexModule;
+}
+
 /**
  * Renders `latex` into a new element. katex.render builds DOM nodes and sets their inline
  * styles through CSSOM, which a CSP without 'unsafe-inline' styles permits
  * (renderToString + innerHTML would not, and would parse markup).
  */
-function typeset(latex) {
+function typeset(katex, latex) {
   const box = h('div', { class: 'equation-math' });
-  if (typeof latex !== 'string' || latex === '') return null;
   try {
     katex.render(latex, box, KATEX_OPTIONS);
   } catch {
@@ -31,6 +52,14 @@ function typeset(latex) {
   }
   // Kept as a safety net: with throwOnError, KaTeX does not render error nodes itself.
   return box.querySelector('.katex-error') ? fallbackMath(latex) : box;
+}
+
+/** The place of the typeset math until typesetEquations() fills it (null without LaTeX). */
+function mathSlot(latex) {
+  if (typeof latex !== 'string' || latex === '') return null;
+  const slot = h('div', { class: 'equation-math equation-math--pending' });
+  pendingLatex.set(slot, latex);
+  return slot;
 }
 
 function fallbackMath(latex) {
@@ -80,13 +109,14 @@ function symbolsTable(variables) {
 }
 
 /**
- * The equation block for one `science[i]`: typeset math (when the equation pack has an entry),
- * its symbols-and-units table, and the "Read as text" reading plus the plain equation string.
+ * The equation block for one `science[i]`: a slot for the typeset math (when the equation pack
+ * has an entry; see typesetEquations), its symbols-and-units table, and the "Read as text"
+ * reading plus the plain equation string.
  * @param {string} plainEquation  science[i].equation from the lesson record
  * @param {{latex?: string, variables?: Array, text?: string} | undefined} formal  equation pack entry
  */
 export function equationBlock(plainEquation, formal) {
-  const math = formal ? typeset(formal.latex) : null;
+  const math = formal ? mathSlot(formal.latex) : null;
   return h(
     'div',
     { class: 'equation-block' },
@@ -104,4 +134,73 @@ export function equationBlock(plainEquation, formal) {
     ),
     formal ? symbolsTable(formal.variables) : null,
   );
+}
+
+/**
+ * Typesets every equation slot under `root` (already in the document) once one of them comes
+ * within a viewport of being seen, or at the first idle moment, whichever is first; a slot
+ * whose LaTeX KaTeX refuses, or a KaTeX that fails to load, shows the LaTeX source instead.
+ * @param {Element} root
+ * @param {() => Promise<void>} loadStyles  makes KaTeX's style sheet and fonts available; the
+ *        math is inserted once it has settled, so it never shows unstyled
+ * @returns {Promise<void>} settles when every slot is filled and the fonts it uses have loaded
+ */
+export function typesetEquations(root, loadStyles) {
+  const slots = [...root.querySelectorAll('.equation-math--pending')].filter((slot) => pendingLatex.has(slot));
+  if (slots.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let observer = null;
+    let idle = 0;
+    const start = () => {
+      if (!slots.length) return;
+      observer?.disconnect();
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
+      else clearTimeout(idle);
+      resolve(fillSlots(slots.splice(0), loadStyles));
+    };
+    if (typeof IntersectionObserver === 'function') {
+      observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start(), {
+        rootMargin: NEAR_VIEWPORT,
+      });
+      for (const slot of slots) observer.observe(slot);
+    }
+    idle =
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(start, { timeout: IDLE_TIMEOUT_MS })
+        : setTimeout(start, 0);
+  });
+}
+
+async function fillSlots(slots, loadStyles) {
+  let katex = null;
+  try {
+    [katex] = await Promise.all([loadKatex(), loadStyles()]);
+  } catch (error) {
+    console.warn(`Showing the equations as LaTeX source: ${error instanceof Error ? error.message : error}`);
+  }
+  const boxes = slots.map((slot) => {
+    const latex = pendingLatex.get(slot);
+    pendingLatex.delete(slot);
+    const box = katex ? typeset(katex, latex) : fallbackMath(latex);
+    slot.replaceWith(box);
+    return box;
+  });
+  await loadMathFonts(boxes);
+}
+
+/**
+ * Loads the fonts the typeset math uses, so that "typeset" means drawable: the next layout
+ * would start these loads too, but the promise of typesetEquations() could not wait for it.
+ */
+async function loadMathFonts(boxes) {
+  if (!document.fonts?.load) return;
+  const faces = new Set();
+  for (const box of boxes) {
+    for (const el of box.querySelectorAll('.katex-html *')) {
+      if (!el.firstChild || el.firstChild.nodeType !== Node.TEXT_NODE) continue;
+      const style = getComputedStyle(el);
+      if (/KaTeX_/.test(style.fontFamily)) faces.add(`${style.fontStyle} ${style.fontWeight} 1em ${style.fontFamily}`);
+    }
+  }
+  await Promise.allSettled([...faces].map((face) => document.fonts.load(face)));
 }

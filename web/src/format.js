@@ -91,20 +91,32 @@ export function byteRate(value) {
 }
 
 // One formatter, made once: toLocaleString builds a new one on every call, which is slow when
-// a redraw formats hundreds of figures.
-const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 12 });
+// a redraw formats hundreds of figures. It is made on first use, or earlier by
+// prepareNumberFormat(): the first Intl object of a page loads ICU's locale data, which takes
+// Chromium tens of milliseconds.
+let grouped = null;
+
+function groupedFormat() {
+  grouped ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 12 });
+  return grouped;
+}
+
+/** Makes the number formatter now, so that it is ready before the first figure is formatted. */
+export function prepareNumberFormat() {
+  groupedFormat();
+}
 
 /** A plain number with at most `digits` significant digits and thousands separators. */
 export function number(value, digits = 3) {
   if (!isNumber(value)) return MISSING;
-  if (Math.abs(value) >= 10 ** digits) return GROUPED.format(Math.round(value));
-  return GROUPED.format(Number(value.toPrecision(digits)));
+  if (Math.abs(value) >= 10 ** digits) return groupedFormat().format(Math.round(value));
+  return groupedFormat().format(Number(value.toPrecision(digits)));
 }
 
 /** An integer count with thousands separators: "2,098,176". */
 export function count(value) {
   if (!isNumber(value)) return MISSING;
-  return GROUPED.format(Math.round(value));
+  return groupedFormat().format(Math.round(value));
 }
 
 /** Arithmetic intensity: "1,117 FLOP/byte", "0.625 FLOP/byte". */

@@ -23,11 +23,19 @@ export function questionKeyText(parts) {
 
 export class ProgressStore {
   #storageKey;
-  #data;
+  #saved = null;
 
   constructor(storageKey) {
     this.#storageKey = storageKey;
-    this.#data = this.#read();
+  }
+
+  /**
+   * The stored progress, read on first use: the first localStorage access of a page opens the
+   * origin's storage (milliseconds), and no saved answer is needed before the page is drawn.
+   */
+  get #data() {
+    this.#saved ??= this.#read();
+    return this.#saved;
   }
 
   #read() {
@@ -83,7 +91,7 @@ export class ProgressStore {
 
   /** Forgets every saved answer. */
   clear() {
-    this.#data = { entries: {}, slots: {} };
+    this.#saved = { entries: {}, slots: {} };
     try {
       globalThis.localStorage?.removeItem(this.#storageKey);
     } catch {

@@ -7,14 +7,21 @@
 // off screen are only marked stale and are brought up to date in an idle moment soon after, or
 // as soon as they scroll near the viewport, whichever comes first. `control-to-update` is
 // measured from the first unmeasured mark to the moment everything visible shows the new
-// scenario (a benchmark reads these measures); `first-trace-drawn` marks the end of the first
-// complete drawing. `data-scenario` on the explorer names the scenario once every part,
-// visible or not, shows it.
+// scenario (a benchmark reads these measures).
+//
+// The first drawing is the figures and the five steps (the top of the results); the charts,
+// the 1 000-point sweep and the generated checks are below them, and on a cold load they
+// follow in idle moments (one part per moment, so the page stays responsive) or as soon as
+// they near the viewport. The charts and d3 are a module of their own (charts/index.js, built
+// as CHARTS_MODULE), fetched once the first drawing is done. `first-trace-drawn` marks the end
+// of that first drawing. `data-scenario` on the explorer names the scenario once every part,
+// visible or not, shows it, and `fullyShown()` settles then.
 //
 // Committed edits (a released slider, a changed field) are pushed to the URL when the element
 // owns it (`sync-url`), and back/forward restore them; they also regenerate the engine's
 // checks, which quote the scenario and are not redrawn on every frame of a drag.
 
+import { CHARTS_MODULE, assetUrl } from '../config.js';
 import { h } from '../dom.js';
 import {
   CUSTOM_MODEL,
@@ -29,13 +36,6 @@ import {
   toQuery,
   withField,
 } from '../scenario.js';
-import { legend } from '../charts/common.js';
-import { decodeChart } from '../charts/decode.js';
-import { memoryChart } from '../charts/memory.js';
-import { reuseChart } from '../charts/reuse.js';
-import { rooflineChart } from '../charts/roofline.js';
-import { timeChart } from '../charts/time.js';
-import { sweepChart, sweepValues, ttftChart } from '../charts/ttft.js';
 import { Controls } from './controls.js';
 import { download, traceCsv, traceFileName } from './downloads.js';
 import { Glance } from './glance.js';
@@ -46,6 +46,16 @@ const MAX_MEASURES = 500;
 const NEAR_VIEWPORT = '50% 0px';
 /** The longest a part off screen may stay stale. */
 const DEFERRED_TIMEOUT_MS = 250;
+/** Idle time (ms) an idle callback leaves unused rather than start drawing one more part. */
+const IDLE_RESERVE_MS = 4;
+/**
+ * The parts drawn with the first trace wherever they are: the figures and the steps a reader
+ * meets first. Every other part waits on a cold load until it nears the viewport or the page
+ * is idle.
+ */
+const FIRST_PARTS = new Set(['glance', 'steps']);
+/** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
+const CHART_NAMES = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 
 export class Explorer {
   #frame = 0;
@@ -73,6 +83,17 @@ export class Explorer {
   // questions quote the scenario, and rebuilding them per frame would only slow the figures.
   #checksDirty = true;
   #urlTimer = 0;
+  // Callers of fullyShown() waiting for every part to show the scenario.
+  #shownWaiters = [];
+  // The charts module (charts/index.js) and the charts made from it, once it has loaded.
+  #chartsModule = null;
+  #chartsLoad = null;
+  #chartsFailed = false;
+  #charts = null;
+  // The element (or chart canvas) each observer reports, by part name.
+  #observedParts = new Map();
+  #observedCanvases = new Map();
+  #intersections = null;
 
   /**
    * @param {object} options
@@ -116,26 +137,8 @@ export class Explorer {
       this.#highlight(event.target.value === 'none' ? null : Number(event.target.value));
     });
 
-    this.charts = {
-      roofline: rooflineChart(
-        legend([
-          { kind: 'circle', className: 'point bound-memory', label: 'memory-bound operator' },
-          { kind: 'square', className: 'point bound-compute', label: 'compute-bound operator' },
-          { kind: 'triangle', className: 'point bound-overhead', label: 'launch-overhead-bound operator' },
-          { kind: 'rule', className: 'roof', label: 'roof: min(P, β × intensity)' },
-        ]),
-      ),
-      time: timeChart(),
-      memory: memoryChart(),
-      ttft: ttftChart(),
-      sweep: sweepChart((variable) => {
-        this.#markChange();
-        this.#sweepVariable = variable;
-        this.#schedule();
-      }),
-      decode: decodeChart(),
-      reuse: reuseChart(),
-    };
+    // Filled with the charts once their module has loaded (#loadCharts).
+    this.chartGrid = h('div', { class: 'charts' });
 
     this.resultsError = h('div', { class: 'results-error', hidden: true });
     this.results = h(
@@ -148,16 +151,7 @@ export class Explorer {
         { class: 'explorer-block charts-block', 'aria-labelledby': 'charts-heading' },
         h('h3', { id: 'charts-heading' }, 'Pictures of the trace'),
         this.stepPicker,
-        h(
-          'div',
-          { class: 'charts' },
-          this.charts.roofline.element,
-          this.charts.time.element,
-          this.charts.memory.element,
-          h('div', { class: 'chart-pair' }, this.charts.ttft.element, this.charts.sweep.element),
-          this.charts.decode.element,
-          this.charts.reuse.element,
-        ),
+        this.chartGrid,
       ),
     );
     this.element = h(
@@ -179,23 +173,19 @@ export class Explorer {
     );
 
     // The parts of the results, each rendered from the current trace on its own.
-    this.#parts.set('glance', { element: this.glance.element, render: (shown) => this.glance.update(shown.trace) });
-    this.#parts.set('steps', { element: this.steps.element, render: (shown) => this.steps.update(shown.trace) });
-    for (const [name, chart] of Object.entries(this.charts)) {
-      this.#parts.set(name, { element: chart.element, render: (shown) => this.#renderChart(name, shown) });
+    this.#parts.set('glance', { render: (shown) => this.glance.update(shown.trace) });
+    this.#parts.set('steps', { render: (shown) => this.steps.update(shown.trace) });
+    for (const name of CHART_NAMES) {
+      this.#parts.set(name, { render: (shown) => this.#renderChart(name, shown) });
     }
-    this.#parts.set('checks', {
-      element: scenarioElement,
-      render: (shown) => this.onScenario(shown.json, shown.ok),
-    });
+    this.#parts.set('checks', { render: (shown) => this.onScenario(shown.json, shown.ok) });
 
     if (typeof IntersectionObserver === 'function') {
-      const names = new Map();
-      const observer = new IntersectionObserver(
+      this.#intersections = new IntersectionObserver(
         (entries) => {
           const now = [];
           for (const entry of entries) {
-            const name = names.get(entry.target);
+            const name = this.#observedParts.get(entry.target);
             this.#visible.set(name, entry.isIntersecting);
             if (entry.isIntersecting && this.#dirty.has(name)) now.push(name);
           }
@@ -204,20 +194,17 @@ export class Explorer {
         },
         { rootMargin: NEAR_VIEWPORT },
       );
-      for (const [name, { element }] of this.#parts) {
-        if (!element) continue;
-        names.set(element, name);
-        observer.observe(element);
-      }
     }
+    this.#observePart('glance', this.glance.element);
+    this.#observePart('steps', this.steps.element);
+    this.#observePart('checks', scenarioElement);
 
     // Chart widths come from a ResizeObserver (read while the layout is clean), so an update
     // never forces a layout to measure them.
-    const canvases = new Map(Object.entries(this.charts).map(([name, chart]) => [chart.canvas, name]));
     this.resizeObserver = new ResizeObserver((entries) => {
       const resized = [];
       for (const entry of entries) {
-        const name = canvases.get(entry.target);
+        const name = this.#observedCanvases.get(entry.target);
         const width = entry.target.clientWidth;
         if (this.#widths.get(name) !== width) {
           this.#widths.set(name, width);
@@ -230,10 +217,9 @@ export class Explorer {
         if (this.#isVisible(name)) now.push(name);
         else this.#dirty.add(name);
       }
-      for (const name of now) this.charts[name].resize(this.#widths.get(name));
+      for (const name of now) this.#charts[name].resize(this.#widths.get(name));
       this.#scheduleDeferred();
     });
-    for (const canvas of canvases.keys()) this.resizeObserver.observe(canvas);
 
     if (syncUrl) {
       window.addEventListener('popstate', () => {
@@ -262,6 +248,75 @@ export class Explorer {
     return rendered;
   }
 
+  /** Settles once every part, visible or not, shows the current scenario. */
+  fullyShown() {
+    if (this.#shown && this.#dirty.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#shownWaiters.push(resolve));
+  }
+
+  /** Lets the IntersectionObserver report whether part `name` (shown by `element`) is near view. */
+  #observePart(name, element) {
+    if (!element || !this.#intersections) return;
+    this.#observedParts.set(element, name);
+    this.#intersections.observe(element);
+  }
+
+  /**
+   * Loads the charts module once, then makes the charts, puts them in the page and draws the
+   * stale ones like any other stale part. A module that fails to load leaves a message in
+   * place of the charts; the rest of the explorer works on.
+   */
+  #loadCharts() {
+    // charts/index.js, bundled alone (script/build-site): the URL keeps it out of app.js.
+    this.#chartsLoad ??= import(assetUrl(CHARTS_MODULE).href).then(
+      (module) => {
+        this.#chartsModule = module;
+        this.#charts = module.createCharts((variable) => {
+          this.#markChange();
+          this.#sweepVariable = variable;
+          this.#schedule();
+        });
+        const { roofline, time, memory, ttft, sweep, decode, reuse } = this.#charts;
+        this.chartGrid.replaceChildren(
+          roofline.element,
+          time.element,
+          memory.element,
+          h('div', { class: 'chart-pair' }, ttft.element, sweep.element),
+          decode.element,
+          reuse.element,
+        );
+        for (const name of CHART_NAMES) {
+          const chart = this.#charts[name];
+          // Off screen until the IntersectionObserver says otherwise: a new chart is drawn at
+          // once only when it is near the viewport, and in an idle moment otherwise.
+          if (this.#intersections) this.#visible.set(name, false);
+          this.#observePart(name, chart.element);
+          this.#observedCanvases.set(chart.canvas, name);
+          this.resizeObserver.observe(chart.canvas);
+        }
+        this.#scheduleDeferred();
+      },
+      (error) => {
+        this.#chartsFailed = true;
+        this.chartGrid.replaceChildren(
+          h(
+            'p',
+            { class: 'inline-error', role: 'alert' },
+            `The charts could not be loaded: ${error instanceof Error ? error.message : error}. `,
+            'The figures and steps above are complete without them.',
+          ),
+        );
+        for (const name of CHART_NAMES) this.#dirty.delete(name);
+        if (this.#shown) this.#afterParts();
+      },
+    );
+  }
+
+  /** Whether part `name` can be drawn now: a chart waits for the charts module. */
+  #canRender(name) {
+    return Boolean(this.#charts) || this.#chartsFailed || !CHART_NAMES.includes(name);
+  }
+
   /**
    * The permalink's scenario. A value the engine rejects is reported beside its control and
    * replaced by the default for that field only, until the scenario computes.
@@ -272,7 +327,11 @@ export class Explorer {
     const notes = {};
     if (state.model !== CUSTOM_MODEL) state = this.#withPresetShape(state);
     for (let i = 0; i < 32; i += 1) {
-      const result = this.engine.computeTrace(scenarioJson(state));
+      const json = scenarioJson(state);
+      const result = this.engine.computeTrace(json);
+      // The render that follows shows this scenario: it reuses this trace (#compute).
+      this.#lastJson = json;
+      this.#lastResult = result;
       if (result.ok) break;
       const key = fieldOfError(result.error);
       if (!key || !fromUrl.has(key)) break;
@@ -422,7 +481,7 @@ export class Explorer {
    */
   #sweep(trace) {
     const variable = this.#sweepVariable;
-    const values = sweepValues(variable, trace);
+    const values = this.#chartsModule.sweepValues(variable, trace);
     const rest = scenarioObject(this.state);
     delete rest[variable];
     const key = JSON.stringify([variable, rest, values.length, values[0], values[values.length - 1]]);
@@ -434,7 +493,8 @@ export class Explorer {
   }
 
   #renderChart(name, { trace }) {
-    const chart = this.charts[name];
+    const chart = this.#charts?.[name];
+    if (!chart) return;
     const width = this.#widths.get(name);
     const stepIndex = this.highlightStep;
     const highlight = stepIndex ? new Set(trace.steps[stepIndex - 1].operators) : null;
@@ -459,28 +519,56 @@ export class Explorer {
     }
   }
 
+  /**
+   * Whether `name` is drawn with an update. Before the first drawing nothing is known of the
+   * layout (and measuring it would force the page's first layout early): only FIRST_PARTS
+   * count. Later a part counts unless the IntersectionObserver placed it far off screen.
+   */
   #isVisible(name) {
-    return !this.#firstDrawn || this.#visible.get(name) !== false;
+    if (!this.#firstDrawn) return FIRST_PARTS.has(name);
+    return this.#visible.get(name) !== false;
   }
 
   /** Renders stale parts now; when none is left, the scenario is fully shown. */
   #renderParts(names) {
     const shown = this.#shown;
     if (!shown) return;
-    for (const name of names) {
-      if (!this.#dirty.delete(name)) continue;
-      if (name !== 'checks' && !shown.ok) continue;
-      this.#parts.get(name).render(shown);
-    }
-    if (this.#dirty.size === 0) this.element.dataset.scenario = shown.json;
+    for (const name of names) this.#renderPart(name, shown);
+    this.#afterParts();
   }
 
-  /** Brings every stale part up to date in an idle moment (at most DEFERRED_TIMEOUT_MS later). */
+  #renderPart(name, shown) {
+    if (!this.#dirty.has(name) || !this.#canRender(name)) return;
+    this.#dirty.delete(name);
+    if (name !== 'checks' && !shown.ok) return;
+    this.#parts.get(name).render(shown);
+  }
+
+  #afterParts() {
+    if (this.#dirty.size > 0) return;
+    this.element.dataset.scenario = this.#shown.json;
+    for (const resolve of this.#shownWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Brings the stale parts up to date in idle moments, in document order: as many per idle
+   * callback as its deadline allows, at least one, and none left stale longer than about
+   * DEFERRED_TIMEOUT_MS per part while the page is busy.
+   */
   #scheduleDeferred() {
-    if (this.#deferred || this.#dirty.size === 0) return;
-    const run = () => {
+    // Charts still waiting for their module are scheduled when it arrives (#loadCharts).
+    if (this.#deferred || ![...this.#dirty].some((name) => this.#canRender(name))) return;
+    const run = (deadline) => {
       this.#deferred = 0;
-      this.#renderParts([...this.#dirty]);
+      const shown = this.#shown;
+      if (!shown) return;
+      for (const name of this.#parts.keys()) {
+        if (!this.#dirty.has(name) || !this.#canRender(name)) continue;
+        this.#renderPart(name, shown);
+        if (!deadline || deadline.timeRemaining() < IDLE_RESERVE_MS) break;
+      }
+      this.#afterParts();
+      this.#scheduleDeferred();
     };
     this.#deferred =
       typeof requestIdleCallback === 'function'
@@ -505,11 +593,12 @@ export class Explorer {
   }
 
   #update() {
-    // Widths normally come from the ResizeObserver; before its first report, read them all
-    // now, before anything is written (one layout, not one per chart).
-    if (this.#widths.size < Object.keys(this.charts).length) {
-      for (const [name, chart] of Object.entries(this.charts)) {
-        if (!this.#widths.has(name)) this.#widths.set(name, chart.measure());
+    // Widths normally come from the ResizeObserver; before its first report, read the widths
+    // of the charts to be drawn now, before anything is written (one layout, not one per
+    // chart). The first drawing has no chart in it, and measures nothing.
+    if (this.#firstDrawn && this.#charts) {
+      for (const name of CHART_NAMES) {
+        if (!this.#widths.has(name) && this.#isVisible(name)) this.#widths.set(name, this.#charts[name].measure());
       }
     }
     const { json, result } = this.#compute();
@@ -559,6 +648,8 @@ export class Explorer {
     if (!this.#firstDrawn) {
       this.#firstDrawn = true;
       performance.mark('first-trace-drawn');
+      // The charts are next: fetch their module now, while the page is painted.
+      this.#loadCharts();
     }
     this.#afterRender?.();
     this.#afterRender = null;

@@ -1,0 +1,38 @@
+// The explorer's seven charts, and d3 with them: bundled alone by script/build-site (as
+// chunks/charts.js, config.js CHARTS_MODULE) and imported by the explorer when it has drawn its
+// first trace, since the charts sit below the figures and the steps. A cold load fetches,
+// parses and runs none of it before then.
+
+import { legend } from './common.js';
+import { decodeChart } from './decode.js';
+import { memoryChart } from './memory.js';
+import { reuseChart } from './reuse.js';
+import { rooflineChart } from './roofline.js';
+import { timeChart } from './time.js';
+import { sweepChart, ttftChart } from './ttft.js';
+
+export { sweepValues } from './ttft.js';
+
+/**
+ * Makes the charts, in the order they are shown (an update draws them in place later).
+ * @param {(variable: string) => void} onSweepVariable  the reader picked what the sweep varies
+ * @returns {{roofline, time, memory, ttft, sweep, decode, reuse}} ChartPanel-based charts
+ */
+export function createCharts(onSweepVariable) {
+  return {
+    roofline: rooflineChart(
+      legend([
+        { kind: 'circle', className: 'point bound-memory', label: 'memory-bound operator' },
+        { kind: 'square', className: 'point bound-compute', label: 'compute-bound operator' },
+        { kind: 'triangle', className: 'point bound-overhead', label: 'launch-overhead-bound operator' },
+        { kind: 'rule', className: 'roof', label: 'roof: min(P, β × intensity)' },
+      ]),
+    ),
+    time: timeChart(),
+    memory: memoryChart(),
+    ttft: ttftChart(),
+    sweep: sweepChart(onSweepVariable),
+    decode: decodeChart(),
+    reuse: reuseChart(),
+  };
+}
