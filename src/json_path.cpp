@@ -67,17 +67,8 @@ class StrictDomBuilder {
   };
 
   bool add(json value) {
-    if (frames_.empty()) {
-      document_ = std::move(value);
-      return true;
-    }
-    Frame& frame = frames_.back();
-    if (frame.container->is_object()) {
-      (*frame.container)[frame.key] = std::move(value);
-    } else {
-      frame.container->push_back(std::move(value));
-      ++frame.index;
-    }
+    next_slot() = std::move(value);
+    value_done();
     return true;
   }
 
@@ -86,23 +77,33 @@ class StrictDomBuilder {
       return refuse(where() + ": nesting deeper than " + std::to_string(limits_.max_depth) +
                     " levels");
     }
-    json* container = &document_;
-    if (!frames_.empty()) {
-      Frame& parent = frames_.back();
-      // A member of a std::map, or the last element of an array that grows only after this
-      // child closes: the pointer stays valid while the child is open.
-      container = parent.container->is_object() ? &(*parent.container)[parent.key]
-                                                : &(parent.container->emplace_back());
-    }
-    *container = std::move(empty_container);
-    frames_.push_back(Frame{container, {}, 0});
+    // A member of a std::map, or the last element of an array that grows only after this
+    // child closes: the pointer stays valid while the child is open.
+    json& container = next_slot();
+    container = std::move(empty_container);
+    frames_.push_back(Frame{&container, {}, 0});
     return true;
   }
 
   bool close() {
     frames_.pop_back();
-    if (!frames_.empty() && frames_.back().container->is_array()) ++frames_.back().index;
+    value_done();
     return true;
+  }
+
+  // Where the value being read goes: the document itself, the current member of the open
+  // object, or a new last element of the open array.
+  json& next_slot() {
+    if (frames_.empty()) return document_;
+    Frame& frame = frames_.back();
+    return frame.container->is_object() ? (*frame.container)[frame.key]
+                                        : frame.container->emplace_back();
+  }
+
+  // An array's index moves past a value once it is complete, so paths inside an open element
+  // still name that element.
+  void value_done() {
+    if (!frames_.empty() && frames_.back().container->is_array()) ++frames_.back().index;
   }
 
   std::string where() const {

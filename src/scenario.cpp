@@ -55,7 +55,6 @@ class Fields {
     const auto it = object_.find(key);
     return it == object_.end() ? json_null() : *it;
   }
-  FirstError& errors() const { return errors_; }
 
   double number(const char* key, double fallback, double min, double max,
                 bool min_open = false) const {
