@@ -61,14 +61,12 @@ class Fields {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_number()) {
-      errors_.fail(path(key), "must be a number, not " + json_type_name(value));
+      fail_type(key, "must be a number", value);
       return fallback;
     }
     const double number = value.get<double>();
     if (!std::isfinite(number) || number > max || number < min || (min_open && number == min)) {
-      errors_.fail(path(key), "must be " + std::string(min_open ? "greater than " : "from ") +
-                                  format_limit(min) + (min_open ? " and at most " : " to ") +
-                                  format_limit(max));
+      fail_range(key, min, max, min_open);
       return fallback;
     }
     return number;
@@ -81,14 +79,13 @@ class Fields {
                           (value.is_number_float() && std::isfinite(value.get<double>()) &&
                            value.get<double>() == std::floor(value.get<double>()));
     if (!integral) {
-      errors_.fail(path(key), "must be an integer, not " + json_type_name(value));
+      fail_type(key, "must be an integer", value);
       return fallback;
     }
     // Range-check in double first: a 2^64 literal must not wrap on the way to int64_t.
     const double as_double = value.get<double>();
     if (as_double < static_cast<double>(min) || as_double > static_cast<double>(max)) {
-      errors_.fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) +
-                                  " to " + format_limit(static_cast<double>(max)));
+      fail_integer_range(key, min, max);
       return fallback;
     }
     return value.is_number_unsigned()  ? static_cast<int64_t>(value.get<uint64_t>())
@@ -100,7 +97,7 @@ class Fields {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_string()) {
-      errors_.fail(path(key), "must be a string, not " + json_type_name(value));
+      fail_type(key, "must be a string", value);
       return fallback;
     }
     return value.get<std::string>();
@@ -110,13 +107,31 @@ class Fields {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_boolean()) {
-      errors_.fail(path(key), "must be true or false, not " + json_type_name(value));
+      fail_type(key, "must be true or false", value);
       return fallback;
     }
     return value.get<bool>();
   }
 
  private:
+  // The error paths are kept out of line: every read above is inlined into its caller on the
+  // per-change path, and the messages they build would otherwise be copied into each one.
+  [[gnu::noinline, gnu::cold]] void fail_type(const char* key, const char* expected,
+                                              const json& value) const {
+    errors_.fail(path(key), std::string(expected) + ", not " + json_type_name(value));
+  }
+  [[gnu::noinline, gnu::cold]] void fail_range(const char* key, double min, double max,
+                                               bool min_open) const {
+    errors_.fail(path(key), "must be " + std::string(min_open ? "greater than " : "from ") +
+                                format_limit(min) + (min_open ? " and at most " : " to ") +
+                                format_limit(max));
+  }
+  [[gnu::noinline, gnu::cold]] void fail_integer_range(const char* key, int64_t min,
+                                                       int64_t max) const {
+    errors_.fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) +
+                                " to " + format_limit(static_cast<double>(max)));
+  }
+
   const json& object_;
   std::string path_;
   FirstError& errors_;
@@ -370,39 +385,6 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   return scenario;
 }
 
-json model_to_json(const ModelShape& model) {
-  return json_object({{"id", model.id},
-                      {"name", model.name},
-                      {"source_url", model.source_url},
-                      {"layers", model.layers},
-                      {"d_model", model.d_model},
-                      {"query_heads", model.query_heads},
-                      {"kv_heads", model.kv_heads},
-                      {"head_dim", model.head_dim},
-                      {"d_ff", model.d_ff},
-                      {"mlp", model.mlp == MlpKind::gated ? "gated" : "plain"},
-                      {"vocab", model.vocab},
-                      {"experts", model.experts},
-                      {"active_experts", model.active_experts},
-                      {"tied_embeddings", model.tied_embeddings}});
-}
-
-json accelerator_to_json(const Accelerator& accelerator) {
-  json peaks = json::object();
-  accelerator.peak_flops.for_each(
-      [&](DType dtype, double flops) { peaks[dtype_name(dtype)] = flops; });
-  return json_object({{"id", accelerator.id},
-                      {"name", accelerator.name},
-                      {"source_url", accelerator.source_url},
-                      {"peak_flops", peaks},
-                      {"memory_bandwidth", accelerator.memory_bandwidth},
-                      {"memory_capacity", accelerator.memory_capacity},
-                      {"compute_units", accelerator.compute_units},
-                      {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
-                      {"l2_bytes", accelerator.l2_bytes},
-                      {"launch_overhead_seconds", accelerator.launch_overhead_seconds}});
-}
-
 }  // namespace
 
 const char* dtype_name(DType dtype) {
@@ -508,27 +490,6 @@ Result<Scenario> parse_scenario(std::string_view json_text) {
   auto document = parse_strict_json(json_text);
   if (!document) return Error{document.error()};
   return scenario_from_json(document.value());
-}
-
-json scenario_to_json(const Scenario& scenario) {
-  const Workload& work = scenario.workload;
-  return json_object(
-      {{"model", model_to_json(scenario.model)},
-       {"hardware", accelerator_to_json(scenario.hardware)},
-       {"precision", json_object({{"name", scenario.precision.name},
-                                  {"weights", dtype_name(scenario.precision.weights)},
-                                  {"activations", dtype_name(scenario.precision.activations)},
-                                  {"kv", dtype_name(scenario.precision.kv)}})},
-       {"prompt_tokens", work.prompt_tokens},
-       {"batch", work.batch},
-       {"chunk_tokens", work.chunk_tokens},
-       {"attention", work.attention == AttentionKind::fused ? "fused" : "materialized"},
-       {"gemm_m_tile", work.gemm_m_tile},
-       {"attention_block", work.attention_block},
-       {"arrival_rate", work.arrival_rate},
-       {"delivery_seconds", work.delivery_seconds},
-       {"compute_efficiency", work.compute_efficiency},
-       {"memory_efficiency", work.memory_efficiency}});
 }
 
 }  // namespace prefill_trace

@@ -128,9 +128,6 @@ Result<Precision> precision_preset(std::string_view name);
 Result<Scenario> parse_scenario(std::string_view json_text);
 Result<Scenario> scenario_from_json(const nlohmann::json& value);
 
-/// The scenario as JSON, with presets expanded: what the trace echoes back as its inputs.
-nlohmann::json scenario_to_json(const Scenario& scenario);
-
 /// Documented ranges (docs/robustness.md). Chosen so every product in the trace stays far
 /// below 1e300 and every integer count computed in double is exact below 2^53 for the presets.
 namespace limits {

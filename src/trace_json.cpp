@@ -9,6 +9,39 @@ namespace {
 
 using nlohmann::json;
 
+json model_to_json(const ModelShape& model) {
+  return json_object({{"id", model.id},
+                      {"name", model.name},
+                      {"source_url", model.source_url},
+                      {"layers", model.layers},
+                      {"d_model", model.d_model},
+                      {"query_heads", model.query_heads},
+                      {"kv_heads", model.kv_heads},
+                      {"head_dim", model.head_dim},
+                      {"d_ff", model.d_ff},
+                      {"mlp", model.mlp == MlpKind::gated ? "gated" : "plain"},
+                      {"vocab", model.vocab},
+                      {"experts", model.experts},
+                      {"active_experts", model.active_experts},
+                      {"tied_embeddings", model.tied_embeddings}});
+}
+
+json accelerator_to_json(const Accelerator& accelerator) {
+  json peaks = json::object();
+  accelerator.peak_flops.for_each(
+      [&](DType dtype, double flops) { peaks[dtype_name(dtype)] = flops; });
+  return json_object({{"id", accelerator.id},
+                      {"name", accelerator.name},
+                      {"source_url", accelerator.source_url},
+                      {"peak_flops", peaks},
+                      {"memory_bandwidth", accelerator.memory_bandwidth},
+                      {"memory_capacity", accelerator.memory_capacity},
+                      {"compute_units", accelerator.compute_units},
+                      {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
+                      {"l2_bytes", accelerator.l2_bytes},
+                      {"launch_overhead_seconds", accelerator.launch_overhead_seconds}});
+}
+
 json optional_number(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
 }
@@ -131,6 +164,27 @@ json step_facts(const Trace& trace, int number) {
 }
 
 }  // namespace
+
+json scenario_to_json(const Scenario& scenario) {
+  const Workload& work = scenario.workload;
+  return json_object(
+      {{"model", model_to_json(scenario.model)},
+       {"hardware", accelerator_to_json(scenario.hardware)},
+       {"precision", json_object({{"name", scenario.precision.name},
+                                  {"weights", dtype_name(scenario.precision.weights)},
+                                  {"activations", dtype_name(scenario.precision.activations)},
+                                  {"kv", dtype_name(scenario.precision.kv)}})},
+       {"prompt_tokens", work.prompt_tokens},
+       {"batch", work.batch},
+       {"chunk_tokens", work.chunk_tokens},
+       {"attention", work.attention == AttentionKind::fused ? "fused" : "materialized"},
+       {"gemm_m_tile", work.gemm_m_tile},
+       {"attention_block", work.attention_block},
+       {"arrival_rate", work.arrival_rate},
+       {"delivery_seconds", work.delivery_seconds},
+       {"compute_efficiency", work.compute_efficiency},
+       {"memory_efficiency", work.memory_efficiency}});
+}
 
 json trace_to_json(const Trace& trace) {
   json operators = json::array();

@@ -13,6 +13,8 @@ namespace prefill_trace {
 
 constexpr int kTraceSchemaVersion = 1;
 
+/// The scenario as JSON, with presets expanded: what the trace echoes back as its inputs.
+nlohmann::json scenario_to_json(const Scenario& scenario);
 nlohmann::json trace_to_json(const Trace& trace);
 /// One row per operator: the figures of one run plus `count`, units in the header.
 std::string trace_to_csv(const Trace& trace);
