@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace prefill_trace {
 namespace {
@@ -297,19 +298,28 @@ Totals sum(const std::vector<Operator>& ops) {
   return totals;
 }
 
-// The bound that accounts for the most time among `ops`.
-std::optional<Bound> dominant_bound(const std::vector<const Operator*>& ops) {
-  if (ops.empty()) return std::nullopt;
-  double by_bound[3] = {0, 0, 0};
-  for (const Operator* op : ops) by_bound[static_cast<int>(op->bound)] += op->count * op->seconds;
-  const auto max = std::max_element(by_bound, by_bound + 3);
-  return static_cast<Bound>(max - by_bound);
-}
+// Kernel time summed per bound; the bound with the most time is the dominant one. Accumulated
+// in place, so finding it allocates nothing.
+class BoundTimes {
+ public:
+  void add(const Operator& op) {
+    seconds_[static_cast<int>(op.bound)] += op.count * op.seconds;
+    any_ = true;
+  }
+  std::optional<Bound> dominant() const {
+    if (!any_) return std::nullopt;
+    return static_cast<Bound>(std::max_element(seconds_, seconds_ + 3) - seconds_);
+  }
+
+ private:
+  double seconds_[3] = {0, 0, 0};
+  bool any_ = false;
+};
 
 std::optional<Bound> dominant_bound(const std::vector<Operator>& ops) {
-  std::vector<const Operator*> pointers;
-  for (const Operator& op : ops) pointers.push_back(&op);
-  return dominant_bound(pointers);
+  BoundTimes times;
+  for (const Operator& op : ops) times.add(op);
+  return times.dominant();
 }
 
 std::optional<double> rows_to_reach_ridge(double d_in, double d_out, double w, double a,
@@ -357,7 +367,7 @@ const char* const kStepTitles[5] = {
     "Queueing, execution and first-token delivery"};
 
 std::vector<std::string_view> assumptions(const Scenario& s) {
-  std::vector<std::string_view> list = {
+  static constexpr std::string_view kAlways[] = {
       "Dense projection work counts multiply and add separately: F = 2·rows·d_in·d_out.",
       "Roofline bound per kernel, t = max(FLOPs/(P·η_c), bytes/(β·η_m)) + launches × launch "
       "overhead; "
@@ -377,6 +387,9 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
       "(B−1)/(2λ) batch-formation wait.",
       "Capacity and bandwidth are the datasheet's decimal figures; no multi-device parallelism.",
   };
+  std::vector<std::string_view> list;
+  list.reserve(std::size(kAlways) + 2);  // + the attention variant and mixture of experts
+  list.assign(std::begin(kAlways), std::end(kAlways));
   if (s.workload.attention == AttentionKind::fused) {
     list.push_back(
         "Fused attention streams K/V blocks once per query block and shares them across a GQA "
@@ -593,24 +606,25 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   // The five steps. Sized up front and moved in: allocation is the dearest thing the trace
   // does, in wasm most of all (dlmalloc compiled to wasm).
   trace.steps.reserve(5);
-  std::vector<const Operator*> step_ops;
-  step_ops.reserve(trace.operators.size());
   for (int number = 1; number <= 5; ++number) {
     Step step;
     step.number = number;
     step.title = kStepTitles[number - 1];
     step.text = static_cast<std::size_t>(number) <= mechanism.size() ? mechanism[number - 1] : "";
-    step_ops.clear();
+    const auto in_step = [number](const Operator& op) { return op.step == number; };
+    step.operators.reserve(static_cast<std::size_t>(
+        std::count_if(trace.operators.begin(), trace.operators.end(), in_step)));
+    BoundTimes times;
     for (const Operator& op : trace.operators) {
-      if (op.step != number) continue;
-      step_ops.push_back(&op);
+      if (!in_step(op)) continue;
+      times.add(op);
       step.operators.push_back(op.name);
       step.totals.flops += op.count * op.flops;
       step.totals.hbm_bytes += op.count * op.hbm.total();
       step.totals.seconds += op.count * op.seconds;
       step.totals.overhead_seconds += op.count * op.overhead_seconds;
     }
-    step.bound = dominant_bound(step_ops);
+    step.bound = times.dominant();
     trace.steps.push_back(std::move(step));
   }
 
