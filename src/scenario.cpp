@@ -31,7 +31,7 @@ std::string format_limit(double value) {
 // using values in arithmetic.
 class Fields {
  public:
-  Fields(const json& object, std::string path, std::initializer_list<const char*> known,
+  Fields(const json& object, std::string path, std::initializer_list<std::string_view> known,
          FirstError& errors)
       : object_(object.is_object() ? object : json_empty_object()),
         path_(std::move(path)),
@@ -42,21 +42,21 @@ class Fields {
     }
     // A linear scan of at most 15 names: no allocation on the per-change path.
     for (const auto& item : object_.items()) {
-      const auto is_key = [&](const char* name) { return item.key() == name; };
+      const auto is_key = [&](std::string_view name) { return item.key() == name; };
       if (std::none_of(known.begin(), known.end(), is_key)) {
         errors_.fail(child_path(path_, item.key()), "unknown field");
       }
     }
   }
 
-  bool has(const char* key) const { return object_.contains(key); }
-  std::string path(const char* key) const { return child_path(path_, key); }
-  const json& at(const char* key) const {
+  bool has(std::string_view key) const { return object_.contains(key); }
+  std::string path(std::string_view key) const { return child_path(path_, key); }
+  const json& at(std::string_view key) const {
     const auto it = object_.find(key);
     return it == object_.end() ? json_null() : *it;
   }
 
-  double number(const char* key, double fallback, double min, double max,
+  double number(std::string_view key, double fallback, double min, double max,
                 bool min_open = false) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
@@ -72,7 +72,7 @@ class Fields {
     return number;
   }
 
-  int64_t integer(const char* key, int64_t fallback, int64_t min, int64_t max) const {
+  int64_t integer(std::string_view key, int64_t fallback, int64_t min, int64_t max) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
     const bool integral = value.is_number_integer() ||
@@ -93,7 +93,7 @@ class Fields {
                                        : static_cast<int64_t>(as_double);
   }
 
-  std::string text(const char* key, std::string fallback) const {
+  std::string text(std::string_view key, std::string fallback) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_string()) {
@@ -103,7 +103,7 @@ class Fields {
     return value.get<std::string>();
   }
 
-  bool boolean(const char* key, bool fallback) const {
+  bool boolean(std::string_view key, bool fallback) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_boolean()) {
@@ -116,17 +116,17 @@ class Fields {
  private:
   // The error paths are kept out of line: every read above is inlined into its caller on the
   // per-change path, and the messages they build would otherwise be copied into each one.
-  [[gnu::noinline, gnu::cold]] void fail_type(const char* key, const char* expected,
+  [[gnu::noinline, gnu::cold]] void fail_type(std::string_view key, const char* expected,
                                               const json& value) const {
     errors_.fail(path(key), std::string(expected) + ", not " + json_type_name(value));
   }
-  [[gnu::noinline, gnu::cold]] void fail_range(const char* key, double min, double max,
+  [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, double min, double max,
                                                bool min_open) const {
     errors_.fail(path(key), "must be " + std::string(min_open ? "greater than " : "from ") +
                                 format_limit(min) + (min_open ? " and at most " : " to ") +
                                 format_limit(max));
   }
-  [[gnu::noinline, gnu::cold]] void fail_integer_range(const char* key, int64_t min,
+  [[gnu::noinline, gnu::cold]] void fail_integer_range(std::string_view key, int64_t min,
                                                        int64_t max) const {
     errors_.fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) +
                                 " to " + format_limit(static_cast<double>(max)));
@@ -183,7 +183,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     from_preset = true;
   }
   // Without a preset every shape field is required; with one, any may be overridden.
-  const auto required = [&](const char* key, int64_t current, int64_t min, int64_t max) {
+  const auto required = [&](std::string_view key, int64_t current, int64_t min, int64_t max) {
     if (!from_preset && !fields.has(key)) errors.fail(fields.path(key), "is required");
     return fields.integer(key, current, min, max);
   };
@@ -269,7 +269,7 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     accelerator.name += " (modified)";
     from_preset = true;
   }
-  const auto required = [&](const char* key, double current, double min, double max) {
+  const auto required = [&](std::string_view key, double current, double min, double max) {
     if (!from_preset && !fields.has(key)) errors.fail(fields.path(key), "is required");
     return fields.number(key, current, min, max);
   };
@@ -281,9 +281,9 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
                        {"fp32", "bf16", "fp16", "fp8", "int8", "int4"}, errors);
     accelerator.peak_flops.clear();
     for (const auto& item : fields.at("peak_flops").items()) {
-      const DType dtype = parse_dtype(item.key(), peaks.path(item.key().c_str()), errors);
+      const DType dtype = parse_dtype(item.key(), peaks.path(item.key()), errors);
       // 1 MFLOP/s .. 1 EFLOP/s: below, times overflow nothing but mean nothing; above, no chip.
-      accelerator.peak_flops.set(dtype, peaks.number(item.key().c_str(), 0, 1e6, 1e18));
+      accelerator.peak_flops.set(dtype, peaks.number(item.key(), 0, 1e6, 1e18));
     }
     if (accelerator.peak_flops.empty()) {
       errors.fail(fields.path("peak_flops"), "must list at least one format");
