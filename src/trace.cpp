@@ -604,7 +604,7 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   trace.ttft = time_to_first_token(execution, delivery_compute, work);
 
   // The five steps. Sized up front and moved in: allocation is the dearest thing the trace
-  // does, in wasm most of all (dlmalloc compiled to wasm).
+  // does, in wasm most of all (the allocator is compiled to wasm too).
   trace.steps.reserve(5);
   for (int number = 1; number <= 5; ++number) {
     Step step;
