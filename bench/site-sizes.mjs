@@ -1,6 +1,7 @@
-// Raw and gzip size of every file of the assembled site (build/web), and what a first visit
-// downloads: everything except the KaTeX fonts the equation does not use (the browser fetches
-// a @font-face file only when a glyph needs it; tests/browser records which ones it fetched).
+// Raw and gzip (-9) size of every file of the assembled site (build/web), largest first, and
+// their sum. What a first visit actually downloads is smaller (most KaTeX fonts are never
+// fetched: the browser loads a @font-face file only when a glyph needs it); bench/page-bench.mjs
+// measures that.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
@@ -23,7 +24,7 @@ const rows = files.map((file) => {
   gzip += zipped;
   return [path.relative(root, file), bytes.length, zipped];
 }).sort((a, b) => b[2] - a[2]);
-for (const [name, size, zipped] of rows.slice(0, 12)) {
-  console.log(`size ${name.padEnd(44)} ${String(size).padStart(9)} B raw ${String(zipped).padStart(8)} B gzip`);
+for (const [name, size, zipped] of rows) {
+  console.log(`size ${name.padEnd(52)} ${String(size).padStart(9)} B raw ${String(zipped).padStart(8)} B gzip`);
 }
-console.log(`size ${"(all files, incl. every KaTeX font)".padEnd(44)} ${String(raw).padStart(9)} B raw ${String(gzip).padStart(8)} B gzip`);
+console.log(`size ${"(all files, incl. every KaTeX font)".padEnd(52)} ${String(raw).padStart(9)} B raw ${String(gzip).padStart(8)} B gzip`);
