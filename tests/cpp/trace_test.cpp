@@ -284,6 +284,28 @@ TEST(Queue, TtftAddsItsThreeParts) {
   EXPECT_DOUBLE_EQ(trace_of({{"arrival_rate", 5}, {"batch", 4}}).ttft.batch_formation_seconds, 0.3);
 }
 
+TEST(Steps, BoundIsTheOneWithTheMostKernelTime) {
+  // Llama-3.1-8B, 2048 tokens, one request, H100 (ridge 989e12 / 3.35e12 = 295 FLOP/byte).
+  auto parsed = scenario_from_json(
+      {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
+  const Trace trace = compute_trace(parsed.value(), {});
+  ASSERT_EQ(trace.steps.size(), 5u);
+  // Step 5 holds two kernels of different bounds, so counting kernels would tie. The LM head on
+  // the last position reads 4096·128256·2 B = 1.05 GB of weights (314 µs at 3.35 TB/s) for
+  // 2·4096·128256 = 1.05 GFLOP (1.06 µs at 989 TFLOP/s): memory-bound. Sampling does
+  // 5·128256 FLOPs and reads 128256·4 B of logits (0.15 µs), under one 4 µs launch: overhead.
+  EXPECT_EQ(op(trace, "lm_head").bound, Bound::memory);
+  EXPECT_EQ(op(trace, "sampling").bound, Bound::overhead);
+  EXPECT_EQ(trace.steps[4].bound, Bound::memory);  // 314 µs of memory time against ~4 µs
+  // Step 2: four GEMMs above the ridge (the qkv GEMM at 1117 FLOP/byte, see Decode below) and
+  // four memory-bound elementwise kernels (three norms, the gated activation): the GEMMs do
+  // ~2·2048·7.0e9 = 2.9e13 FLOP per pass, ~29 ms, against a few ms of elementwise traffic.
+  EXPECT_EQ(op(trace, "attn_norm").bound, Bound::memory);
+  EXPECT_EQ(op(trace, "qkv_projection").bound, Bound::compute);
+  EXPECT_EQ(trace.steps[1].operators.size(), 8u);
+  EXPECT_EQ(trace.steps[1].bound, Bound::compute);
+}
+
 TEST(Decode, OneRequestDecodeIsMemoryBound) {
   // Decode at B = 1: each projection has one row, intensity ≈ 2/w = 1 FLOP/byte, far below
   // H100's ridge of 989e12/3.35e12 = 295; a 2048-token prefill's qkv GEMM sits near
