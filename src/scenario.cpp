@@ -42,8 +42,7 @@ class Fields {
     }
     // A linear scan of at most 15 names: no allocation on the per-change path.
     for (const auto& item : object_.items()) {
-      const auto is_key = [&](std::string_view name) { return item.key() == name; };
-      if (std::none_of(known.begin(), known.end(), is_key)) {
+      if (std::find(known.begin(), known.end(), std::string_view(item.key())) == known.end()) {
         errors_.fail(child_path(path_, item.key()), "unknown field");
       }
     }

@@ -1,6 +1,7 @@
 #include "trace_json.hpp"
 
 #include <sstream>
+#include <utility>
 
 #include "json_path.hpp"
 
@@ -261,17 +262,13 @@ std::string trace_to_csv(const Trace& trace) {
 json presets_to_json(const Presets& presets) {
   json models = json::array();
   for (const ModelShape& model : presets.models) {
-    Scenario scenario;
-    scenario.model = model;
-    json entry = scenario_to_json(scenario)["model"];
+    json entry = model_to_json(model);
     entry["parameters"] = parameter_count(model);
-    models.push_back(entry);
+    models.push_back(std::move(entry));
   }
   json accelerators = json::array();
   for (const Accelerator& accelerator : presets.accelerators) {
-    Scenario scenario;
-    scenario.hardware = accelerator;
-    accelerators.push_back(scenario_to_json(scenario)["hardware"]);
+    accelerators.push_back(accelerator_to_json(accelerator));
   }
   return json_object({{"models", models},
                       {"accelerators", accelerators},
