@@ -94,6 +94,8 @@ export class Explorer {
   #observedParts = new Map();
   #observedCanvases = new Map();
   #intersections = null;
+  #onPopState = null;
+  #disposed = false;
 
   /**
    * @param {object} options
@@ -102,12 +104,27 @@ export class Explorer {
    * @param {boolean} options.syncUrl      keep the scenario in the page's URL
    * @param {(json: string, ok: boolean) => void} [options.onScenario]  after each committed scenario
    * @param {HTMLElement} [options.scenarioElement]  what onScenario updates (rendered when near the viewport)
+   * @param {URL} [options.assetBase]     where the charts module and the permalink's page live
+   * @param {(state: object) => void} [options.onCommit]  after the reader commits a change
+   * @param {(part: string, message: string) => void} [options.onError]  a part failed to load
    */
-  constructor({ engine, presets, syncUrl, onScenario = () => {}, scenarioElement = null }) {
+  constructor({
+    engine,
+    presets,
+    syncUrl,
+    onScenario = () => {},
+    scenarioElement = null,
+    assetBase = undefined,
+    onCommit = () => {},
+    onError = () => {},
+  }) {
     this.engine = engine;
     this.presets = presets;
     this.syncUrl = syncUrl;
     this.onScenario = onScenario;
+    this.assetBase = assetBase;
+    this.onCommit = onCommit;
+    this.onError = onError;
     const defaultModel = presets.models.find((m) => m.id === DEFAULTS.model) ?? presets.models[0];
     this.defaults = defaultState(shapeOf(defaultModel));
     this.state = this.defaults;
@@ -222,7 +239,7 @@ export class Explorer {
     });
 
     if (syncUrl) {
-      window.addEventListener('popstate', () => {
+      this.#onPopState = () => {
         // The URL now names the scenario to show; a push still pending would overwrite it.
         clearTimeout(this.#urlTimer);
         this.#urlTimer = 0;
@@ -230,8 +247,53 @@ export class Explorer {
         this.#loadFromUrl();
         this.#checksDirty = true;
         this.#schedule();
-      });
+      };
+      window.addEventListener('popstate', this.#onPopState);
     }
+  }
+
+  /**
+   * Releases what the explorer holds outside its own nodes — the window's back/forward
+   * listener, the observers, pending frames, idle callbacks and timers — so a removed element
+   * can be collected. The explorer does nothing after this.
+   */
+  dispose() {
+    this.#disposed = true;
+    if (this.#onPopState) window.removeEventListener('popstate', this.#onPopState);
+    this.#onPopState = null;
+    this.#intersections?.disconnect();
+    this.resizeObserver.disconnect();
+    cancelAnimationFrame(this.#frame);
+    cancelAnimationFrame(this.#frameReset);
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.#deferred);
+    clearTimeout(this.#deferred);
+    clearTimeout(this.#urlTimer);
+    this.#frame = 0;
+    this.#frameReset = 0;
+    this.#deferred = 0;
+    this.#urlTimer = 0;
+    this.#observedParts.clear();
+    this.#observedCanvases.clear();
+    this.#afterRender?.();
+    this.#afterRender = null;
+    for (const resolve of this.#shownWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Shows `state` (a host's scenario, see scenario.js stateFromScenario) as if the reader had
+   * set every control; a value the engine rejects is reported beside its control. Not pushed
+   * to the URL and not reported back through onCommit (the host knows what it set).
+   */
+  setState(state, { quiet = false } = {}) {
+    if (this.#disposed) return;
+    const next = state.model === CUSTOM_MODEL ? state : this.#withPresetShape(state);
+    this.state = next;
+    this.#notes = {};
+    this.controls.setState(next);
+    if (quiet) return;
+    this.#markChange();
+    this.#checksDirty = true;
+    this.#schedule();
   }
 
   /**
@@ -268,8 +330,9 @@ export class Explorer {
    */
   #loadCharts() {
     // charts/index.js, bundled alone (script/build-site): the URL keeps it out of app.js.
-    this.#chartsLoad ??= import(assetUrl(CHARTS_MODULE).href).then(
+    this.#chartsLoad ??= import(assetUrl(CHARTS_MODULE, this.assetBase).href).then(
       (module) => {
+        if (this.#disposed) return;
         this.#chartsModule = module;
         this.#charts = module.createCharts((variable) => {
           this.#markChange();
@@ -297,6 +360,8 @@ export class Explorer {
         this.#scheduleDeferred();
       },
       (error) => {
+        if (this.#disposed) return;
+        this.onError('charts', `The charts could not be loaded: ${error instanceof Error ? error.message : error}`);
         this.#chartsFailed = true;
         this.chartGrid.replaceChildren(
           h(
@@ -369,6 +434,7 @@ export class Explorer {
     if (commit) {
       this.#pushUrl();
       this.#checksDirty = true;
+      this.onCommit(this.state);
     }
     this.#schedule();
   }
@@ -400,7 +466,7 @@ export class Explorer {
 
   /** The link to this scenario: the page's own URL when synced, else the lesson's page. */
   #permalink() {
-    const base = this.syncUrl ? new URL(window.location.href) : new URL('index.html', import.meta.url);
+    const base = this.syncUrl ? new URL(window.location.href) : assetUrl('index.html', this.assetBase);
     const params = toQuery(this.state, this.syncUrl ? base.searchParams : new URLSearchParams());
     base.search = params.toString();
     base.hash = '';
@@ -435,6 +501,7 @@ export class Explorer {
       this.controls.setState(this.state);
       this.#pushUrl();
       this.#checksDirty = true;
+      this.onCommit(this.state);
       this.#schedule();
     }
   }
@@ -445,7 +512,7 @@ export class Explorer {
    * many edits arrive before it.
    */
   #schedule() {
-    if (this.#frame) return;
+    if (this.#frame || this.#disposed) return;
     if (!this.#updatedThisFrame) {
       this.#run();
       return;
@@ -558,6 +625,7 @@ export class Explorer {
   #scheduleDeferred() {
     // Charts still waiting for their module are scheduled when it arrives (#loadCharts).
     if (this.#deferred || ![...this.#dirty].some((name) => this.#canRender(name))) return;
+    if (this.#disposed) return;
     const run = (deadline) => {
       this.#deferred = 0;
       const shown = this.#shown;
