@@ -1,8 +1,11 @@
 // What the element fetches, and the rules each fetch keeps:
 //
-// - The lesson file must be on the page's own origin, before and after redirects: the request
-//   is made with `mode: 'same-origin'` (the browser refuses to follow a redirect to another
-//   origin, and sends nothing there), and the response's final URL is checked again.
+// - The lesson file must be on the page's own origin, before and after redirects: the address
+//   is checked before the request, and the response's final URL (`response.url`, after every
+//   redirect) before a byte of the body is read. (`mode: 'same-origin'` would stop such a
+//   redirect one step earlier, but it cannot match the pages' `<link rel=preload crossorigin>`
+//   of the lesson file, which would then be downloaded twice; a redirect to another origin
+//   carries no credentials either way, `credentials: 'same-origin'`.)
 // - It must arrive within a stated time (`timeoutMs`, headers and body together) and be no
 //   larger than `maxBytes`: a Content-Length above the limit is refused before the body is
 //   read, and a body without one is read chunk by chunk and cancelled at the limit.
@@ -95,16 +98,11 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
   try {
     let response;
     try {
-      response = await fetch(url, { credentials: 'same-origin', mode: 'same-origin', signal: combined });
+      response = await fetch(url, { credentials: 'same-origin', signal: combined });
     } catch (error) {
       if (timeout.aborted) throw timedOut();
       if (signal.aborted) throw error;
-      // A redirect to another origin ends here too (mode: 'same-origin'), indistinguishable
-      // from a network failure by design of fetch.
-      throw new PartError(
-        NOT_LOADED,
-        `${url.pathname}: ${describe(error)} (a network failure, or a redirect to another site, which is refused)`,
-      );
+      throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
     }
     finalUrl = new URL(response.url || url.href);
     if (finalUrl.origin !== window.location.origin) {
@@ -144,9 +142,9 @@ export async function fetchOptionalJson(url, { signal, timeoutMs }) {
   try {
     const response = await fetch(url, {
       credentials: 'same-origin',
-      mode: 'same-origin',
       signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
     });
+    if (new URL(response.url || url.href).origin !== window.location.origin) throw new Error('redirected to another site');
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return await response.json();
   } catch (error) {
