@@ -30,6 +30,7 @@ export async function startHostServer({ root = site, routes = {} } = {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://host');
     requests.push(url.pathname);
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
     const route = routes[url.pathname];
     if (route) return route(req, res, url);
     const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));

@@ -57,6 +57,7 @@ export class PrefillTraceLesson extends HTMLElement {
   #sheetBase = null;
   #styled = null;
   #mount = null;
+  #root = null;
   #generation = 0;
   // The scenario and answers that outlive one rendering (a new view keeps them).
   #scenario = null;
@@ -196,7 +197,8 @@ export class PrefillTraceLesson extends HTMLElement {
     const view = this.view;
     const article = h('article', { class: 'lesson', part: 'lesson', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading the lesson…'));
     const root = h('div', { class: 'ptl', hidden: true }, article);
-    for (const old of this.#shadow.querySelectorAll(':scope > .ptl')) old.remove();
+    this.#root?.remove();
+    this.#root = root;
     this.#shadow.append(root);
     const styled = this.#styled.then(() => {
       root.hidden = false;
