@@ -35,6 +35,26 @@ function byteText(bytes) {
   return `${bytes} bytes`;
 }
 
+/**
+ * A signal that aborts with `signal` or after `ms`, and a `done()` that clears the timer: the
+ * timer must not outlive the fetch, or it keeps the element's signal (and through its
+ * listeners, the element) alive until it fires (AbortSignal.timeout cannot be cleared).
+ */
+function deadline(signal, ms) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), ms);
+  const forward = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => controller.signal.aborted && !signal.aborted,
+    done: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', forward);
+    },
+  };
+}
+
 /** Refuses an address on another origin (before anything is requested). */
 export function assertSameOrigin(url) {
   if (url.origin !== window.location.origin) {
@@ -89,8 +109,7 @@ async function readLimited(response, url, maxBytes) {
  */
 export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
   assertSameOrigin(url);
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = AbortSignal.any([signal, timeout]);
+  const limit = deadline(signal, timeoutMs);
   const timedOut = () =>
     new PartError(NOT_LOADED, `${url.pathname}: no complete answer within ${timeoutMs / 1000} s; the download was stopped.`);
   let bytes;
@@ -98,9 +117,9 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
   try {
     let response;
     try {
-      response = await fetch(url, { credentials: 'same-origin', signal: combined });
+      response = await fetch(url, { credentials: 'same-origin', signal: limit.signal });
     } catch (error) {
-      if (timeout.aborted) throw timedOut();
+      if (limit.timedOut()) throw timedOut();
       if (signal.aborted) throw error;
       throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
     }
@@ -119,8 +138,10 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
     bytes = await readLimited(response, url, maxBytes);
   } catch (error) {
     if (error instanceof PartError || signal.aborted) throw error;
-    if (timeout.aborted) throw timedOut();
+    if (limit.timedOut()) throw timedOut();
     throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
+  } finally {
+    limit.done();
   }
   // The hash is taken over the bytes as served, before anything is decoded.
   const integrity = await checkIntegrity(url, bytes);
@@ -139,16 +160,16 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
 
 /** Companion JSON (equations, lesson names): null, with a console note, when it cannot be had. */
 export async function fetchOptionalJson(url, { signal, timeoutMs }) {
+  const limit = deadline(signal, timeoutMs);
   try {
-    const response = await fetch(url, {
-      credentials: 'same-origin',
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-    });
+    const response = await fetch(url, { credentials: 'same-origin', signal: limit.signal });
     if (new URL(response.url || url.href).origin !== window.location.origin) throw new Error('redirected to another site');
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return await response.json();
   } catch (error) {
     if (!signal.aborted) console.warn(`Rendering without ${url.pathname}: ${describe(error)}`);
     return null;
+  } finally {
+    limit.done();
   }
 }
