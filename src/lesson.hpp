@@ -59,9 +59,10 @@ struct HistoryEntry {
   Source source;
 };
 
+/// id, name, short_name, role, description, learning_objective, engineering_example and
+/// evidence_notes are never blank (JavaScript's trim() leaves something of them).
 struct Lesson {
-  std::string id;  // id, name, short_name, role, description, learning_objective,
-                   // engineering_example and evidence_notes are never blank
+  std::string id;
   std::string level;
   std::string name;
   std::string short_name;
