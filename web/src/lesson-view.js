@@ -177,7 +177,8 @@ export function checksSection(...content) {
 }
 
 function evidence(lesson) {
-  const scopes = [lesson.labScope, lesson.scope].filter(Boolean);
+  // No Atlas gate checks `scope`: show it only when it is text (the engine reads it so too).
+  const scopes = [lesson.labScope, lesson.scope].filter((text) => typeof text === 'string' && text);
   if (!lesson.evidenceNotes && scopes.length === 0) return null;
   return section(
     'evidence',
