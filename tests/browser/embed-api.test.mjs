@@ -65,7 +65,7 @@ const EVENT_NAMES = [
 ];
 
 /** Opens the test host with `params`; records events (heard on document), requests and page errors. */
-async function openHost(t, params, { viewport = { width: 1024, height: 800 }, colorScheme = 'light' } = {}) {
+async function openHost(t, params, { viewport = { width: 1024, height: 800 }, colorScheme = 'light', state = 'ready' } = {}) {
   const context = await browser.newContext({ viewport, colorScheme });
   t.after(() => context.close());
   const page = await context.newPage();
@@ -81,7 +81,7 @@ async function openHost(t, params, { viewport = { width: 1024, height: 800 }, co
     for (const name of names) document.addEventListener(name, (e) => window.__events.push({ name, detail: e.detail }));
   }, EVENT_NAMES);
   await page.goto(`${host.origin}/test-host.html?${new URLSearchParams(params)}`);
-  await settled(page);
+  await settled(page, state);
   return { page, problems, requests };
 }
 
@@ -339,5 +339,23 @@ test('another lesson with the host’s equation pack (equations-src): its own La
   const annotation = await page.locator('annotation[encoding="application/x-tex"]').first().textContent();
   assert.equal(annotation.trim(), 'T_{issue} = \\max(T_{ready}, T_{free})');
   assert.equal(await count(page, '#explorer'), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('view="explorer" with a published file name of another lesson: no explorer, an error, nothing fetched', async (t) => {
+  const src = '/lesson-data/out-of-order-cpu-pipeline-0123456789abcdef.json';
+  const { page, problems, requests } = await openHost(t, { view: 'explorer', 'lesson-src': src }, { state: 'error' });
+  assert.equal(await count(page, '#explorer'), 0);
+  assert.equal(
+    normalize(await page.locator('.page-error').innerText()),
+    'There is no explorer for this lesson The explorer belongs to the lesson prefill-resource-trace; lesson-src names out-of-order-cpu-pipeline.',
+  );
+  assert.deepEqual(await events(page, 'prefill-trace-error'), [
+    {
+      part: 'explorer',
+      message: 'The explorer belongs to the lesson prefill-resource-trace; lesson-src names out-of-order-cpu-pipeline.',
+    },
+  ]);
+  assert.ok(!requests.includes(src), 'the lesson file is not fetched in the explorer view');
   assert.deepEqual(problems, []);
 });
