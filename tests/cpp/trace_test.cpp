@@ -377,7 +377,7 @@ TEST(Scenario, OutOfRangeValuesNameTheirField) {
             "/prompt_tokens: must be an integer from 1 to 16777216");
   EXPECT_EQ(error({{"arrival_rate", -1}}), "/arrival_rate: must be from 0 to 1000000000");
   EXPECT_EQ(error({{"compute_efficiency", 0}}),
-            "/compute_efficiency: must be greater than 0 and at most 1");
+            "/compute_efficiency: must be from 0.001 to 1");
   EXPECT_EQ(error({{"attention", "flash"}}), "/attention: must be \"fused\" or \"materialized\"");
   EXPECT_EQ(error({{"prompt_token", 5}}), "/prompt_token: unknown field");
   EXPECT_EQ(error({{"model", "llama-9"}}), "/model: unknown model preset \"llama-9\"");
