@@ -134,7 +134,7 @@ test("oversized or non-string text is refused at the boundary, and the module ke
   assert.equal(result.ok, false);
   assert.equal(result.error, "lessonText: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576");
   assert.equal(module.computeTrace(huge).ok, false);
-  assert.equal(module.loadLesson(42).error, "lessonText must be a string");
+  assert.equal(module.loadLesson(42).error, "lessonText must be a string, not number");
   for (const values of ["abc", {}, null, []]) {
     assert.equal(module.sweep("{}", "prompt_tokens", values).error, "sweep: values must be an array of between 1 and 4096 numbers");
   }
@@ -144,13 +144,13 @@ test("oversized or non-string text is refused at the boundary, and the module ke
 });
 
 test("traceFigures refuses bad text at the boundary and survives a large non-ASCII scenario", () => {
-  // The same boundary checks as the Embind calls, in the same words (bindings/figures-post.js).
+  // The same boundary checks as the Embind calls, in the same words (bindings/boundary-post.js).
   const huge = '{"id":"' + "x".repeat(200 * 2 ** 20) + '"}';
   const refused = module.traceFigures(huge);
   assert.equal(refused.ok, false);
   assert.equal(refused.error, "scenarioJson: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576");
   assert.equal(refused.figures.length, 0);
-  assert.equal(module.traceFigures(42).error, "scenarioJson must be a string");
+  assert.equal(module.traceFigures(42).error, "scenarioJson must be a string, not number");
   // A key of 5 000 "é" is 10 000 UTF-8 bytes: more than the buffer kept between calls, so this
   // takes the one-off allocation, and the path in the error must come back intact.
   const key = "é".repeat(5000);
