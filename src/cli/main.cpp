@@ -180,32 +180,29 @@ std::string read_file(const std::string& path) {
   if (::stat(path.c_str(), &info) != 0)
     fail(path + ": cannot open the file (" + std::strerror(errno) + ")");
   refuse_unless_regular(path, info);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) fail(path + ": cannot open the file (" + std::strerror(errno) + ")");
-  std::string text;
-  const auto close_and_fail = [&](const std::string& message) {
-    ::close(fd);
-    fail(message);
-  };
-  if (::fstat(fd, &info) != 0)
-    close_and_fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
-  if (!S_ISREG(info.st_mode) || info.st_size > static_cast<off_t>(limits::max_document_bytes)) {
-    ::close(fd);
-    refuse_unless_regular(path, info);
-  }
+  // Closed on every path out, the failures (which throw) included.
+  struct Descriptor {
+    int fd;
+    ~Descriptor() {
+      if (fd >= 0) ::close(fd);
+    }
+  } const file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) fail(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  if (::fstat(file.fd, &info) != 0)
+    fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
+  refuse_unless_regular(path, info);
   // One byte over the limit is read, so a file that grew since fstat is still refused.
-  text.resize(limits::max_document_bytes + 1);
+  std::string text(limits::max_document_bytes + 1, '\0');
   std::size_t filled = 0;
   while (filled < text.size()) {
-    const ssize_t got = ::read(fd, text.data() + filled, text.size() - filled);
+    const ssize_t got = ::read(file.fd, text.data() + filled, text.size() - filled);
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;
-      close_and_fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
+      fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
     }
     filled += static_cast<std::size_t>(got);
   }
-  ::close(fd);
   text.resize(filled);
   return text;
 }
