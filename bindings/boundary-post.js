@@ -12,6 +12,10 @@
   var NAME = 2;      // a sweep variable or check id: at most limits::max_identifier_bytes
   var NUMBER = 3;
   var NUMBERS = 4;   // sweep values: an array or typed array of 1..limits::max_sweep_points
+  // The limits, read once from src/limits.hpp through the module when the exports are wrapped.
+  var maxDocumentBytes = 0;
+  var maxIdentifierBytes = 0;
+  var maxSweepPoints = 0;
   var lessonText = ["lessonText", DOCUMENT];
   var scenarioJson = ["scenarioJson", DOCUMENT];
 
@@ -54,18 +58,14 @@
       // UTF-8 never takes fewer bytes than UTF-16 units: a string longer than the limit in units
       // is over it in bytes, refused before anything is copied or even measured.
       if (kind === DOCUMENT) {
-        var limit = _prefill_trace_max_text_bytes() >>> 0;
-        if (value.length > limit) {
-          throw new Refusal(name + ": byte 0: document of more than " + limit +
-                            " bytes exceeds the limit of " + limit);
+        if (value.length > maxDocumentBytes) {
+          throw new Refusal(name + ": byte 0: document of more than " + maxDocumentBytes +
+                            " bytes exceeds the limit of " + maxDocumentBytes);
         }
         // Within the limit in units: the engine's parser checks the exact byte count.
-      } else {
-        var nameLimit = _prefill_trace_max_identifier_bytes() >>> 0;
-        if (value.length > nameLimit || lengthBytesUTF8(value) > nameLimit) {
-          throw new Refusal(name + ": string of more than " + nameLimit +
-                            " bytes exceeds the limit of " + nameLimit);
-        }
+      } else if (value.length > maxIdentifierBytes || lengthBytesUTF8(value) > maxIdentifierBytes) {
+        throw new Refusal(name + ": string of more than " + maxIdentifierBytes +
+                          " bytes exceeds the limit of " + maxIdentifierBytes);
       }
       return value;
     }
@@ -73,10 +73,10 @@
       if (typeof value !== "number") throw new Refusal(name + " must be a number, not " + describe(value));
       return value;
     }
-    var points = _prefill_trace_max_sweep_points() >>> 0;
     var count = isNumberArray(value) ? value.length : -1;
-    if (!(count >= 1 && count <= points)) {
-      throw new Refusal("sweep: " + name + " must be an array of between 1 and " + points + " numbers");
+    if (!(count >= 1 && count <= maxSweepPoints)) {
+      throw new Refusal("sweep: " + name + " must be an array of between 1 and " + maxSweepPoints +
+                        " numbers");
     }
     var copy = new Float64Array(count);
     for (var i = 0; i < count; ++i) {
@@ -118,6 +118,9 @@
   }
 
   __ATPOSTRUN__.push(function wrapExports() {
+    maxDocumentBytes = _prefill_trace_max_text_bytes() >>> 0;
+    maxIdentifierBytes = _prefill_trace_max_identifier_bytes() >>> 0;
+    maxSweepPoints = _prefill_trace_max_sweep_points() >>> 0;
     for (var name in EXPORTS) {
       Module[name] = guard(name, Module[name], EXPORTS[name][0], EXPORTS[name][1]);
     }
