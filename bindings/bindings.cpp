@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "json_path.hpp"
 
 namespace {

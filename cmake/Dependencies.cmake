@@ -5,16 +5,21 @@ if(EMSCRIPTEN)
   # /usr/include would drag host glibc headers into the wasm compile (TOOLCHAIN note 6).
   # Expose a build-tree folder that holds only a link to nlohmann/ instead.
   find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
-  set(_isolated "${CMAKE_BINARY_DIR}/isolated-include")
+  set(_isolated "${PROJECT_BINARY_DIR}/isolated-include")
   file(MAKE_DIRECTORY "${_isolated}")
   file(CREATE_LINK "${NLOHMANN_JSON_INCLUDE_DIR}/nlohmann" "${_isolated}/nlohmann" SYMBOLIC)
   add_library(prefill_trace_json INTERFACE)
   target_include_directories(prefill_trace_json SYSTEM INTERFACE "${_isolated}")
 else()
-  find_package(nlohmann_json 3.10 REQUIRED)
+  # A parent project may already provide the target (its own FetchContent); use that one.
+  if(NOT TARGET nlohmann_json::nlohmann_json)
+    find_package(nlohmann_json 3.10 REQUIRED)
+  endif()
   add_library(prefill_trace_json INTERFACE)
   target_link_libraries(prefill_trace_json INTERFACE nlohmann_json::nlohmann_json)
 endif()
+# These settings stay inside this project: prefill_trace links prefill_trace_json PRIVATE, and only
+# this project's own tools and tests (prefill_trace_private) see it.
 # JSON_NOEXCEPTION: nlohmann aborts where it would throw. The core only calls what cannot throw
 # on validated input (types are checked before get<>, members found before use; parse errors
 # arrive through the SAX handler), and every target that includes the header must agree on the
@@ -28,7 +33,7 @@ if(PREFILL_TRACE_TESTS)
     set(gtest_disable_pthreads ON CACHE BOOL "" FORCE)
     set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
     set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
-    add_subdirectory(/usr/src/googletest "${CMAKE_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL)
+    add_subdirectory(/usr/src/googletest "${PROJECT_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL)
     # googletest 1.12 defines GTest::gtest_main itself.
   else()
     find_package(GTest REQUIRED)

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 
