@@ -134,6 +134,31 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
   }
 });
 
+test("the element from the installed package renders the bundled lesson, its assets found next to app.js", async () => {
+  write("element.html", `<!doctype html><title>element</title>
+<script type="module" src="node_modules/prefill-trace/element/app.js"></script>
+<prefill-trace-lesson view="lesson"></prefill-trace-lesson>`);
+  const server = await startServer({ root: project });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("response", (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`));
+    await page.goto(new URL("element.html", server.url).href);
+    const lesson = page.locator("prefill-trace-lesson");
+    await page.waitForFunction(() => document.querySelector("prefill-trace-lesson")?.dataset.state !== "loading",
+      null, { timeout: 20_000 });
+    assert.equal(await lesson.getAttribute("data-state"), "ready");
+    // The published lesson's name (lesson-data/prefill-resource-trace-a76d037833bd69f7.json).
+    assert.match(await lesson.locator("h1, h2").first().innerText(), /Prefill and prompt processing/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
 // Type-level checks the declarations must pass under --strict; each @ts-expect-error must be an
 // error, so declarations typed as `any` would fail too.
 const TYPED_USE = `
