@@ -93,6 +93,15 @@ export interface PrefillTraceModule {
   checkGenerated(scenarioJson: string, id: string, answer: number): GeneratedCheckResult;
 }
 
+/**
+ * The imports Emscripten hands to `instantiateWasm`: pass them to `WebAssembly.instantiate` as
+ * they are. Typed loosely (like the instance and module objects below) so that these
+ * declarations need neither the DOM library nor @types/node, which lack `WebAssembly` in some
+ * Node setups.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WasmImports = any;
+
 /** Options of the module factory (Emscripten's incoming Module API, as far as it is enabled). */
 export interface ModuleOptions {
   /**
@@ -111,9 +120,9 @@ export interface ModuleOptions {
    * downloads: call `receiveInstance` when done and return `{}` (the exports arrive later).
    */
   instantiateWasm?: (
-    imports: WebAssembly.Imports,
-    receiveInstance: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => void,
-  ) => WebAssembly.Exports | Record<string, never>;
+    imports: WasmImports,
+    receiveInstance: (instance: object, module?: object) => void,
+  ) => object;
   /** Receives what the module would print to stdout / stderr (it prints nothing in normal use). */
   print?: (text: string) => void;
   printErr?: (text: string) => void;

@@ -215,6 +215,18 @@ void typed;`);
       lib: ["es2022", "dom"], types: [], outDir: "out", rootDir: "ts-node" },
     include: ["ts-node"],
   });
+  // A Node project has no DOM library (and @types/node may lack WebAssembly): the engine's
+  // declarations must not need either. `console` is declared here in place of @types/node.
+  write("ts-node-only/globals.d.ts", "declare const console: { log(...values: unknown[]): void };");
+  cpSync(path.join(project, "ts-node/use.mts"), path.join(project, "ts-node-only/use.mts"));
+  cpSync(path.join(project, "ts-node/use.cts"), path.join(project, "ts-node-only/use.cts"));
+  write("ts-node-only/instantiate.mts", `import PrefillTrace from "prefill-trace";
+await PrefillTrace({ instantiateWasm: (imports, receiveInstance) => { void [imports, receiveInstance]; return {}; } });`);
+  tsc({
+    compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022",
+      lib: ["es2022"], types: [], noEmit: true },
+    include: ["ts-node-only"],
+  });
   assert.equal(run(process.execPath, ["out/use.mjs"]).trim(), `${EXPECTED} ${version}`);
   assert.equal(run(process.execPath, ["out/use.cjs"]).trim(), `${EXPECTED} ${version}`);
 });
