@@ -5,7 +5,7 @@
 // checks numbers derived by hand. Needs script/package (and so the wasm build and build-site).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -83,6 +83,8 @@ test("the tarball holds the entries, one .wasm at the top, the licences, and not
   for (const file of ["index.html", "element/index.html", "src", "CMakeLists.txt"]) {
     assert.ok(!existsSync(path.join(installed, file)), `${file} is not in the package`);
   }
+  const compressed = readdirSync(installed, { recursive: true }).filter((f) => /\.(br|gz)$/.test(f));
+  assert.deepEqual(compressed, [], "no precompressed copies");
   const pkg = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
   assert.equal(pkg.private, undefined);
   assert.match(pkg.license, /^MIT AND LicenseRef-/);
