@@ -13,7 +13,7 @@ if(EMSCRIPTEN)
 else()
   # A parent project may already provide the target (its own FetchContent); use that one.
   if(NOT TARGET nlohmann_json::nlohmann_json)
-    find_package(nlohmann_json 3.10 REQUIRED)
+    find_package(nlohmann_json 3.11 REQUIRED)  # 3.11: the namespace can be renamed (below)
   endif()
   add_library(prefill_trace_json INTERFACE)
   target_link_libraries(prefill_trace_json INTERFACE nlohmann_json::nlohmann_json)
@@ -25,6 +25,16 @@ endif()
 # arrive through the SAX handler), and every target that includes the header must agree on the
 # setting, or its inline functions would differ between translation units.
 target_compile_definitions(prefill_trace_json INTERFACE JSON_USE_IMPLICIT_CONVERSIONS=0 JSON_NOEXCEPTION)
+# The library's copy of nlohmann_json lives in its own inline namespace. Its inline functions are
+# compiled with other settings than a consumer's (no exceptions), and under the same names they
+# would break the one-definition rule when both are linked: the linker keeps one body per symbol,
+# and a consumer's `throw type_error` could become the library's abort (tests/consumers/cmake
+# links the consumer's JSON code after the library to catch exactly that). nlohmann 3.11 lets
+# the namespace be renamed.
+target_compile_definitions(prefill_trace_json INTERFACE
+  "NLOHMANN_JSON_NAMESPACE=nlohmann::json_prefill_trace"
+  "NLOHMANN_JSON_NAMESPACE_BEGIN=namespace nlohmann { inline namespace json_prefill_trace {"
+  "NLOHMANN_JSON_NAMESPACE_END=} }")
 
 if(PREFILL_TRACE_TESTS)
   if(EMSCRIPTEN)
