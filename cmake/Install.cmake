@@ -32,8 +32,10 @@ install(FILES "${PROJECT_BINARY_DIR}/prefill_traceConfig.cmake"
 # right under `cmake --install --prefix` and when the installed tree is moved.
 file(RELATIVE_PATH PREFILL_TRACE_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 string(REGEX REPLACE "/$" "" PREFILL_TRACE_PC_TO_PREFIX "${PREFILL_TRACE_PC_TO_PREFIX}")
-configure_file("${CMAKE_CURRENT_LIST_DIR}/prefill_trace.pc.in" "${PROJECT_BINARY_DIR}/prefill_trace.pc" @ONLY)
-install(FILES "${PROJECT_BINARY_DIR}/prefill_trace.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+configure_file("${CMAKE_CURRENT_LIST_DIR}/prefill_trace.pc.in"
+               "${PROJECT_BINARY_DIR}/prefill_trace.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/prefill_trace.pc"
+        DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 
 if(TARGET prefill-trace)
   install(TARGETS prefill-trace RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")

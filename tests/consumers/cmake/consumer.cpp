@@ -36,9 +36,11 @@ int main() {
   expect(reply.ok, "compute_trace succeeds: " + reply.error);
   if (reply.ok) {
     const auto figures = read_trace(reply.json);
-    expect(figures.parameters == 7888, "parameters == 7888, got " + std::to_string(figures.parameters));
+    expect(figures.parameters == 7888,
+           "parameters == 7888, got " + std::to_string(figures.parameters));
     expect(figures.kv_bytes == 512, "KV bytes == 512, got " + std::to_string(figures.kv_bytes));
-    expect(figures.engine_version == PREFILL_TRACE_VERSION, "engine_version equals PREFILL_TRACE_VERSION");
+    expect(figures.engine_version == PREFILL_TRACE_VERSION,
+           "engine_version equals PREFILL_TRACE_VERSION");
   }
   expect(api::version() == PREFILL_TRACE_VERSION, "api::version() equals the header's version");
 
