@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
 #include "limits.hpp"
+#include "prefill_trace/engine.hpp"
 
 namespace {
 

@@ -108,13 +108,47 @@ export interface PrefillTraceModule {
   checkGenerated(scenarioJson: string, id: string, answer: number): GeneratedCheckResult;
 }
 
+/**
+ * The imports Emscripten hands to `instantiateWasm`: pass them to `WebAssembly.instantiate` as
+ * they are. Typed loosely (like the instance and module objects below) so that these
+ * declarations need neither the DOM library nor @types/node, which lack `WebAssembly` in some
+ * Node setups.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WasmImports = any;
+
+/** Options of the module factory (Emscripten's incoming Module API, as far as it is enabled). */
 export interface ModuleOptions {
-  /** In Node, pass the .wasm bytes (Emscripten 3.1.6 cannot fetch a file path under Node 18+). */
+  /**
+   * The .wasm bytes. The package's Node entries pass them for you; pass them yourself only when
+   * loading prefill_trace.js directly under Node (Emscripten 3.1.6 cannot fetch a file path
+   * under Node 18+).
+   */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** In browsers, where to find prefill_trace.wasm relative to the page. */
+  /**
+   * Where to find prefill_trace.wasm. Default: next to the loader (the ES module uses
+   * `new URL("prefill_trace.wasm", import.meta.url)`, which bundlers follow).
+   */
   locateFile?: (path: string, prefix: string) => string;
+  /**
+   * Instantiate the module yourself, e.g. from a WebAssembly.Module compiled while the loader
+   * downloads: call `receiveInstance` when done and return `{}` (the exports arrive later).
+   */
+  instantiateWasm?: (
+    imports: WasmImports,
+    receiveInstance: (instance: object, module?: object) => void,
+  ) => object;
+  /** Receives what the module would print to stdout / stderr (it prints nothing in normal use). */
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+  /** Called if the module aborts (a bug: the engine reports bad input as results, never aborts). */
+  onAbort?: (what: unknown) => void;
 }
 
-/** UMD factory: a global `PrefillTrace` in a <script>, `module.exports` under require(). */
+/**
+ * The module factory: each call instantiates a new module. Default export of the ES module and
+ * of the package's Node entries; a global `PrefillTrace` from the UMD file in a <script>.
+ * (script/package derives the CommonJS declarations, `export =`, from this file.)
+ */
 declare function PrefillTrace(options?: ModuleOptions): Promise<PrefillTraceModule>;
 export default PrefillTrace;

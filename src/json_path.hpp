@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "limits.hpp"
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 

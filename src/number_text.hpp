@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 

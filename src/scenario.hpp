@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "limits.hpp"  // the documented ranges every field is checked against
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 

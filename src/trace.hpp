@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 #include "scenario.hpp"
 
 namespace prefill_trace {

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "format.hpp"
 #include "json_path.hpp"
 #include "lesson.hpp"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "json_path.hpp"
 #include "number_text.hpp"
 #include "scenario.hpp"

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "trace_json.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "trace.hpp"
 #include "trace_json.hpp"
