@@ -161,6 +161,34 @@ test("the element from the installed package renders the bundled lesson, its ass
   }
 });
 
+test("the element bundled into a host's own esbuild bundle finds its assets through asset-base", async () => {
+  write("host/main.js", `import "prefill-trace/element";
+const element = document.createElement("prefill-trace-lesson");
+element.setAttribute("asset-base", "/node_modules/prefill-trace/element/");
+element.setAttribute("view", "lesson");
+element.addEventListener("prefill-trace-ready", (event) => { document.body.dataset.ready = event.detail.lessonId; });
+element.addEventListener("prefill-trace-error", (event) => { document.body.dataset.error = event.detail.message; });
+document.body.append(element);`);
+  run(bin("esbuild"), ["host/main.js", "--bundle", "--format=esm", "--outfile=host-dist/main.js", "--log-level=warning"]);
+  write("host.html", `<!doctype html><title>host</title><body><script type="module" src="host-dist/main.js"></script>`);
+  const server = await startServer({ root: project });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("response", (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`));
+    await page.goto(new URL("host.html", server.url).href);
+    await page.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.error), undefined);
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), "prefill-resource-trace");
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
 // Type-level checks the declarations must pass under --strict; each @ts-expect-error must be an
 // error, so declarations typed as `any` would fail too.
 const TYPED_USE = `
