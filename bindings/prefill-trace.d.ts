@@ -2,9 +2,20 @@
 // Hand-written: Embind in 3.1.6 has no --emit-tsd. tests/js/api-surface.test.mjs checks every
 // name declared here against the real module's exports, so this file cannot drift silently.
 //
-// Every call returns a result object; nothing throws across the boundary. `ok === false`
-// means `error` holds one line naming the JSON path or field that is wrong, and the payload
-// fields are empty/zero.
+// Nothing throws across the boundary, whatever is passed (bindings/boundary-post.js checks every
+// argument in JS before anything enters wasm; tests/js/boundary.test.mjs calls each function with
+// no arguments, too many, every wrong type and a 200 MiB string). Every call except version()
+// returns its result object; `ok === false` means `error` holds one line naming the argument,
+// JSON path or field that is wrong, and the payload fields hold their empty values ("", false,
+// 0, -1 for correctIndex, an empty Float64Array). The refusals at the boundary:
+//   - a wrong argument count: "computeTrace: expects 1 argument (scenarioJson), got 0";
+//   - a wrong type: "id must be a string, not null", "checkIndex must be a number, not string";
+//   - a document (lessonText, scenarioJson) of more than 1 MiB (1 048 576 bytes of UTF-8):
+//     "scenarioJson: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576";
+//   - a name (sweep's variable, checkGenerated's id) of more than 256 bytes:
+//     "id: string of more than 256 bytes exceeds the limit of 256";
+//   - sweep values that are not an array or typed array of 1 to 4096 numbers.
+// The limits are src/limits.hpp's (docs/robustness.md).
 
 /** Result of validating a lesson-data file against the Atlas lesson contract. */
 export interface LessonResult {
@@ -53,9 +64,9 @@ export interface GeneratedCheckResult {
 }
 
 export interface PrefillTraceModule {
-  /** Engine version, e.g. "0.1.0". */
+  /** Engine version, e.g. "0.1.0". Cannot fail; arguments are ignored. */
   version(): string;
-  /** Parse and validate lesson-data JSON text. */
+  /** Parse and validate lesson-data JSON text (at most 1 MiB). */
   loadLesson(lessonText: string): LessonResult;
   /**
    * Check a quiz answer. `checkIndex` 0 is the lesson's `check`; i >= 1 is `checks[i-1]`.
@@ -79,8 +90,9 @@ export interface PrefillTraceModule {
   /** The built-in models, accelerators and precisions (with their source URLs) as JSON. */
   listPresets(): JsonResult;
   /**
-   * TTFT (queue, execution, delivery, total; null total when overloaded) at each value of
-   * `variable`, computed in one call. At most 4096 values; more is an error, not a long freeze.
+   * TTFT (queue, execution, delivery, total; null total only when overloaded) at each value of
+   * `variable`, computed in one call. 1 to 4096 values (an array of numbers or a typed array,
+   * copied once); more is an error, not a long freeze. `variable` is at most 256 bytes.
    */
   sweep(scenarioJson: string, variable: "prompt_tokens" | "arrival_rate",
         values: Float64Array | number[]): JsonResult;
@@ -89,7 +101,10 @@ export interface PrefillTraceModule {
    * question, options?, unit?, relative_tolerance?}]}`. Answers are not included.
    */
   generateChecks(scenarioJson: string): JsonResult;
-  /** Checks `answer` (a number, or a 0-based option index) against generated check `id`. */
+  /**
+   * Checks `answer` (a number, or a 0-based option index) against generated check `id` (at most
+   * 256 bytes).
+   */
   checkGenerated(scenarioJson: string, id: string, answer: number): GeneratedCheckResult;
 }
 

@@ -217,7 +217,7 @@ struct SweepPoint {
   std::optional<double> total_seconds;
   bool overloaded = false;
 };
-constexpr std::size_t max_sweep_points = 4096;
+using limits::max_sweep_points;  // src/limits.hpp
 Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
                                       const std::vector<double>& values);
 
