@@ -72,6 +72,7 @@ export class Mount {
    * @param {object} options
    * @param {'full'|'lesson'|'explorer'} options.view
    * @param {string|null} options.lessonSrc      the attribute's value (resolved against the page)
+   * @param {string|null} options.equationsSrc   the `equations-src` attribute's value
    * @param {boolean} options.syncUrl
    * @param {'local'|'none'} options.storage
    * @param {URL} options.base                   the asset base
@@ -176,8 +177,8 @@ export class Mount {
         lessonFile = Promise.reject(error);
       }
       lessonFile.catch(() => {}); // awaited below, after the explorer is drawn
-      const companion = (path) => fetchOptionalJson(assetUrl(path, base), { signal, timeoutMs: this.#options.timeoutMs });
-      companions = Promise.all([companion(EQUATIONS_PATH), companion(RELATED_LESSONS_PATH)]);
+      const companion = (url) => fetchOptionalJson(url, { signal, timeoutMs: this.#options.timeoutMs });
+      companions = Promise.all([companion(this.#equationsUrl()), companion(assetUrl(RELATED_LESSONS_PATH, base))]);
     }
     // The explorer is shown unless the lesson is known to be another one: a published file
     // name says which lesson it holds before it arrives; another name waits for the lesson.
@@ -291,6 +292,18 @@ export class Mount {
     if (signal.aborted) return null;
     if (this.#options.syncUrl) document.title = `${lesson.name} · AI Machinery Atlas`;
     return { state: this.#failed.length ? 'error' : 'ready', lessonId: lesson.id };
+  }
+
+  /**
+   * The equation pack (the LaTeX of each lesson's science equations, by lesson id): the host's
+   * `equations-src` (same origin; the Atlas's formal equations for its other lessons), else the
+   * bundled one, which holds this lesson's.
+   */
+  #equationsUrl() {
+    const { equationsSrc, base } = this.#options;
+    if (!equationsSrc) return assetUrl(EQUATIONS_PATH, base);
+    const url = new URL(equationsSrc, document.baseURI);
+    return url.origin === window.location.origin ? url : assetUrl(EQUATIONS_PATH, base);
   }
 
   /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
