@@ -136,6 +136,31 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
   }
 });
 
+test("a Vite build with no configuration emits the .wasm and runs in headless Chromium", async () => {
+  write("vite-app/index.html", `<!doctype html><title>vite consumer</title><script type="module" src="./main.js"></script>`);
+  write("vite-app/main.js", `import PrefillTrace from "prefill-trace";
+const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = line;`);
+  // Vite (a dev dependency of the repository) run from the consumer project, no config file.
+  run(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "build", "vite-app", "--outDir", "dist",
+    "--logLevel", "error", "--base", "./"]);
+  const emitted = readdirSync(path.join(project, "vite-app/dist/assets"));
+  assert.ok(emitted.some((f) => /\.wasm$/.test(f)), `Vite emitted the .wasm (${emitted.join(", ")})`);
+  const server = await startServer({ root: path.join(project, "vite-app/dist") });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body?.dataset.result, null, { timeout: 15_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.result), `${EXPECTED} ${version}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
 test("the element from the installed package renders the bundled lesson, its assets found next to app.js", async () => {
   write("element.html", `<!doctype html><title>element</title>
 <script type="module" src="node_modules/prefill-trace/element/app.js"></script>
