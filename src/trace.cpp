@@ -20,6 +20,20 @@ double ceil_div(double a, double b) {
   return std::ceil(a / b);
 }
 
+// Bytes per element of each stored tensor kind, worked out once per trace.
+struct ByteWidths {
+  double weights;      // w
+  double activations;  // a
+  double kv;           // c
+  double scores;       // s: scores are kept in at least 16 bits
+};
+
+ByteWidths byte_widths(const Precision& precision) {
+  const double a = bytes_per_element(precision.activations);
+  return ByteWidths{bytes_per_element(precision.weights), a, bytes_per_element(precision.kv),
+                    std::max(a, 2.0)};
+}
+
 // How the query tokens of each request are processed: ⌈Q/C⌉ chunks of C tokens (the last may
 // be shorter), chunk c attending to `prior + c·C` earlier keys. Prefill: prior = 0, Q = T.
 // One decode step: Q = 1 token after prior = T.
@@ -85,10 +99,11 @@ class OperatorBuilder {
  public:
   OperatorBuilder(const Scenario& scenario, const Pass& pass)
       : s_(scenario), m_(scenario.model), pass_(pass) {
-    w_ = bytes_per_element(s_.precision.weights);
-    a_ = bytes_per_element(s_.precision.activations);
-    c_ = bytes_per_element(s_.precision.kv);
-    score_ = std::max(a_, 2.0);  // scores are kept in at least 16-bit
+    const ByteWidths widths = byte_widths(s_.precision);
+    w_ = widths.weights;
+    a_ = widths.activations;
+    c_ = widths.kv;
+    score_ = widths.scores;
     batch_ = static_cast<double>(s_.workload.batch);
     layers_ = static_cast<double>(m_.layers);
     chunks_ = static_cast<double>(pass_.chunks());
@@ -100,10 +115,6 @@ class OperatorBuilder {
 
   std::vector<Operator> build(const AttentionSums& sums) {
     const double d = static_cast<double>(m_.d_model);
-    const double hq = static_cast<double>(m_.query_heads);
-    const double hkv = static_cast<double>(m_.kv_heads);
-    const double dh = static_cast<double>(m_.head_dim);
-    const double dff = static_cast<double>(m_.d_ff);
     const double vocab = static_cast<double>(m_.vocab);
     std::vector<Operator> ops;
     ops.reserve(16);  // a trace has 13 to 16 kernels: one allocation
@@ -111,13 +122,35 @@ class OperatorBuilder {
     // Step 1: gather one embedding row per token.
     ops.push_back(finish(Operator{"embedding", 1, 1, chunks_, 0, 0,
                                   HbmBytes{rows_ * d * w_, rows_ * d * a_, 0, 0}}));
-
-    // Step 2 (per layer): fused residual-add + RMSNorm, then the projections.
-    ops.push_back(norm("attn_norm", layers_, rows_));
-    ops.push_back(
-        gemm("qkv_projection", m_.d_model, (m_.query_heads + 2 * m_.kv_heads) * m_.head_dim));
-
+    // Step 2 (per layer): fused residual-add + RMSNorm, then the Q, K, V projections.
+    ops.push_back(per_layer(norm("attn_norm", layers_, rows_)));
+    ops.push_back(per_layer(
+        gemm("qkv_projection",
+             GemmShape{m_.d_model, (m_.query_heads + 2 * m_.kv_heads) * m_.head_dim})));
     // Step 3 (per layer): write the new keys/values, then causal attention.
+    for (Operator& op : attention(sums)) ops.push_back(per_layer(std::move(op)));
+    // Step 2 again: output projection and the MLP.
+    ops.push_back(per_layer(gemm("o_projection", GemmShape{m_.query_heads * m_.head_dim, m_.d_model})));
+    ops.push_back(per_layer(norm("mlp_norm", layers_, rows_)));
+    for (Operator& op : mlp()) ops.push_back(per_layer(std::move(op)));
+    ops.push_back(norm("final_norm", 1, rows_));
+
+    // Step 5: first-token delivery reads logits for the last prompt position only.
+    Operator head = gemm_rows("lm_head", 5, 1, GemmShape{m_.d_model, m_.vocab}, batch_, 1, 1);
+    head.hbm.activations = batch_ * d * a_ + batch_ * vocab * kLogitBytes;
+    ops.push_back(finish(head));
+    ops.push_back(finish(Operator{"sampling", 5, 1, 1, batch_ * vocab * kSamplingFlopsPerLogit,
+                                  batch_ * vocab * kSamplingFlopsPerLogit,
+                                  HbmBytes{0, batch_ * vocab * kLogitBytes, 0, 0}}));
+    return ops;
+  }
+
+  // kv_cache_write and the attention kernel(s) of one layer.
+  std::vector<Operator> attention(const AttentionSums& sums) const {
+    const double hq = static_cast<double>(m_.query_heads);
+    const double hkv = static_cast<double>(m_.kv_heads);
+    const double dh = static_cast<double>(m_.head_dim);
+    std::vector<Operator> ops;
     const double kv_elems = 2 * rows_ * hkv * dh;
     ops.push_back(finish(Operator{"kv_cache_write", 3, layers_, chunks_, 0, 0,
                                   HbmBytes{0, kv_elems * a_, kv_elems * c_, 0}}));
@@ -136,49 +169,39 @@ class OperatorBuilder {
       op.hbm.activations = 2 * qo_bytes;
       op.hbm.kv = batch_ * hkv * 2 * dh * c_ * sums.fused_keys_loaded;
       ops.push_back(finish(op));
-    } else {
-      const double score_bytes = batch_ * hq * sums.dense_pairs * score_;
-      const double key_bytes = batch_ * hkv * dh * c_ * key_positions();
-      ops.push_back(finish(Operator{
-          "attention_scores", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
-          batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
-      ops.push_back(finish(Operator{"softmax", 3, layers_, chunks_,
-                                    batch_ * hq * sums.useful_pairs * kSoftmaxFlopsPerScore,
-                                    batch_ * hq * sums.dense_pairs * kSoftmaxFlopsPerScore,
-                                    HbmBytes{0, 0, 0, 2 * score_bytes}}));
-      ops.push_back(finish(Operator{
-          "attention_values", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
-          batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+      return ops;
     }
+    const double score_bytes = batch_ * hq * sums.dense_pairs * score_;
+    const double key_bytes = batch_ * hkv * dh * c_ * key_positions();
+    ops.push_back(finish(Operator{
+        "attention_scores", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
+        batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+    ops.push_back(finish(Operator{"softmax", 3, layers_, chunks_,
+                                  batch_ * hq * sums.useful_pairs * kSoftmaxFlopsPerScore,
+                                  batch_ * hq * sums.dense_pairs * kSoftmaxFlopsPerScore,
+                                  HbmBytes{0, 0, 0, 2 * score_bytes}}));
+    ops.push_back(finish(Operator{
+        "attention_values", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
+        batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+    return ops;
+  }
 
-    // Step 2 again: output projection and the MLP.
-    ops.push_back(gemm("o_projection", m_.query_heads * m_.head_dim, m_.d_model));
-    ops.push_back(norm("mlp_norm", layers_, rows_));
+  // The MLP of one layer: router (MoE), up (or gate+up), activation, down.
+  std::vector<Operator> mlp() {
     const bool gated = m_.mlp == MlpKind::gated;
-    const int64_t up_width = (gated ? 2 : 1) * m_.d_ff;
-    const double k = static_cast<double>(m_.active_experts);
-    if (m_.experts > 1) ops.push_back(gemm("router", m_.d_model, m_.experts));
-    ops.push_back(gemm(gated ? "gate_up_projection" : "up_projection", m_.d_model, up_width, true));
-    const double act_out = rows_ * k * dff;
+    std::vector<Operator> ops;
+    if (m_.experts > 1) ops.push_back(gemm("router", GemmShape{m_.d_model, m_.experts}));
+    ops.push_back(gemm(gated ? "gate_up_projection" : "up_projection",
+                       GemmShape{m_.d_model, (gated ? 2 : 1) * m_.d_ff, m_.experts,
+                                 m_.active_experts}));
+    const double act_out = rows_ * static_cast<double>(m_.active_experts) *
+                           static_cast<double>(m_.d_ff);
+    const double act_flops = gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement;
+    ops.push_back(finish(Operator{gated ? "silu_and_mul" : "relu", 2, layers_, chunks_,
+                                  act_out * act_flops, act_out * act_flops,
+                                  HbmBytes{0, act_out * a_ * (gated ? 3 : 2), 0, 0}}));
     ops.push_back(
-        finish(Operator{gated ? "silu_and_mul" : "relu", 2, layers_, chunks_,
-                        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
-                        act_out * (gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement),
-                        HbmBytes{0, act_out * a_ * (gated ? 3 : 2), 0, 0}}));
-    ops.push_back(gemm("down_projection", m_.d_ff, m_.d_model, true));
-    ops.push_back(norm("final_norm", 1, rows_));
-
-    // Step 5: first-token delivery reads logits for the last prompt position only.
-    Operator head = gemm_rows("lm_head", 5, 1, m_.d_model, m_.vocab, batch_, 1, 1);
-    head.hbm.activations = batch_ * d * a_ + batch_ * vocab * kLogitBytes;
-    ops.push_back(finish(head));
-    ops.push_back(finish(Operator{"sampling", 5, 1, 1, batch_ * vocab * kSamplingFlopsPerLogit,
-                                  batch_ * vocab * kSamplingFlopsPerLogit,
-                                  HbmBytes{0, batch_ * vocab * kLogitBytes, 0, 0}}));
-    for (Operator& op : ops) {
-      op.per_layer = op.name != "embedding" && op.name != "final_norm" && op.name != "lm_head" &&
-                     op.name != "sampling";
-    }
+        gemm("down_projection", GemmShape{m_.d_ff, m_.d_model, m_.experts, m_.active_experts}));
     return ops;
   }
 
@@ -196,27 +219,22 @@ class OperatorBuilder {
 
   double rows() const { return rows_; }
 
-  Operator gemm(const char* name, int64_t d_in, int64_t d_out, bool expert = false) {
-    if (expert && m_.experts > 1) {
-      // Each token runs k of E experts. Under uniform routing, a chunk of R rows touches
-      // E·(1 − (1 − k/E)^R) distinct experts, each loaded once with R·k/E_t rows.
-      const double e = static_cast<double>(m_.experts);
-      const double k = static_cast<double>(m_.active_experts);
-      Operator total{name, 2, layers_, chunks_, 0, 0, {}};
-      for_each_chunk_rows([&](double chunk_rows, double times) {
-        const double touched = e * (1 - std::pow(1 - k / e, chunk_rows));
-        const Operator part =
-            gemm_rows(name, 2, layers_, d_in, d_out, chunk_rows * k / touched, touched, 1);
-        total.flops += part.flops * times;
-        total.computed_flops += part.computed_flops * times;
-        total.hbm.weights += part.hbm.weights * times;
-        total.hbm.activations += part.hbm.activations * times;
-      });
-      return finish(total);
-    }
+  // A weight GEMM of one layer over every chunk of the pass. An expert GEMM (k > 1 of E
+  // experts per token) loads only the experts a chunk touches: under uniform routing a chunk of
+  // R rows touches E·(1 − (1 − k/E)^R) distinct experts, each loaded once with R·k/E_t rows.
+  Operator gemm(const char* name, const GemmShape& shape) {
     Operator total{name, 2, layers_, chunks_, 0, 0, {}};
+    total.gemm = shape;
     for_each_chunk_rows([&](double chunk_rows, double times) {
-      const Operator part = gemm_rows(name, 2, layers_, d_in, d_out, chunk_rows, 1, 1);
+      double rows = chunk_rows;
+      double groups = 1;
+      if (shape.expert()) {
+        const double e = static_cast<double>(shape.experts);
+        const double k = static_cast<double>(shape.experts_per_token);
+        groups = e * (1 - std::pow(1 - k / e, chunk_rows));
+        rows = chunk_rows * k / groups;
+      }
+      const Operator part = gemm_rows(name, 2, layers_, shape, rows, groups, 1);
       total.flops += part.flops * times;
       total.computed_flops += part.computed_flops * times;
       total.hbm.weights += part.hbm.weights * times;
@@ -227,10 +245,10 @@ class OperatorBuilder {
 
   // One GEMM of `rows` token rows against a d_in×d_out weight, repeated over `groups` weight
   // matrices (experts). Minimum traffic with ideal reuse: weights once, inputs and outputs once.
-  Operator gemm_rows(const char* name, int step, double count, int64_t d_in, int64_t d_out,
+  Operator gemm_rows(const char* name, int step, double count, const GemmShape& shape,
                      double rows, double groups, double launches) const {
-    const double din = static_cast<double>(d_in);
-    const double dout = static_cast<double>(d_out);
+    const double din = static_cast<double>(shape.d_in);
+    const double dout = static_cast<double>(shape.d_out);
     // Tile quantization: ⌈rows/m⌉·m rows are computed. A GEMM with fewer rows than m is
     // assumed to run a smaller tile, rounded up to the tensor-core MMA height of 16 rows
     // (libraries select skinny kernels for small M), so one decode row is not charged for 128.
@@ -246,6 +264,7 @@ class OperatorBuilder {
                 {}};
     op.hbm.weights = groups * din * dout * w_;
     op.hbm.activations = groups * rows * (din + dout) * a_;
+    op.gemm = shape;
     return op;
   }
 
@@ -271,6 +290,11 @@ class OperatorBuilder {
       f(batch_ * static_cast<double>(pass_.chunk), static_cast<double>(pass_.full_chunks()));
     }
     if (pass_.remainder() > 0) f(batch_ * static_cast<double>(pass_.remainder()), 1);
+  }
+
+  static Operator per_layer(Operator op) {
+    op.per_layer = true;
+    return op;
   }
 
   Operator norm(const char* name, double count, double rows) const {
@@ -333,7 +357,8 @@ std::optional<double> rows_to_reach_ridge(double d_in, double d_out, double w, d
 MemoryLedger memory_ledger(const Scenario& s, double weight_bytes, double kv_bytes, double rows,
                            double largest_score_rows_x_keys) {
   const ModelShape& m = s.model;
-  const double a = bytes_per_element(s.precision.activations);
+  const ByteWidths widths = byte_widths(s.precision);
+  const double a = widths.activations;
   const double d = static_cast<double>(m.d_model);
   const double dh = static_cast<double>(m.head_dim);
   MemoryLedger ledger;
@@ -343,7 +368,7 @@ MemoryLedger memory_ledger(const Scenario& s, double weight_bytes, double kv_byt
   ledger.score_bytes = s.workload.attention == AttentionKind::materialized
                            ? static_cast<double>(s.workload.batch) *
                                  static_cast<double>(m.query_heads) * largest_score_rows_x_keys *
-                                 std::max(a, 2.0)
+                                 widths.scores
                            : 0;
   ledger.attention_workspace_bytes =
       rows * static_cast<double>(2 * m.query_heads + 2 * m.kv_heads) * dh * a + ledger.score_bytes;
@@ -470,152 +495,156 @@ Ttft time_to_first_token(double execution_seconds, double delivery_compute_secon
   return ttft;
 }
 
-Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism,
-                    const TraceOptions& options) {
-  const ModelShape& m = scenario.model;
-  const Workload& work = scenario.workload;
-  Trace trace;
-  trace.scenario = scenario;
-  trace.parameters = parameter_count(m);
+namespace {
 
-  const int64_t chunk =
-      work.chunk_tokens == 0 ? work.prompt_tokens : std::min(work.chunk_tokens, work.prompt_tokens);
-  const Pass prefill{work.prompt_tokens, chunk, 0};
-  const int64_t block = flash_block(scenario);
-  const AttentionSums sums = attention_sums(prefill, static_cast<double>(block));
-  OperatorBuilder builder(scenario, prefill);
-  trace.operators = builder.build(sums);
-  trace.totals = sum(trace.operators);
+// Everything one prefill trace derives its facts from: the scenario, the pass over the prompt,
+// the attention schedule and the byte widths, worked out once.
+struct TraceInputs {
+  const Scenario& scenario;
+  Pass prefill;
+  int64_t block;
+  AttentionSums sums;
+  ByteWidths widths;
+};
 
-  const double w = bytes_per_element(scenario.precision.weights);
-  const double a = bytes_per_element(scenario.precision.activations);
-  const double c = bytes_per_element(scenario.precision.kv);
-  const double batch = static_cast<double>(work.batch);
-  const double tokens = static_cast<double>(work.prompt_tokens);
-  const double layers = static_cast<double>(m.layers);
-  const double kv_per_token = 2 * layers * static_cast<double>(m.kv_heads * m.head_dim) * c;
-  const double& peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
-  const double ridge = peak * work.compute_efficiency /
-                       (scenario.hardware.memory_bandwidth * work.memory_efficiency);
-  trace.roofline = Roofline{peak * work.compute_efficiency,
-                            scenario.hardware.memory_bandwidth * work.memory_efficiency, ridge};
-
-  // Step 1.
+// Step 1: the embedding gather and the layer schedule.
+EmbeddingFacts embedding_facts(const std::vector<Operator>& ops, int64_t layers) {
   double launches = 0;
   double overhead = 0;
   double per_layer_kernels = 0;
-  for (const Operator& op : trace.operators) {
+  for (const Operator& op : ops) {
     launches += op.count * op.launches;
     overhead += op.count * op.overhead_seconds;
     if (op.per_layer) per_layer_kernels += 1;
   }
-  trace.embedding = EmbeddingFacts{trace.operators.front().hbm.total(), launches, per_layer_kernels,
-                                   overhead, m.layers};
+  return EmbeddingFacts{ops.front().hbm.total(), launches, per_layer_kernels, overhead, layers};
+}
 
-  // Step 2: the lesson's F per projection, and reuse against the ridge point.
-  ProjectionFacts& proj = trace.projection;
+// Step 2: the lesson's F per projection (from the shape each GEMM operator carries), and reuse
+// against the ridge point.
+ProjectionFacts projection_facts(const TraceInputs& in, const std::vector<Operator>& ops,
+                                 const OperatorBuilder& builder, double ridge) {
+  const ModelShape& m = in.scenario.model;
+  const double tokens = static_cast<double>(in.scenario.workload.prompt_tokens);
+  ProjectionFacts proj;
   proj.ridge_flops_per_byte = ridge;
-  proj.weight_reuse_rows = batch * static_cast<double>(chunk);
-  proj.projections.reserve(trace.operators.size());
-  proj.reuse_example.reserve(2);
-  for (const Operator& op : trace.operators) {
-    if (op.step != 2 || op.hbm.weights == 0 || op.name.find("norm") != std::string_view::npos)
-      continue;
+  proj.weight_reuse_rows =
+      static_cast<double>(in.scenario.workload.batch) * static_cast<double>(in.prefill.chunk);
+  proj.projections.reserve(ops.size());
+  for (const Operator& op : ops) {
+    if (op.step != 2 || !op.gemm) continue;
+    const GemmShape& shape = *op.gemm;
     ProjectionFact fact;
     fact.name = op.name;
-    const bool gated = m.mlp == MlpKind::gated;
-    const int64_t q_width = m.query_heads * m.head_dim;
-    if (op.name == "qkv_projection") {
-      fact.d_in = m.d_model, fact.d_out = q_width + 2 * m.kv_heads * m.head_dim;
-    } else if (op.name == "o_projection") {
-      fact.d_in = q_width, fact.d_out = m.d_model;
-    } else if (op.name == "router") {
-      fact.d_in = m.d_model, fact.d_out = m.experts;
-    } else if (op.name == "down_projection") {
-      fact.d_in = m.d_ff, fact.d_out = m.d_model;
-    } else {
-      fact.d_in = m.d_model, fact.d_out = (gated ? 2 : 1) * m.d_ff;
-    }
-    const bool expert = m.experts > 1 && op.name != "router" && op.name != "qkv_projection" &&
-                        op.name != "o_projection";
-    const double k = expert ? static_cast<double>(m.active_experts) : 1;
-    fact.flops_per_request =
-        2 * tokens * static_cast<double>(fact.d_in) * static_cast<double>(fact.d_out) * k;
+    fact.d_in = shape.d_in;
+    fact.d_out = shape.d_out;
+    const double din = static_cast<double>(shape.d_in);
+    const double dout = static_cast<double>(shape.d_out);
+    fact.flops_per_request = 2 * tokens * din * dout * static_cast<double>(shape.experts_per_token);
     fact.intensity = op.intensity;
     fact.bound = op.bound;
-    fact.rows_to_reach_ridge = rows_to_reach_ridge(static_cast<double>(fact.d_in),
-                                                   static_cast<double>(fact.d_out), w, a, ridge);
-    proj.flops_per_request += fact.flops_per_request * layers;
+    fact.rows_to_reach_ridge =
+        rows_to_reach_ridge(din, dout, in.widths.weights, in.widths.activations, ridge);
+    proj.flops_per_request += fact.flops_per_request * static_cast<double>(m.layers);
     proj.projections.push_back(fact);
   }
+  proj.reuse_example.reserve(2);
   for (const int64_t rows : {int64_t{1}, int64_t{128}}) {
-    Operator example = builder.gemm_rows("reuse", 2, 1, m.d_model, m.query_heads * m.head_dim,
-                                         static_cast<double>(rows), 1, 1);
-    example = builder.finish(example);
+    const Operator example = builder.finish(builder.gemm_rows(
+        "reuse", 2, 1, GemmShape{m.d_model, m.query_heads * m.head_dim}, static_cast<double>(rows),
+        1, 1));
     proj.reuse_example.push_back(ReuseExample{
         rows, example.intensity, example.hbm.weights / static_cast<double>(rows), example.bound});
   }
+  return proj;
+}
 
-  // Step 3.
-  AttentionFacts& att = trace.attention;
-  att.block = block;
-  att.useful_pairs = sums.useful_pairs;
+double kv_bytes_per_token(const TraceInputs& in) {
+  const ModelShape& m = in.scenario.model;
+  return 2 * static_cast<double>(m.layers) * static_cast<double>(m.kv_heads * m.head_dim) *
+         in.widths.kv;
+}
+
+// Step 3: the attention schedule, the score matrix, and the KV state left behind.
+AttentionFacts attention_facts(const TraceInputs& in) {
+  const ModelShape& m = in.scenario.model;
+  const Workload& work = in.scenario.workload;
+  const double batch = static_cast<double>(work.batch);
+  AttentionFacts att;
+  att.block = in.block;
+  att.useful_pairs = in.sums.useful_pairs;
   att.materialized = work.attention == AttentionKind::materialized;
-  att.computed_pairs = att.materialized ? sums.dense_pairs : sums.fused_pairs;
-  att.tiles = sums.fused_tiles;
-  const double score_bytes = std::max(a, 2.0);
+  att.computed_pairs = att.materialized ? in.sums.dense_pairs : in.sums.fused_pairs;
+  att.tiles = in.sums.fused_tiles;
+  const double score_bytes = in.widths.scores;
   att.score_matrix_bytes =
-      batch * static_cast<double>(m.query_heads) * sums.largest_score_rows_x_keys * score_bytes;
+      batch * static_cast<double>(m.query_heads) * in.sums.largest_score_rows_x_keys * score_bytes;
   // Score traffic of the materialized path: written by QKᵀ, read+written by softmax, read by ·V.
-  const double score_traffic =
-      4 * batch * static_cast<double>(m.query_heads) * sums.dense_pairs * score_bytes * layers;
+  const double score_traffic = 4 * batch * static_cast<double>(m.query_heads) *
+                               in.sums.dense_pairs * score_bytes * static_cast<double>(m.layers);
   att.score_traffic_bytes = att.materialized ? score_traffic : 0;
   att.score_bytes_avoided = att.materialized ? 0 : score_traffic;
-  att.kv_bytes_per_token = kv_per_token;
-  att.kv_bytes_written = kv_per_token * batch * tokens;
+  att.kv_bytes_per_token = kv_bytes_per_token(in);
+  att.kv_bytes_written = att.kv_bytes_per_token * batch * static_cast<double>(work.prompt_tokens);
+  return att;
+}
 
-  // Step 4.
-  const double rows_per_chunk = batch * static_cast<double>(chunk);
-  trace.memory = memory_ledger(scenario, trace.parameters * w, att.kv_bytes_written, rows_per_chunk,
-                               sums.largest_score_rows_x_keys);
-  const AttentionSums whole = chunk == work.prompt_tokens
-                                  ? sums
-                                  : attention_sums(Pass{work.prompt_tokens, work.prompt_tokens, 0},
-                                                   static_cast<double>(block));
-  const MemoryLedger unchunked = memory_ledger(scenario, trace.parameters * w, att.kv_bytes_written,
-                                               batch * tokens, whole.largest_score_rows_x_keys);
-  ChunkingFacts& chunking = trace.chunking;
-  chunking.chunks = prefill.chunks();
-  chunking.chunk_tokens = chunk;
+// Step 4: the memory ledger at this chunk, and what chunking changes against one chunk.
+void memory_and_chunking(const TraceInputs& in, const Trace& trace, MemoryLedger& memory,
+                         ChunkingFacts& chunking) {
+  const Workload& work = in.scenario.workload;
+  const double batch = static_cast<double>(work.batch);
+  const double weight_bytes = trace.parameters * in.widths.weights;
+  const double kv_bytes = trace.attention.kv_bytes_written;
+  memory = memory_ledger(in.scenario, weight_bytes, kv_bytes,
+                         batch * static_cast<double>(in.prefill.chunk),
+                         in.sums.largest_score_rows_x_keys);
+  const AttentionSums whole =
+      in.prefill.chunk == work.prompt_tokens
+          ? in.sums
+          : attention_sums(Pass{work.prompt_tokens, work.prompt_tokens, 0},
+                           static_cast<double>(in.block));
+  const MemoryLedger unchunked =
+      memory_ledger(in.scenario, weight_bytes, kv_bytes,
+                    batch * static_cast<double>(work.prompt_tokens),
+                    whole.largest_score_rows_x_keys);
+  chunking.chunks = in.prefill.chunks();
+  chunking.chunk_tokens = in.prefill.chunk;
   chunking.temporaries_unchunked_bytes = unchunked.temporaries_bytes;
   double weights_per_chunk = 0;
   for (const Operator& op : trace.operators) {
     if (op.per_layer) weights_per_chunk += op.count * op.hbm.weights / op.launches;
   }
   chunking.extra_weight_bytes = weights_per_chunk * static_cast<double>(chunking.chunks - 1);
-  chunking.kv_reread_bytes = sums.prior_keys * batch * kv_per_token;
+  chunking.kv_reread_bytes = in.sums.prior_keys * batch * trace.attention.kv_bytes_per_token;
+}
 
-  // Step 5.
+// Step 5: execution is every kernel before delivery; delivery is the LM head and sampling.
+Ttft ttft_of(const std::vector<Operator>& ops, const Workload& work) {
   double execution = 0;
   double delivery_compute = 0;
-  for (const Operator& op : trace.operators) {
+  for (const Operator& op : ops) {
     (op.step == 5 ? delivery_compute : execution) += op.count * op.seconds;
   }
-  trace.ttft = time_to_first_token(execution, delivery_compute, work);
+  return time_to_first_token(execution, delivery_compute, work);
+}
 
-  // The five steps. Sized up front and moved in: allocation is the dearest thing the trace
-  // does, in wasm most of all (the allocator is compiled to wasm too).
-  trace.steps.reserve(5);
+// The five steps with their kernels and totals. Sized up front and moved in: allocation is the
+// dearest thing the trace does, in wasm most of all (the allocator is compiled to wasm too).
+std::vector<Step> mechanism_steps(const std::vector<Operator>& ops,
+                                  const std::vector<std::string>& mechanism) {
+  std::vector<Step> steps;
+  steps.reserve(5);
   for (int number = 1; number <= 5; ++number) {
     Step step;
     step.number = number;
     step.title = kStepTitles[number - 1];
     step.text = static_cast<std::size_t>(number) <= mechanism.size() ? mechanism[number - 1] : "";
     const auto in_step = [number](const Operator& op) { return op.step == number; };
-    step.operators.reserve(static_cast<std::size_t>(
-        std::count_if(trace.operators.begin(), trace.operators.end(), in_step)));
+    step.operators.reserve(
+        static_cast<std::size_t>(std::count_if(ops.begin(), ops.end(), in_step)));
     BoundTimes times;
-    for (const Operator& op : trace.operators) {
+    for (const Operator& op : ops) {
       if (!in_step(op)) continue;
       times.add(op);
       step.operators.push_back(op.name);
@@ -625,34 +654,70 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
       step.totals.overhead_seconds += op.count * op.overhead_seconds;
     }
     step.bound = times.dominant();
-    trace.steps.push_back(std::move(step));
+    steps.push_back(std::move(step));
   }
+  return steps;
+}
 
-  // One decode step at context T for the same B requests.
-  if (options.decode_comparison) {
-    const Pass decode_pass{1, 1, work.prompt_tokens};
-    OperatorBuilder decode_builder(scenario, decode_pass);
-    const auto decode_ops =
-        decode_builder.build(attention_sums(decode_pass, static_cast<double>(block)));
-    const Totals decode_totals = sum(decode_ops);
-    DecodeComparison& decode = trace.decode;
-    decode.context_tokens = work.prompt_tokens;
-    decode.flops = decode_totals.flops;
-    decode.hbm_bytes = decode_totals.hbm_bytes;
-    decode.intensity = decode.flops / decode.hbm_bytes;
-    decode.seconds = decode_totals.seconds;
-    decode.bound = *dominant_bound(decode_ops);
-    const auto qkv_intensity = [](const std::vector<Operator>& ops) {
-      return std::find_if(ops.begin(), ops.end(),
-                          [](const Operator& op) { return op.name == "qkv_projection"; })
-          ->intensity;
-    };
-    decode.projection_intensity = qkv_intensity(decode_ops);
-    decode.prefill_projection_intensity = qkv_intensity(trace.operators);
-    decode.prefill_intensity = trace.totals.flops / trace.totals.hbm_bytes;
-    decode.prefill_bound = *dominant_bound(trace.operators);
-  }
+// One decode step at context T for the same B requests.
+DecodeComparison decode_comparison(const TraceInputs& in, const Trace& trace) {
+  const Pass decode_pass{1, 1, in.scenario.workload.prompt_tokens};
+  OperatorBuilder decode_builder(in.scenario, decode_pass);
+  const auto decode_ops =
+      decode_builder.build(attention_sums(decode_pass, static_cast<double>(in.block)));
+  const Totals decode_totals = sum(decode_ops);
+  DecodeComparison decode;
+  decode.context_tokens = in.scenario.workload.prompt_tokens;
+  decode.flops = decode_totals.flops;
+  decode.hbm_bytes = decode_totals.hbm_bytes;
+  decode.intensity = decode.flops / decode.hbm_bytes;
+  decode.seconds = decode_totals.seconds;
+  decode.bound = *dominant_bound(decode_ops);
+  const auto qkv_intensity = [](const std::vector<Operator>& ops) {
+    return std::find_if(ops.begin(), ops.end(),
+                        [](const Operator& op) { return op.name == "qkv_projection"; })
+        ->intensity;
+  };
+  decode.projection_intensity = qkv_intensity(decode_ops);
+  decode.prefill_projection_intensity = qkv_intensity(trace.operators);
+  decode.prefill_intensity = trace.totals.flops / trace.totals.hbm_bytes;
+  decode.prefill_bound = *dominant_bound(trace.operators);
+  return decode;
+}
 
+}  // namespace
+
+Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism,
+                    const TraceOptions& options) {
+  const Workload& work = scenario.workload;
+  Trace trace;
+  trace.scenario = scenario;
+  trace.parameters = parameter_count(scenario.model);
+
+  const int64_t chunk =
+      work.chunk_tokens == 0 ? work.prompt_tokens : std::min(work.chunk_tokens, work.prompt_tokens);
+  const Pass prefill{work.prompt_tokens, chunk, 0};
+  const int64_t block = flash_block(scenario);
+  const TraceInputs in{scenario, prefill, block,
+                       attention_sums(prefill, static_cast<double>(block)),
+                       byte_widths(scenario.precision)};
+  OperatorBuilder builder(scenario, prefill);
+  trace.operators = builder.build(in.sums);
+  trace.totals = sum(trace.operators);
+
+  const double peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
+  const double ridge = peak * work.compute_efficiency /
+                       (scenario.hardware.memory_bandwidth * work.memory_efficiency);
+  trace.roofline = Roofline{peak * work.compute_efficiency,
+                            scenario.hardware.memory_bandwidth * work.memory_efficiency, ridge};
+
+  trace.embedding = embedding_facts(trace.operators, scenario.model.layers);
+  trace.projection = projection_facts(in, trace.operators, builder, ridge);
+  trace.attention = attention_facts(in);
+  memory_and_chunking(in, trace, trace.memory, trace.chunking);
+  trace.ttft = ttft_of(trace.operators, work);
+  trace.steps = mechanism_steps(trace.operators, mechanism);
+  if (options.decode_comparison) trace.decode = decode_comparison(in, trace);
   trace.assumptions = assumptions(scenario);
   return trace;
 }

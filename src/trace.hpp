@@ -4,9 +4,12 @@
 // five mechanism steps; the memory ledger; TTFT as queueing + execution + delivery; and one
 // decode step at the same shapes. Formulas: docs/model.md (from ../shared/docs/DOMAIN.md).
 //
-// Counts (FLOPs, bytes, pairs) are integers computed in double: exact below 2^53 (every preset
-// at prompts up to 128k tokens stays below), within 2^-53 relative above. Inputs are bounded by
-// scenario.hpp's limits, so nothing here can overflow to infinity or produce NaN.
+// Counts (FLOPs, bytes, pairs) are integers computed in double: exact below 2^53 ≈ 9.0e15 and
+// within 2^-53 relative above. Large scenarios do pass it: Llama-3.1-405B at 131,072 tokens
+// issues 1.77e17 FLOPs, whose last digits are rounded (to a multiple of 32). Every printed figure
+// is a measure of work, not an identifier, so this rounding (≤ 1.1e-16 relative) is harmless;
+// docs/model.md says so. Inputs are bounded by scenario.hpp's limits, so nothing here can
+// overflow to infinity or produce NaN.
 
 #include <optional>
 #include <string>
@@ -30,6 +33,15 @@ struct HbmBytes {
   double total() const { return weights + activations + kv + scores; }
 };
 
+/// The weight a GEMM operator multiplies by: worked out once, where the operator is built.
+struct GemmShape {
+  int64_t d_in = 0;
+  int64_t d_out = 0;
+  int64_t experts = 1;            // weight matrices it chooses among: E for an expert GEMM
+  int64_t experts_per_token = 1;  // k for an expert GEMM, else 1
+  bool expert() const { return experts > 1; }
+};
+
 /// One kernel. Figures are for ONE run (one layer); `count` runs make its share of the total.
 /// Names are string literals with static storage: views keep the per-trace cost allocation-free.
 struct Operator {
@@ -48,6 +60,7 @@ struct Operator {
   Bound bound = Bound::memory;
   double useful_fraction = 1;  // flops / computed_flops
   bool per_layer = false;      // runs once per layer (count = layers)
+  std::optional<GemmShape> gemm = std::nullopt;  // set for the weight GEMMs (projections, router, LM head)
 };
 
 struct Totals {
@@ -85,7 +98,7 @@ struct EmbeddingFacts {  // step 1
   double embedding_bytes = 0;
   double kernel_launches = 0;
   double kernels_per_layer = 0;
-  double overhead_seconds = 0;
+  double launch_overhead_total_seconds = 0;  // kernel_launches × the per-launch overhead
   int64_t layers = 0;
 };
 

@@ -87,7 +87,7 @@ json step_facts(const Trace& trace, int number) {
                           {"kernel_launches", trace.embedding.kernel_launches},
                           {"kernels_per_layer", trace.embedding.kernels_per_layer},
                           {"layers", trace.embedding.layers},
-                          {"launch_overhead_seconds", trace.embedding.overhead_seconds}});
+                          {"launch_overhead_total_seconds", trace.embedding.launch_overhead_total_seconds}});
     case 2: {
       json projections = json::array();
       for (const ProjectionFact& fact : trace.projection.projections) {
@@ -165,6 +165,17 @@ json step_facts(const Trace& trace, int number) {
 }
 
 }  // namespace
+
+json json_object(std::initializer_list<JsonMember> members) {
+  json object(json::value_t::object);
+  auto& map = object.get_ref<json::object_t&>();
+  for (const JsonMember& member : members) map.emplace(member.key, member.value);
+  return object;
+}
+
+std::string dump_json(const json& value, int indent) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
+}
 
 json scenario_to_json(const Scenario& scenario) {
   const Workload& work = scenario.workload;
