@@ -163,7 +163,8 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   const Fields fields(
       value, path,
       {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads", "kv_heads",
-       "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts", "tied_embeddings"},
+       "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts", "tied_embeddings",
+       "sliding_window"},
       errors);
   bool from_preset = false;
   if (fields.has("preset")) {
@@ -220,6 +221,12 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   model.active_experts =
       fields.integer("active_experts", model.active_experts, 1, limits::max_experts);
   model.tied_embeddings = fields.boolean("tied_embeddings", model.tied_embeddings);
+  if (fields.has("sliding_window") && fields.at("sliding_window").is_null()) {
+    model.sliding_window = 0;  // as the configs write "no window"
+  } else {
+    model.sliding_window =
+        fields.integer("sliding_window", model.sliding_window, 0, limits::max_prompt_tokens);
+  }
   if (errors.failed()) return model;
 
   if (model.query_heads % model.kv_heads != 0) {

@@ -64,6 +64,7 @@ struct ModelShape {
   int64_t experts = 1;         // 1 = dense MLP
   int64_t active_experts = 1;  // experts each token runs (MoE top-k)
   bool tied_embeddings = false;
+  int64_t sliding_window = 0;  // keys each query sees, itself included (0 = the whole prefix)
 };
 
 struct Accelerator {

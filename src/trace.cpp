@@ -20,18 +20,25 @@ double ceil_div(double a, double b) {
   return std::ceil(a / b);
 }
 
+double window_of(const ModelShape& model) {
+  return static_cast<double>(model.sliding_window);
+}
+
 // Bytes per element of each stored tensor kind, worked out once per trace.
 struct ByteWidths {
   double weights;      // w
   double activations;  // a
   double kv;           // c
   double scores;       // s: scores are kept in at least 16 bits
+  double tables;       // embedding table and LM head: never below 16 bits
 };
 
+// Weight-quantised checkpoints (AWQ and GPTQ int4, TensorRT-LLM/ModelOpt and vLLM fp8/int8)
+// quantise the layers' linear weights but keep the embedding table and the LM head in 16 bits.
 ByteWidths byte_widths(const Precision& precision) {
+  const double w = bytes_per_element(precision.weights);
   const double a = bytes_per_element(precision.activations);
-  return ByteWidths{bytes_per_element(precision.weights), a, bytes_per_element(precision.kv),
-                    std::max(a, 2.0)};
+  return ByteWidths{w, a, bytes_per_element(precision.kv), std::max(a, 2.0), std::max(w, 2.0)};
 }
 
 // How the query tokens of each request are processed: ⌈Q/C⌉ chunks of C tokens (the last may
@@ -52,34 +59,76 @@ struct AttentionSums {
   double fused_tiles = 0;
   double fused_pairs = 0;
   double fused_keys_loaded = 0;  // Σ over query blocks of the keys streamed for that block
-  double dense_pairs = 0;        // materialized: every (query, key) of the rectangle
+  double visible_keys = 0;       // Σ over chunks of the keys any row of the chunk may attend to
+  double dense_pairs = 0;        // materialized: every (query, visible key) of the rectangle
   double largest_score_rows_x_keys = 0;
-  double prior_keys = 0;  // Σ over chunks of keys written by earlier chunks
+  double prior_keys = 0;  // Σ over chunks of keys written by earlier chunks that the chunk reads
 };
 
-AttentionSums attention_sums(const Pass& pass, double b) {
+// Σ_{p<n} min(p + 1, W): causal pairs of the first n positions under a window of W keys
+// (W = 0: no window, n(n+1)/2).
+double windowed_pairs(double n, double window) {
+  if (window <= 0 || n <= window) return n * (n + 1) / 2;
+  return window * (window + 1) / 2 + (n - window) * window;
+}
+
+// The blocked schedule of one chunk of `rows` queries after `prior` keys, when a sliding window
+// of W keys (each query sees itself and the W − 1 keys before it) cuts the early keys off. Query
+// block j starts at s = prior + j·b: blocks with s ≤ W − 1 still see every earlier key (as
+// without a window); later blocks stream rows_j + W − 1 keys in ⌈(rows_j + W − 1)/b⌉ tiles.
+void add_windowed_chunk(AttentionSums& sums, double rows, double prior, double b, double window) {
+  const double q = std::floor(rows / b);
+  const double r = rows - q * b;
+  const double unwindowed_blocks = std::max(0.0, std::floor((window - 1 - prior) / b) + 1);
+  const double jf = std::min(unwindowed_blocks, q);  // full blocks that see every earlier key
+  const double prior_blocks = ceil_div(prior, b);
+  double full_tiles = jf * prior_blocks + jf * (jf + 1) / 2;
+  double keys = jf * prior + b * jf * (jf + 1) / 2;
+  full_tiles += (q - jf) * ceil_div(b + window - 1, b);
+  keys += (q - jf) * (b + window - 1);
+  double last_tiles = 0;
+  if (r > 0) {
+    const bool sees_all = q < unwindowed_blocks;
+    last_tiles = sees_all ? q + ceil_div(prior + r, b) : ceil_div(r + window - 1, b);
+    keys += sees_all ? prior + rows : r + window - 1;
+  }
+  sums.fused_tiles += full_tiles + last_tiles;
+  sums.fused_pairs += b * (b * full_tiles + r * last_tiles);
+  sums.fused_keys_loaded += keys;
+}
+
+AttentionSums attention_sums(const Pass& pass, double b, double window) {
   AttentionSums sums;
   const int64_t chunks = pass.chunks();
   for (int64_t c = 0; c < chunks; ++c) {
     const double rows = static_cast<double>(c < pass.full_chunks() ? pass.chunk : pass.remainder());
     const double prior =
         static_cast<double>(pass.prior) + static_cast<double>(c) * static_cast<double>(pass.chunk);
-    sums.useful_pairs += rows * prior + rows * (rows + 1) / 2;
-    // Blocked causal schedule: query block j (b rows, the last r = rows mod b) streams key
-    // blocks up to the one holding its last key; key blocks are aligned to multiples of b.
-    const double q = std::floor(rows / b);
-    const double r = rows - q * b;
-    const double prior_blocks = ceil_div(prior, b);
-    const double full_block_tiles = q * prior_blocks + q * (q + 1) / 2;
-    const double last_block_tiles = r > 0 ? q + ceil_div(prior + r, b) : 0;
-    sums.fused_tiles += full_block_tiles + last_block_tiles;
-    sums.fused_pairs += b * (b * full_block_tiles + r * last_block_tiles);
-    sums.fused_keys_loaded +=
-        (q + (r > 0 ? 1 : 0)) * prior + b * q * (q + 1) / 2 + (r > 0 ? rows : 0);
-    sums.dense_pairs += rows * (prior + rows);
-    sums.largest_score_rows_x_keys =
-        std::max(sums.largest_score_rows_x_keys, rows * (prior + rows));
-    sums.prior_keys += prior;
+    // Keys the chunk may attend to: all of them, or the window before its first row onward.
+    const bool windowed = window > 0 && prior + rows > window;
+    const double visible = windowed ? std::min(prior + rows, rows + window - 1) : prior + rows;
+    sums.useful_pairs += windowed
+                             ? windowed_pairs(prior + rows, window) - windowed_pairs(prior, window)
+                             : rows * prior + rows * (rows + 1) / 2;
+    if (windowed) {
+      add_windowed_chunk(sums, rows, prior, b, window);
+    } else {
+      // Blocked causal schedule: query block j (b rows, the last r = rows mod b) streams key
+      // blocks up to the one holding its last key; key blocks are aligned to multiples of b.
+      const double q = std::floor(rows / b);
+      const double r = rows - q * b;
+      const double prior_blocks = ceil_div(prior, b);
+      const double full_block_tiles = q * prior_blocks + q * (q + 1) / 2;
+      const double last_block_tiles = r > 0 ? q + ceil_div(prior + r, b) : 0;
+      sums.fused_tiles += full_block_tiles + last_block_tiles;
+      sums.fused_pairs += b * (b * full_block_tiles + r * last_block_tiles);
+      sums.fused_keys_loaded +=
+          (q + (r > 0 ? 1 : 0)) * prior + b * q * (q + 1) / 2 + (r > 0 ? rows : 0);
+    }
+    sums.visible_keys += visible;
+    sums.dense_pairs += rows * visible;
+    sums.largest_score_rows_x_keys = std::max(sums.largest_score_rows_x_keys, rows * visible);
+    sums.prior_keys += visible - rows;
   }
   return sums;
 }
@@ -101,6 +150,7 @@ class OperatorBuilder {
       : s_(scenario), m_(scenario.model), pass_(pass) {
     const ByteWidths widths = byte_widths(s_.precision);
     w_ = widths.weights;
+    table_ = widths.tables;
     a_ = widths.activations;
     c_ = widths.kv;
     score_ = widths.scores;
@@ -121,7 +171,7 @@ class OperatorBuilder {
 
     // Step 1: gather one embedding row per token.
     ops.push_back(finish(Operator{"embedding", 1, 1, chunks_, 0, 0,
-                                  HbmBytes{rows_ * d * w_, rows_ * d * a_, 0, 0}}));
+                                  HbmBytes{rows_ * d * table_, rows_ * d * a_, 0, 0}}));
     // Step 2 (per layer): fused residual-add + RMSNorm, then the Q, K, V projections.
     ops.push_back(per_layer(norm("attn_norm", layers_, rows_)));
     ops.push_back(per_layer(
@@ -137,6 +187,7 @@ class OperatorBuilder {
 
     // Step 5: first-token delivery reads logits for the last prompt position only.
     Operator head = gemm_rows("lm_head", 5, 1, GemmShape{m_.d_model, m_.vocab}, batch_, 1, 1);
+    head.hbm.weights = d * vocab * table_;
     head.hbm.activations = batch_ * d * a_ + batch_ * vocab * kLogitBytes;
     ops.push_back(finish(head));
     ops.push_back(finish(Operator{"sampling", 5, 1, 1, batch_ * vocab * kSamplingFlopsPerLogit,
@@ -172,7 +223,7 @@ class OperatorBuilder {
       return ops;
     }
     const double score_bytes = batch_ * hq * sums.dense_pairs * score_;
-    const double key_bytes = batch_ * hkv * dh * c_ * key_positions();
+    const double key_bytes = batch_ * hkv * dh * c_ * sums.visible_keys;
     ops.push_back(finish(Operator{
         "attention_scores", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
         batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
@@ -203,18 +254,6 @@ class OperatorBuilder {
     ops.push_back(
         gemm("down_projection", GemmShape{m_.d_ff, m_.d_model, m_.experts, m_.active_experts}));
     return ops;
-  }
-
-  // Key positions streamed by the materialized kernels, per request and KV head: Σ(prior+rows).
-  double key_positions() const {
-    const int64_t chunks = pass_.chunks();
-    const double full = static_cast<double>(pass_.full_chunks());
-    const double chunk = static_cast<double>(pass_.chunk);
-    const double prior = static_cast<double>(pass_.prior);
-    // Full chunks: Σ_{c<full} (prior + (c+1)·chunk); the remainder chunk ends at prior + Q.
-    double total = full * prior + chunk * full * (full + 1) / 2;
-    if (chunks > pass_.full_chunks()) total += prior + tokens_;
-    return total;
   }
 
   double rows() const { return rows_; }
@@ -308,7 +347,7 @@ class OperatorBuilder {
   const Scenario& s_;
   const ModelShape& m_;
   Pass pass_;
-  double w_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, peak_, bandwidth_;
+  double w_, table_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, peak_, bandwidth_;
 };
 
 Totals sum(const std::vector<Operator>& ops) {
@@ -411,9 +450,11 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
       "Queueing is M/D/1 (Poisson arrivals, deterministic service) per batch of B requests, plus "
       "(B−1)/(2λ) batch-formation wait.",
       "Capacity and bandwidth are the datasheet's decimal figures; no multi-device parallelism.",
+      "Quantised weights (int4, int8, fp8) apply to the layers' linear weights; the embedding "
+      "table and LM head stay 16-bit, as AWQ, GPTQ and FP8 checkpoints keep them.",
   };
   std::vector<std::string_view> list;
-  list.reserve(std::size(kAlways) + 2);  // + the attention variant and mixture of experts
+  list.reserve(std::size(kAlways) + 3);  // + attention variant, sliding window, experts
   list.assign(std::begin(kAlways), std::end(kAlways));
   if (s.workload.attention == AttentionKind::fused) {
     list.push_back(
@@ -423,6 +464,11 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
     list.push_back(
         "Materialized attention computes the full rectangle of scores, then masks; the score "
         "matrix is written, read and rewritten by softmax, and read by score·V.");
+  }
+  if (s.model.sliding_window > 0) {
+    list.push_back(
+        "Sliding-window attention: each query sees itself and the W − 1 keys before it; only the "
+        "last W positions' K/V are kept for decode (a rolling buffer), though all are written.");
   }
   if (s.model.experts > 1) {
     list.push_back(
@@ -586,6 +632,10 @@ AttentionFacts attention_facts(const TraceInputs& in) {
   att.score_bytes_avoided = att.materialized ? 0 : score_traffic;
   att.kv_bytes_per_token = kv_bytes_per_token(in);
   att.kv_bytes_written = att.kv_bytes_per_token * batch * static_cast<double>(work.prompt_tokens);
+  // A sliding window keeps only the last W positions for decode (Mistral's rolling buffer).
+  att.kv_tokens_kept = m.sliding_window > 0 ? std::min(work.prompt_tokens, m.sliding_window)
+                                            : work.prompt_tokens;
+  att.kv_bytes_kept = att.kv_bytes_per_token * batch * static_cast<double>(att.kv_tokens_kept);
   return att;
 }
 
@@ -594,8 +644,12 @@ void memory_and_chunking(const TraceInputs& in, const Trace& trace, MemoryLedger
                          ChunkingFacts& chunking) {
   const Workload& work = in.scenario.workload;
   const double batch = static_cast<double>(work.batch);
-  const double weight_bytes = trace.parameters * in.widths.weights;
-  const double kv_bytes = trace.attention.kv_bytes_written;
+  const ModelShape& m = in.scenario.model;
+  const double table_parameters =
+      static_cast<double>(m.vocab) * static_cast<double>(m.d_model) * (m.tied_embeddings ? 1 : 2);
+  const double weight_bytes = trace.parameters * in.widths.weights +
+                              table_parameters * (in.widths.tables - in.widths.weights);
+  const double kv_bytes = trace.attention.kv_bytes_kept;
   memory = memory_ledger(in.scenario, weight_bytes, kv_bytes,
                          batch * static_cast<double>(in.prefill.chunk),
                          in.sums.largest_score_rows_x_keys);
@@ -603,7 +657,7 @@ void memory_and_chunking(const TraceInputs& in, const Trace& trace, MemoryLedger
       in.prefill.chunk == work.prompt_tokens
           ? in.sums
           : attention_sums(Pass{work.prompt_tokens, work.prompt_tokens, 0},
-                           static_cast<double>(in.block));
+                           static_cast<double>(in.block), window_of(in.scenario.model));
   const MemoryLedger unchunked =
       memory_ledger(in.scenario, weight_bytes, kv_bytes,
                     batch * static_cast<double>(work.prompt_tokens),
@@ -664,7 +718,8 @@ DecodeComparison decode_comparison(const TraceInputs& in, const Trace& trace) {
   const Pass decode_pass{1, 1, in.scenario.workload.prompt_tokens};
   OperatorBuilder decode_builder(in.scenario, decode_pass);
   const auto decode_ops =
-      decode_builder.build(attention_sums(decode_pass, static_cast<double>(in.block)));
+      decode_builder.build(attention_sums(decode_pass, static_cast<double>(in.block),
+                                          window_of(in.scenario.model)));
   const Totals decode_totals = sum(decode_ops);
   DecodeComparison decode;
   decode.context_tokens = in.scenario.workload.prompt_tokens;
@@ -699,7 +754,7 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   const Pass prefill{work.prompt_tokens, chunk, 0};
   const int64_t block = flash_block(scenario);
   const TraceInputs in{scenario, prefill, block,
-                       attention_sums(prefill, static_cast<double>(block)),
+                       attention_sums(prefill, static_cast<double>(block), window_of(scenario.model)),
                        byte_widths(scenario.precision)};
   OperatorBuilder builder(scenario, prefill);
   trace.operators = builder.build(in.sums);

@@ -119,8 +119,10 @@ struct AttentionFacts {       // step 3
   double score_matrix_bytes = 0;   // largest score matrix of one layer (all heads, requests)
   double score_traffic_bytes = 0;  // score bytes through HBM, all layers (0 when fused)
   double score_bytes_avoided = 0;  // what fusion keeps on chip, all layers (0 when materialized)
-  double kv_bytes_written = 0;     // 2·L·B·T·h_kv·d_h·c
+  double kv_bytes_written = 0;     // 2·L·B·T·h_kv·d_h·c: every prompt token's K and V
   double kv_bytes_per_token = 0;
+  int64_t kv_tokens_kept = 0;      // per request: min(T, sliding window)
+  double kv_bytes_kept = 0;        // the decode-ready state: 2·L·B·min(T, W)·h_kv·d_h·c
 };
 
 struct MemoryLedger {  // step 4

@@ -24,7 +24,8 @@ json model_to_json(const ModelShape& model) {
                       {"vocab", model.vocab},
                       {"experts", model.experts},
                       {"active_experts", model.active_experts},
-                      {"tied_embeddings", model.tied_embeddings}});
+                      {"tied_embeddings", model.tied_embeddings},
+                      {"sliding_window", model.sliding_window}});
 }
 
 json accelerator_to_json(const Accelerator& accelerator) {
@@ -124,7 +125,10 @@ json step_facts(const Trace& trace, int number) {
                           {"score_traffic_bytes", att.score_traffic_bytes},
                           {"score_bytes_avoided", att.score_bytes_avoided},
                           {"kv_bytes_written", att.kv_bytes_written},
-                          {"kv_bytes_per_token", att.kv_bytes_per_token}});
+                          {"kv_bytes_per_token", att.kv_bytes_per_token},
+                          {"sliding_window", trace.scenario.model.sliding_window},
+                          {"kv_tokens_kept", att.kv_tokens_kept},
+                          {"kv_bytes_kept", att.kv_bytes_kept}});
     }
     case 4: {
       const MemoryLedger& mem = trace.memory;
@@ -219,7 +223,7 @@ json trace_to_json(const Trace& trace) {
   const Ttft& ttft = trace.ttft;
   const DecodeComparison& decode = trace.decode;
   json totals = totals_json(trace.totals);
-  totals["kv_cache"] = json_object({{"bytes", trace.attention.kv_bytes_written}});
+  totals["kv_cache"] = json_object({{"bytes", trace.attention.kv_bytes_kept}});
   totals["memory"] = json_object({{"peak_bytes", trace.memory.peak_bytes},
                                   {"capacity_bytes", trace.memory.capacity_bytes},
                                   {"fits", trace.memory.fits},

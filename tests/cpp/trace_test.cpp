@@ -215,6 +215,60 @@ TEST(KvCache, GroupedQueryAttentionShrinksTheState) {
   EXPECT_EQ(kv("llama-2-7b"), 1073741824.0);
 }
 
+TEST(SlidingWindow, MistralKeepsOnlyTheWindowOfKv) {
+  // Mistral-7B-v0.1 (config: sliding_window 4096) at T = 32,768 in bf16. Per token:
+  // 2·L·h_kv·d_h·c = 2·32·8·128·2 = 131,072 bytes. All 32,768 tokens are written
+  // (4,294,967,296 bytes), but decode keeps the window: 4096 × 131,072 = 536,870,912 (0.54 GB).
+  auto parsed = scenario_from_json(
+      {{"model", "mistral-7b"}, {"hardware", "h100-sxm"}, {"prompt_tokens", 32768}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const Trace trace = compute_trace(parsed.value(), {});
+  EXPECT_EQ(trace.attention.kv_bytes_written, 4294967296.0);
+  EXPECT_EQ(trace.attention.kv_tokens_kept, 4096);
+  EXPECT_EQ(trace.attention.kv_bytes_kept, 536870912.0);
+  EXPECT_EQ(trace.memory.kv_bytes, 536870912.0);
+  EXPECT_EQ(trace_to_json(trace)["totals"]["kv_cache"]["bytes"], 536870912.0);
+  // Useful pairs per head: positions 0..4095 see p+1 keys (4096·4097/2 = 8,390,656), the
+  // remaining 28,672 see 4096 each (117,440,512): 125,831,168 instead of T(T+1)/2 = 536,887,296.
+  EXPECT_EQ(trace.attention.useful_pairs, 125831168.0);
+  // Below the window nothing changes: T = 2048 keeps all 2048 positions.
+  auto short_prompt = scenario_from_json(
+      {{"model", "mistral-7b"}, {"hardware", "h100-sxm"}, {"prompt_tokens", 2048}});
+  const Trace short_trace = compute_trace(short_prompt.value(), {});
+  EXPECT_EQ(short_trace.attention.kv_bytes_kept, 2048.0 * 131072);
+  EXPECT_EQ(short_trace.attention.useful_pairs, 2048.0 * 2049 / 2);
+}
+
+TEST(SlidingWindow, BlockedScheduleSkipsKeysBehindTheWindow) {
+  // T = 8, window W = 3, tile b = 2. Query blocks start at 0, 2, 4, 6. A block starting at
+  // s ≤ W − 1 = 2 sees every earlier key: block 0 keys 0–1 (1 tile), block 1 keys 0–3 (2 tiles).
+  // Blocks at 4 and 6 see keys s − 2 .. s + 1: 4 keys = 2 tiles each. Tiles 1 + 2 + 2 + 2 = 7,
+  // computed pairs 7·2·2 = 28. Useful pairs: min(p + 1, 3) for p = 0..7 = 1+2+3·6 = 21.
+  json model = small_model();
+  model["sliding_window"] = 3;
+  const Trace trace =
+      trace_of({{"model", model}, {"prompt_tokens", 8}, {"attention_block", 2}});
+  EXPECT_EQ(trace.attention.useful_pairs, 21.0);
+  EXPECT_EQ(trace.attention.tiles, 7.0);
+  EXPECT_EQ(trace.attention.computed_pairs, 28.0);
+  EXPECT_EQ(trace.attention.kv_tokens_kept, 3);
+}
+
+TEST(Quantisation, Int4KeepsEmbeddingAndLmHeadAt16Bits) {
+  // Llama-3.1-8B int4 (AWQ/GPTQ-style): the layers' weights at 0.5 byte, the embedding table
+  // and LM head (2 · 128,256 · 4096 = 1,050,673,152 parameters) at 2 bytes:
+  // 8,030,261,248 · 0.5 + 1,050,673,152 · (2 − 0.5) = 4,015,130,624 + 1,576,009,728
+  // = 5,591,140,352 bytes. The LM head kernel reads its d·V weight at 2 bytes: 1,050,673,152.
+  auto parsed = scenario_from_json(
+      {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"precision", "int4"}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const Trace trace = compute_trace(parsed.value(), {});
+  EXPECT_EQ(trace.memory.weight_bytes, 5591140352.0);
+  EXPECT_EQ(op(trace, "lm_head").hbm.weights, 4096.0 * 128256 * 2);
+  // The embedding gather reads 2048 rows of 4096 16-bit values.
+  EXPECT_EQ(op(trace, "embedding").hbm.weights, 2048.0 * 4096 * 2);
+}
+
 TEST(Memory, ModelThatDoesNotFit) {
   // Llama-3.1-405B in bf16: weights alone are 2 bytes × 405,853,388,800 parameters
   // (126·(2·16384² + 2·16384·1024 + 3·16384·53248 + 2·16384) + 2·128256·16384 + 16384)
