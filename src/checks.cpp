@@ -28,6 +28,8 @@ const char* bound_option(Bound bound) {
       return "Memory bandwidth";
     case Bound::overhead:
       return "Kernel launch overhead";
+    case Bound::interconnect:
+      return "Interconnect bandwidth";
   }
   return "";
 }

@@ -256,7 +256,9 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   const Fields fields(value, path,
                       {"preset", "id", "name", "source_url", "note", "peak_flops",
                        "memory_bandwidth", "memory_capacity", "compute_units",
-                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds"},
+                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds",
+                       "interconnect_name", "interconnect_source_url", "interconnect_bandwidth",
+                       "interconnect_latency_seconds"},
                       errors);
   bool from_preset = false;
   if (fields.has("preset")) {
@@ -307,6 +309,13 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.l2_bytes = fields.number("l2_bytes", accelerator.l2_bytes, 0, 1e12);
   accelerator.launch_overhead_seconds =
       fields.number("launch_overhead_seconds", accelerator.launch_overhead_seconds, 0, 1);
+  accelerator.interconnect_name = fields.text("interconnect_name", accelerator.interconnect_name);
+  accelerator.interconnect_source_url =
+      fields.text("interconnect_source_url", accelerator.interconnect_source_url);
+  accelerator.interconnect_bandwidth =
+      fields.number("interconnect_bandwidth", accelerator.interconnect_bandwidth, 0, 1e15);
+  accelerator.interconnect_latency_seconds = fields.number(
+      "interconnect_latency_seconds", accelerator.interconnect_latency_seconds, 0, 1);
   return accelerator;
 }
 
@@ -331,11 +340,33 @@ Precision read_precision(const json& value, const std::string& path, FirstError&
   return precision;
 }
 
+// Megatron-style splitting needs whole heads and whole MLP columns on every device; key/value
+// heads either split evenly or, when there are fewer than devices, are replicated.
+void check_tensor_parallel(const Scenario& scenario, FirstError& errors) {
+  const int64_t n = scenario.workload.tensor_parallel;
+  const ModelShape& m = scenario.model;
+  const std::string devices = std::to_string(n);
+  if (m.query_heads % n != 0) {
+    errors.fail("/tensor_parallel", devices + " does not divide query_heads (" +
+                                        std::to_string(m.query_heads) + ")");
+  } else if (m.kv_heads % n != 0 && n % m.kv_heads != 0) {
+    errors.fail("/tensor_parallel", devices + " neither divides kv_heads (" +
+                                        std::to_string(m.kv_heads) + ") nor is a multiple of it");
+  } else if (m.d_ff % n != 0) {
+    errors.fail("/tensor_parallel",
+                devices + " does not divide d_ff (" + std::to_string(m.d_ff) + ")");
+  } else if (scenario.hardware.interconnect_bandwidth <= 0) {
+    errors.fail("/tensor_parallel", "the accelerator " + scenario.hardware.id +
+                                        " states no interconnect_bandwidth to all-reduce over");
+  }
+}
+
 Scenario read_scenario(const json& value, const Presets* presets, FirstError& errors) {
   const Fields fields(value, "",
                       {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens",
                        "attention", "gemm_m_tile", "attention_block", "arrival_rate",
-                       "delivery_seconds", "compute_efficiency", "memory_efficiency"},
+                       "delivery_seconds", "compute_efficiency", "memory_efficiency",
+                       "tensor_parallel"},
                       errors);
   Scenario scenario;
   if (errors.failed()) return scenario;
@@ -388,6 +419,10 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   work.delivery_seconds = fields.number("delivery_seconds", 0, 0, limits::max_delivery_seconds);
   work.compute_efficiency = fields.number("compute_efficiency", 1, 0, 1, true);
   work.memory_efficiency = fields.number("memory_efficiency", 1, 0, 1, true);
+  work.tensor_parallel =
+      fields.integer("tensor_parallel", 1, 1, limits::max_tensor_parallel);
+  if (errors.failed() || work.tensor_parallel == 1) return scenario;
+  check_tensor_parallel(scenario, errors);
   return scenario;
 }
 

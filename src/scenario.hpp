@@ -78,6 +78,11 @@ struct Accelerator {
   double sram_per_unit_bytes = 0;  // shared memory one block may use (sets attention blocks)
   double l2_bytes = 0;
   double launch_overhead_seconds = 0;  // host cost per kernel launch (an assumption)
+  // The device-to-device link tensor parallelism all-reduces over (0 = none stated).
+  std::string interconnect_name;
+  std::string interconnect_source_url;
+  double interconnect_bandwidth = 0;          // bytes/s, one direction, per device
+  double interconnect_latency_seconds = 0;    // per ring step (an assumption)
 };
 
 struct Precision {
@@ -98,6 +103,7 @@ struct Workload {
   double delivery_seconds = 0;    // transport latency of the first token
   double compute_efficiency = 1;  // η_c in (0, 1]: achievable / peak arithmetic
   double memory_efficiency = 1;   // η_m in (0, 1]: achievable / peak bandwidth
+  int64_t tensor_parallel = 1;    // devices each layer is split over (Megatron-style)
 };
 
 struct Scenario {
@@ -141,6 +147,7 @@ constexpr int64_t max_vocab = 1 << 24;
 constexpr int64_t max_experts = 4096;
 constexpr double max_arrival_rate = 1e9;
 constexpr double max_delivery_seconds = 3600;
+constexpr int64_t max_tensor_parallel = 1024;
 }  // namespace limits
 
 }  // namespace prefill_trace

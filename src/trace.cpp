@@ -159,6 +159,8 @@ class OperatorBuilder {
     chunks_ = static_cast<double>(pass_.chunks());
     tokens_ = static_cast<double>(pass_.query_tokens);
     rows_ = batch_ * tokens_;
+    devices_ = static_cast<double>(s_.workload.tensor_parallel);
+    ring_steps_ = 2 * (devices_ - 1);
     peak_ = s_.hardware.peak_flops.at(s_.precision.activations) * s_.workload.compute_efficiency;
     bandwidth_ = s_.hardware.memory_bandwidth * s_.workload.memory_efficiency;
   }
@@ -181,8 +183,10 @@ class OperatorBuilder {
     for (Operator& op : attention(sums)) ops.push_back(per_layer(std::move(op)));
     // Step 2 again: output projection and the MLP.
     ops.push_back(per_layer(gemm("o_projection", GemmShape{m_.query_heads * m_.head_dim, m_.d_model})));
+    if (devices_ > 1) ops.push_back(per_layer(all_reduce("attention_all_reduce")));
     ops.push_back(per_layer(norm("mlp_norm", layers_, rows_)));
     for (Operator& op : mlp()) ops.push_back(per_layer(std::move(op)));
+    if (devices_ > 1) ops.push_back(per_layer(all_reduce("mlp_all_reduce")));
     ops.push_back(norm("final_norm", 1, rows_));
 
     // Step 5: first-token delivery reads logits for the last prompt position only.
@@ -312,12 +316,18 @@ class OperatorBuilder {
     op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
     op.compute_seconds = op.computed_flops / peak_;
     op.memory_seconds = op.hbm.total() / bandwidth_;
+    op.interconnect_seconds =
+        op.link_bytes > 0 ? op.link_bytes / s_.hardware.interconnect_bandwidth +
+                                op.launches * ring_steps_ * s_.hardware.interconnect_latency_seconds
+                          : 0;
     op.overhead_seconds = op.launches * s_.hardware.launch_overhead_seconds;
-    const double roofline = std::max(op.compute_seconds, op.memory_seconds);
+    const double roofline =
+        std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
     op.seconds = roofline + op.overhead_seconds;
-    op.bound = op.overhead_seconds > roofline            ? Bound::overhead
-               : op.compute_seconds >= op.memory_seconds ? Bound::compute
-                                                         : Bound::memory;
+    op.bound = op.overhead_seconds > roofline                    ? Bound::overhead
+               : op.interconnect_seconds == roofline && roofline > 0 ? Bound::interconnect
+               : op.compute_seconds >= op.memory_seconds         ? Bound::compute
+                                                                 : Bound::memory;
     return op;
   }
 
@@ -329,6 +339,23 @@ class OperatorBuilder {
       f(batch_ * static_cast<double>(pass_.chunk), static_cast<double>(pass_.full_chunks()));
     }
     if (pass_.remainder() > 0) f(batch_ * static_cast<double>(pass_.remainder()), 1);
+  }
+
+  // Tensor parallelism leaves each device a partial sum of the layer output (N·d values per
+  // row); a ring all-reduce sends and receives 2(N−1)/N of it per device and adds (N−1)/N of it.
+  // HBM: the partial sum is read and the result written once.
+  Operator all_reduce(const char* name) const {
+    const double d = static_cast<double>(m_.d_model);
+    const double share = (devices_ - 1) / devices_;
+    Operator op{name,
+                2,
+                layers_,
+                chunks_,
+                rows_ * d * share,
+                rows_ * d * share,
+                HbmBytes{0, 2 * rows_ * d * a_, 0, 0}};
+    op.link_bytes = 2 * share * rows_ * d * a_;
+    return finish(op);
   }
 
   static Operator per_layer(Operator op) {
@@ -347,6 +374,7 @@ class OperatorBuilder {
   const Scenario& s_;
   const ModelShape& m_;
   Pass pass_;
+  double devices_, ring_steps_;
   double w_, table_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, peak_, bandwidth_;
 };
 
@@ -371,11 +399,11 @@ class BoundTimes {
   }
   std::optional<Bound> dominant() const {
     if (!any_) return std::nullopt;
-    return static_cast<Bound>(std::max_element(seconds_, seconds_ + 3) - seconds_);
+    return static_cast<Bound>(std::max_element(seconds_, seconds_ + 4) - seconds_);
   }
 
  private:
-  double seconds_[3] = {0, 0, 0};
+  double seconds_[4] = {0, 0, 0, 0};
   bool any_ = false;
 };
 
@@ -449,12 +477,12 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
       "fragmentation and runtime reservations are not counted.",
       "Queueing is M/D/1 (Poisson arrivals, deterministic service) per batch of B requests, plus "
       "(B−1)/(2λ) batch-formation wait.",
-      "Capacity and bandwidth are the datasheet's decimal figures; no multi-device parallelism.",
+      "Capacity and bandwidth are the datasheet's decimal figures.",
       "Quantised weights (int4, int8, fp8) apply to the layers' linear weights; the embedding "
       "table and LM head stay 16-bit, as AWQ, GPTQ and FP8 checkpoints keep them.",
   };
   std::vector<std::string_view> list;
-  list.reserve(std::size(kAlways) + 3);  // + attention variant, sliding window, experts
+  list.reserve(std::size(kAlways) + 4);  // + attention, parallelism, window, experts
   list.assign(std::begin(kAlways), std::end(kAlways));
   if (s.workload.attention == AttentionKind::fused) {
     list.push_back(
@@ -464,6 +492,17 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
     list.push_back(
         "Materialized attention computes the full rectangle of scores, then masks; the score "
         "matrix is written, read and rewritten by softmax, and read by score·V.");
+  }
+  if (s.workload.tensor_parallel > 1) {
+    list.push_back(
+        "Tensor parallelism (Megatron): each device holds 1/N of the query heads, MLP columns and "
+        "LM-head rows; key/value heads split, or are replicated when N exceeds them; the "
+        "embedding table and norms are replicated. Every figure is per device. The attention "
+        "output and MLP down projection are each followed by a ring all-reduce sending 2(N−1)/N "
+        "of the layer output per device at the one-way link bandwidth, plus 2(N−1) step "
+        "latencies, not overlapped with compute; the logit gather is not counted.");
+  } else {
+    list.push_back("One device: no tensor parallelism.");
   }
   if (s.model.sliding_window > 0) {
     list.push_back(
@@ -488,6 +527,8 @@ const char* bound_name(Bound bound) {
       return "memory";
     case Bound::overhead:
       return "overhead";
+    case Bound::interconnect:
+      return "interconnect";
   }
   return "?";
 }
@@ -497,6 +538,27 @@ const Operator* find_operator(const Trace& trace, std::string_view name) {
     if (op.name == name) return &op;
   }
   return nullptr;
+}
+
+ModelShape device_shard(const ModelShape& model, int64_t devices) {
+  ModelShape shard = model;
+  if (devices == 1) return shard;
+  shard.query_heads = model.query_heads / devices;
+  shard.kv_heads = std::max<int64_t>(1, model.kv_heads / devices);
+  shard.d_ff = model.d_ff / devices;
+  shard.vocab = (model.vocab + devices - 1) / devices;
+  return shard;
+}
+
+double parameters_per_device(const ModelShape& model, int64_t devices) {
+  if (devices == 1) return parameter_count(model);
+  const ModelShape shard = device_shard(model, devices);
+  const double d = static_cast<double>(model.d_model);
+  // The shard's own count has ⌈V/N⌉ rows for both tables; the embedding table is replicated.
+  const double lm_head_rows = model.tied_embeddings ? 0 : static_cast<double>(shard.vocab);
+  return parameter_count(shard) - static_cast<double>(shard.vocab) * d *
+                                      (model.tied_embeddings ? 1 : 2) +
+         static_cast<double>(model.vocab) * d + lm_head_rows * d;
 }
 
 double parameter_count(const ModelShape& m) {
@@ -546,7 +608,8 @@ namespace {
 // Everything one prefill trace derives its facts from: the scenario, the pass over the prompt,
 // the attention schedule and the byte widths, worked out once.
 struct TraceInputs {
-  const Scenario& scenario;
+  const Scenario& scenario;  // with the model's shard on one device (the whole model at N = 1)
+  const ModelShape& whole_model;
   Pass prefill;
   int64_t block;
   AttentionSums sums;
@@ -644,11 +707,15 @@ void memory_and_chunking(const TraceInputs& in, const Trace& trace, MemoryLedger
                          ChunkingFacts& chunking) {
   const Workload& work = in.scenario.workload;
   const double batch = static_cast<double>(work.batch);
-  const ModelShape& m = in.scenario.model;
+  // The embedding table is replicated on every device; the LM head is split by vocabulary rows.
+  const ModelShape& model = in.whole_model;
   const double table_parameters =
-      static_cast<double>(m.vocab) * static_cast<double>(m.d_model) * (m.tied_embeddings ? 1 : 2);
-  const double weight_bytes = trace.parameters * in.widths.weights +
-                              table_parameters * (in.widths.tables - in.widths.weights);
+      static_cast<double>(model.d_model) *
+      (static_cast<double>(model.vocab) +
+       (model.tied_embeddings ? 0 : static_cast<double>(in.scenario.model.vocab)));
+  const double weight_bytes =
+      parameters_per_device(model, work.tensor_parallel) * in.widths.weights +
+      table_parameters * (in.widths.tables - in.widths.weights);
   const double kv_bytes = trace.attention.kv_bytes_kept;
   memory = memory_ledger(in.scenario, weight_bytes, kv_bytes,
                          batch * static_cast<double>(in.prefill.chunk),
@@ -748,15 +815,22 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   Trace trace;
   trace.scenario = scenario;
   trace.parameters = parameter_count(scenario.model);
+  // Every kernel, byte and ledger entry below is one device's: the model's shard on it.
+  Scenario device_scenario = scenario;
+  device_scenario.model = device_shard(scenario.model, work.tensor_parallel);
+  const Scenario& device = device_scenario;
 
   const int64_t chunk =
       work.chunk_tokens == 0 ? work.prompt_tokens : std::min(work.chunk_tokens, work.prompt_tokens);
   const Pass prefill{work.prompt_tokens, chunk, 0};
-  const int64_t block = flash_block(scenario);
-  const TraceInputs in{scenario, prefill, block,
-                       attention_sums(prefill, static_cast<double>(block), window_of(scenario.model)),
+  const int64_t block = flash_block(device);
+  const TraceInputs in{device,
+                       scenario.model,
+                       prefill,
+                       block,
+                       attention_sums(prefill, static_cast<double>(block), window_of(device.model)),
                        byte_widths(scenario.precision)};
-  OperatorBuilder builder(scenario, prefill);
+  OperatorBuilder builder(device, prefill);
   trace.operators = builder.build(in.sums);
   trace.totals = sum(trace.operators);
 

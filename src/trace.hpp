@@ -21,7 +21,7 @@
 
 namespace prefill_trace {
 
-enum class Bound { compute, memory, overhead };
+enum class Bound { compute, memory, overhead, interconnect };
 const char* bound_name(Bound bound);
 
 /// Bytes one kernel moves through HBM, by what they are.
@@ -55,8 +55,10 @@ struct Operator {
   double intensity = 0;  // useful FLOPs per HBM byte
   double compute_seconds = 0;
   double memory_seconds = 0;
+  double link_bytes = 0;         // bytes one device sends over the interconnect (all-reduce)
+  double interconnect_seconds = 0;  // link_bytes / link bandwidth + ring-step latencies
   double overhead_seconds = 0;
-  double seconds = 0;  // max(compute, memory) + overhead
+  double seconds = 0;  // max(compute, memory, interconnect) + overhead
   Bound bound = Bound::memory;
   double useful_fraction = 1;  // flops / computed_flops
   bool per_layer = false;      // runs once per layer (count = layers)
@@ -204,6 +206,15 @@ const Operator* find_operator(const Trace& trace, std::string_view name);
 
 /// Parameter count of the model (all experts), from its shape.
 double parameter_count(const ModelShape& model);
+
+/// Parameters one device holds under tensor parallelism over `devices` (Megatron-style): its
+/// share of the query heads, key/value heads (replicated when fewer than devices), MLP columns
+/// and LM-head rows; norms, the router and the embedding table are replicated.
+double parameters_per_device(const ModelShape& model, int64_t devices);
+
+/// The shard of the model one device computes: h_q/N query heads, max(h_kv/N, 1) key/value
+/// heads, d_ff/N MLP columns, ⌈V/N⌉ LM-head rows. N = 1 returns the model unchanged.
+ModelShape device_shard(const ModelShape& model, int64_t devices);
 
 struct TraceOptions {
   bool decode_comparison = true;  // sweeps skip it: it doubles the work and they do not show it

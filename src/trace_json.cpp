@@ -41,7 +41,11 @@ json accelerator_to_json(const Accelerator& accelerator) {
                       {"compute_units", accelerator.compute_units},
                       {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
                       {"l2_bytes", accelerator.l2_bytes},
-                      {"launch_overhead_seconds", accelerator.launch_overhead_seconds}});
+                      {"launch_overhead_seconds", accelerator.launch_overhead_seconds},
+                      {"interconnect_name", accelerator.interconnect_name},
+                      {"interconnect_source_url", accelerator.interconnect_source_url},
+                      {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
+                      {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds}});
 }
 
 json optional_number(const std::optional<double>& value) {
@@ -75,6 +79,8 @@ json operator_json(const Operator& op) {
                       {"intensity", op.intensity},
                       {"compute_seconds", op.compute_seconds},
                       {"memory_seconds", op.memory_seconds},
+                      {"link_bytes", op.link_bytes},
+                      {"interconnect_seconds", op.interconnect_seconds},
                       {"overhead_seconds", op.overhead_seconds},
                       {"seconds", op.seconds},
                       {"bound", bound_name(op.bound)},
@@ -108,7 +114,12 @@ json step_facts(const Trace& trace, int number) {
                                      {"weight_bytes_per_row", example.weight_bytes_per_row},
                                      {"bound", bound_name(example.bound)}}));
       }
-      return json_object({{"projections", projections},
+      const ModelShape& whole = trace.scenario.model;
+      const int64_t devices = trace.scenario.workload.tensor_parallel;
+      return json_object({{"tensor_parallel", devices},
+                          {"kv_heads_per_device", device_shard(whole, devices).kv_heads},
+                          {"kv_heads_replicated", devices > whole.kv_heads},
+                          {"projections", projections},
                           {"projection_flops_per_request", trace.projection.flops_per_request},
                           {"weight_reuse_rows", trace.projection.weight_reuse_rows},
                           {"ridge_flops_per_byte", trace.projection.ridge_flops_per_byte},
@@ -199,7 +210,8 @@ json scenario_to_json(const Scenario& scenario) {
        {"arrival_rate", work.arrival_rate},
        {"delivery_seconds", work.delivery_seconds},
        {"compute_efficiency", work.compute_efficiency},
-       {"memory_efficiency", work.memory_efficiency}});
+       {"memory_efficiency", work.memory_efficiency},
+       {"tensor_parallel", work.tensor_parallel}});
 }
 
 json trace_to_json(const Trace& trace) {

@@ -51,6 +51,7 @@ scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, 
   --attention fused|materialized                  --arrival-rate R (requests/s, 0 = no queue)
   --delivery-latency S    --m-tile M              --attention-block B (0 = from SRAM)
   --compute-efficiency E  --memory-efficiency E   (0 < E <= 1; 1 = pure roofline)
+  --tensor-parallel N     devices each layer is split over (figures per device)
 
 PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
 16-hex-digit prefix in its published name. Exit codes: 0 ok, 1 wrong answer, 2 bad input.
@@ -90,6 +91,7 @@ constexpr ScenarioFlag kScenarioFlags[] = {
     {"--attention-block", "attention_block", true},
     {"--compute-efficiency", "compute_efficiency", true},
     {"--memory-efficiency", "memory_efficiency", true},
+    {"--tensor-parallel", "tensor_parallel", true},
 };
 
 // Options that take a value; every other --option is a switch.
@@ -333,6 +335,10 @@ void print_table(const Trace& trace) {
             << (s.workload.attention == AttentionKind::fused ? "fused" : "materialized")
             << " attention, " << trace.chunking.chunks << " chunk(s) of "
             << trace.chunking.chunk_tokens << " tokens\n"
+            << (s.workload.tensor_parallel > 1
+                    ? "Tensor parallel over " + std::to_string(s.workload.tensor_parallel) +
+                          " devices: every figure below is per device\n"
+                    : "")
             << "Parameters: " << si(trace.parameters, "")
             << "  ridge point: " << plain(trace.projection.ridge_flops_per_byte)
             << " FLOP/byte\n\n";

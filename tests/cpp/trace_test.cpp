@@ -269,6 +269,63 @@ TEST(Quantisation, Int4KeepsEmbeddingAndLmHeadAt16Bits) {
   EXPECT_EQ(op(trace, "embedding").hbm.weights, 2048.0 * 4096 * 2);
 }
 
+TEST(TensorParallel, Llama70bOnEightH100sByHand) {
+  // Llama-3.1-70B, T = 2048, B = 1, bf16, TP 8 on H100 SXM (NVLink 4: 450 GB/s each way,
+  // 1 µs per ring step, 4 µs per launch, from hardware.json).
+  auto parsed = scenario_from_json({{"model", "llama-3.1-70b"},
+                                    {"hardware", "h100-sxm"},
+                                    {"prompt_tokens", 2048},
+                                    {"tensor_parallel", 8}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const Trace trace = compute_trace(parsed.value(), {});
+  // All-reduce of the layer output: S = T·d·a = 2048·8192·2 = 33,554,432 bytes; the ring sends
+  // 2·(8−1)/8·S = 58,720,256 bytes per device, twice per layer (after o and down projections).
+  const Operator& attention_reduce = op(trace, "attention_all_reduce");
+  const Operator& mlp_reduce = op(trace, "mlp_all_reduce");
+  EXPECT_EQ(attention_reduce.link_bytes, 58720256.0);
+  EXPECT_EQ(mlp_reduce.link_bytes, 58720256.0);
+  EXPECT_EQ(attention_reduce.count, 80.0);
+  // Time: 58,720,256 / 450e9 = 130.489 µs + 2·7 steps × 1 µs = 144.489 µs, + 4 µs launch.
+  EXPECT_DOUBLE_EQ(attention_reduce.interconnect_seconds, 58720256.0 / 450e9 + 14e-6);
+  EXPECT_DOUBLE_EQ(attention_reduce.seconds, 58720256.0 / 450e9 + 14e-6 + 4e-6);
+  EXPECT_EQ(attention_reduce.bound, Bound::interconnect);
+  // Shards: 64/8 = 8 query heads, 8 KV heads / 8 = 1 per device, d_ff 28672/8 = 3584.
+  // qkv: d = 8192 → (8 + 2·1)·128 = 1280 columns; gate_up: 8192 → 2·3584 = 7168.
+  const auto& projections = trace.projection.projections;
+  EXPECT_EQ(projections[0].d_out, 1280);
+  EXPECT_EQ(op(trace, "gate_up_projection").gemm->d_out, 7168);
+  // Weights per device: per layer 8192·1024 (Q) + 2·8192·128 (K, V) + 1024·8192 (O)
+  // + 3·8192·3584 (MLP) + 2·8192 (norms) = 106,971,136; × 80 = 8,557,690,880; + the replicated
+  // embedding 128,256·8192 = 1,050,673,152 + LM-head rows ⌈128,256/8⌉ = 16,032 × 8192 =
+  // 131,334,144 + final norm 8192 = 9,739,706,368 parameters × 2 bytes = 19,479,412,736 bytes.
+  EXPECT_EQ(trace.memory.weight_bytes, 19479412736.0);
+  // KV per device: 2·80·2048·1·128·2 = 83,886,080 bytes.
+  EXPECT_EQ(trace.attention.kv_bytes_kept, 83886080.0);
+  EXPECT_TRUE(trace.memory.fits);
+}
+
+TEST(TensorParallel, KvHeadsReplicateBeyondTheirCount) {
+  // Llama-3.1-8B has 8 KV heads; at TP 16 each device has 32/16 = 2 query heads and still needs
+  // one whole KV head (replicated): 2·L·1·d_h·c = 2·32·1·128·2 = 16,384 bytes per token.
+  auto parsed = scenario_from_json({{"model", "llama-3.1-8b"},
+                                    {"hardware", "h100-sxm"},
+                                    {"prompt_tokens", 1000},
+                                    {"tensor_parallel", 16}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const Trace trace = compute_trace(parsed.value(), {});
+  EXPECT_EQ(trace.attention.kv_bytes_per_token, 16384.0);
+  EXPECT_EQ(trace_to_json(trace)["steps"][1]["facts"]["kv_heads_replicated"], true);
+  // 12 does not divide 32 query heads; a custom part that states no link cannot split at all.
+  auto uneven = scenario_from_json(
+      {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"tensor_parallel", 12}});
+  ASSERT_FALSE(uneven.ok());
+  EXPECT_NE(uneven.error().find("/tensor_parallel"), std::string::npos) << uneven.error();
+  auto no_link = scenario_from_json(
+      {{"model", small_model()}, {"hardware", round_hardware()}, {"tensor_parallel", 2}});
+  ASSERT_FALSE(no_link.ok());
+  EXPECT_NE(no_link.error().find("interconnect_bandwidth"), std::string::npos);
+}
+
 TEST(Memory, ModelThatDoesNotFit) {
   // Llama-3.1-405B in bf16: weights alone are 2 bytes × 405,853,388,800 parameters
   // (126·(2·16384² + 2·16384·1024 + 3·16384·53248 + 2·16384) + 2·128256·16384 + 16384)
