@@ -258,7 +258,7 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
                        "memory_bandwidth", "memory_capacity", "compute_units",
                        "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds",
                        "interconnect_name", "interconnect_source_url", "interconnect_bandwidth",
-                       "interconnect_latency_seconds"},
+                       "interconnect_latency_seconds", "estimate"},
                       errors);
   bool from_preset = false;
   if (fields.has("preset")) {
@@ -316,6 +316,29 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
       fields.number("interconnect_bandwidth", accelerator.interconnect_bandwidth, 0, 1e15);
   accelerator.interconnect_latency_seconds = fields.number(
       "interconnect_latency_seconds", accelerator.interconnect_latency_seconds, 0, 1);
+  if (fields.has("estimate")) {
+    const Fields profile(fields.at("estimate"), fields.path("estimate"),
+                         {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
+                          "interconnect_efficiency", "graph_launch_gap_seconds", "fitted_on",
+                          "fit"},
+                         errors);
+    EstimateProfile& e = accelerator.estimate;
+    const auto efficiency = [&](std::string_view key, double current) {
+      if (!profile.has(key) && current <= 0) errors.fail(profile.path(key), "is required");
+      return profile.number(key, current, 0, 1, true);
+    };
+    e.gemm_efficiency = efficiency("gemm_efficiency", e.gemm_efficiency);
+    e.attention_efficiency = efficiency("attention_efficiency", e.attention_efficiency);
+    e.memory_efficiency = efficiency("memory_efficiency", e.memory_efficiency);
+    e.interconnect_efficiency = efficiency("interconnect_efficiency", e.interconnect_efficiency);
+    e.graph_launch_gap_seconds =
+        profile.number("graph_launch_gap_seconds", e.graph_launch_gap_seconds, 0, 1);
+    // fitted_on (measurement ids) and fit (how) document the values; the engine needs neither.
+    if (profile.has("fitted_on") && !profile.at("fitted_on").is_array()) {
+      errors.fail(profile.path("fitted_on"), "must be an array of measurement ids");
+    }
+    profile.text("fit", "");
+  }
   return accelerator;
 }
 
@@ -366,7 +389,7 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
                       {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens",
                        "attention", "gemm_m_tile", "attention_block", "arrival_rate",
                        "delivery_seconds", "compute_efficiency", "memory_efficiency",
-                       "tensor_parallel"},
+                       "tensor_parallel", "timing", "graphs"},
                       errors);
   Scenario scenario;
   if (errors.failed()) return scenario;
@@ -417,8 +440,22 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   work.attention_block = fields.integer("attention_block", 0, 0, 4096);
   work.arrival_rate = fields.number("arrival_rate", 0, 0, limits::max_arrival_rate);
   work.delivery_seconds = fields.number("delivery_seconds", 0, 0, limits::max_delivery_seconds);
-  work.compute_efficiency = fields.number("compute_efficiency", 1, 0, 1, true);
-  work.memory_efficiency = fields.number("memory_efficiency", 1, 0, 1, true);
+  if (fields.has("compute_efficiency") && !fields.at("compute_efficiency").is_null())
+    work.compute_efficiency = fields.number("compute_efficiency", 1, 0, 1, true);
+  if (fields.has("memory_efficiency") && !fields.at("memory_efficiency").is_null())
+    work.memory_efficiency = fields.number("memory_efficiency", 1, 0, 1, true);
+  const std::string timing = fields.text("timing", "bound");
+  if (timing != "bound" && timing != "estimate") {
+    errors.fail("/timing", "must be \"bound\" or \"estimate\"");
+  }
+  work.timing = timing == "estimate" ? Timing::estimate : Timing::bound;
+  const std::string graphs = fields.text("graphs", "off");
+  if (graphs != "on" && graphs != "off") errors.fail("/graphs", "must be \"on\" or \"off\"");
+  work.graphs = graphs == "on";
+  if (!errors.failed() && work.timing == Timing::estimate && !scenario.hardware.estimate.stated()) {
+    errors.fail("/hardware/estimate", "is required for timing \"estimate\" (the accelerator " +
+                                          scenario.hardware.id + " has no calibrated profile)");
+  }
   work.tensor_parallel =
       fields.integer("tensor_parallel", 1, 1, limits::max_tensor_parallel);
   if (errors.failed() || work.tensor_parallel == 1) return scenario;

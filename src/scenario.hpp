@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,9 @@ class PeakRates {
 
 enum class MlpKind { gated, plain };
 enum class AttentionKind { fused, materialized };
+/// bound: compulsory traffic at peak rates, launch overhead beside the total (a lower bound).
+/// estimate: the accelerator's calibrated profile, launch gaps inside the total.
+enum class Timing { bound, estimate };
 
 struct ModelShape {
   std::string id;  // preset id, or "custom"
@@ -67,6 +71,18 @@ struct ModelShape {
   int64_t sliding_window = 0;  // keys each query sees, itself included (0 = the whole prefix)
 };
 
+/// The calibrated `estimate` timing of one accelerator: achieved fractions of peak per kernel
+/// family and the gap between graph-launched kernels, fitted on the published measurements the
+/// hardware.json entry lists under `fitted_on` (script/fit-estimate.py, docs/validation.md).
+struct EstimateProfile {
+  double gemm_efficiency = 0;       // of peak arithmetic, weight GEMMs
+  double attention_efficiency = 0;  // of peak arithmetic, the attention kernel(s)
+  double memory_efficiency = 0;     // of peak bandwidth, every kernel's HBM traffic
+  double interconnect_efficiency = 0;  // of the link's one-way bandwidth, all-reduces
+  double graph_launch_gap_seconds = 0;  // per kernel when launches are graph-captured
+  bool stated() const { return gemm_efficiency > 0; }
+};
+
 struct Accelerator {
   std::string id;
   std::string name;
@@ -83,6 +99,7 @@ struct Accelerator {
   std::string interconnect_source_url;
   double interconnect_bandwidth = 0;          // bytes/s, one direction, per device
   double interconnect_latency_seconds = 0;    // per ring step (an assumption)
+  EstimateProfile estimate;
 };
 
 struct Precision {
@@ -101,8 +118,12 @@ struct Workload {
   int64_t attention_block = 0;    // b; 0 = FlashAttention's B_r from on-chip SRAM
   double arrival_rate = 0;        // λ, requests/s; 0 = no queue
   double delivery_seconds = 0;    // transport latency of the first token
-  double compute_efficiency = 1;  // η_c in (0, 1]: achievable / peak arithmetic
-  double memory_efficiency = 1;   // η_m in (0, 1]: achievable / peak bandwidth
+  Timing timing = Timing::bound;
+  bool graphs = false;  // kernels launched from a captured CUDA/HIP graph (estimate's gaps)
+  // η_c, η_m in (0, 1]: achievable / peak. Unset: 1 under `bound`, the accelerator's profile
+  // under `estimate` (η_c then stands for both GEMM and attention efficiencies).
+  std::optional<double> compute_efficiency;
+  std::optional<double> memory_efficiency;
   int64_t tensor_parallel = 1;    // devices each layer is split over (Megatron-style)
 };
 

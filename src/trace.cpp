@@ -60,6 +60,7 @@ struct AttentionSums {
   double fused_pairs = 0;
   double fused_keys_loaded = 0;  // Σ over query blocks of the keys streamed for that block
   double visible_keys = 0;       // Σ over chunks of the keys any row of the chunk may attend to
+  double largest_visible_keys = 0;
   double dense_pairs = 0;        // materialized: every (query, visible key) of the rectangle
   double largest_score_rows_x_keys = 0;
   double prior_keys = 0;  // Σ over chunks of keys written by earlier chunks that the chunk reads
@@ -126,6 +127,7 @@ AttentionSums attention_sums(const Pass& pass, double b, double window) {
           (q + (r > 0 ? 1 : 0)) * prior + b * q * (q + 1) / 2 + (r > 0 ? rows : 0);
     }
     sums.visible_keys += visible;
+    sums.largest_visible_keys = std::max(sums.largest_visible_keys, visible);
     sums.dense_pairs += rows * visible;
     sums.largest_score_rows_x_keys = std::max(sums.largest_score_rows_x_keys, rows * visible);
     sums.prior_keys += visible - rows;
@@ -148,6 +150,7 @@ class OperatorBuilder {
  public:
   OperatorBuilder(const Scenario& scenario, const Pass& pass)
       : s_(scenario), m_(scenario.model), pass_(pass) {
+    block_ = static_cast<double>(flash_block(s_));
     const ByteWidths widths = byte_widths(s_.precision);
     w_ = widths.weights;
     table_ = widths.tables;
@@ -161,8 +164,21 @@ class OperatorBuilder {
     rows_ = batch_ * tokens_;
     devices_ = static_cast<double>(s_.workload.tensor_parallel);
     ring_steps_ = 2 * (devices_ - 1);
-    peak_ = s_.hardware.peak_flops.at(s_.precision.activations) * s_.workload.compute_efficiency;
-    bandwidth_ = s_.hardware.memory_bandwidth * s_.workload.memory_efficiency;
+    const Workload& work = s_.workload;
+    const EstimateProfile& profile = s_.hardware.estimate;
+    estimate_ = work.timing == Timing::estimate;
+    const double raw_peak = s_.hardware.peak_flops.at(s_.precision.activations);
+    gemm_peak_ = raw_peak * compute_efficiency(work, profile.gemm_efficiency);
+    attention_peak_ = raw_peak * compute_efficiency(work, profile.attention_efficiency);
+    bandwidth_ = s_.hardware.memory_bandwidth *
+                 work.memory_efficiency.value_or(estimate_ ? profile.memory_efficiency : 1);
+    link_bandwidth_ = s_.hardware.interconnect_bandwidth *
+                      (estimate_ ? profile.interconnect_efficiency : 1);
+    // Gaps between kernels: the host's launch cost when each launch is issued on its own, the
+    // profile's fitted gap when a captured graph replays them.
+    gap_seconds_ = !estimate_    ? 0
+                   : work.graphs ? profile.graph_launch_gap_seconds
+                                 : s_.hardware.launch_overhead_seconds;
   }
 
   std::vector<Operator> build(const AttentionSums& sums) {
@@ -219,25 +235,33 @@ class OperatorBuilder {
                   batch_ * hq * sums.useful_pairs * per_pair,
                   batch_ * hq * sums.fused_pairs * per_pair,
                   {}};
-      // Q read and O written once; K and V streamed once per query block and shared by the
-      // query heads of a GQA group (FlashAttention-2/3 style packing).
+      // Q read and O written once. K and V are shared by the query heads of a GQA group
+      // (FlashAttention-2/3 style packing); the bound charges them once per chunk (compulsory),
+      // the estimate once per query block unless the group's K/V fits its share of L2.
+      op.family = Family::attention;
       op.hbm.activations = 2 * qo_bytes;
-      op.hbm.kv = batch_ * hkv * 2 * dh * c_ * sums.fused_keys_loaded;
+      const double kv_per_key = batch_ * hkv * 2 * dh * c_;
+      op.hbm.kv = kv_per_key * (estimate_ && !group_kv_fits_l2(sums) ? sums.fused_keys_loaded
+                                                                      : sums.visible_keys);
       ops.push_back(finish(op));
       return ops;
     }
     const double score_bytes = batch_ * hq * sums.dense_pairs * score_;
     const double key_bytes = batch_ * hkv * dh * c_ * sums.visible_keys;
-    ops.push_back(finish(Operator{
-        "attention_scores", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
-        batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+    ops.push_back(finish(with_family(
+        Family::attention,
+        Operator{"attention_scores", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
+                 batch_ * hq * sums.dense_pairs * 2 * dh,
+                 HbmBytes{0, qo_bytes, key_bytes, score_bytes}})));
     ops.push_back(finish(Operator{"softmax", 3, layers_, chunks_,
                                   batch_ * hq * sums.useful_pairs * kSoftmaxFlopsPerScore,
                                   batch_ * hq * sums.dense_pairs * kSoftmaxFlopsPerScore,
                                   HbmBytes{0, 0, 0, 2 * score_bytes}}));
-    ops.push_back(finish(Operator{
-        "attention_values", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
-        batch_ * hq * sums.dense_pairs * 2 * dh, HbmBytes{0, qo_bytes, key_bytes, score_bytes}}));
+    ops.push_back(finish(with_family(
+        Family::attention,
+        Operator{"attention_values", 3, layers_, chunks_, batch_ * hq * sums.useful_pairs * 2 * dh,
+                 batch_ * hq * sums.dense_pairs * 2 * dh,
+                 HbmBytes{0, qo_bytes, key_bytes, score_bytes}})));
     return ops;
   }
 
@@ -267,6 +291,7 @@ class OperatorBuilder {
   // R rows touches E·(1 − (1 − k/E)^R) distinct experts, each loaded once with R·k/E_t rows.
   Operator gemm(const char* name, const GemmShape& shape) {
     Operator total{name, 2, layers_, chunks_, 0, 0, {}};
+    total.family = Family::gemm;
     total.gemm = shape;
     for_each_chunk_rows([&](double chunk_rows, double times) {
       double rows = chunk_rows;
@@ -307,24 +332,34 @@ class OperatorBuilder {
                 {}};
     op.hbm.weights = groups * din * dout * w_;
     op.hbm.activations = groups * rows * (din + dout) * a_;
+    op.family = Family::gemm;
     op.gemm = shape;
     return op;
+  }
+
+  // η_c for a family: the user's override, else 1 (bound) or the profile's value (estimate).
+  double compute_efficiency(const Workload& work, double profile_value) const {
+    return work.compute_efficiency.value_or(estimate_ ? profile_value : 1);
   }
 
   Operator finish(Operator op) const {
     op.intensity = op.hbm.total() > 0 ? op.flops / op.hbm.total() : 0;
     op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
-    op.compute_seconds = op.computed_flops / peak_;
+    op.compute_seconds =
+        op.computed_flops / (op.family == Family::attention ? attention_peak_ : gemm_peak_);
     op.memory_seconds = op.hbm.total() / bandwidth_;
+    // The bound charges the link's bandwidth only; ring-step latencies are an estimate's.
     op.interconnect_seconds =
-        op.link_bytes > 0 ? op.link_bytes / s_.hardware.interconnect_bandwidth +
-                                op.launches * ring_steps_ * s_.hardware.interconnect_latency_seconds
-                          : 0;
-    op.overhead_seconds = op.launches * s_.hardware.launch_overhead_seconds;
+        op.link_bytes > 0
+            ? op.link_bytes / link_bandwidth_ +
+                  (estimate_ ? op.launches * ring_steps_ * s_.hardware.interconnect_latency_seconds
+                             : 0)
+            : 0;
+    op.overhead_seconds = op.launches * gap_seconds_;
     const double roofline =
         std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
     op.seconds = roofline + op.overhead_seconds;
-    op.bound = op.overhead_seconds > roofline                    ? Bound::overhead
+    op.bound = estimate_ && op.overhead_seconds > roofline   ? Bound::overhead
                : op.interconnect_seconds == roofline && roofline > 0 ? Bound::interconnect
                : op.compute_seconds >= op.memory_seconds         ? Bound::compute
                                                                  : Bound::memory;
@@ -355,7 +390,27 @@ class OperatorBuilder {
                 rows_ * d * share,
                 HbmBytes{0, 2 * rows_ * d * a_, 0, 0}};
     op.link_bytes = 2 * share * rows_ * d * a_;
+    op.family = Family::interconnect;
     return finish(op);
+  }
+
+  // Whether one GQA group's K/V for the longest chunk fits the L2 share of the groups in flight:
+  // one thread block per SM, each group running (h_q/h_kv)·⌈C/b⌉ blocks.
+  bool group_kv_fits_l2(const AttentionSums& sums) const {
+    const double group_bytes =
+        sums.largest_visible_keys * 2 * static_cast<double>(m_.head_dim) * c_;
+    const double blocks_per_group = static_cast<double>(m_.query_heads / m_.kv_heads) *
+                                    ceil_div(static_cast<double>(pass_.chunk), block_);
+    const double groups_in_flight =
+        std::clamp(ceil_div(static_cast<double>(std::max<int64_t>(1, s_.hardware.compute_units)),
+                            blocks_per_group),
+                   1.0, batch_ * static_cast<double>(m_.kv_heads));
+    return group_bytes <= s_.hardware.l2_bytes / groups_in_flight;
+  }
+
+  static Operator with_family(Family family, Operator op) {
+    op.family = family;
+    return op;
   }
 
   static Operator per_layer(Operator op) {
@@ -374,8 +429,10 @@ class OperatorBuilder {
   const Scenario& s_;
   const ModelShape& m_;
   Pass pass_;
+  bool estimate_ = false;
+  double gemm_peak_, attention_peak_, link_bandwidth_, gap_seconds_, block_;
   double devices_, ring_steps_;
-  double w_, table_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, peak_, bandwidth_;
+  double w_, table_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, bandwidth_;
 };
 
 Totals sum(const std::vector<Operator>& ops) {
@@ -461,12 +518,7 @@ const char* const kStepTitles[5] = {
 std::vector<std::string_view> assumptions(const Scenario& s) {
   static constexpr std::string_view kAlways[] = {
       "Dense projection work counts multiply and add separately: F = 2·rows·d_in·d_out.",
-      "Roofline bound per kernel, t = max(FLOPs/(P·η_c), bytes/(β·η_m)) + launches × launch "
-      "overhead; "
-      "a lower bound on time, not a speedup claim.",
-      "No overlap between kernels and no overlap of host launch overhead with device work.",
-      "HBM traffic is the ideal-reuse minimum for each kernel: weights once per chunk, inputs and "
-      "outputs once; caches (L2) are not credited.",
+      "No overlap between kernels.",
       "QKV and gate/up projections are fused GEMMs; residual adds are fused into the norms.",
       "Normalization is charged 5 FLOPs per element, softmax 5 per score, SiLU·gate 5, ReLU 1, "
       "sampling 5 per logit; rotary embeddings and biases are not counted.",
@@ -482,12 +534,25 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
       "table and LM head stay 16-bit, as AWQ, GPTQ and FP8 checkpoints keep them.",
   };
   std::vector<std::string_view> list;
-  list.reserve(std::size(kAlways) + 4);  // + attention, parallelism, window, experts
+  list.reserve(std::size(kAlways) + 5);  // + timing, attention, parallelism, window, experts
   list.assign(std::begin(kAlways), std::end(kAlways));
+  if (s.workload.timing == Timing::bound) {
+    list.push_back(
+        "Timing 'bound': per kernel t = max(FLOPs/P, HBM bytes/β, link bytes/link bandwidth) at "
+        "the datasheet peaks (η = 1 unless set) over compulsory traffic only — weights, inputs "
+        "and outputs once per chunk, K/V of earlier chunks once per later chunk. A lower bound on "
+        "time: host launch overhead is reported beside the total, not inside it.");
+  } else {
+    list.push_back(
+        "Timing 'estimate': the accelerator's calibrated profile (efficiencies for GEMMs, "
+        "attention and HBM traffic fitted on published measurements, docs/validation.md); "
+        "attention re-reads K/V per query block unless a GQA group's K/V fits its share of L2; "
+        "each launch adds the host launch overhead, or the fitted graph gap with graphs on.");
+  }
   if (s.workload.attention == AttentionKind::fused) {
     list.push_back(
-        "Fused attention streams K/V blocks once per query block and shares them across a GQA "
-        "group; tile edge b = FlashAttention's B_r unless set.");
+        "Fused attention keeps scores on chip and shares K/V across a GQA group; tile edge b = "
+        "FlashAttention's B_r unless set.");
   } else {
     list.push_back(
         "Materialized attention computes the full rectangle of scores, then masks; the score "
@@ -518,6 +583,20 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
 }
 
 }  // namespace
+
+const char* family_name(Family family) {
+  switch (family) {
+    case Family::gemm:
+      return "gemm";
+    case Family::attention:
+      return "attention";
+    case Family::memory:
+      return "memory";
+    case Family::interconnect:
+      return "interconnect";
+  }
+  return "?";
+}
 
 const char* bound_name(Bound bound) {
   switch (bound) {
@@ -617,16 +696,18 @@ struct TraceInputs {
 };
 
 // Step 1: the embedding gather and the layer schedule.
-EmbeddingFacts embedding_facts(const std::vector<Operator>& ops, int64_t layers) {
+// The launch overhead total is the host's per-launch cost × launches, whichever the timing: the
+// bound reports it beside its total, the estimate counts its own gaps inside.
+EmbeddingFacts embedding_facts(const std::vector<Operator>& ops, const Accelerator& hardware,
+                               int64_t layers) {
   double launches = 0;
-  double overhead = 0;
   double per_layer_kernels = 0;
   for (const Operator& op : ops) {
     launches += op.count * op.launches;
-    overhead += op.count * op.overhead_seconds;
     if (op.per_layer) per_layer_kernels += 1;
   }
-  return EmbeddingFacts{ops.front().hbm.total(), launches, per_layer_kernels, overhead, layers};
+  return EmbeddingFacts{ops.front().hbm.total(), launches, per_layer_kernels,
+                        launches * hardware.launch_overhead_seconds, layers};
 }
 
 // Step 2: the lesson's F per projection (from the shape each GEMM operator carries), and reuse
@@ -834,13 +915,17 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   trace.operators = builder.build(in.sums);
   trace.totals = sum(trace.operators);
 
-  const double peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
-  const double ridge = peak * work.compute_efficiency /
-                       (scenario.hardware.memory_bandwidth * work.memory_efficiency);
-  trace.roofline = Roofline{peak * work.compute_efficiency,
-                            scenario.hardware.memory_bandwidth * work.memory_efficiency, ridge};
+  // The GEMM roofs of this timing: what the projections' bounds and the ridge point use.
+  const bool estimate = work.timing == Timing::estimate;
+  const EstimateProfile& profile = scenario.hardware.estimate;
+  const double peak = scenario.hardware.peak_flops.at(scenario.precision.activations) *
+                      work.compute_efficiency.value_or(estimate ? profile.gemm_efficiency : 1);
+  const double bandwidth = scenario.hardware.memory_bandwidth *
+                           work.memory_efficiency.value_or(estimate ? profile.memory_efficiency : 1);
+  const double ridge = peak / bandwidth;
+  trace.roofline = Roofline{work.timing, peak, bandwidth, ridge};
 
-  trace.embedding = embedding_facts(trace.operators, scenario.model.layers);
+  trace.embedding = embedding_facts(trace.operators, scenario.hardware, scenario.model.layers);
   trace.projection = projection_facts(in, trace.operators, builder, ridge);
   trace.attention = attention_facts(in);
   memory_and_chunking(in, trace, trace.memory, trace.chunking);

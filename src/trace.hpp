@@ -33,6 +33,10 @@ struct HbmBytes {
   double total() const { return weights + activations + kv + scores; }
 };
 
+/// What kind of kernel an operator is: it picks the efficiency the `estimate` timing applies.
+enum class Family { gemm, attention, memory, interconnect };
+const char* family_name(Family family);
+
 /// The weight a GEMM operator multiplies by: worked out once, where the operator is built.
 struct GemmShape {
   int64_t d_in = 0;
@@ -57,11 +61,12 @@ struct Operator {
   double memory_seconds = 0;
   double link_bytes = 0;         // bytes one device sends over the interconnect (all-reduce)
   double interconnect_seconds = 0;  // link_bytes / link bandwidth + ring-step latencies
-  double overhead_seconds = 0;
+  double overhead_seconds = 0;  // launch gaps inside `seconds`: 0 under the bound timing
   double seconds = 0;  // max(compute, memory, interconnect) + overhead
   Bound bound = Bound::memory;
   double useful_fraction = 1;  // flops / computed_flops
   bool per_layer = false;      // runs once per layer (count = layers)
+  Family family = Family::memory;
   std::optional<GemmShape> gemm = std::nullopt;  // set for the weight GEMMs (projections, router, LM head)
 };
 
@@ -69,12 +74,13 @@ struct Totals {
   double flops = 0;
   double hbm_bytes = 0;
   double seconds = 0;
-  double overhead_seconds = 0;  // the launch-overhead part of `seconds`
+  double overhead_seconds = 0;  // the launch-overhead part of `seconds` (0 under `bound`)
 };
 
 /// The roofs every operator is bounded by: peak × η_c and bandwidth × η_m for this scenario.
 struct Roofline {
-  double peak_flops = 0;  // FLOP/s of the activation format's arithmetic, × η_c
+  Timing timing = Timing::bound;
+  double peak_flops = 0;  // FLOP/s of the activation format's arithmetic, × η_c (GEMMs)
   double bandwidth = 0;   // bytes/s, × η_m
   double ridge_flops_per_byte = 0;
 };

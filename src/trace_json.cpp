@@ -28,6 +28,19 @@ json model_to_json(const ModelShape& model) {
                       {"sliding_window", model.sliding_window}});
 }
 
+json optional_number(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json estimate_profile_json(const EstimateProfile& profile) {
+  if (!profile.stated()) return json(nullptr);
+  return json_object({{"gemm_efficiency", profile.gemm_efficiency},
+                      {"attention_efficiency", profile.attention_efficiency},
+                      {"memory_efficiency", profile.memory_efficiency},
+                      {"interconnect_efficiency", profile.interconnect_efficiency},
+                      {"graph_launch_gap_seconds", profile.graph_launch_gap_seconds}});
+}
+
 json accelerator_to_json(const Accelerator& accelerator) {
   json peaks = json::object();
   accelerator.peak_flops.for_each(
@@ -45,12 +58,10 @@ json accelerator_to_json(const Accelerator& accelerator) {
                       {"interconnect_name", accelerator.interconnect_name},
                       {"interconnect_source_url", accelerator.interconnect_source_url},
                       {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
-                      {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds}});
+                      {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds},
+                      {"estimate", estimate_profile_json(accelerator.estimate)}});
 }
 
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
 
 json optional_bound(const std::optional<Bound>& bound) {
   return bound ? json(bound_name(*bound)) : json(nullptr);
@@ -66,6 +77,7 @@ json totals_json(const Totals& totals) {
 json operator_json(const Operator& op) {
   return json_object({{"name", std::string(op.name)},
                       {"step", op.step},
+                      {"family", family_name(op.family)},
                       {"count", op.count},
                       {"per_layer", op.per_layer},
                       {"launches", op.launches},
@@ -209,8 +221,10 @@ json scenario_to_json(const Scenario& scenario) {
        {"attention_block", work.attention_block},
        {"arrival_rate", work.arrival_rate},
        {"delivery_seconds", work.delivery_seconds},
-       {"compute_efficiency", work.compute_efficiency},
-       {"memory_efficiency", work.memory_efficiency},
+       {"timing", work.timing == Timing::bound ? "bound" : "estimate"},
+       {"graphs", work.graphs ? "on" : "off"},
+       {"compute_efficiency", optional_number(work.compute_efficiency)},
+       {"memory_efficiency", optional_number(work.memory_efficiency)},
        {"tensor_parallel", work.tensor_parallel}});
 }
 
@@ -250,7 +264,8 @@ json trace_to_json(const Trace& trace) {
        {"engine_version", PREFILL_TRACE_VERSION},
        {"scenario", scenario_to_json(trace.scenario)},
        {"parameters", trace.parameters},
-       {"roofline", json_object({{"peak_flops", trace.roofline.peak_flops},
+       {"roofline", json_object({{"timing", trace.roofline.timing == Timing::bound ? "bound" : "estimate"},
+                                 {"peak_flops", trace.roofline.peak_flops},
                                  {"bandwidth", trace.roofline.bandwidth},
                                  {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}})},
        {"operators", operators},

@@ -50,8 +50,10 @@ scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, 
   --prompt T              --batch B               --chunk C (0 = whole prompt)
   --attention fused|materialized                  --arrival-rate R (requests/s, 0 = no queue)
   --delivery-latency S    --m-tile M              --attention-block B (0 = from SRAM)
-  --compute-efficiency E  --memory-efficiency E   (0 < E <= 1; 1 = pure roofline)
+  --compute-efficiency E  --memory-efficiency E   (0 < E <= 1; overrides the timing's)
   --tensor-parallel N     devices each layer is split over (figures per device)
+  --timing bound|estimate bound: a lower bound (default); estimate: the calibrated profile
+  --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
 
 PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
 16-hex-digit prefix in its published name. Exit codes: 0 ok, 1 wrong answer, 2 bad input.
@@ -92,6 +94,8 @@ constexpr ScenarioFlag kScenarioFlags[] = {
     {"--compute-efficiency", "compute_efficiency", true},
     {"--memory-efficiency", "memory_efficiency", true},
     {"--tensor-parallel", "tensor_parallel", true},
+    {"--timing", "timing", false},
+    {"--graphs", "graphs", false},
 };
 
 // Options that take a value; every other --option is a switch.
