@@ -258,7 +258,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
                        "memory_bandwidth", "memory_capacity", "compute_units",
                        "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds",
                        "interconnect_name", "interconnect_source_url", "interconnect_bandwidth",
-                       "interconnect_latency_seconds", "estimate"},
+                       "interconnect_latency_seconds", "interconnect_reduces_in_network",
+                       "estimate"},
                       errors);
   bool from_preset = false;
   if (fields.has("preset")) {
@@ -316,10 +317,13 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
       fields.number("interconnect_bandwidth", accelerator.interconnect_bandwidth, 0, 1e15);
   accelerator.interconnect_latency_seconds = fields.number(
       "interconnect_latency_seconds", accelerator.interconnect_latency_seconds, 0, 1);
+  accelerator.interconnect_reduces_in_network = fields.boolean(
+      "interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network);
   if (fields.has("estimate")) {
     const Fields profile(fields.at("estimate"), fields.path("estimate"),
                          {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
-                          "interconnect_efficiency", "graph_launch_gap_seconds", "fitted_on",
+                          "interconnect_efficiency", "kernel_gap_seconds",
+                          "graph_launch_gap_seconds", "fitted_on",
                           "fit"},
                          errors);
     EstimateProfile& e = accelerator.estimate;
@@ -331,6 +335,7 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     e.attention_efficiency = efficiency("attention_efficiency", e.attention_efficiency);
     e.memory_efficiency = efficiency("memory_efficiency", e.memory_efficiency);
     e.interconnect_efficiency = efficiency("interconnect_efficiency", e.interconnect_efficiency);
+    e.kernel_gap_seconds = profile.number("kernel_gap_seconds", e.kernel_gap_seconds, 0, 1);
     e.graph_launch_gap_seconds =
         profile.number("graph_launch_gap_seconds", e.graph_launch_gap_seconds, 0, 1);
     // fitted_on (measurement ids) and fit (how) document the values; the engine needs neither.

@@ -79,6 +79,7 @@ struct EstimateProfile {
   double attention_efficiency = 0;  // of peak arithmetic, the attention kernel(s)
   double memory_efficiency = 0;     // of peak bandwidth, every kernel's HBM traffic
   double interconnect_efficiency = 0;  // of the link's one-way bandwidth, all-reduces
+  double kernel_gap_seconds = 0;        // per kernel when each is launched on its own
   double graph_launch_gap_seconds = 0;  // per kernel when launches are graph-captured
   bool stated() const { return gemm_efficiency > 0; }
 };
@@ -99,6 +100,9 @@ struct Accelerator {
   std::string interconnect_source_url;
   double interconnect_bandwidth = 0;          // bytes/s, one direction, per device
   double interconnect_latency_seconds = 0;    // per ring step (an assumption)
+  // The switch sums in-network (NVLink SHARP on NVSwitch 3+): an all-reduce sends (N−1)/N of the
+  // data each way instead of the ring's 2(N−1)/N.
+  bool interconnect_reduces_in_network = false;
   EstimateProfile estimate;
 };
 

@@ -174,11 +174,11 @@ class OperatorBuilder {
                  work.memory_efficiency.value_or(estimate_ ? profile.memory_efficiency : 1);
     link_bandwidth_ = s_.hardware.interconnect_bandwidth *
                       (estimate_ ? profile.interconnect_efficiency : 1);
-    // Gaps between kernels: the host's launch cost when each launch is issued on its own, the
-    // profile's fitted gap when a captured graph replays them.
+    // Gaps between kernels, fitted: with each kernel launched on its own, or replayed from a
+    // captured graph.
     gap_seconds_ = !estimate_    ? 0
                    : work.graphs ? profile.graph_launch_gap_seconds
-                                 : s_.hardware.launch_overhead_seconds;
+                                 : profile.kernel_gap_seconds;
   }
 
   std::vector<Operator> build(const AttentionSums& sums) {
@@ -348,13 +348,17 @@ class OperatorBuilder {
     op.compute_seconds =
         op.computed_flops / (op.family == Family::attention ? attention_peak_ : gemm_peak_);
     op.memory_seconds = op.hbm.total() / bandwidth_;
-    // The bound charges the link's bandwidth only; ring-step latencies are an estimate's.
+    // The bound charges half the ring's bytes, (N−1)/N of the output each way: what any
+    // all-reduce must move when the switch reduces in-network (NVLink SHARP), and the least
+    // measured on DGX H100; ring-step latencies are left to the estimate, which sends the
+    // ring's bytes unless the accelerator's switch reduces in-network.
+    const double estimate_link_bytes =
+        s_.hardware.interconnect_reduces_in_network ? op.link_bytes / 2 : op.link_bytes;
     op.interconnect_seconds =
-        op.link_bytes > 0
-            ? op.link_bytes / link_bandwidth_ +
-                  (estimate_ ? op.launches * ring_steps_ * s_.hardware.interconnect_latency_seconds
-                             : 0)
-            : 0;
+        op.link_bytes == 0 ? 0
+        : estimate_        ? estimate_link_bytes / link_bandwidth_ +
+                          op.launches * ring_steps_ * s_.hardware.interconnect_latency_seconds
+                           : op.link_bytes / 2 / link_bandwidth_;
     op.overhead_seconds = op.launches * gap_seconds_;
     const double roofline =
         std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
@@ -547,7 +551,7 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
         "Timing 'estimate': the accelerator's calibrated profile (efficiencies for GEMMs, "
         "attention and HBM traffic fitted on published measurements, docs/validation.md); "
         "attention re-reads K/V per query block unless a GQA group's K/V fits its share of L2; "
-        "each launch adds the host launch overhead, or the fitted graph gap with graphs on.");
+        "each launch adds the fitted per-kernel gap (graphs off) or the graph gap (graphs on).");
   }
   if (s.workload.attention == AttentionKind::fused) {
     list.push_back(

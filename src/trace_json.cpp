@@ -38,6 +38,7 @@ json estimate_profile_json(const EstimateProfile& profile) {
                       {"attention_efficiency", profile.attention_efficiency},
                       {"memory_efficiency", profile.memory_efficiency},
                       {"interconnect_efficiency", profile.interconnect_efficiency},
+                      {"kernel_gap_seconds", profile.kernel_gap_seconds},
                       {"graph_launch_gap_seconds", profile.graph_launch_gap_seconds}});
 }
 
@@ -59,6 +60,8 @@ json accelerator_to_json(const Accelerator& accelerator) {
                       {"interconnect_source_url", accelerator.interconnect_source_url},
                       {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
                       {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds},
+                      {"interconnect_reduces_in_network",
+                       accelerator.interconnect_reduces_in_network},
                       {"estimate", estimate_profile_json(accelerator.estimate)}});
 }
 

@@ -148,14 +148,15 @@ TEST(Roofline, TileQuantizationPadsPoorShapes) {
 TEST(Roofline, LaunchOverheadDominatesTinyKernels) {
   // T = 1 on an accelerator with 4 µs per launch: the final norm moves 4·4096·2 = 32 KiB plus
   // its 8 KiB gain (0.04 µs at 1 TB/s) — far below 4 µs. Under the estimate timing without
-  // graphs each launch costs the 4 µs, so its bound is overhead and its time 4 µs + 0.04096 µs
-  // (efficiencies set to 1 here, so only the gap differs from the bound).
+  // graphs each launch costs the profile's 4 µs kernel gap, so its bound is overhead and its time
+  // 4 µs + 0.04096 µs (efficiencies set to 1 here, so only the gap differs from the bound).
   json hardware = round_hardware();
   hardware["launch_overhead_seconds"] = 4e-6;
   hardware["estimate"] = {{"gemm_efficiency", 0.5},
                           {"attention_efficiency", 0.5},
                           {"memory_efficiency", 0.5},
                           {"interconnect_efficiency", 0.5},
+                          {"kernel_gap_seconds", 4e-6},
                           {"graph_launch_gap_seconds", 1e-6}};
   const Trace trace = trace_of({{"prompt_tokens", 1},
                                 {"hardware", hardware},
@@ -344,11 +345,12 @@ TEST(TensorParallel, Llama70bOnEightH100sByHand) {
   EXPECT_EQ(attention_reduce.link_bytes, 58720256.0);
   EXPECT_EQ(mlp_reduce.link_bytes, 58720256.0);
   EXPECT_EQ(attention_reduce.count, 80.0);
-  // Bound time: 58,720,256 / 450e9 = 130.489 µs at the link's one-way bandwidth (step
-  // latencies and the launch belong to the estimate), against 2·S = 67 MB of HBM at 3.35 TB/s
-  // = 20 µs: interconnect-bound.
-  EXPECT_DOUBLE_EQ(attention_reduce.interconnect_seconds, 58720256.0 / 450e9);
-  EXPECT_DOUBLE_EQ(attention_reduce.seconds, 58720256.0 / 450e9);
+  // Bound time: the compulsory (N−1)/N·S = 29,360,128 bytes each way at the link's one-way
+  // 450 GB/s = 65.24 µs (in-network reduction halves the ring's bytes; step latencies and the
+  // launch belong to the estimate), against 2·S = 67 MB of HBM at 3.35 TB/s = 20 µs:
+  // interconnect-bound.
+  EXPECT_DOUBLE_EQ(attention_reduce.interconnect_seconds, 29360128.0 / 450e9);
+  EXPECT_DOUBLE_EQ(attention_reduce.seconds, 29360128.0 / 450e9);
   EXPECT_EQ(attention_reduce.bound, Bound::interconnect);
   // Shards: 64/8 = 8 query heads, 8 KV heads / 8 = 1 per device, d_ff 28672/8 = 3584.
   // qkv: d = 8192 → (8 + 2·1)·128 = 1280 columns; gate_up: 8192 → 2·3584 = 7168.
