@@ -1,8 +1,8 @@
 """The trace against published measurements (tests/data/measurements/measurements.csv).
 
-- `bound` must not exceed any single-device measurement of the same work (rows whose weight
-  fits in L2 are left out: repeated microbenchmark runs can serve it from L2, which no single
-  prefill can; the excluded ids are printed).
+- `bound` must not exceed any single-device measurement of the same work. Rows whose weight
+  fits in L2 (repeated microbenchmark runs can serve it from L2, which one prefill cannot) were
+  candidates for exclusion; they are below the bound too, so none is left out.
 - `estimate`, with the profiles script/fit-estimate fitted on the other half, on the held-back
   half: median absolute error ≤ 15 % (the issue's target) and 90th percentile ≤ 45 % (the
   issue asks 35 %; docs/validation.md says which rows miss and why).
@@ -32,15 +32,15 @@ class Validation(unittest.TestCase):
     def test_bound_never_exceeds_a_single_device_measurement(self):
         checked, above = 0, []
         for case in self.cases:
-            if not case["single_device"] or case["bound_excluded"]:
+            if not case["single_device"]:
                 continue
             ratio = measurements.predict(case, "bound") / case["measured"]
             checked += 1
             if ratio > 1.0:
                 above.append((case["id"], round(ratio, 3)))
-        left_out = [c["id"] for c in self.cases if c["single_device"] and c["bound_excluded"]]
-        print("\nbound: %d single-device rows checked; left out (weight in L2): %s"
-              % (checked, ", ".join(left_out)))
+        in_l2 = [c["id"] for c in self.cases if c["single_device"] and c["bound_excluded"]]
+        print("\nbound: %d single-device rows checked, including the L2-resident weights of %s"
+              % (checked, ", ".join(in_l2)))
         self.assertGreater(checked, 60)
         self.assertEqual(above, [], "bound above the measurement")
 
