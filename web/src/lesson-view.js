@@ -149,7 +149,8 @@ function checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra })
 }
 
 function evidence(lesson) {
-  const scopes = [lesson.labScope, lesson.scope].filter(Boolean);
+  // No Atlas gate checks `scope`: show it only when it is text (the engine reads it so too).
+  const scopes = [lesson.labScope, lesson.scope].filter((text) => typeof text === 'string' && text);
   return section(
     'evidence',
     'Evidence and scope',

@@ -1,11 +1,10 @@
 // The trace explorer: controls → engine → every number and chart, once per change.
 //
-// A control edit marks `control-change` and updates the scenario at once: the first edit in a
-// frame is rendered in its own event handler (no wait for the next frame); further edits in the
-// same frame are coalesced into one requestAnimationFrame. The engine computes the trace, and
-// every part of the results that is on screen (or near it) is updated in place; parts far
-// off screen are only marked stale and are brought up to date in an idle moment soon after, or
-// as soon as they scroll near the viewport, whichever comes first. `control-to-update` is
+// A control edit marks `control-change` and updates the scenario at once (FrameScheduler in
+// scheduling.js). The engine computes the trace, and every part of the results that is on
+// screen (or near it, visibility.js) is updated in place; parts far off screen are only
+// marked stale and are brought up to date in an idle moment soon after, or as soon as they
+// scroll near the viewport, whichever comes first (StaleParts). `control-to-update` is
 // measured from the first unmeasured mark to the moment everything visible shows the new
 // scenario (a benchmark reads these measures).
 //
@@ -18,36 +17,31 @@
 // visible or not, shows it, and `fullyShown()` settles then.
 //
 // Committed edits (a released slider, a changed field) are pushed to the URL when the element
-// owns it (`sync-url`), and back/forward restore them; they also regenerate the engine's
-// checks, which quote the scenario and are not redrawn on every frame of a drag.
+// owns it (`sync-url`, url-sync.js), and back/forward restore them; they also regenerate the
+// engine's checks, which quote the scenario and are not redrawn on every frame of a drag.
+// The DOM is built by view.js.
 
 import { CHARTS_MODULE, assetUrl } from '../config.js';
-import { h } from '../dom.js';
 import {
   CUSTOM_MODEL,
   DEFAULTS,
   defaultState,
   fieldOfError,
-  fromQuery,
-  getField,
   scenarioJson,
   scenarioObject,
   shapeOf,
-  toQuery,
   withField,
 } from '../scenario.js';
 import { Controls } from './controls.js';
 import { download, traceCsv, traceFileName } from './downloads.js';
 import { Glance } from './glance.js';
+import { FrameScheduler, StaleParts } from './scheduling.js';
 import { StepTrace } from './steps.js';
+import { UrlSync, scenarioFromQuery } from './url-sync.js';
+import { ExplorerView } from './view.js';
+import { PartVisibility } from './visibility.js';
 
 const MAX_MEASURES = 500;
-/** How far outside the viewport a part still counts as visible (rendered with the update). */
-const NEAR_VIEWPORT = '50% 0px';
-/** The longest a part off screen may stay stale. */
-const DEFERRED_TIMEOUT_MS = 250;
-/** Idle time (ms) an idle callback leaves unused rather than start drawing one more part. */
-const IDLE_RESERVE_MS = 4;
 /**
  * The parts drawn with the first trace wherever they are: the figures and the steps a reader
  * meets first. Every other part waits on a cold load until it nears the viewport or the page
@@ -58,9 +52,6 @@ const FIRST_PARTS = new Set(['glance', 'steps']);
 const CHART_NAMES = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 
 export class Explorer {
-  #frame = 0;
-  #frameReset = 0;
-  #updatedThisFrame = false;
   #pendingStart = null;
   #lastJson = null;
   #lastResult = null;
@@ -70,30 +61,19 @@ export class Explorer {
   #notes = {};
   #afterRender = null;
   #firstDrawn = false;
-  // The scenario every part should show, and the parts that do not show it yet.
-  #shown = null;
-  #dirty = new Set();
-  #deferred = 0;
-  #parts = new Map();
-  #visible = new Map();
-  #widths = new Map();
   #messagesKey = null;
-  #stale = null;
   // The generated checks follow committed scenarios only (not every frame of a drag): their
   // questions quote the scenario, and rebuilding them per frame would only slow the figures.
   #checksDirty = true;
-  #urlTimer = 0;
-  // Callers of fullyShown() waiting for every part to show the scenario.
-  #shownWaiters = [];
   // The charts module (charts/index.js) and the charts made from it, once it has loaded.
   #chartsModule = null;
   #chartsLoad = null;
   #chartsFailed = false;
   #charts = null;
-  // The element (or chart canvas) each observer reports, by part name.
-  #observedParts = new Map();
-  #observedCanvases = new Map();
-  #intersections = null;
+  #frames;
+  #parts;
+  #visibility;
+  #url;
 
   /**
    * @param {object} options
@@ -106,11 +86,10 @@ export class Explorer {
   constructor({ engine, presets, syncUrl, onScenario = () => {}, scenarioElement = null }) {
     this.engine = engine;
     this.presets = presets;
-    this.syncUrl = syncUrl;
-    this.onScenario = onScenario;
     const defaultModel = presets.models.find((m) => m.id === DEFAULTS.model) ?? presets.models[0];
     this.defaults = defaultState(shapeOf(defaultModel));
     this.state = this.defaults;
+    this.highlightStep = null;
 
     this.controls = new Controls(presets, {
       onEdit: (key, value, commit) => this.#edit(key, value, commit),
@@ -118,120 +97,45 @@ export class Explorer {
     });
     this.glance = new Glance();
     this.steps = new StepTrace((step) => this.#highlight(step));
-    this.highlightStep = null;
-    this.stepPicker = h(
-      'fieldset',
-      { class: 'segmented step-picker' },
-      h('legend', {}, 'Highlight the operators of'),
-      ['none', '1', '2', '3', '4', '5'].map((value) =>
-        h(
-          'label',
-          {},
-          h('input', { type: 'radio', name: 'highlight-step', value, checked: value === 'none' }),
-          ' ',
-          value === 'none' ? 'no step' : `step ${value}`,
-        ),
-      ),
-    );
-    this.stepPicker.addEventListener('change', (event) => {
-      this.#highlight(event.target.value === 'none' ? null : Number(event.target.value));
+    this.view = new ExplorerView({
+      controls: this.controls.element,
+      glance: this.glance.element,
+      steps: this.steps.element,
+      onHighlight: (step) => this.#highlight(step),
     });
+    this.element = this.view.element;
 
-    // Filled with the charts once their module has loaded (#loadCharts).
-    this.chartGrid = h('div', { class: 'charts' });
-
-    this.resultsError = h('div', { class: 'results-error', hidden: true });
-    this.results = h(
-      'div',
-      { class: 'results' },
-      this.glance.element,
-      this.steps.element,
-      h(
-        'section',
-        { class: 'explorer-block charts-block', 'aria-labelledby': 'charts-heading' },
-        h('h3', { id: 'charts-heading' }, 'Pictures of the trace'),
-        this.stepPicker,
-        this.chartGrid,
-      ),
-    );
-    this.element = h(
-      'section',
-      { id: 'explorer', class: 'explorer', 'aria-labelledby': 'explorer-heading', 'data-state': 'loading' },
-      h('h2', { id: 'explorer-heading' }, 'Explore the resource trace'),
-      h(
-        'p',
-        { class: 'explorer-intro' },
-        'Change the model, the accelerator and the prompt, and watch the five steps of prefill change. ',
-        'Every figure is computed by the prefill-trace engine (WebAssembly) in your browser.',
-      ),
-      h(
-        'div',
-        { class: 'explorer-layout' },
-        h('div', { class: 'explorer-controls' }, this.controls.element),
-        h('div', { class: 'explorer-results' }, this.resultsError, this.results),
-      ),
-    );
-
-    // The parts of the results, each rendered from the current trace on its own.
-    this.#parts.set('glance', { render: (shown) => this.glance.update(shown.trace) });
-    this.#parts.set('steps', { render: (shown) => this.steps.update(shown.trace) });
-    for (const name of CHART_NAMES) {
-      this.#parts.set(name, { render: (shown) => this.#renderChart(name, shown) });
-    }
-    this.#parts.set('checks', { render: (shown) => this.onScenario(shown.json, shown.ok) });
-
-    if (typeof IntersectionObserver === 'function') {
-      this.#intersections = new IntersectionObserver(
-        (entries) => {
-          const now = [];
-          for (const entry of entries) {
-            const name = this.#observedParts.get(entry.target);
-            this.#visible.set(name, entry.isIntersecting);
-            if (entry.isIntersecting && this.#dirty.has(name)) now.push(name);
-          }
-          // A stale part coming near the viewport is brought up to date before it shows.
-          if (now.length) this.#renderParts(now);
-        },
-        { rootMargin: NEAR_VIEWPORT },
-      );
-    }
-    this.#observePart('glance', this.glance.element);
-    this.#observePart('steps', this.steps.element);
-    this.#observePart('checks', scenarioElement);
-
-    // Chart widths come from a ResizeObserver (read while the layout is clean), so an update
-    // never forces a layout to measure them.
-    this.resizeObserver = new ResizeObserver((entries) => {
-      const resized = [];
-      for (const entry of entries) {
-        const name = this.#observedCanvases.get(entry.target);
-        const width = entry.target.clientWidth;
-        if (this.#widths.get(name) !== width) {
-          this.#widths.set(name, width);
-          resized.push(name);
-        }
-      }
-      if (!this.#shown?.ok) return;
-      const now = [];
-      for (const name of resized) {
-        if (this.#isVisible(name)) now.push(name);
-        else this.#dirty.add(name);
-      }
-      for (const name of now) this.#charts[name].resize(this.#widths.get(name));
-      this.#scheduleDeferred();
+    this.#frames = new FrameScheduler(() => this.#update());
+    this.#parts = new StaleParts({
+      canRender: (name) => this.#canRender(name),
+      onFullyShown: (shown) => this.view.markShown(shown.json),
     });
+    this.#parts.add('glance', (shown) => this.glance.update(shown.trace));
+    this.#parts.add('steps', (shown) => this.steps.update(shown.trace));
+    for (const name of CHART_NAMES) this.#parts.add(name, (shown) => this.#renderChart(name, shown));
+    this.#parts.add('checks', (shown) => onScenario(shown.json, shown.ok));
 
-    if (syncUrl) {
-      window.addEventListener('popstate', () => {
-        // The URL now names the scenario to show; a push still pending would overwrite it.
-        clearTimeout(this.#urlTimer);
-        this.#urlTimer = 0;
+    this.#visibility = new PartVisibility({
+      // A stale part coming near the viewport is brought up to date before it shows.
+      onNear: (names) => {
+        const stale = names.filter((name) => this.#parts.isStale(name));
+        if (stale.length) this.#parts.render(stale);
+      },
+      onResized: (names) => this.#resized(names),
+    });
+    this.#visibility.observePart('glance', this.glance.element);
+    this.#visibility.observePart('steps', this.steps.element);
+    this.#visibility.observePart('checks', scenarioElement);
+
+    this.#url = new UrlSync({
+      enabled: syncUrl,
+      onPopState: () => {
         this.#markChange();
         this.#loadFromUrl();
         this.#checksDirty = true;
-        this.#schedule();
-      });
-    }
+        this.#frames.schedule();
+      },
+    });
   }
 
   /**
@@ -239,26 +143,28 @@ export class Explorer {
    * @returns {Promise<void>} settles after the first render
    */
   start() {
-    if (this.syncUrl) this.#loadFromUrl();
+    if (this.#url.enabled) this.#loadFromUrl();
     else this.controls.setState(this.state);
     const rendered = new Promise((resolve) => {
       this.#afterRender = resolve;
     });
-    this.#schedule();
+    this.#frames.schedule();
     return rendered;
   }
 
   /** Settles once every part, visible or not, shows the current scenario. */
   fullyShown() {
-    if (this.#shown && this.#dirty.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#shownWaiters.push(resolve));
+    return this.#parts.fullyShown();
   }
 
-  /** Lets the IntersectionObserver report whether part `name` (shown by `element`) is near view. */
-  #observePart(name, element) {
-    if (!element || !this.#intersections) return;
-    this.#observedParts.set(element, name);
-    this.#intersections.observe(element);
+  /** Charts whose width changed: redrawn now when near the viewport, else marked stale. */
+  #resized(names) {
+    if (!this.#parts.shown?.ok) return;
+    for (const name of names) {
+      if (this.#isVisible(name)) this.#charts[name].resize(this.#visibility.width(name));
+      else this.#parts.markStale((part) => part === name);
+    }
+    this.#parts.scheduleDeferred();
   }
 
   /**
@@ -274,40 +180,20 @@ export class Explorer {
         this.#charts = module.createCharts((variable) => {
           this.#markChange();
           this.#sweepVariable = variable;
-          this.#schedule();
+          this.#frames.schedule();
         });
-        const { roofline, time, memory, ttft, sweep, decode, reuse } = this.#charts;
-        this.chartGrid.replaceChildren(
-          roofline.element,
-          time.element,
-          memory.element,
-          h('div', { class: 'chart-pair' }, ttft.element, sweep.element),
-          decode.element,
-          reuse.element,
-        );
+        this.view.showCharts(this.#charts);
         for (const name of CHART_NAMES) {
           const chart = this.#charts[name];
-          // Off screen until the IntersectionObserver says otherwise: a new chart is drawn at
-          // once only when it is near the viewport, and in an idle moment otherwise.
-          if (this.#intersections) this.#visible.set(name, false);
-          this.#observePart(name, chart.element);
-          this.#observedCanvases.set(chart.canvas, name);
-          this.resizeObserver.observe(chart.canvas);
+          this.#visibility.observeChart(name, chart.element, chart.canvas);
         }
-        this.#scheduleDeferred();
+        this.#parts.scheduleDeferred();
       },
       (error) => {
         this.#chartsFailed = true;
-        this.chartGrid.replaceChildren(
-          h(
-            'p',
-            { class: 'inline-error', role: 'alert' },
-            `The charts could not be loaded: ${error instanceof Error ? error.message : error}. `,
-            'The figures and steps above are complete without them.',
-          ),
-        );
-        for (const name of CHART_NAMES) this.#dirty.delete(name);
-        if (this.#shown) this.#afterParts();
+        this.view.showChartsError(error);
+        this.#parts.clearStale((name) => CHART_NAMES.includes(name));
+        this.#parts.settle();
       },
     );
   }
@@ -317,29 +203,17 @@ export class Explorer {
     return Boolean(this.#charts) || this.#chartsFailed || !CHART_NAMES.includes(name);
   }
 
-  /**
-   * The permalink's scenario. A value the engine rejects is reported beside its control and
-   * replaced by the default for that field only, until the scenario computes.
-   */
+  /** The permalink's scenario; values the engine rejects are noted beside their controls. */
   #loadFromUrl() {
-    const params = new URLSearchParams(window.location.search);
-    let { state, fromUrl } = fromQuery(params, this.defaults);
-    const notes = {};
-    if (state.model !== CUSTOM_MODEL) state = this.#withPresetShape(state);
-    for (let i = 0; i < 32; i += 1) {
-      const json = scenarioJson(state);
-      const result = this.engine.computeTrace(json);
-      // The render that follows shows this scenario: it reuses this trace (#compute).
-      this.#lastJson = json;
-      this.#lastResult = result;
-      if (result.ok) break;
-      const key = fieldOfError(result.error);
-      if (!key || !fromUrl.has(key)) break;
-      notes[key] = result.error;
-      fromUrl.delete(key);
-      state = withField(state, key, getField(this.defaults, key));
-      if (key === 'model') state = this.#withPresetShape(state);
-    }
+    const { state, notes, json, result } = scenarioFromQuery(
+      this.#url.params(),
+      this.defaults,
+      (text) => this.engine.computeTrace(text),
+      (s) => this.#withPresetShape(s),
+    );
+    // The render that follows shows this scenario: it reuses this trace (#compute).
+    this.#lastJson = json;
+    this.#lastResult = result;
     this.#notes = notes;
     this.state = state;
     this.controls.setState(state);
@@ -356,6 +230,12 @@ export class Explorer {
     this.#pendingStart ??= mark?.startTime ?? performance.now();
   }
 
+  /** A committed scenario: into the URL (when synced), and the checks follow it. */
+  #commit() {
+    this.#url.push(() => this.state);
+    this.#checksDirty = true;
+  }
+
   #edit(key, value, commit) {
     this.#markChange();
     let state = withField(this.state, key, value);
@@ -366,11 +246,8 @@ export class Explorer {
     }
     delete this.#notes[key];
     this.state = state;
-    if (commit) {
-      this.#pushUrl();
-      this.#checksDirty = true;
-    }
-    this.#schedule();
+    if (commit) this.#commit();
+    this.#frames.schedule();
   }
 
   /** Selects a step (or none): its operators are highlighted in the charts. */
@@ -378,39 +255,14 @@ export class Explorer {
     this.#markChange();
     this.highlightStep = step;
     this.steps.select(step);
-    for (const input of this.stepPicker.querySelectorAll('input')) {
-      input.checked = input.value === (step ? String(step) : 'none');
-    }
-    this.#schedule();
-  }
-
-  /**
-   * Puts the committed scenario in the page's URL, just after the figures are updated:
-   * pushState can take milliseconds in Chromium, which the reader would otherwise wait for.
-   * Several commits before it runs make one history entry (the last scenario).
-   */
-  #pushUrl() {
-    if (!this.syncUrl || this.#urlTimer) return;
-    this.#urlTimer = setTimeout(() => {
-      this.#urlTimer = 0;
-      const url = this.#permalink();
-      if (url.href !== window.location.href) window.history.pushState({ prefillTrace: true }, '', url);
-    }, 0);
-  }
-
-  /** The link to this scenario: the page's own URL when synced, else the lesson's page. */
-  #permalink() {
-    const base = this.syncUrl ? new URL(window.location.href) : new URL('index.html', import.meta.url);
-    const params = toQuery(this.state, this.syncUrl ? base.searchParams : new URLSearchParams());
-    base.search = params.toString();
-    base.hash = '';
-    return base;
+    this.view.selectStep(step);
+    this.#frames.schedule();
   }
 
   async #action(name) {
     const trace = this.#lastResult?.ok ? this.#lastResult.value : null;
     if (name === 'copy-link') {
-      const link = this.#permalink().href;
+      const link = this.#url.permalink(this.state).href;
       try {
         await navigator.clipboard.writeText(link);
         this.controls.say('Link copied to the clipboard.');
@@ -433,36 +285,9 @@ export class Explorer {
       this.state = this.defaults;
       this.#notes = {};
       this.controls.setState(this.state);
-      this.#pushUrl();
-      this.#checksDirty = true;
-      this.#schedule();
+      this.#commit();
+      this.#frames.schedule();
     }
-  }
-
-  /**
-   * Renders the current state: at once when nothing has been rendered in this frame yet (the
-   * reader's edit shows without waiting for a frame), otherwise once in the next frame however
-   * many edits arrive before it.
-   */
-  #schedule() {
-    if (this.#frame) return;
-    if (!this.#updatedThisFrame) {
-      this.#run();
-      return;
-    }
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      this.#run();
-    });
-  }
-
-  #run() {
-    this.#updatedThisFrame = true;
-    this.#frameReset ||= requestAnimationFrame(() => {
-      this.#frameReset = 0;
-      this.#updatedThisFrame = false;
-    });
-    this.#update();
   }
 
   #compute() {
@@ -495,7 +320,7 @@ export class Explorer {
   #renderChart(name, { trace }) {
     const chart = this.#charts?.[name];
     if (!chart) return;
-    const width = this.#widths.get(name);
+    const width = this.#visibility.width(name);
     const stepIndex = this.highlightStep;
     const highlight = stepIndex ? new Set(trace.steps[stepIndex - 1].operators) : null;
     if (name === 'sweep') {
@@ -526,63 +351,7 @@ export class Explorer {
    */
   #isVisible(name) {
     if (!this.#firstDrawn) return FIRST_PARTS.has(name);
-    return this.#visible.get(name) !== false;
-  }
-
-  /** Renders stale parts now; when none is left, the scenario is fully shown. */
-  #renderParts(names) {
-    const shown = this.#shown;
-    if (!shown) return;
-    for (const name of names) this.#renderPart(name, shown);
-    this.#afterParts();
-  }
-
-  #renderPart(name, shown) {
-    if (!this.#dirty.has(name) || !this.#canRender(name)) return;
-    this.#dirty.delete(name);
-    if (name !== 'checks' && !shown.ok) return;
-    this.#parts.get(name).render(shown);
-  }
-
-  #afterParts() {
-    if (this.#dirty.size > 0) return;
-    this.element.dataset.scenario = this.#shown.json;
-    for (const resolve of this.#shownWaiters.splice(0)) resolve();
-  }
-
-  /**
-   * Brings the stale parts up to date in idle moments, in document order: as many per idle
-   * callback as its deadline allows, at least one, and none left stale longer than about
-   * DEFERRED_TIMEOUT_MS per part while the page is busy.
-   */
-  #scheduleDeferred() {
-    // Charts still waiting for their module are scheduled when it arrives (#loadCharts).
-    if (this.#deferred || ![...this.#dirty].some((name) => this.#canRender(name))) return;
-    const run = (deadline) => {
-      this.#deferred = 0;
-      const shown = this.#shown;
-      if (!shown) return;
-      for (const name of this.#parts.keys()) {
-        if (!this.#dirty.has(name) || !this.#canRender(name)) continue;
-        this.#renderPart(name, shown);
-        if (!deadline || deadline.timeRemaining() < IDLE_RESERVE_MS) break;
-      }
-      this.#afterParts();
-      this.#scheduleDeferred();
-    };
-    this.#deferred =
-      typeof requestIdleCallback === 'function'
-        ? requestIdleCallback(run, { timeout: DEFERRED_TIMEOUT_MS })
-        : setTimeout(run, 16);
-  }
-
-  #setStale(stale) {
-    if (this.#stale === stale) return;
-    this.#stale = stale;
-    this.results.classList.toggle('results--stale', stale);
-    this.results.inert = stale;
-    if (stale) this.results.setAttribute('aria-hidden', 'true');
-    else this.results.removeAttribute('aria-hidden');
+    return this.#visibility.isNear(name);
   }
 
   #setMessages(errors) {
@@ -598,7 +367,9 @@ export class Explorer {
     // chart). The first drawing has no chart in it, and measures nothing.
     if (this.#firstDrawn && this.#charts) {
       for (const name of CHART_NAMES) {
-        if (!this.#widths.has(name) && this.#isVisible(name)) this.#widths.set(name, this.#charts[name].measure());
+        if (this.#visibility.width(name) === undefined && this.#isVisible(name)) {
+          this.#visibility.setWidth(name, this.#charts[name].measure());
+        }
       }
     }
     const { json, result } = this.#compute();
@@ -607,44 +378,25 @@ export class Explorer {
       const key = fieldOfError(result.error);
       this.#setMessages(key ? { [key]: result.error } : {});
       this.controls.setPrecisionHint(null);
-      // The last good figures stay in place (no jump in the page) but greyed out and inert,
-      // under the engine's message: they are not this scenario's.
-      this.#setStale(true);
-      this.resultsError.hidden = false;
-      this.resultsError.replaceChildren(
-        h(
-          'div',
-          { class: 'inline-error', role: 'alert' },
-          h('p', { class: 'inline-error-title' }, 'The engine cannot compute this scenario.'),
-          h('p', {}, result.error),
-          h('p', {}, 'The figures below are from the last scenario it could compute.'),
-          key ? null : h('p', {}, 'Change the scenario, or press Reset to return to the default.'),
-        ),
-      );
-      this.element.dataset.state = 'error';
+      this.view.showEngineError(result.error, Boolean(key));
       // Stale figures are not redrawn: only the checks follow the (rejected) scenario.
-      for (const name of this.#dirty) if (name !== 'checks') this.#dirty.delete(name);
-      this.#shown = { json, ok: false, trace: null };
+      this.#parts.clearStale((name) => name !== 'checks');
+      this.#parts.show({ json, ok: false, trace: null });
     } else {
       const trace = result.value;
       this.#setMessages({});
       this.controls.setPrecisionHint(trace.scenario.precision);
-      if (!this.resultsError.hidden) {
-        this.resultsError.hidden = true;
-        this.resultsError.replaceChildren();
-      }
-      this.#setStale(false);
-      this.element.dataset.state = 'ready';
-      this.#shown = { json, ok: true, trace };
-      for (const name of this.#parts.keys()) if (name !== 'checks') this.#dirty.add(name);
+      this.view.showReady();
+      this.#parts.show({ json, ok: true, trace });
+      this.#parts.markStale((name) => name !== 'checks');
     }
     if (this.#checksDirty) {
       this.#checksDirty = false;
-      this.#dirty.add('checks');
+      this.#parts.markStale((name) => name === 'checks');
     }
     // Every part on screen (or near it) now; the rest when the page is idle.
-    this.#renderParts([...this.#dirty].filter((name) => this.#isVisible(name)));
-    this.#scheduleDeferred();
+    this.#parts.render(this.#parts.staleNames().filter((name) => this.#isVisible(name)));
+    this.#parts.scheduleDeferred();
     if (!this.#firstDrawn) {
       this.#firstDrawn = true;
       performance.mark('first-trace-drawn');

@@ -1,0 +1,161 @@
+// When the explorer draws. FrameScheduler: the first edit in a frame is rendered in its own
+// event handler (no wait for the next frame); further edits in the same frame are coalesced
+// into one requestAnimationFrame. StaleParts: which parts of the results do not show the
+// current scenario yet; those on screen are drawn with the update, the rest in idle moments
+// (in document order, as many per idle callback as its deadline allows) or as soon as they
+// near the viewport, whichever comes first.
+
+/** The longest a part off screen may stay stale. */
+const DEFERRED_TIMEOUT_MS = 250;
+/** Idle time (ms) an idle callback leaves unused rather than start drawing one more part. */
+const IDLE_RESERVE_MS = 4;
+
+export class FrameScheduler {
+  #frame = 0;
+  #frameReset = 0;
+  #updatedThisFrame = false;
+  #update;
+
+  /** @param {() => void} update  draws the current state */
+  constructor(update) {
+    this.#update = update;
+  }
+
+  /**
+   * Renders the current state: at once when nothing has been rendered in this frame yet (the
+   * reader's edit shows without waiting for a frame), otherwise once in the next frame however
+   * many edits arrive before it.
+   */
+  schedule() {
+    if (this.#frame) return;
+    if (!this.#updatedThisFrame) {
+      this.#run();
+      return;
+    }
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#run();
+    });
+  }
+
+  #run() {
+    this.#updatedThisFrame = true;
+    this.#frameReset ||= requestAnimationFrame(() => {
+      this.#frameReset = 0;
+      this.#updatedThisFrame = false;
+    });
+    this.#update();
+  }
+}
+
+/**
+ * The parts of the results, each drawn on its own from the scenario being shown, and which of
+ * them are stale. A part is `{render(shown)}`; `shown` is `{json, ok, trace}`.
+ */
+export class StaleParts {
+  #parts = new Map();
+  #dirty = new Set();
+  #deferred = 0;
+  #shown = null;
+  #waiters = [];
+  #canRender;
+  #onFullyShown;
+
+  /**
+   * @param {object} options
+   * @param {(name: string) => boolean} options.canRender  whether part `name` can be drawn now
+   * @param {(shown: object) => void} options.onFullyShown  every part shows `shown`
+   */
+  constructor({ canRender, onFullyShown }) {
+    this.#canRender = canRender;
+    this.#onFullyShown = onFullyShown;
+  }
+
+  /** Adds a part, in document order (the order idle moments draw them). */
+  add(name, render) {
+    this.#parts.set(name, { render });
+  }
+
+  /** The scenario being shown, or null before the first update. */
+  get shown() {
+    return this.#shown;
+  }
+
+  /** Sets the scenario to show. */
+  show(shown) {
+    this.#shown = shown;
+  }
+
+  /** Marks each part for which `which(name)` holds stale. */
+  markStale(which) {
+    for (const name of this.#parts.keys()) if (which(name)) this.#dirty.add(name);
+  }
+
+  /** Forgets that the parts for which `which(name)` holds are stale: they will not be drawn. */
+  clearStale(which) {
+    for (const name of [...this.#dirty]) if (which(name)) this.#dirty.delete(name);
+  }
+
+  isStale(name) {
+    return this.#dirty.has(name);
+  }
+
+  staleNames() {
+    return [...this.#dirty];
+  }
+
+  /** Settles once every part, visible or not, shows the current scenario. */
+  fullyShown() {
+    if (this.#shown && this.#dirty.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Renders stale parts now; when none is left, the scenario is fully shown. */
+  render(names) {
+    const shown = this.#shown;
+    if (!shown) return;
+    for (const name of names) this.#renderPart(name, shown);
+    this.settle();
+  }
+
+  #renderPart(name, shown) {
+    if (!this.#dirty.has(name) || !this.#canRender(name)) return;
+    this.#dirty.delete(name);
+    if (name !== 'checks' && !shown.ok) return;
+    this.#parts.get(name).render(shown);
+  }
+
+  /** Resolves the waiters when no part is stale. */
+  settle() {
+    if (this.#dirty.size > 0 || !this.#shown) return;
+    this.#onFullyShown(this.#shown);
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  /**
+   * Brings the stale parts up to date in idle moments, in document order: as many per idle
+   * callback as its deadline allows, at least one, and none left stale longer than about
+   * DEFERRED_TIMEOUT_MS per part while the page is busy.
+   */
+  scheduleDeferred() {
+    // Parts that cannot be drawn yet (charts waiting for their module) are scheduled again
+    // by whoever makes them drawable.
+    if (this.#deferred || !this.staleNames().some((name) => this.#canRender(name))) return;
+    const run = (deadline) => {
+      this.#deferred = 0;
+      const shown = this.#shown;
+      if (!shown) return;
+      for (const name of this.#parts.keys()) {
+        if (!this.#dirty.has(name) || !this.#canRender(name)) continue;
+        this.#renderPart(name, shown);
+        if (!deadline || deadline.timeRemaining() < IDLE_RESERVE_MS) break;
+      }
+      this.settle();
+      this.scheduleDeferred();
+    };
+    this.#deferred =
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(run, { timeout: DEFERRED_TIMEOUT_MS })
+        : setTimeout(run, 16);
+  }
+}

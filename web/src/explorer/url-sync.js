@@ -1,0 +1,87 @@
+// The scenario in the page's URL (`sync-url`): read at start and on back/forward, pushed after
+// committed edits, and the permalink the "Copy link" button offers.
+
+import { CUSTOM_MODEL, fieldOfError, fromQuery, getField, scenarioJson, toQuery, withField } from '../scenario.js';
+
+/** The most fields of a URL the engine may reject, one by one, before giving up. */
+const MAX_REJECTED_FIELDS = 32;
+
+export class UrlSync {
+  #timer = 0;
+
+  /**
+   * @param {object} options
+   * @param {boolean} options.enabled      whether the element owns the page's URL
+   * @param {() => void} options.onPopState  back/forward: the URL names the scenario to show
+   */
+  constructor({ enabled, onPopState }) {
+    this.enabled = enabled;
+    if (enabled) {
+      window.addEventListener('popstate', () => {
+        // The URL now names the scenario to show; a push still pending would overwrite it.
+        clearTimeout(this.#timer);
+        this.#timer = 0;
+        onPopState();
+      });
+    }
+  }
+
+  /** The page's query parameters. */
+  params() {
+    return new URLSearchParams(window.location.search);
+  }
+
+  /**
+   * Puts the committed scenario in the page's URL, just after the figures are updated:
+   * pushState can take milliseconds in Chromium, which the reader would otherwise wait for.
+   * Several commits before it runs make one history entry (the last scenario).
+   * @param {() => object} currentState  read when the push runs
+   */
+  push(currentState) {
+    if (!this.enabled || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = 0;
+      const url = this.permalink(currentState());
+      if (url.href !== window.location.href) window.history.pushState({ prefillTrace: true }, '', url);
+    }, 0);
+  }
+
+  /** The link to `state`: the page's own URL when synced, else the lesson's page. */
+  permalink(state) {
+    const base = this.enabled ? new URL(window.location.href) : new URL('index.html', import.meta.url);
+    const params = toQuery(state, this.enabled ? base.searchParams : new URLSearchParams());
+    base.search = params.toString();
+    base.hash = '';
+    return base;
+  }
+}
+
+/**
+ * The permalink's scenario. A value the engine rejects is reported (a note by field) and
+ * replaced by the default for that field only, until the scenario computes.
+ * @param {URLSearchParams} params
+ * @param {object} defaults                       the default state
+ * @param {(json: string) => object} compute      the engine's result for a scenario's JSON
+ * @param {(state: object) => object} withPresetShape  the state with its preset model's shape
+ * @returns {{state: object, notes: object, json: string, result: object}}  the last computed
+ *   scenario and its result (the render that follows reuses it)
+ */
+export function scenarioFromQuery(params, defaults, compute, withPresetShape) {
+  let { state, fromUrl } = fromQuery(params, defaults);
+  const notes = {};
+  if (state.model !== CUSTOM_MODEL) state = withPresetShape(state);
+  let json;
+  let result;
+  for (let i = 0; i < MAX_REJECTED_FIELDS; i += 1) {
+    json = scenarioJson(state);
+    result = compute(json);
+    if (result.ok) break;
+    const key = fieldOfError(result.error);
+    if (!key || !fromUrl.has(key)) break;
+    notes[key] = result.error;
+    fromUrl.delete(key);
+    state = withField(state, key, getField(defaults, key));
+    if (key === 'model') state = withPresetShape(state);
+  }
+  return { state, notes, json, result };
+}
