@@ -322,7 +322,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   if (fields.has("estimate")) {
     const Fields profile(fields.at("estimate"), fields.path("estimate"),
                          {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
-                          "interconnect_efficiency", "kernel_gap_seconds",
+                          "interconnect_efficiency", "all_reduce_overhead_seconds",
+                          "kernel_gap_seconds",
                           "graph_launch_gap_seconds", "fitted_on",
                           "fit"},
                          errors);
@@ -335,6 +336,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     e.attention_efficiency = efficiency("attention_efficiency", e.attention_efficiency);
     e.memory_efficiency = efficiency("memory_efficiency", e.memory_efficiency);
     e.interconnect_efficiency = efficiency("interconnect_efficiency", e.interconnect_efficiency);
+    e.all_reduce_overhead_seconds =
+        profile.number("all_reduce_overhead_seconds", e.all_reduce_overhead_seconds, 0, 1);
     e.kernel_gap_seconds = profile.number("kernel_gap_seconds", e.kernel_gap_seconds, 0, 1);
     e.graph_launch_gap_seconds =
         profile.number("graph_launch_gap_seconds", e.graph_launch_gap_seconds, 0, 1);

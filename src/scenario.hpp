@@ -79,6 +79,7 @@ struct EstimateProfile {
   double attention_efficiency = 0;  // of peak arithmetic, the attention kernel(s)
   double memory_efficiency = 0;     // of peak bandwidth, every kernel's HBM traffic
   double interconnect_efficiency = 0;  // of the link's one-way bandwidth, all-reduces
+  double all_reduce_overhead_seconds = 0;  // per all-reduce call, beyond the ring's steps
   double kernel_gap_seconds = 0;        // per kernel when each is launched on its own
   double graph_launch_gap_seconds = 0;  // per kernel when launches are graph-captured
   bool stated() const { return gemm_efficiency > 0; }

@@ -357,7 +357,8 @@ class OperatorBuilder {
     op.interconnect_seconds =
         op.link_bytes == 0 ? 0
         : estimate_        ? estimate_link_bytes / link_bandwidth_ +
-                          op.launches * ring_steps_ * s_.hardware.interconnect_latency_seconds
+                          op.launches * (ring_steps_ * s_.hardware.interconnect_latency_seconds +
+                                         s_.hardware.estimate.all_reduce_overhead_seconds)
                            : op.link_bytes / 2 / link_bandwidth_;
     op.overhead_seconds = op.launches * gap_seconds_;
     const double roofline =

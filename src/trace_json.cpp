@@ -38,6 +38,7 @@ json estimate_profile_json(const EstimateProfile& profile) {
                       {"attention_efficiency", profile.attention_efficiency},
                       {"memory_efficiency", profile.memory_efficiency},
                       {"interconnect_efficiency", profile.interconnect_efficiency},
+                      {"all_reduce_overhead_seconds", profile.all_reduce_overhead_seconds},
                       {"kernel_gap_seconds", profile.kernel_gap_seconds},
                       {"graph_launch_gap_seconds", profile.graph_launch_gap_seconds}});
 }
