@@ -321,7 +321,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
       "interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network);
   if (fields.has("estimate")) {
     const Fields profile(fields.at("estimate"), fields.path("estimate"),
-                         {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
+                         {"gemm_efficiency", "expert_gemm_efficiency", "attention_efficiency",
+                          "memory_efficiency",
                           "interconnect_efficiency", "all_reduce_overhead_seconds",
                           "kernel_gap_seconds",
                           "graph_launch_gap_seconds", "fitted_on",
@@ -334,6 +335,9 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     };
     e.gemm_efficiency = efficiency("gemm_efficiency", e.gemm_efficiency);
     e.attention_efficiency = efficiency("attention_efficiency", e.attention_efficiency);
+    if (profile.has("expert_gemm_efficiency")) {
+      e.expert_gemm_efficiency = profile.number("expert_gemm_efficiency", 0, 0, 1, true);
+    }
     e.memory_efficiency = efficiency("memory_efficiency", e.memory_efficiency);
     e.interconnect_efficiency = efficiency("interconnect_efficiency", e.interconnect_efficiency);
     e.all_reduce_overhead_seconds =

@@ -76,6 +76,7 @@ struct ModelShape {
 /// hardware.json entry lists under `fitted_on` (script/fit-estimate.py, docs/validation.md).
 struct EstimateProfile {
   double gemm_efficiency = 0;       // of peak arithmetic, weight GEMMs
+  double expert_gemm_efficiency = 0;  // of peak arithmetic, MoE expert GEMMs (0: as GEMMs)
   double attention_efficiency = 0;  // of peak arithmetic, the attention kernel(s)
   double memory_efficiency = 0;     // of peak bandwidth, every kernel's HBM traffic
   double interconnect_efficiency = 0;  // of the link's one-way bandwidth, all-reduces

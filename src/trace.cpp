@@ -170,6 +170,9 @@ class OperatorBuilder {
     const double raw_peak = s_.hardware.peak_flops.at(s_.precision.activations);
     gemm_peak_ = raw_peak * compute_efficiency(work, profile.gemm_efficiency);
     attention_peak_ = raw_peak * compute_efficiency(work, profile.attention_efficiency);
+    expert_peak_ = raw_peak * compute_efficiency(work, profile.expert_gemm_efficiency > 0
+                                                           ? profile.expert_gemm_efficiency
+                                                           : profile.gemm_efficiency);
     bandwidth_ = s_.hardware.memory_bandwidth *
                  work.memory_efficiency.value_or(estimate_ ? profile.memory_efficiency : 1);
     link_bandwidth_ = s_.hardware.interconnect_bandwidth *
@@ -291,7 +294,7 @@ class OperatorBuilder {
   // R rows touches E·(1 − (1 − k/E)^R) distinct experts, each loaded once with R·k/E_t rows.
   Operator gemm(const char* name, const GemmShape& shape) {
     Operator total{name, 2, layers_, chunks_, 0, 0, {}};
-    total.family = Family::gemm;
+    total.family = shape.expert() ? Family::expert_gemm : Family::gemm;
     total.gemm = shape;
     for_each_chunk_rows([&](double chunk_rows, double times) {
       double rows = chunk_rows;
@@ -345,8 +348,9 @@ class OperatorBuilder {
   Operator finish(Operator op) const {
     op.intensity = op.hbm.total() > 0 ? op.flops / op.hbm.total() : 0;
     op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
-    op.compute_seconds =
-        op.computed_flops / (op.family == Family::attention ? attention_peak_ : gemm_peak_);
+    op.compute_seconds = op.computed_flops / (op.family == Family::attention     ? attention_peak_
+                                              : op.family == Family::expert_gemm ? expert_peak_
+                                                                                 : gemm_peak_);
     op.memory_seconds = op.hbm.total() / bandwidth_;
     // The bound charges half the ring's bytes, (N−1)/N of the output each way: what any
     // all-reduce must move when the switch reduces in-network (NVLink SHARP), and the least
@@ -435,7 +439,7 @@ class OperatorBuilder {
   const ModelShape& m_;
   Pass pass_;
   bool estimate_ = false;
-  double gemm_peak_, attention_peak_, link_bandwidth_, gap_seconds_, block_;
+  double gemm_peak_, expert_peak_, attention_peak_, link_bandwidth_, gap_seconds_, block_;
   double devices_, ring_steps_;
   double w_, table_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, bandwidth_;
 };
@@ -593,6 +597,8 @@ const char* family_name(Family family) {
   switch (family) {
     case Family::gemm:
       return "gemm";
+    case Family::expert_gemm:
+      return "expert_gemm";
     case Family::attention:
       return "attention";
     case Family::memory:

@@ -34,7 +34,7 @@ struct HbmBytes {
 };
 
 /// What kind of kernel an operator is: it picks the efficiency the `estimate` timing applies.
-enum class Family { gemm, attention, memory, interconnect };
+enum class Family { gemm, expert_gemm, attention, memory, interconnect };
 const char* family_name(Family family);
 
 /// The weight a GEMM operator multiplies by: worked out once, where the operator is built.

@@ -35,6 +35,7 @@ json optional_number(const std::optional<double>& value) {
 json estimate_profile_json(const EstimateProfile& profile) {
   if (!profile.stated()) return json(nullptr);
   return json_object({{"gemm_efficiency", profile.gemm_efficiency},
+                      {"expert_gemm_efficiency", profile.expert_gemm_efficiency},
                       {"attention_efficiency", profile.attention_efficiency},
                       {"memory_efficiency", profile.memory_efficiency},
                       {"interconnect_efficiency", profile.interconnect_efficiency},
