@@ -294,6 +294,7 @@ test('fits a 360 px screen without horizontal scrolling; screenshots at 360 and 
 test('a lesson that fails validation shows the engine’s error naming the JSON path; the explorer still works', async (t) => {
   const fixture = await readFile(path.join(fixtures, 'invalid-check-answer.json'), 'utf8');
   const { page, problems } = await openPage(t, '/?lesson=fixtures/invalid-check-answer.json', {
+    state: 'error',
     setup: (p) =>
       p.route(`${env.origin}/fixtures/invalid-check-answer.json`, (route) =>
         route.fulfill({ status: 200, contentType: 'application/json', body: fixture }),
@@ -311,7 +312,7 @@ test('a lesson that fails validation shows the engine’s error naming the JSON 
 });
 
 test('a lesson address on another origin is refused without being fetched', async (t) => {
-  const { page, problems } = await openPage(t, '/?lesson=https://example.invalid/lesson.json');
+  const { page, problems } = await openPage(t, '/?lesson=https://example.invalid/lesson.json', { state: 'error' });
   assert.match(normalize(await page.getByRole('alert').innerText()), /must be on this site/);
   assert.equal(await page.locator('#explorer[data-state="ready"]').count(), 1, 'the explorer still renders');
   assert.deepEqual(problems, []);
@@ -319,6 +320,7 @@ test('a lesson address on another origin is refused without being fetched', asyn
 
 test('a module that fails to load shows a clear message instead of the lesson', async (t) => {
   const { page, problems } = await openPage(t, '/', {
+    state: 'error',
     setup: (p) =>
       p.route(`${env.origin}/wasm/prefill_trace.js`, (route) =>
         route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),

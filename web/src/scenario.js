@@ -48,22 +48,33 @@ export const SHAPE_FIELDS = Object.freeze([
   { key: 'active_experts', label: 'Active experts', symbol: 'k', numeric: true },
 ]);
 
-const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/**
+ * The one rule for numbers typed as text, shared with the engine's CLI (src/number_text.hpp,
+ * docs/robustness.md "Numbers typed as text"): plain decimal notation after removing surrounding
+ * ASCII whitespace. Hexadecimal ("0x800"), "Infinity", "NaN", separators and values beyond double
+ * range ("1e999") are not numbers. tests/data/number-text.json holds the cases both must agree on.
+ */
+export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const ASCII_SPACE_AROUND = /^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g;
+
+/** The value of `text` under the rule above, or null when it is not such a number. */
+export function readDecimal(text) {
+  const trimmed = String(text ?? '').replace(ASCII_SPACE_AROUND, '');
+  if (!DECIMAL_TEXT.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : null;
+}
 
 /**
- * Text from a field or a query parameter as the engine should see it: a (finite) number when it
- * reads as one, null when empty, otherwise the text itself (so the engine names the wrong type).
- * "NaN" and "Infinity" are text here, not numbers.
+ * Text from a field or a query parameter as the engine should see it: a number when it reads as
+ * one under the rule above, null when empty, otherwise the text itself (so the engine's message
+ * names the field and the wrong type). "NaN", "Infinity", "0x800" and "1e999" stay text.
  */
 export function parseValue(text, numeric) {
   if (!numeric) return text;
-  const trimmed = String(text ?? '').trim();
+  const trimmed = String(text ?? '').replace(ASCII_SPACE_AROUND, '');
   if (trimmed === '') return null;
-  if (!NUMBER_TEXT.test(trimmed)) return trimmed;
-  // "1e999" reads as a number but overflows to Infinity, which JSON would turn into null: hand
-  // the engine the text instead, so its message names the field and the wrong type.
-  const value = Number(trimmed);
-  return Number.isFinite(value) ? value : trimmed;
+  return readDecimal(trimmed) ?? trimmed;
 }
 
 /** The shape fields of a preset model record (from listPresets). */
@@ -154,4 +165,41 @@ export function fromQuery(params, base) {
 /** True when two states describe the same scenario. */
 export function sameScenario(a, b) {
   return scenarioJson(a) === scenarioJson(b);
+}
+
+/**
+ * The state a scenario describes, in the CLI's `--scenario` JSON shape (engine JSON keys:
+ * `{"model": "llama-3.1-8b" | {shape}, "hardware": "h100-sxm", "prompt_tokens": 2048, …}`), on
+ * top of `base` (fields not named keep `base`'s values). The explorer has a control for the keys
+ * of FIELDS and, for a custom model, SHAPE_FIELDS; any other key is refused by JSON path, so a
+ * host never sees a scenario silently lose a field. Values are the engine's to judge.
+ * @returns {{ok: true, state: object} | {ok: false, error: string}}
+ */
+export function stateFromScenario(scenario, base) {
+  if (!scenario || typeof scenario !== 'object' || Array.isArray(scenario)) {
+    return { ok: false, error: '/: must be a JSON object (the CLI --scenario format)' };
+  }
+  const known = FIELDS.map((f) => f.json);
+  let state = { ...base, shape: { ...base.shape } };
+  for (const [name, value] of Object.entries(scenario)) {
+    const field = FIELDS.find((f) => f.json === name);
+    if (!field) {
+      return { ok: false, error: `/${name}: the explorer has no control for this field (it takes ${known.join(', ')})` };
+    }
+    if (name === 'model' && value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, shapeValue] of Object.entries(value)) {
+        if (!SHAPE_FIELDS.some((f) => f.key === key)) {
+          const shapeKeys = SHAPE_FIELDS.map((f) => f.key).join(', ');
+          return { ok: false, error: `/model/${key}: the explorer has no control for this field (a custom model takes ${shapeKeys})` };
+        }
+        state = withField(state, `shape.${key}`, shapeValue);
+      }
+      state = withField(state, 'model', CUSTOM_MODEL);
+    } else if (name === 'model' && value === CUSTOM_MODEL) {
+      return { ok: false, error: `/model: "${CUSTOM_MODEL}" is not a model id; give the shape as an object` };
+    } else {
+      state = withField(state, field.key, value);
+    }
+  }
+  return { ok: true, state };
 }
