@@ -389,6 +389,38 @@ TEST(TensorParallel, KvHeadsReplicateBeyondTheirCount) {
   EXPECT_NE(no_link.error().find("interconnect_bandwidth"), std::string::npos);
 }
 
+TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
+  // TP 2 of the small model, T = 1000, over a 100 GB/s one-way link with 1 µs per ring step, a
+  // profile with η_link 0.5, a 10 µs per-call all-reduce cost and a 3 µs kernel gap.
+  // Layer output S = 1000·4096·2 = 8,192,000 bytes; the ring sends 2·(1/2)·S = 8,192,000.
+  json hardware = round_hardware();
+  hardware["interconnect_bandwidth"] = 100e9;
+  hardware["interconnect_latency_seconds"] = 1e-6;
+  hardware["estimate"] = {{"gemm_efficiency", 0.8},
+                          {"attention_efficiency", 0.6},
+                          {"memory_efficiency", 0.9},
+                          {"interconnect_efficiency", 0.5},
+                          {"all_reduce_overhead_seconds", 10e-6},
+                          {"kernel_gap_seconds", 3e-6}};
+  const json base = {{"hardware", hardware}, {"prompt_tokens", 1000}, {"tensor_parallel", 2}};
+  json estimate_scenario = base;
+  estimate_scenario["timing"] = "estimate";
+  const Trace estimate = trace_of(estimate_scenario);
+  const Operator& reduce = op(estimate, "mlp_all_reduce");
+  EXPECT_EQ(reduce.link_bytes, 8192000.0);
+  // 8,192,000 / (100e9 · 0.5) = 163.84 µs, + one call × (2 steps × 1 µs + 10 µs) = 175.84 µs,
+  // + the 3 µs gap of its one launch.
+  EXPECT_DOUBLE_EQ(reduce.interconnect_seconds, 8192000.0 / 50e9 + 12e-6);
+  EXPECT_DOUBLE_EQ(reduce.seconds, 8192000.0 / 50e9 + 12e-6 + 3e-6);
+  // The bound: half the ring's bytes at the full link rate, nothing else: 40.96 µs.
+  const Trace bound = trace_of(base);
+  EXPECT_DOUBLE_EQ(op(bound, "mlp_all_reduce").seconds, 4096000.0 / 100e9);
+  // A GEMM under the estimate: the o_projection (16 heads of 128 = 2048 → 4096 per device)
+  // computes 2·1024 padded rows·2048·4096 FLOPs at 100 TFLOP/s · 0.8, above its memory time.
+  const Operator& o = op(estimate, "o_projection");
+  EXPECT_DOUBLE_EQ(o.compute_seconds, 2.0 * 1024 * 2048 * 4096 / (100e12 * 0.8));
+}
+
 TEST(Memory, ModelThatDoesNotFit) {
   // Llama-3.1-405B in bf16: weights alone are 2 bytes × 405,853,388,800 parameters
   // (126·(2·16384² + 2·16384·1024 + 3·16384·53248 + 2·16384) + 2·128256·16384 + 16384)
