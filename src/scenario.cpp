@@ -156,12 +156,11 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
                                          : "unknown model preset \"" + id + "\"");
     return model;
   }
-  const Fields fields(
-      value, path,
-      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads", "kv_heads",
-       "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts", "tied_embeddings",
-       "sliding_window"},
-      errors);
+  const Fields fields(value, path,
+                      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads",
+                       "kv_heads", "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts",
+                       "tied_embeddings", "sliding_window"},
+                      errors);
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
@@ -249,14 +248,14 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
                                          : "unknown hardware preset \"" + id + "\"");
     return accelerator;
   }
-  const Fields fields(value, path,
-                      {"preset", "id", "name", "source_url", "note", "peak_flops",
-                       "memory_bandwidth", "memory_capacity", "compute_units",
-                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds",
-                       "interconnect_name", "interconnect_source_url", "interconnect_bandwidth",
-                       "interconnect_latency_seconds", "interconnect_reduces_in_network",
-                       "estimate"},
-                      errors);
+  const Fields fields(
+      value, path,
+      {"preset", "id", "name", "source_url", "note", "peak_flops", "memory_bandwidth",
+       "memory_capacity", "compute_units", "sram_per_unit_bytes", "l2_bytes",
+       "launch_overhead_seconds", "interconnect_name", "interconnect_source_url",
+       "interconnect_bandwidth", "interconnect_latency_seconds", "interconnect_reduces_in_network",
+       "estimate"},
+      errors);
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
@@ -317,19 +316,17 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.interconnect_bandwidth =
       fields.number("interconnect_bandwidth", accelerator.interconnect_bandwidth, 0,
                     limits::max_interconnect_bandwidth);
-  accelerator.interconnect_latency_seconds = fields.number(
-      "interconnect_latency_seconds", accelerator.interconnect_latency_seconds, 0, 1);
+  accelerator.interconnect_latency_seconds =
+      fields.number("interconnect_latency_seconds", accelerator.interconnect_latency_seconds, 0, 1);
   accelerator.interconnect_reduces_in_network = fields.boolean(
       "interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network);
   if (fields.has("estimate")) {
-    const Fields profile(fields.at("estimate"), fields.path("estimate"),
-                         {"gemm_efficiency", "expert_gemm_efficiency", "attention_efficiency",
-                          "memory_efficiency",
-                          "interconnect_efficiency", "all_reduce_overhead_seconds",
-                          "kernel_gap_seconds",
-                          "graph_launch_gap_seconds", "fitted_on",
-                          "fit"},
-                         errors);
+    const Fields profile(
+        fields.at("estimate"), fields.path("estimate"),
+        {"gemm_efficiency", "expert_gemm_efficiency", "attention_efficiency", "memory_efficiency",
+         "interconnect_efficiency", "all_reduce_overhead_seconds", "kernel_gap_seconds",
+         "graph_launch_gap_seconds", "fitted_on", "fit"},
+        errors);
     EstimateProfile& e = accelerator.estimate;
     const auto efficiency = [&](std::string_view key, double current) {
       if (!profile.has(key) && current <= 0) errors.fail(profile.path(key), "is required");
@@ -338,8 +335,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     e.gemm_efficiency = efficiency("gemm_efficiency", e.gemm_efficiency);
     e.attention_efficiency = efficiency("attention_efficiency", e.attention_efficiency);
     if (profile.has("expert_gemm_efficiency")) {
-      e.expert_gemm_efficiency = profile.number("expert_gemm_efficiency", 0,
-                                                limits::min_efficiency, limits::max_efficiency);
+      e.expert_gemm_efficiency = profile.number("expert_gemm_efficiency", 0, limits::min_efficiency,
+                                                limits::max_efficiency);
     }
     e.memory_efficiency = efficiency("memory_efficiency", e.memory_efficiency);
     e.interconnect_efficiency = efficiency("interconnect_efficiency", e.interconnect_efficiency);
@@ -385,8 +382,8 @@ void check_tensor_parallel(const Scenario& scenario, FirstError& errors) {
   const ModelShape& m = scenario.model;
   const std::string devices = std::to_string(n);
   if (m.query_heads % n != 0) {
-    errors.fail("/tensor_parallel", devices + " does not divide query_heads (" +
-                                        std::to_string(m.query_heads) + ")");
+    errors.fail("/tensor_parallel",
+                devices + " does not divide query_heads (" + std::to_string(m.query_heads) + ")");
   } else if (m.kv_heads % n != 0 && n % m.kv_heads != 0) {
     errors.fail("/tensor_parallel", devices + " neither divides kv_heads (" +
                                         std::to_string(m.kv_heads) + ") nor is a multiple of it");
@@ -400,12 +397,12 @@ void check_tensor_parallel(const Scenario& scenario, FirstError& errors) {
 }
 
 Scenario read_scenario(const json& value, const Presets* presets, FirstError& errors) {
-  const Fields fields(value, "",
-                      {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens",
-                       "attention", "gemm_m_tile", "attention_block", "arrival_rate",
-                       "delivery_seconds", "compute_efficiency", "memory_efficiency",
-                       "tensor_parallel", "timing", "graphs"},
-                      errors);
+  const Fields fields(
+      value, "",
+      {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens", "attention",
+       "gemm_m_tile", "attention_block", "arrival_rate", "delivery_seconds", "compute_efficiency",
+       "memory_efficiency", "tensor_parallel", "timing", "graphs"},
+      errors);
   Scenario scenario;
   if (errors.failed()) return scenario;
   if (!fields.has("model")) {
@@ -473,8 +470,7 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
     errors.fail("/hardware/estimate", "is required for timing \"estimate\" (the accelerator " +
                                           scenario.hardware.id + " has no calibrated profile)");
   }
-  work.tensor_parallel =
-      fields.integer("tensor_parallel", 1, 1, limits::max_tensor_parallel);
+  work.tensor_parallel = fields.integer("tensor_parallel", 1, 1, limits::max_tensor_parallel);
   if (errors.failed() || work.tensor_parallel == 1) return scenario;
   check_tensor_parallel(scenario, errors);
   return scenario;

@@ -76,14 +76,14 @@ struct ModelShape {
 /// family and the gap between graph-launched kernels, fitted on the published measurements the
 /// hardware.json entry lists under `fitted_on` (script/fit-estimate.py, docs/validation.md).
 struct EstimateProfile {
-  double gemm_efficiency = 0;       // of peak arithmetic, weight GEMMs
-  double expert_gemm_efficiency = 0;  // of peak arithmetic, MoE expert GEMMs (0: as GEMMs)
-  double attention_efficiency = 0;  // of peak arithmetic, the attention kernel(s)
-  double memory_efficiency = 0;     // of peak bandwidth, every kernel's HBM traffic
-  double interconnect_efficiency = 0;  // of the link's one-way bandwidth, all-reduces
+  double gemm_efficiency = 0;              // of peak arithmetic, weight GEMMs
+  double expert_gemm_efficiency = 0;       // of peak arithmetic, MoE expert GEMMs (0: as GEMMs)
+  double attention_efficiency = 0;         // of peak arithmetic, the attention kernel(s)
+  double memory_efficiency = 0;            // of peak bandwidth, every kernel's HBM traffic
+  double interconnect_efficiency = 0;      // of the link's one-way bandwidth, all-reduces
   double all_reduce_overhead_seconds = 0;  // per all-reduce call, beyond the ring's steps
-  double kernel_gap_seconds = 0;        // per kernel when each is launched on its own
-  double graph_launch_gap_seconds = 0;  // per kernel when launches are graph-captured
+  double kernel_gap_seconds = 0;           // per kernel when each is launched on its own
+  double graph_launch_gap_seconds = 0;     // per kernel when launches are graph-captured
   bool stated() const { return gemm_efficiency > 0; }
 };
 
@@ -101,8 +101,8 @@ struct Accelerator {
   // The device-to-device link tensor parallelism all-reduces over (0 = none stated).
   std::string interconnect_name;
   std::string interconnect_source_url;
-  double interconnect_bandwidth = 0;          // bytes/s, one direction, per device
-  double interconnect_latency_seconds = 0;    // per ring step (an assumption)
+  double interconnect_bandwidth = 0;        // bytes/s, one direction, per device
+  double interconnect_latency_seconds = 0;  // per ring step (an assumption)
   // The switch sums in-network (NVLink SHARP on NVSwitch 3+): an all-reduce sends (N−1)/N of the
   // data each way instead of the ring's 2(N−1)/N.
   bool interconnect_reduces_in_network = false;
@@ -121,17 +121,17 @@ struct Workload {
   int64_t batch = 1;             // B requests of T tokens each
   int64_t chunk_tokens = 0;      // C; 0 = the whole prompt in one chunk
   AttentionKind attention = AttentionKind::fused;
-  int64_t gemm_m_tile = 128;      // rows per GEMM tile (tile quantization)
-  int64_t attention_block = 0;    // b; 0 = FlashAttention's B_r from on-chip SRAM
-  double arrival_rate = 0;        // λ, requests/s; 0 = no queue
-  double delivery_seconds = 0;    // transport latency of the first token
+  int64_t gemm_m_tile = 128;    // rows per GEMM tile (tile quantization)
+  int64_t attention_block = 0;  // b; 0 = FlashAttention's B_r from on-chip SRAM
+  double arrival_rate = 0;      // λ, requests/s; 0 = no queue
+  double delivery_seconds = 0;  // transport latency of the first token
   Timing timing = Timing::bound;
   bool graphs = false;  // kernels launched from a captured CUDA/HIP graph (estimate's gaps)
   // η_c, η_m in (0, 1]: achievable / peak. Unset: 1 under `bound`, the accelerator's profile
   // under `estimate` (η_c then stands for both GEMM and attention efficiencies).
   std::optional<double> compute_efficiency;
   std::optional<double> memory_efficiency;
-  int64_t tensor_parallel = 1;    // devices each layer is split over (Megatron-style)
+  int64_t tensor_parallel = 1;  // devices each layer is split over (Megatron-style)
 };
 
 struct Scenario {

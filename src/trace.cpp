@@ -61,7 +61,7 @@ struct AttentionSums {
   double fused_keys_loaded = 0;  // Σ over query blocks of the keys streamed for that block
   double visible_keys = 0;       // Σ over chunks of the keys any row of the chunk may attend to
   double largest_visible_keys = 0;
-  double dense_pairs = 0;        // materialized: every (query, visible key) of the rectangle
+  double dense_pairs = 0;  // materialized: every (query, visible key) of the rectangle
   double largest_score_rows_x_keys = 0;
   double prior_keys = 0;  // Σ over chunks of keys written by earlier chunks that the chunk reads
 };
@@ -175,8 +175,8 @@ class OperatorBuilder {
                                                            : profile.gemm_efficiency);
     bandwidth_ = s_.hardware.memory_bandwidth *
                  work.memory_efficiency.value_or(estimate_ ? profile.memory_efficiency : 1);
-    link_bandwidth_ = s_.hardware.interconnect_bandwidth *
-                      (estimate_ ? profile.interconnect_efficiency : 1);
+    link_bandwidth_ =
+        s_.hardware.interconnect_bandwidth * (estimate_ ? profile.interconnect_efficiency : 1);
     // Gaps between kernels, fitted: with each kernel launched on its own, or replayed from a
     // captured graph.
     gap_seconds_ = !estimate_    ? 0
@@ -195,13 +195,14 @@ class OperatorBuilder {
                                   HbmBytes{rows_ * d * table_, rows_ * d * a_, 0, 0}}));
     // Step 2 (per layer): fused residual-add + RMSNorm, then the Q, K, V projections.
     ops.push_back(per_layer(norm("attn_norm", layers_, rows_)));
-    ops.push_back(per_layer(
-        gemm("qkv_projection",
-             GemmShape{m_.d_model, (m_.query_heads + 2 * m_.kv_heads) * m_.head_dim})));
+    ops.push_back(
+        per_layer(gemm("qkv_projection",
+                       GemmShape{m_.d_model, (m_.query_heads + 2 * m_.kv_heads) * m_.head_dim})));
     // Step 3 (per layer): write the new keys/values, then causal attention.
     for (Operator& op : attention(sums)) ops.push_back(per_layer(std::move(op)));
     // Step 2 again: output projection and the MLP.
-    ops.push_back(per_layer(gemm("o_projection", GemmShape{m_.query_heads * m_.head_dim, m_.d_model})));
+    ops.push_back(
+        per_layer(gemm("o_projection", GemmShape{m_.query_heads * m_.head_dim, m_.d_model})));
     if (devices_ > 1) ops.push_back(per_layer(all_reduce("attention_all_reduce")));
     ops.push_back(per_layer(norm("mlp_norm", layers_, rows_)));
     for (Operator& op : mlp()) ops.push_back(per_layer(std::move(op)));
@@ -245,7 +246,7 @@ class OperatorBuilder {
       op.hbm.activations = 2 * qo_bytes;
       const double kv_per_key = batch_ * hkv * 2 * dh * c_;
       op.hbm.kv = kv_per_key * (estimate_ && !group_kv_fits_l2(sums) ? sums.fused_keys_loaded
-                                                                      : sums.visible_keys);
+                                                                     : sums.visible_keys);
       ops.push_back(finish(op));
       return ops;
     }
@@ -273,15 +274,15 @@ class OperatorBuilder {
     const bool gated = m_.mlp == MlpKind::gated;
     std::vector<Operator> ops;
     if (m_.experts > 1) ops.push_back(gemm("router", GemmShape{m_.d_model, m_.experts}));
-    ops.push_back(gemm(gated ? "gate_up_projection" : "up_projection",
-                       GemmShape{m_.d_model, (gated ? 2 : 1) * m_.d_ff, m_.experts,
-                                 m_.active_experts}));
-    const double act_out = rows_ * static_cast<double>(m_.active_experts) *
-                           static_cast<double>(m_.d_ff);
+    ops.push_back(
+        gemm(gated ? "gate_up_projection" : "up_projection",
+             GemmShape{m_.d_model, (gated ? 2 : 1) * m_.d_ff, m_.experts, m_.active_experts}));
+    const double act_out =
+        rows_ * static_cast<double>(m_.active_experts) * static_cast<double>(m_.d_ff);
     const double act_flops = gated ? kGatedActFlopsPerElement : kPlainActFlopsPerElement;
-    ops.push_back(finish(Operator{gated ? "silu_and_mul" : "relu", 2, layers_, chunks_,
-                                  act_out * act_flops, act_out * act_flops,
-                                  HbmBytes{0, act_out * a_ * (gated ? 3 : 2), 0, 0}}));
+    ops.push_back(
+        finish(Operator{gated ? "silu_and_mul" : "relu", 2, layers_, chunks_, act_out * act_flops,
+                        act_out * act_flops, HbmBytes{0, act_out * a_ * (gated ? 3 : 2), 0, 0}}));
     ops.push_back(
         gemm("down_projection", GemmShape{m_.d_ff, m_.d_model, m_.experts, m_.active_experts}));
     return ops;
@@ -316,8 +317,8 @@ class OperatorBuilder {
 
   // One GEMM of `rows` token rows against a d_in×d_out weight, repeated over `groups` weight
   // matrices (experts). Minimum traffic with ideal reuse: weights once, inputs and outputs once.
-  Operator gemm_rows(const char* name, int step, double count, const GemmShape& shape,
-                     double rows, double groups, double launches) const {
+  Operator gemm_rows(const char* name, int step, double count, const GemmShape& shape, double rows,
+                     double groups, double launches) const {
     const double din = static_cast<double>(shape.d_in);
     const double dout = static_cast<double>(shape.d_out);
     // Tile quantization: ⌈rows/m⌉·m rows are computed. A GEMM with fewer rows than m is
@@ -363,15 +364,15 @@ class OperatorBuilder {
         : estimate_        ? estimate_link_bytes / link_bandwidth_ +
                           op.launches * (ring_steps_ * s_.hardware.interconnect_latency_seconds +
                                          s_.hardware.estimate.all_reduce_overhead_seconds)
-                           : op.link_bytes / 2 / link_bandwidth_;
+                    : op.link_bytes / 2 / link_bandwidth_;
     op.overhead_seconds = op.launches * gap_seconds_;
     const double roofline =
         std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
     op.seconds = roofline + op.overhead_seconds;
-    op.bound = estimate_ && op.overhead_seconds > roofline   ? Bound::overhead
+    op.bound = estimate_ && op.overhead_seconds > roofline           ? Bound::overhead
                : op.interconnect_seconds == roofline && roofline > 0 ? Bound::interconnect
-               : op.compute_seconds >= op.memory_seconds         ? Bound::compute
-                                                                 : Bound::memory;
+               : op.compute_seconds >= op.memory_seconds             ? Bound::compute
+                                                                     : Bound::memory;
     return op;
   }
 
@@ -646,8 +647,8 @@ double parameters_per_device(const ModelShape& model, int64_t devices) {
   const double d = static_cast<double>(model.d_model);
   // The shard's own count has ⌈V/N⌉ rows for both tables; the embedding table is replicated.
   const double lm_head_rows = model.tied_embeddings ? 0 : static_cast<double>(shard.vocab);
-  return parameter_count(shard) - static_cast<double>(shard.vocab) * d *
-                                      (model.tied_embeddings ? 1 : 2) +
+  return parameter_count(shard) -
+         static_cast<double>(shard.vocab) * d * (model.tied_embeddings ? 1 : 2) +
          static_cast<double>(model.vocab) * d + lm_head_rows * d;
 }
 
@@ -751,9 +752,9 @@ ProjectionFacts projection_facts(const TraceInputs& in, const std::vector<Operat
   }
   proj.reuse_example.reserve(2);
   for (const int64_t rows : {int64_t{1}, int64_t{128}}) {
-    const Operator example = builder.finish(builder.gemm_rows(
-        "reuse", 2, 1, GemmShape{m.d_model, m.query_heads * m.head_dim}, static_cast<double>(rows),
-        1, 1));
+    const Operator example = builder.finish(
+        builder.gemm_rows("reuse", 2, 1, GemmShape{m.d_model, m.query_heads * m.head_dim},
+                          static_cast<double>(rows), 1, 1));
     proj.reuse_example.push_back(ReuseExample{
         rows, example.intensity, example.hbm.weights / static_cast<double>(rows), example.bound});
   }
@@ -788,8 +789,8 @@ AttentionFacts attention_facts(const TraceInputs& in) {
   att.kv_bytes_per_token = kv_bytes_per_token(in);
   att.kv_bytes_written = att.kv_bytes_per_token * batch * static_cast<double>(work.prompt_tokens);
   // A sliding window keeps only the last W positions for decode (Mistral's rolling buffer).
-  att.kv_tokens_kept = m.sliding_window > 0 ? std::min(work.prompt_tokens, m.sliding_window)
-                                            : work.prompt_tokens;
+  att.kv_tokens_kept =
+      m.sliding_window > 0 ? std::min(work.prompt_tokens, m.sliding_window) : work.prompt_tokens;
   att.kv_bytes_kept = att.kv_bytes_per_token * batch * static_cast<double>(att.kv_tokens_kept);
   return att;
 }
@@ -817,10 +818,9 @@ void memory_and_chunking(const TraceInputs& in, const Trace& trace, MemoryLedger
           ? in.sums
           : attention_sums(Pass{work.prompt_tokens, work.prompt_tokens, 0},
                            static_cast<double>(in.block), window_of(in.scenario.model));
-  const MemoryLedger unchunked =
-      memory_ledger(in.scenario, weight_bytes, kv_bytes,
-                    batch * static_cast<double>(work.prompt_tokens),
-                    whole.largest_score_rows_x_keys);
+  const MemoryLedger unchunked = memory_ledger(in.scenario, weight_bytes, kv_bytes,
+                                               batch * static_cast<double>(work.prompt_tokens),
+                                               whole.largest_score_rows_x_keys);
   chunking.chunks = in.prefill.chunks();
   chunking.chunk_tokens = in.prefill.chunk;
   chunking.temporaries_unchunked_bytes = unchunked.temporaries_bytes;
@@ -876,9 +876,8 @@ std::vector<Step> mechanism_steps(const std::vector<Operator>& ops,
 DecodeComparison decode_comparison(const TraceInputs& in, const Trace& trace) {
   const Pass decode_pass{1, 1, in.scenario.workload.prompt_tokens};
   OperatorBuilder decode_builder(in.scenario, decode_pass);
-  const auto decode_ops =
-      decode_builder.build(attention_sums(decode_pass, static_cast<double>(in.block),
-                                          window_of(in.scenario.model)));
+  const auto decode_ops = decode_builder.build(
+      attention_sums(decode_pass, static_cast<double>(in.block), window_of(in.scenario.model)));
   const Totals decode_totals = sum(decode_ops);
   DecodeComparison decode;
   decode.context_tokens = in.scenario.workload.prompt_tokens;
@@ -931,8 +930,9 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   const EstimateProfile& profile = scenario.hardware.estimate;
   const double peak = scenario.hardware.peak_flops.at(scenario.precision.activations) *
                       work.compute_efficiency.value_or(estimate ? profile.gemm_efficiency : 1);
-  const double bandwidth = scenario.hardware.memory_bandwidth *
-                           work.memory_efficiency.value_or(estimate ? profile.memory_efficiency : 1);
+  const double bandwidth =
+      scenario.hardware.memory_bandwidth *
+      work.memory_efficiency.value_or(estimate ? profile.memory_efficiency : 1);
   const double ridge = peak / bandwidth;
   trace.roofline = Roofline{work.timing, peak, bandwidth, ridge};
 

@@ -59,15 +59,16 @@ struct Operator {
   double intensity = 0;  // useful FLOPs per HBM byte
   double compute_seconds = 0;
   double memory_seconds = 0;
-  double link_bytes = 0;         // bytes one device sends over the interconnect (all-reduce)
+  double link_bytes = 0;            // bytes one device sends over the interconnect (all-reduce)
   double interconnect_seconds = 0;  // link_bytes / link bandwidth + ring-step latencies
-  double overhead_seconds = 0;  // launch gaps inside `seconds`: 0 under the bound timing
-  double seconds = 0;  // max(compute, memory, interconnect) + overhead
+  double overhead_seconds = 0;      // launch gaps inside `seconds`: 0 under the bound timing
+  double seconds = 0;               // max(compute, memory, interconnect) + overhead
   Bound bound = Bound::memory;
   double useful_fraction = 1;  // flops / computed_flops
   bool per_layer = false;      // runs once per layer (count = layers)
   Family family = Family::memory;
-  std::optional<GemmShape> gemm = std::nullopt;  // set for the weight GEMMs (projections, router, LM head)
+  std::optional<GemmShape> gemm =
+      std::nullopt;  // set for the weight GEMMs (projections, router, LM head)
 };
 
 struct Totals {
@@ -129,8 +130,8 @@ struct AttentionFacts {       // step 3
   double score_bytes_avoided = 0;  // what fusion keeps on chip, all layers (0 when materialized)
   double kv_bytes_written = 0;     // 2·L·B·T·h_kv·d_h·c: every prompt token's K and V
   double kv_bytes_per_token = 0;
-  int64_t kv_tokens_kept = 0;      // per request: min(T, sliding window)
-  double kv_bytes_kept = 0;        // the decode-ready state: 2·L·B·min(T, W)·h_kv·d_h·c
+  int64_t kv_tokens_kept = 0;  // per request: min(T, sliding window)
+  double kv_bytes_kept = 0;    // the decode-ready state: 2·L·B·min(T, W)·h_kv·d_h·c
 };
 
 struct MemoryLedger {  // step 4

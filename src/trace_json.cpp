@@ -49,25 +49,24 @@ json accelerator_to_json(const Accelerator& accelerator) {
   json peaks = json::object();
   accelerator.peak_flops.for_each(
       [&](DType dtype, double flops) { peaks[dtype_name(dtype)] = flops; });
-  return json_object({{"id", accelerator.id},
-                      {"name", accelerator.name},
-                      {"source_url", accelerator.source_url},
-                      {"peak_flops", peaks},
-                      {"memory_bandwidth", accelerator.memory_bandwidth},
-                      {"memory_capacity", accelerator.memory_capacity},
-                      {"compute_units", accelerator.compute_units},
-                      {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
-                      {"l2_bytes", accelerator.l2_bytes},
-                      {"launch_overhead_seconds", accelerator.launch_overhead_seconds},
-                      {"interconnect_name", accelerator.interconnect_name},
-                      {"interconnect_source_url", accelerator.interconnect_source_url},
-                      {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
-                      {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds},
-                      {"interconnect_reduces_in_network",
-                       accelerator.interconnect_reduces_in_network},
-                      {"estimate", estimate_profile_json(accelerator.estimate)}});
+  return json_object(
+      {{"id", accelerator.id},
+       {"name", accelerator.name},
+       {"source_url", accelerator.source_url},
+       {"peak_flops", peaks},
+       {"memory_bandwidth", accelerator.memory_bandwidth},
+       {"memory_capacity", accelerator.memory_capacity},
+       {"compute_units", accelerator.compute_units},
+       {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
+       {"l2_bytes", accelerator.l2_bytes},
+       {"launch_overhead_seconds", accelerator.launch_overhead_seconds},
+       {"interconnect_name", accelerator.interconnect_name},
+       {"interconnect_source_url", accelerator.interconnect_source_url},
+       {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
+       {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds},
+       {"interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network},
+       {"estimate", estimate_profile_json(accelerator.estimate)}});
 }
-
 
 json optional_bound(const std::optional<Bound>& bound) {
   return bound ? json(bound_name(*bound)) : json(nullptr);
@@ -108,11 +107,12 @@ json operator_json(const Operator& op) {
 json step_facts(const Trace& trace, int number) {
   switch (number) {
     case 1:
-      return json_object({{"embedding_bytes", trace.embedding.embedding_bytes},
-                          {"kernel_launches", trace.embedding.kernel_launches},
-                          {"kernels_per_layer", trace.embedding.kernels_per_layer},
-                          {"layers", trace.embedding.layers},
-                          {"launch_overhead_total_seconds", trace.embedding.launch_overhead_total_seconds}});
+      return json_object(
+          {{"embedding_bytes", trace.embedding.embedding_bytes},
+           {"kernel_launches", trace.embedding.kernel_launches},
+           {"kernels_per_layer", trace.embedding.kernels_per_layer},
+           {"layers", trace.embedding.layers},
+           {"launch_overhead_total_seconds", trace.embedding.launch_overhead_total_seconds}});
     case 2: {
       json projections = json::array();
       for (const ProjectionFact& fact : trace.projection.projections) {
@@ -259,10 +259,11 @@ json trace_to_json(const Trace& trace) {
        {"engine_version", PREFILL_TRACE_VERSION},
        {"scenario", scenario_to_json(trace.scenario)},
        {"parameters", trace.parameters},
-       {"roofline", json_object({{"timing", trace.roofline.timing == Timing::bound ? "bound" : "estimate"},
-                                 {"peak_flops", trace.roofline.peak_flops},
-                                 {"bandwidth", trace.roofline.bandwidth},
-                                 {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}})},
+       {"roofline",
+        json_object({{"timing", trace.roofline.timing == Timing::bound ? "bound" : "estimate"},
+                     {"peak_flops", trace.roofline.peak_flops},
+                     {"bandwidth", trace.roofline.bandwidth},
+                     {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}})},
        {"operators", operators},
        {"steps", steps},
        {"totals", totals},

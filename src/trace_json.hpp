@@ -1,6 +1,6 @@
 #pragma once
-// The JSON writers: the trace's stable JSON and CSV forms (documented in docs/trace-json.md). The CLI and the
-// wasm module both print exactly this, so their outputs compare byte for byte.
+// The JSON writers: the trace's stable JSON and CSV forms (documented in docs/trace-json.md). The
+// CLI and the wasm module both print exactly this, so their outputs compare byte for byte.
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,7 +13,6 @@
 namespace prefill_trace {
 
 constexpr int kTraceSchemaVersion = 2;
-
 
 /// The scenario as JSON, with presets expanded: what the trace echoes back as its inputs.
 nlohmann::json scenario_to_json(const Scenario& scenario);

@@ -152,12 +152,9 @@ TEST(Roofline, LaunchOverheadDominatesTinyKernels) {
   // 4 µs + 0.04096 µs (efficiencies set to 1 here, so only the gap differs from the bound).
   json hardware = round_hardware();
   hardware["launch_overhead_seconds"] = 4e-6;
-  hardware["estimate"] = {{"gemm_efficiency", 0.5},
-                          {"attention_efficiency", 0.5},
-                          {"memory_efficiency", 0.5},
-                          {"interconnect_efficiency", 0.5},
-                          {"kernel_gap_seconds", 4e-6},
-                          {"graph_launch_gap_seconds", 1e-6}};
+  hardware["estimate"] = {{"gemm_efficiency", 0.5},     {"attention_efficiency", 0.5},
+                          {"memory_efficiency", 0.5},   {"interconnect_efficiency", 0.5},
+                          {"kernel_gap_seconds", 4e-6}, {"graph_launch_gap_seconds", 1e-6}};
   const Trace trace = trace_of({{"prompt_tokens", 1},
                                 {"hardware", hardware},
                                 {"timing", "estimate"},
@@ -306,8 +303,7 @@ TEST(SlidingWindow, BlockedScheduleSkipsKeysBehindTheWindow) {
   // computed pairs 7·2·2 = 28. Useful pairs: min(p + 1, 3) for p = 0..7 = 1+2+3·6 = 21.
   json model = small_model();
   model["sliding_window"] = 3;
-  const Trace trace =
-      trace_of({{"model", model}, {"prompt_tokens", 8}, {"attention_block", 2}});
+  const Trace trace = trace_of({{"model", model}, {"prompt_tokens", 8}, {"attention_block", 2}});
   EXPECT_EQ(trace.attention.useful_pairs, 21.0);
   EXPECT_EQ(trace.attention.tiles, 7.0);
   EXPECT_EQ(trace.attention.computed_pairs, 28.0);
