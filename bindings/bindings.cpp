@@ -60,6 +60,13 @@ api::JsonReply compute_trace(const val& scenario_json) {
                                                                    : reply;
 }
 
+api::CsvReply trace_csv(const val& scenario_json) {
+  api::CsvReply reply;
+  std::string scenario;
+  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::compute_trace_csv(scenario)
+                                                                   : reply;
+}
+
 api::JsonReply sweep(const val& scenario_json, const std::string& variable, const val& values) {
   api::JsonReply reply;
   std::string scenario;
@@ -149,6 +156,10 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .field("ok", &api::JsonReply::ok)
       .field("error", &api::JsonReply::error)
       .field("json", &api::JsonReply::json);
+  value_object<api::CsvReply>("CsvResult")
+      .field("ok", &api::CsvReply::ok)
+      .field("error", &api::CsvReply::error)
+      .field("csv", &api::CsvReply::csv);
   value_object<api::GeneratedReply>("GeneratedCheckResult")
       .field("ok", &api::GeneratedReply::ok)
       .field("error", &api::GeneratedReply::error)
@@ -160,6 +171,7 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function("loadLesson", &load_lesson);
   function("checkAnswer", &check_answer);
   function("computeTrace", &compute_trace);
+  function("traceCsv", &trace_csv);
   function("listPresets", &api::list_presets);
   function("sweep", &sweep);
   function("generateChecks", &generate_checks);

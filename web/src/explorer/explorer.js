@@ -33,7 +33,7 @@ import {
   withField,
 } from '../scenario.js';
 import { Controls } from './controls.js';
-import { download, traceCsv, traceFileName } from './downloads.js';
+import { download, traceFileName } from './downloads.js';
 import { Glance } from './glance.js';
 import { FrameScheduler, StaleParts } from './scheduling.js';
 import { StepTrace } from './steps.js';
@@ -277,7 +277,12 @@ export class Explorer {
       if (name === 'download-json') {
         download(this.#lastResult.json, traceFileName(trace, 'json'), 'application/json');
       } else {
-        download(traceCsv(trace), traceFileName(trace, 'csv'), 'text/csv');
+        const csv = this.engine.traceCsv(this.#lastJson);
+        if (!csv.ok) {
+          this.controls.say(`The engine could not write the CSV: ${csv.error}`);
+          return;
+        }
+        download(csv.csv, traceFileName(trace, 'csv'), 'text/csv');
       }
       this.controls.say(`Downloaded ${traceFileName(trace, name === 'download-json' ? 'json' : 'csv')}.`);
     } else if (name === 'reset') {
