@@ -39,6 +39,7 @@ import { GeneratedChecks, ProgressSummary } from './explorer/checks.js';
 import { Explorer } from './explorer/explorer.js';
 import { checkIntegrity, decodeLessonBytes } from './lesson-file.js';
 import { renderLesson } from './lesson-view.js';
+import { adoptLesson, findPrerendered, isPrerenderedFile } from './prerendered.js';
 import { ProgressStore, questionKeyText, sha256Hex } from './progress.js';
 import { answerQuiz } from './quiz.js';
 
@@ -152,22 +153,35 @@ export class PrefillTraceLesson extends HTMLElement {
     if (this.#started) return;
     this.#started = true;
     this.setAttribute('data-state', 'loading');
-    const shadow = this.attachShadow({ mode: 'open' });
-    const sheet = stylesheet(SHADOW_STYLESHEET);
-    this.#shadow = shadow;
-    this.#lessonSheet = sheet.link;
-    const article = h(
-      'article',
-      { class: 'lesson', 'aria-busy': 'true' },
-      h('p', { class: 'loading' }, 'Loading the lesson…'),
-    );
-    // Hidden until the style sheet applies, so the lesson never flashes unstyled.
-    const root = h('div', { class: 'ptl', hidden: true }, article);
-    shadow.append(sheet.link, root);
-    const styled = sheet.loaded.then(() => {
-      root.hidden = false;
-    });
-    this.#run(root, styled)
+    // A lesson rendered in at build time is shown already, styled: adopted, not redrawn.
+    const prerendered = findPrerendered(this);
+    let root;
+    let styled;
+    if (prerendered) {
+      this.#shadow = prerendered.shadow;
+      this.#lessonSheet = prerendered.lessonSheet;
+      // Its KaTeX style sheets are in the shadow root and its fonts in the document already.
+      this.#katexStyles = Promise.resolve();
+      root = prerendered.root;
+      styled = Promise.resolve();
+    } else {
+      const shadow = this.attachShadow({ mode: 'open' });
+      const sheet = stylesheet(SHADOW_STYLESHEET);
+      this.#shadow = shadow;
+      this.#lessonSheet = sheet.link;
+      const article = h(
+        'article',
+        { class: 'lesson', 'aria-busy': 'true' },
+        h('p', { class: 'loading' }, 'Loading the lesson…'),
+      );
+      // Hidden until the style sheet applies, so the lesson never flashes unstyled.
+      root = h('div', { class: 'ptl', hidden: true }, article);
+      shadow.append(sheet.link, root);
+      styled = sheet.loaded.then(() => {
+        root.hidden = false;
+      });
+    }
+    this.#run(root, styled, prerendered)
       .catch((error) => {
         root.replaceChildren(
           h('article', { class: 'lesson' }, errorBlock('The lesson could not be shown', describe(error))),
@@ -210,7 +224,7 @@ export class PrefillTraceLesson extends HTMLElement {
    * once every part is drawn, including those drawn after the first trace (the explorer's
    * charts and checks, the typeset equation).
    */
-  async #run(root, styled) {
+  async #run(root, styled, prerendered) {
     const syncUrl = this.hasAttribute('sync-url');
     let lessonUrl = null;
     let lessonFile = Promise.resolve(null);
@@ -301,7 +315,8 @@ export class PrefillTraceLesson extends HTMLElement {
         const equations = equationPack.value?.[lesson.id];
         const related = relatedFile.value?.lessons;
         const keys = new Map();
-        lessonView = renderLesson({
+        const render = isPrerenderedFile(prerendered, lessonUrl, integrity) ? adoptLesson.bind(null, prerendered) : renderLesson;
+        lessonView = render({
           lesson,
           equations: Array.isArray(equations) ? equations : [],
           relatedLessons: related && typeof related === 'object' ? related : {},
@@ -367,7 +382,7 @@ export class PrefillTraceLesson extends HTMLElement {
       );
     }
     article.setAttribute('aria-busy', 'true');
-    root.replaceChildren(article);
+    if (article.parentNode !== root) root.replaceChildren(article);
     if (explorer) await explorer.start();
     article.removeAttribute('aria-busy');
     // Below the first screen, after the first trace: KaTeX and the rest of the explorer.
