@@ -156,14 +156,14 @@ test('every control has a visible label; the default scenario shows the engineâ€
 
   const [jsonDownload] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download trace (JSON)' }).click(),
+    page.getByRole('button', { name: 'Download trace as JSON' }).click(),
   ]);
   assert.match(jsonDownload.suggestedFilename(), /^prefill-trace_llama-3\.1-8b_h100-sxm_bf16_T2048_B1\.json$/);
   assert.equal(await readFile(await jsonDownload.path(), 'utf8'), json);
 
   const [csvDownload] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download trace (CSV)' }).click(),
+    page.getByRole('button', { name: 'Download trace as CSV' }).click(),
   ]);
   const lines = (await readFile(await csvDownload.path(), 'utf8')).trimEnd().split('\r\n');
   const header = lines[0].split(',');
