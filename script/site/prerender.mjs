@@ -9,13 +9,15 @@
 //
 // The equation is typeset by KaTeX here (renderToString). KaTeX positions glyphs with inline
 // style attributes, which the page's CSP (style-src 'self') refuses in markup: each distinct
-// style becomes a class whose rule goes into katex/lesson-math.css (with !important, the
-// precedence an inline style has).
+// style becomes a class whose rule (with !important, the precedence an inline style has) goes
+// into the built-in lesson's one style sheet, lesson-<hash>.css: KaTeX's rules, those classes
+// and style.css.
 //
 // Parts that need script say so: the quiz's "Check answer" is disabled with a note in its
 // feedback area, and the explorer's place holds a note. Both go when the element adopts.
 //   node script/site/prerender.mjs SITE_DIR     (SITE_DIR/index.html is rewritten in place)
 
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -123,25 +125,39 @@ const important = (style) =>
     .map((declaration) => `${declaration} !important`)
     .join(';');
 const mathCss = [...styleClasses].map(([style, name]) => `.${name}{${important(style)}}`).join('\n');
-const MATH_STYLESHEET = 'katex/lesson-math.css';
-await writeFile(
-  path.join(site, MATH_STYLESHEET),
-  `/* KaTeX's inline styles of the build-time equation (script/site/prerender.mjs) */\n${mathCss}\n`,
-);
+
+// --- one style sheet for the built-in lesson ---------------------------------------------------
+// KaTeX's rules (without its @font-face rules, which a shadow root ignores: the fonts are
+// declared in the document), the equation's classes, then the lesson's own sheet, which
+// refines KaTeX's: one render-blocking request instead of three, named by its content (it is
+// cached for good; script/serve.mjs).
+const katexCss = (await readFile(path.join(site, config.KATEX_STYLESHEET), 'utf8')).replace(/@font-face\{[^}]*\}/g, '');
+const lessonCss = await readFile(path.join(site, config.SHADOW_STYLESHEET), 'utf8');
+const combined =
+  `/* KaTeX (katex.min.css, MIT) */\n${katexCss}\n` +
+  `/* KaTeX's inline styles of the build-time equation, as classes (script/site/prerender.mjs) */\n${mathCss}\n` +
+  `/* The lesson (style.css) */\n${lessonCss}`;
+const combinedName = `lesson-${createHash('sha256').update(combined).digest('hex').slice(0, 16)}.css`;
+await writeFile(path.join(site, combinedName), combined);
 
 // --- into index.html ---------------------------------------------------------------------------
 const root = h('div', { class: 'ptl', [prerendered.PRERENDERED_ATTRIBUTE]: lessonPath }, article);
-// The order the element uses: KaTeX's sheets first, the lesson's (which refines them) last.
 const template =
   '<template shadowrootmode="open">' +
-  `<link rel="stylesheet" href="${config.KATEX_STYLESHEET}">` +
-  `<link rel="stylesheet" href="${MATH_STYLESHEET}">` +
-  `<link rel="stylesheet" href="${config.SHADOW_STYLESHEET}" data-lesson-sheet>` +
+  `<link rel="stylesheet" href="${combinedName}" data-lesson-sheet>` +
   root.outerHTML +
   '</template>';
 // data-prerendered: page.css lays the element out as the upgraded one at once (no shift).
 const openTag = open => open.replace(/>$/, ' data-prerendered>');
-await writeFile(indexPath, html.replace(elementPattern, (_, open, _inner, close) => `${openTag(open)}${template}${close}`));
+// The head's preload of the lesson's sheet names the sheet the built-in lesson links.
+const stylePreload = `<link rel="preload" href="${config.SHADOW_STYLESHEET}" as="style">`;
+if (!html.includes(stylePreload)) die(`index.html has no ${stylePreload}`);
+await writeFile(
+  indexPath,
+  html
+    .replace(stylePreload, `<link rel="preload" href="${combinedName}" as="style">`)
+    .replace(elementPattern, (_, open, _inner, close) => `${openTag(open)}${template}${close}`),
+);
 console.log(
-  `prerender: ${lessonPath} (${lesson.id}) into index.html, ${styleClasses.size} KaTeX styles in ${MATH_STYLESHEET}`,
+  `prerender: ${lessonPath} (${lesson.id}) into index.html, its style sheet ${combinedName} (${styleClasses.size} KaTeX styles as classes)`,
 );
