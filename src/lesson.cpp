@@ -1,6 +1,9 @@
 #include "lesson.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <string>
 
 namespace prefill_trace {
@@ -8,62 +11,89 @@ namespace {
 
 using nlohmann::json;
 
+// What JavaScript's String.prototype.trim() removes (ECMAScript WhiteSpace and LineTerminator:
+// TAB, LF, VT, FF, CR, SPACE, NBSP, the other Zs spaces, LS, PS, ZWNBSP), in UTF-8; Node 20
+// lists the same 25 code points (tests/cpp/lesson_test.cpp). The source is compiled as UTF-8.
+constexpr std::string_view kJavaScriptWhiteSpace[] = {
+    "\t",     "\n",     "\v",     "\f",     "\r",     " ",      "\u00A0", "\u1680", "\u2000",
+    "\u2001", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006", "\u2007", "\u2008", "\u2009",
+    "\u200A", "\u2028", "\u2029", "\u202F", "\u205F", "\u3000", "\uFEFF"};
+
+// True when `r[key].trim()` is empty in JavaScript, the test generate-catalog.mjs applies.
+bool is_blank_as_in_javascript(std::string_view text) {
+  while (!text.empty()) {
+    const auto* space =
+        std::find_if(std::begin(kJavaScriptWhiteSpace), std::end(kJavaScriptWhiteSpace),
+                     [&](std::string_view s) { return text.substr(0, s.size()) == s; });
+    if (space == std::end(kJavaScriptWhiteSpace)) return false;
+    text.remove_prefix(space->size());
+  }
+  return true;
+}
+
 // Reads a parsed lesson against the contract. The first violation is recorded in `errors_`;
 // after it, every reader returns empty placeholders, so reading finishes without exceptions
-// and the reported error is the first one met, in document order.
+// and the reported error is the first one met, in the reader's field order. The comment on
+// each rule names the Atlas gate it comes from (docs/robustness.md has the table):
+//   reader  = src/lib/lesson-contract.ts, validateLessonRecord()
+//   publish = scripts/generate-catalog.mjs
+//   CI      = scripts/validate-atlas.mjs
 class LessonReader {
  public:
   Lesson read(const json& document) {
-    const std::string root;  // the document itself: paths below start with "/"
-    if (!document.is_object()) {
+    const std::string root;       // the document itself: paths below start with "/"
+    if (!document.is_object()) {  // reader: object(value)
       errors_.fail("/", "the lesson must be a JSON object, not " + json_type_name(document));
       return {};
     }
+    // Strings: reader `required` (type only); publish `required` adds "non-blank" for some.
     Lesson lesson;
-    lesson.id = required_text(document, root, "id");
-    lesson.level = required_text(document, root, "level");
-    lesson.name = required_text(document, root, "name");
-    lesson.short_name = required_text(document, root, "shortName");
-    lesson.role = required_text(document, root, "role");
-    lesson.description = required_text(document, root, "description");
-    lesson.specs = list_at<Spec>(member(document, root, "specs"), "/specs", &LessonReader::spec);
-    lesson.interfaces = list_at<Interface>(member(document, root, "interfaces"), "/interfaces",
-                                           &LessonReader::interface_at);
-    lesson.tradeoff = required_text(document, root, "tradeoff");
-    lesson.why_ai = required_text(document, root, "whyAI");
-    lesson.related =
-        list_at<std::string>(member(document, root, "related"), "/related", &LessonReader::text_at);
-    lesson.sources =
-        list_at<Source>(member(document, root, "sources"), "/sources", &LessonReader::source);
+    lesson.id = nonblank_text(document, root, "id");
+    lesson.level = text(document, root, "level");
+    lesson.name = nonblank_text(document, root, "name");
+    lesson.short_name = nonblank_text(document, root, "shortName");
+    lesson.role = nonblank_text(document, root, "role");
+    lesson.description = nonblank_text(document, root, "description");
+    lesson.specs = list<Spec>(document, root, "specs", &LessonReader::spec);
+    lesson.interfaces = list<Interface>(document, root, "interfaces", &LessonReader::interface_at);
+    lesson.tradeoff = text(document, root, "tradeoff");
+    lesson.why_ai = text(document, root, "whyAI");
+    lesson.related = list<std::string>(document, root, "related", &LessonReader::text_at);
+    lesson.sources = list<Source>(document, root, "sources", &LessonReader::source);
+    // publish: assert.ok(r.sources.length); CI: r.sources?.length.
     if (lesson.sources.empty()) errors_.fail("/sources", "must list at least one source");
-    lesson.scale = required_text(document, root, "scale");
-    lesson.kind = required_text(document, root, "kind");
+    lesson.scale = text(document, root, "scale");
+    lesson.kind = text(document, root, "kind");
     lesson.branch = optional_text(document, root, "branch");
     lesson.subbranch = optional_text(document, root, "subbranch");
-    lesson.mechanism = list_at<std::string>(member(document, root, "mechanism"), "/mechanism",
-                                            &LessonReader::text_at);
-    if (lesson.mechanism.size() < 3) {
+    lesson.mechanism = list<std::string>(document, root, "mechanism", &LessonReader::text_at);
+    if (lesson.mechanism.size() < 3) {  // CI: r.mechanism?.length>=3
       errors_.fail("/mechanism",
                    "must hold at least 3 steps, not " + std::to_string(lesson.mechanism.size()));
     }
-    lesson.misconception = required_text(document, root, "misconception");
-    lesson.check = check(member(document, root, "check"), "/check");
-    lesson.checks = optional_list<QuizCheck>(document, root, "checks", &LessonReader::check);
-    lesson.science = optional_list<Science>(document, root, "science", &LessonReader::science);
-    if (const auto it = document.find("history"); it != document.end()) {
-      expect_array(*it, "/history");
+    lesson.misconception = text(document, root, "misconception");
+    lesson.check = main_check(member(document, root, "check"), "/check");
+    lesson.checks =
+        optional_list<QuizCheck>(document, root, "checks", &LessonReader::further_check);
+    lesson.science = list<Science>(document, root, "science", &LessonReader::science);
+    if (lesson.science.empty()) {  // CI: assert.ok(r.science?.length)
+      errors_.fail("/science", "must hold at least one entry");
     }
+    lesson.history = optional_list<HistoryEntry>(document, root, "history", &LessonReader::history);
+    // reader: strings(prerequisites) when present; publish: Array.isArray(r.prerequisites).
     lesson.prerequisites =
-        optional_list<std::string>(document, root, "prerequisites", &LessonReader::text_at);
-    lesson.learning_objective = required_text(document, root, "learningObjective");
+        list<std::string>(document, root, "prerequisites", &LessonReader::text_at);
+    lesson.learning_objective = nonblank_text(document, root, "learningObjective");
     lesson.workstream = optional_text(document, root, "workstream");
     lesson.visual_family = optional_text(document, root, "visualFamily");
-    lesson.engineering_example = required_text(document, root, "engineeringExample");
-    lesson.evidence_notes = required_text(document, root, "evidenceNotes");
+    lesson.engineering_example = nonblank_text(document, root, "engineeringExample");
+    lesson.evidence_notes = nonblank_text(document, root, "evidenceNotes");
     lesson.lab_id = optional_text(document, root, "labId");
     lesson.deep_lab_id = optional_text(document, root, "deepLabId");
     lesson.investigation_id = optional_text(document, root, "investigationId");
-    lesson.scope = optional_text(document, root, "scope");
+    if (const auto it = document.find("scope"); it != document.end() && it->is_string()) {
+      lesson.scope = it->get<std::string>();  // no gate checks `scope`
+    }
     lesson.lab_scope = optional_text(document, root, "labScope");
     lesson.document = document;
     return lesson;
@@ -96,22 +126,31 @@ class LessonReader {
     return json_empty_array();
   }
 
+  // reader: typeof v === 'string' (empty and blank strings pass).
   std::string text_at(const json& value, const std::string& path) {
     if (!value.is_string()) {
       errors_.fail(path, "must be a string, not " + json_type_name(value));
       return {};
     }
-    const auto& text = value.get_ref<const std::string&>();
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-      errors_.fail(path, "must be a non-empty string");
-    }
-    return text;
+    return value.get<std::string>();
   }
 
-  std::string required_text(const json& object, const std::string& path, const char* key) {
+  std::string text(const json& object, const std::string& path, const char* key) {
     return text_at(member(object, path, key), child_path(path, key));
   }
 
+  // publish: typeof r[key]==='string' && r[key].trim() for id, name, shortName, role,
+  // description, learningObjective, engineeringExample and evidenceNotes.
+  std::string nonblank_text(const json& object, const std::string& path, const char* key) {
+    const std::string key_path = child_path(path, key);
+    std::string value = text_at(member(object, path, key), key_path);
+    if (!errors_.failed() && is_blank_as_in_javascript(value)) {
+      errors_.fail(key_path, "must be a non-empty string");
+    }
+    return value;
+  }
+
+  // reader: value[key]!==undefined && typeof value[key]!=='string' is an error (null too).
   std::optional<std::string> optional_text(const json& object, const std::string& path,
                                            const char* key) {
     const auto it = object.find(key);
@@ -122,13 +161,19 @@ class LessonReader {
   template <typename Element>
   std::vector<Element> list_at(const json& value, const std::string& path,
                                ReadOne<Element> read_one) {
-    const json& list = expect_array(value, path);
+    const json& items = expect_array(value, path);
     std::vector<Element> out;
-    out.reserve(list.size());
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      out.push_back((this->*read_one)(list[i], child_path(path, i)));
+    out.reserve(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      out.push_back((this->*read_one)(items[i], child_path(path, i)));
     }
     return out;
+  }
+
+  template <typename Element>
+  std::vector<Element> list(const json& object, const std::string& path, const char* key,
+                            ReadOne<Element> read_one) {
+    return list_at<Element>(member(object, path, key), child_path(path, key), read_one);
   }
 
   template <typename Element>
@@ -139,75 +184,107 @@ class LessonReader {
     return list_at<Element>(*it, child_path(path, key), read_one);
   }
 
-  QuizCheck check(const json& value, const std::string& path) {
+  // The main check: reader (>= 2 options) and CI (check.options.length===3, answer in 0..2).
+  QuizCheck main_check(const json& value, const std::string& path) {
+    return quiz_check(value, path, 3, 3);
+  }
+
+  // A further check (checks[i]): the reader only, at least two options.
+  QuizCheck further_check(const json& value, const std::string& path) {
+    return quiz_check(value, path, 2, std::numeric_limits<std::size_t>::max());
+  }
+
+  QuizCheck quiz_check(const json& value, const std::string& path, std::size_t min_options,
+                       std::size_t max_options) {
     const json& object = expect_object(value, path);
     QuizCheck check;
-    check.question = required_text(object, path, "question");
+    check.question = text(object, path, "question");
     const std::string options_path = child_path(path, "options");
     const json& options = expect_array(member(object, path, "options"), options_path);
-    if (options.size() != check.options.size()) {
+    if (!errors_.failed() && (options.size() < min_options || options.size() > max_options)) {
       errors_.fail(options_path,
-                   "must hold exactly 3 options, not " + std::to_string(options.size()));
+                   (min_options == max_options ? "must hold exactly " : "must hold at least ") +
+                       std::to_string(min_options) + " options, not " +
+                       std::to_string(options.size()));
       return check;
     }
-    for (std::size_t i = 0; i < options.size(); ++i) {
-      check.options[i] = text_at(options[i], child_path(options_path, i));
-    }
-    const json& answer = member(object, path, "answer");
-    // Only a JSON integer counts: 0.0, "0" and true are not indices.
-    const bool integer = answer.is_number_integer();
-    const long long index = integer ? answer.get<long long>() : -1;
-    if (!integer || index < 0 || index >= static_cast<long long>(options.size())) {
-      errors_.fail(child_path(path, "answer"),
-                   "must be an integer index into " + options_path + " (3 items)");
-      return check;
-    }
-    check.answer = static_cast<int>(index);
-    check.explanation = required_text(object, path, "explanation");
+    check.options = list_at<std::string>(options, options_path, &LessonReader::text_at);
+    check.answer = answer_index(member(object, path, "answer"), child_path(path, "answer"),
+                                options_path, options.size());
+    check.explanation = text(object, path, "explanation");
     return check;
   }
 
+  // reader: typeof answer==='number' && Number.isInteger(answer) && 0 <= answer < length. A
+  // JSON number is a JavaScript number whatever its spelling, so 0.0 and 1e0 are integers
+  // there; "0" and true are not numbers.
+  int answer_index(const json& answer, const std::string& path, const std::string& options_path,
+                   std::size_t option_count) {
+    if (errors_.failed()) return 0;
+    const double index = answer.is_number() ? answer.get<double>() : -1.0;
+    if (!answer.is_number() || !std::isfinite(index) || index != std::floor(index) || index < 0 ||
+        index >= static_cast<double>(option_count)) {
+      errors_.fail(path, "must be an integer index into " + options_path + " (" +
+                             std::to_string(option_count) + " items)");
+      return 0;
+    }
+    return static_cast<int>(index);
+  }
+
+  // reader: rows(specs, ['label','value','context']).
   Spec spec(const json& value, const std::string& path) {
     const json& object = expect_object(value, path);
     // Members are read in this order (braced initializers evaluate left to right), so the
     // first missing one is the one reported.
-    return Spec{required_text(object, path, "label"), required_text(object, path, "value"),
-                required_text(object, path, "context")};
+    return Spec{text(object, path, "label"), text(object, path, "value"),
+                text(object, path, "context")};
   }
 
+  // reader: rows(interfaces, ['name','direction','signal']); any direction string.
   Interface interface_at(const json& value, const std::string& path) {
     const json& object = expect_object(value, path);
-    Interface interface {
-      required_text(object, path, "name"), Direction::in, {}
-    };
-    const std::string direction = required_text(object, path, "direction");
-    if (direction == "out") {
-      interface.direction = Direction::out;
-    } else if (direction != "in") {
-      errors_.fail(child_path(path, "direction"), "must be \"in\" or \"out\"");
-    }
-    interface.signal = required_text(object, path, "signal");
-    return interface;
+    return Interface{text(object, path, "name"), text(object, path, "direction"),
+                     text(object, path, "signal")};
   }
 
+  // reader: rows(sources, ['title','url']); CI: ref.url.startsWith('https://') (case matters).
   Source source(const json& value, const std::string& path) {
     const json& object = expect_object(value, path);
-    Source source{required_text(object, path, "title"), required_text(object, path, "url")};
-    // Only https links reach the page as links; anything else (javascript:, http:, data:) is
-    // refused here rather than sanitized later.
+    Source source{text(object, path, "title"), text(object, path, "url")};
     const std::string prefix = "https://";
-    if (source.url.compare(0, prefix.size(), prefix) != 0 || source.url.size() == prefix.size() ||
-        source.url.find_first_of(" \t\r\n\"<>\\") != std::string::npos) {
-      errors_.fail(child_path(path, "url"), "must be an https:// URL");
+    if (!errors_.failed() && source.url.compare(0, prefix.size(), prefix) != 0) {
+      errors_.fail(child_path(path, "url"), "must start with \"https://\"");
     }
     return source;
   }
 
+  // reader: rows(science, ['title','equation','explanation','assumptions']).
   Science science(const json& value, const std::string& path) {
     const json& object = expect_object(value, path);
-    return Science{required_text(object, path, "title"), required_text(object, path, "equation"),
-                   required_text(object, path, "explanation"),
-                   required_text(object, path, "assumptions")};
+    return Science{text(object, path, "title"), text(object, path, "equation"),
+                   text(object, path, "explanation"), text(object, path, "assumptions")};
+  }
+
+  // reader: fields(h, ['title','significance']), year a string or a finite number, and
+  // fields(h.source, ['title','url']) (a null source is refused; its url may be any string).
+  HistoryEntry history(const json& value, const std::string& path) {
+    const json& object = expect_object(value, path);
+    HistoryEntry entry;
+    entry.title = text(object, path, "title");
+    entry.significance = text(object, path, "significance");
+    const json& year = member(object, path, "year");
+    if (year.is_string()) {
+      entry.year = year.get<std::string>();
+    } else if (year.is_number()) {  // the strict parser refuses numbers beyond double range
+      entry.year = dump_json(year);
+    } else {
+      errors_.fail(child_path(path, "year"),
+                   "must be a string or a number, not " + json_type_name(year));
+    }
+    const std::string source_path = child_path(path, "source");
+    const json& source = expect_object(member(object, path, "source"), source_path);
+    entry.source = Source{text(source, source_path, "title"), text(source, source_path, "url")};
+    return entry;
   }
 
   FirstError errors_;

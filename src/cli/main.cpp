@@ -219,8 +219,10 @@ int run_lesson(const Args& args) {
   for (const Spec& spec : lesson.specs)
     std::cout << spec.label << ": " << spec.value << " — " << spec.context << '\n';
   for (const Interface& interface : lesson.interfaces) {
-    std::cout << (interface.direction == Direction::in ? "Input: " : "Output: ") << interface.name
-              << " — " << interface.signal << '\n';
+    // The Atlas allows any direction string; "in" and "out" read as the lesson page shows them.
+    const std::string& way = interface.direction;
+    const std::string label = way == "in" ? "Input" : way == "out" ? "Output" : way;
+    std::cout << label << ": " << interface.name << " — " << interface.signal << '\n';
   }
   print_heading("Check your understanding");
   std::cout << lesson.check.question << '\n';

@@ -137,14 +137,15 @@ export function useBrowser() {
 
 /**
  * Opens `pathAndQuery` in a fresh context and records every problem the page reports; waits
- * until the lesson element has settled (`data-state="ready"`).
+ * until the lesson element has settled and checks it settled as `state` (`data-state`:
+ * "ready", or "error" where a part is meant to fail).
  * Options: viewport, setup(page) before navigation, context options (permissions, colorScheme…).
  */
 export async function openPage(
   env,
   t,
   pathAndQuery = '/',
-  { viewport = { width: 1024, height: 800 }, setup, context: contextOptions = {} } = {},
+  { viewport = { width: 1024, height: 800 }, setup, context: contextOptions = {}, state = 'ready' } = {},
 ) {
   const context = await env.browser.newContext({ viewport, ...contextOptions });
   t.after(() => context.close());
@@ -171,20 +172,25 @@ export async function openPage(
   });
   if (setup) await setup(page);
   await page.goto(env.origin + pathAndQuery);
-  await waitReady(page);
+  await waitReady(page, state);
   return { page, context, problems };
 }
 
-/** Waits until every lesson element on the page has settled. */
-export async function waitReady(page) {
+/**
+ * Waits until every lesson element on the page has settled (`data-state` no longer
+ * "loading"), then checks each settled as `state` ("ready" or "error").
+ */
+export async function waitReady(page, state = 'ready') {
   await page.waitForFunction(
     () => {
       const elements = [...document.querySelectorAll('prefill-trace-lesson')];
-      return elements.length > 0 && elements.every((el) => el.getAttribute('data-state') === 'ready');
+      return elements.length > 0 && elements.every((el) => ['ready', 'error'].includes(el.getAttribute('data-state')));
     },
     null,
     { timeout: 30_000 },
   );
+  const states = await page.$$eval('prefill-trace-lesson', (els) => els.map((el) => el.getAttribute('data-state')));
+  assert.deepEqual(states, states.map(() => state), `every lesson element settles as data-state="${state}"`);
 }
 
 export function normalize(text) {

@@ -294,6 +294,7 @@ test('fits a 360 px screen without horizontal scrolling; screenshots at 360 and 
 test('a lesson that fails validation shows the engine’s error naming the JSON path; the explorer still works', async (t) => {
   const fixture = await readFile(path.join(fixtures, 'invalid-check-answer.json'), 'utf8');
   const { page, problems } = await openPage(t, '/?lesson=fixtures/invalid-check-answer.json', {
+    state: 'error',
     setup: (p) =>
       p.route(`${env.origin}/fixtures/invalid-check-answer.json`, (route) =>
         route.fulfill({ status: 200, contentType: 'application/json', body: fixture }),
@@ -311,22 +312,29 @@ test('a lesson that fails validation shows the engine’s error naming the JSON 
 });
 
 test('a lesson address on another origin is refused without being fetched', async (t) => {
-  const { page, problems } = await openPage(t, '/?lesson=https://example.invalid/lesson.json');
+  const { page, problems } = await openPage(t, '/?lesson=https://example.invalid/lesson.json', { state: 'error' });
   assert.match(normalize(await page.getByRole('alert').innerText()), /must be on this site/);
   assert.equal(await page.locator('#explorer[data-state="ready"]').count(), 1, 'the explorer still renders');
   assert.deepEqual(problems, []);
 });
 
-test('a module that fails to load shows a clear message instead of the lesson', async (t) => {
+test('a module that fails to load shows a clear message; the lesson built into the page stays', async (t) => {
   const { page, problems } = await openPage(t, '/', {
+    state: 'error',
     setup: (p) =>
       p.route(`${env.origin}/wasm/prefill_trace.js`, (route) =>
         route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
       ),
   });
   assert.match(normalize(await page.getByRole('alert').innerText()), /WebAssembly module failed to load/);
-  assert.equal(await page.locator('section.lesson-section').count(), 0);
+  // The lesson rendered in at build time needs no engine to be read (script/site/prerender.mjs).
+  assert.equal(normalize(await page.locator('main h1').textContent()), lesson.name);
+  assert.deepEqual(
+    (await page.locator('main h2').allTextContents()).map(normalize),
+    SECTION_HEADINGS.map((heading) => (heading === 'Explore the resource trace' ? 'The trace explorer could not start' : heading)),
+  );
   assert.equal(await page.locator('#explorer').count(), 0);
+  assert.match(normalize(await page.locator('#check-0-feedback').innerText()), /needs the lesson engine, which could not start/);
   // Only the provoked 404 (and Chromium's console line for it) may appear.
   assert.ok(
     problems.every((p) => p.includes('/wasm/prefill_trace.js') || p.includes('status of 404')),

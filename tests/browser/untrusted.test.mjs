@@ -93,6 +93,7 @@ test('integrity: modified bytes under the published name show the integrity erro
   assert.equal(engine.loadLesson(tampered.toString('utf8')).ok, true);
   const actual = createHash('sha256').update(tampered).digest('hex').slice(0, 16);
   const { page, problems } = await openPage(t, '/', {
+    state: 'error',
     setup: (p) =>
       p.route(`${env.origin}/${LESSON_PATH}`, (route) =>
         route.fulfill({ status: 200, contentType: 'application/json', body: tampered }),
@@ -244,7 +245,7 @@ test('every malformed lesson of the corpus shows its error in place of the lesso
   });
   for (const name of names) {
     await page.goto(`${env.origin}/?lesson=/fixtures/bad/${encodeURIComponent(name)}`);
-    await waitReady(page);
+    await waitReady(page, 'error');
     const shown = await page.evaluate((sections) => {
       const root = document.querySelector('prefill-trace-lesson').shadowRoot;
       const block = root.querySelector('.page-error');

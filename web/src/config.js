@@ -1,9 +1,12 @@
 // Where the lesson finds its data and which Atlas release it reproduces. One place for these
 // facts, so the view never hard-codes a path or a version.
 //
-// Every asset is resolved against the URL of the bundle itself (app.js, via import.meta.url),
-// not the host page: an embedding page needs only `<script type="module" src=".../app.js">` and
-// the `<prefill-trace-lesson>` element, wherever it lives.
+// Every asset is resolved against an asset base: by default the folder of the bundle itself
+// (app.js, via import.meta.url), not the host page, so an embedding page needs only
+// `<script type="module" src=".../app.js">` and the `<prefill-trace-lesson>` element, wherever
+// it lives. A host that bundles app.js into its own build names the folder holding the built
+// site instead: `PrefillTraceLesson.assetBase = '/prefill-trace/'` (every element) or the
+// element's `asset-base` attribute (that element; see element.js).
 
 /** The Atlas release whose published lesson this page renders. */
 export const ATLAS_VERSION = '1.3.0';
@@ -12,12 +15,36 @@ export const ATLAS_VERSION = '1.3.0';
 export const ATLAS_EXPLORE_URL = 'https://semiaifoundry.com/ai-atlas/#';
 export const ATLAS_LICENSES_URL = 'https://semiaifoundry.com/ai-atlas/licenses.html';
 
-/** The folder app.js was loaded from: the root of the built site. */
-export const ASSET_BASE = new URL('./', import.meta.url);
+/** The folder app.js was loaded from: the root of the built site, unless a host says otherwise. */
+export const BUNDLE_BASE = new URL('./', import.meta.url);
 
-/** An asset of the built site, as an absolute URL. */
-export function assetUrl(path) {
-  return new URL(path, ASSET_BASE);
+let documentAssetBase = null;
+
+/**
+ * The asset base every element uses unless its `asset-base` attribute names another:
+ * `PrefillTraceLesson.assetBase` when set (resolved against the page), else BUNDLE_BASE.
+ */
+export function defaultAssetBase() {
+  return documentAssetBase ?? BUNDLE_BASE;
+}
+
+/** Sets (or with null, clears) the document-wide asset base; relative values resolve against the page. */
+export function setDefaultAssetBase(base) {
+  documentAssetBase = base == null || base === '' ? null : folderUrl(base);
+}
+
+/** `base` as an absolute folder URL (a trailing slash added), resolved against the page. */
+export function folderUrl(base) {
+  const url = new URL(String(base), document.baseURI);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/** An asset of the built site, as an absolute URL, under `base` (default: defaultAssetBase()). */
+export function assetUrl(path, base = defaultAssetBase()) {
+  return new URL(path, base);
 }
 
 /** Data files, relative to app.js; build-site copies lesson-data/ byte for byte. */
@@ -59,6 +86,20 @@ export const KATEX_STYLESHEET = 'katex/katex.min.css';
  * restyle the host.
  */
 export const DOCUMENT_FONT_STYLESHEET = 'katex/katex-fonts.css';
+
+/**
+ * The lesson whose trace the explorer computes: the explorer and the generated checks are shown
+ * only with this lesson (another lesson renders as a lesson alone).
+ */
+export const EXPLORER_LESSON_ID = 'prefill-resource-trace';
+
+/**
+ * The lesson file's fetch: the longest it may take (headers and body), and the most bytes read
+ * before it is refused (the engine's own limit on lesson text, src/json_path.hpp). A host or a
+ * test may change them through PrefillTraceLesson.lessonTimeoutMs / .maxLessonBytes.
+ */
+export const LESSON_TIMEOUT_MS = 15_000;
+export const MAX_LESSON_BYTES = 1 << 20;
 
 /** localStorage key of saved quiz progress (see progress.js). */
 export const PROGRESS_STORAGE_KEY = 'prefill-trace:progress:v1';

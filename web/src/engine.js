@@ -7,11 +7,36 @@
 
 import { ENGINE_DIR, ENGINE_GLOBAL, ENGINE_SCRIPT, ENGINE_WASM, assetUrl } from './config.js';
 
+/** The Trusted Types policy a host with `require-trusted-types-for 'script'` must allow. */
+export const TRUSTED_TYPES_POLICY = 'prefill-trace';
+
+let scriptUrlPolicy;
+
+/**
+ * The engine loader's address as the sink expects it: a TrustedScriptURL from the
+ * `prefill-trace` policy where Trusted Types exist (the policy admits only the loader under the
+ * asset base it was created for), the plain string elsewhere.
+ */
+function trustedScriptUrl(url, dir) {
+  if (!globalThis.trustedTypes?.createPolicy) return url.href;
+  scriptUrlPolicy ??= globalThis.trustedTypes.createPolicy(TRUSTED_TYPES_POLICY, {
+    createScriptURL: (value) => {
+      const asked = new URL(value, document.baseURI);
+      if (asked.href !== new URL(ENGINE_SCRIPT, dir).href) {
+        throw new TypeError(`${TRUSTED_TYPES_POLICY}: refused script address ${asked.href}`);
+      }
+      return asked.href;
+    },
+  });
+  return scriptUrlPolicy.createScriptURL(url.href);
+}
+
 /** Adds the classic <script> that defines the UMD factory; resolves once it has run. */
-function loadScript(src) {
+function loadScript(url, dir) {
+  const src = url.href;
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
-    script.src = src;
+    script.src = trustedScriptUrl(url, dir);
     script.async = true;
     script.addEventListener('load', () => resolve(), { once: true });
     script.addEventListener('error', () => reject(new Error(`could not load ${src}`)), {
@@ -47,20 +72,22 @@ async function compileWasm(url) {
 let enginePromise = null;
 
 /**
- * Loads the engine from `ENGINE_DIR` next to app.js, once per document: every
- * <prefill-trace-lesson> on a page shares one module instance. The module is fetched and
- * compiled while the loader script downloads and runs (Emscripten would start it only after),
- * and handed to the loader through its `instantiateWasm` hook.
+ * Loads the engine from `ENGINE_DIR` under the asset base, once per document: every
+ * <prefill-trace-lesson> on a page shares one module instance (so the first element's asset
+ * base is the one used). The module is fetched and compiled while the loader script downloads
+ * and runs (Emscripten would start it only after), and handed to the loader through its
+ * `instantiateWasm` hook.
+ * @param {URL} [base]  the asset base (config.js)
  * @returns {Promise<Engine>}
  */
-export function loadEngine() {
+export function loadEngine(base) {
   enginePromise ??= (async () => {
-    const dir = assetUrl(ENGINE_DIR);
+    const dir = assetUrl(ENGINE_DIR, base);
     const compiled = compileWasm(new URL(ENGINE_WASM, dir));
     // Awaited below; until then a failure must not count as unhandled.
     compiled.catch(() => {});
     if (typeof globalThis[ENGINE_GLOBAL] !== 'function') {
-      await loadScript(new URL(ENGINE_SCRIPT, dir).href);
+      await loadScript(new URL(ENGINE_SCRIPT, dir), dir);
     }
     const factory = globalThis[ENGINE_GLOBAL];
     if (typeof factory !== 'function') {

@@ -33,8 +33,8 @@ const pendingLatex = new WeakMap();
 let katexModule = null;
 
 /** KaTeX (the default export of its ES module), loaded once per document. */
-function loadKatex() {
-  katexModule ??= import(assetUrl(KATEX_MODULE).href).then((module) => module.default);
+function loadKatex(base) {
+  katexModule ??= import(assetUrl(KATEX_MODULE, base).href).then((module) => module.default);
   return katexModule;
 }
 
@@ -148,20 +148,35 @@ export function equationBlock(plainEquation, formal) {
  * @param {Element} root
  * @param {() => Promise<void>} loadStyles  makes KaTeX's style sheet and fonts available; the
  *        math is inserted once it has settled, so it never shows unstyled
- * @returns {Promise<void>} settles when every slot is filled and the fonts it uses have loaded
+ * @param {object} [options]
+ * @param {URL} [options.base]  the asset base KaTeX's module is loaded from (config.js)
+ * @param {AbortSignal} [options.signal]  stops waiting (observer and idle callback released)
+ * @returns {Promise<void>} settles when every slot is filled and the fonts it uses have loaded,
+ *          or when `signal` aborts
  */
-export function typesetEquations(root, loadStyles) {
+export function typesetEquations(root, loadStyles, { base, signal } = {}) {
   const slots = [...root.querySelectorAll('.equation-math--pending')].filter((slot) => pendingLatex.has(slot));
-  if (slots.length === 0) return Promise.resolve();
+  if (slots.length === 0 || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     let observer = null;
     let idle = 0;
-    const start = () => {
-      if (!slots.length) return;
+    const release = () => {
       observer?.disconnect();
       if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
       else clearTimeout(idle);
-      resolve(fillSlots(slots.splice(0), loadStyles));
+    };
+    signal?.addEventListener(
+      'abort',
+      () => {
+        release();
+        resolve();
+      },
+      { once: true },
+    );
+    const start = () => {
+      if (!slots.length || signal?.aborted) return;
+      release();
+      resolve(fillSlots(slots.splice(0), loadStyles, base));
     };
     if (typeof IntersectionObserver === 'function') {
       observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start(), {
@@ -176,10 +191,10 @@ export function typesetEquations(root, loadStyles) {
   });
 }
 
-async function fillSlots(slots, loadStyles) {
+async function fillSlots(slots, loadStyles, base) {
   let katex = null;
   try {
-    [katex] = await Promise.all([loadKatex(), loadStyles()]);
+    [katex] = await Promise.all([loadKatex(base), loadStyles()]);
   } catch (error) {
     console.warn(`Showing the equations as LaTeX source: ${error instanceof Error ? error.message : error}`);
   }

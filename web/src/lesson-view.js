@@ -72,6 +72,29 @@ function science(lesson, equations) {
   );
 }
 
+/** The lesson's `history` entries (optional in the Atlas contract): year, title, why it mattered, source. */
+function history(lesson) {
+  if (!Array.isArray(lesson.history) || lesson.history.length === 0) return null;
+  return section(
+    'history',
+    'History',
+    h(
+      'ol',
+      { class: 'history' },
+      lesson.history.map((entry) =>
+        h(
+          'li',
+          { class: 'history-entry' },
+          h('span', { class: 'history-year' }, String(entry.year)),
+          h('h3', {}, entry.title),
+          h('p', {}, entry.significance),
+          entry.source ? h('p', { class: 'history-source' }, externalLink(entry.source.title, entry.source.url)) : null,
+        ),
+      ),
+    ),
+  );
+}
+
 function distinctions(lesson) {
   const rows = [
     ['Misconception', lesson.misconception],
@@ -130,9 +153,7 @@ function specifications(lesson) {
 
 function checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra }) {
   const all = [lesson.check, ...(Array.isArray(lesson.checks) ? lesson.checks : [])];
-  return section(
-    'check',
-    'Check your understanding',
+  return checksSection(
     progress,
     all.map((check, i) => {
       const form = quizForm(
@@ -148,12 +169,21 @@ function checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra })
   );
 }
 
+/** "Check your understanding": the element's `checks` part, also used without a lesson. */
+export function checksSection(...content) {
+  const block = section('check', 'Check your understanding', ...content);
+  block.setAttribute('part', 'checks');
+  return block;
+}
+
 function evidence(lesson) {
-  const scopes = [lesson.labScope, lesson.scope].filter(Boolean);
+  // No Atlas gate checks `scope`: show it only when it is text (the engine reads it so too).
+  const scopes = [lesson.labScope, lesson.scope].filter((text) => typeof text === 'string' && text);
+  if (!lesson.evidenceNotes && scopes.length === 0) return null;
   return section(
     'evidence',
     'Evidence and scope',
-    h('p', {}, lesson.evidenceNotes),
+    lesson.evidenceNotes ? h('p', {}, lesson.evidenceNotes) : null,
     // scope and labScope are often the same sentence; show it once.
     [...new Set(scopes)].map((text) => h('p', {}, text)),
   );
@@ -234,13 +264,14 @@ export function renderLesson({
 }) {
   return h(
     'article',
-    { class: 'lesson' },
+    { class: 'lesson', part: 'lesson' },
     header(lesson),
-    section('objective', 'Learning objective', h('p', {}, lesson.learningObjective)),
+    lesson.learningObjective ? section('objective', 'Learning objective', h('p', {}, lesson.learningObjective)) : null,
     mechanism(lesson),
     explorer,
     science(lesson, equations),
-    section('example', 'Engineering example', h('p', {}, lesson.engineeringExample)),
+    history(lesson),
+    lesson.engineeringExample ? section('example', 'Engineering example', h('p', {}, lesson.engineeringExample)) : null,
     distinctions(lesson),
     specifications(lesson),
     checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra: extraChecks }),

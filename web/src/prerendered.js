@@ -1,10 +1,11 @@
 // The lesson rendered into index.html at build time (script/site/prerender.mjs): the same
 // view code (lesson-view.js) run in Node, inside the element as a declarative shadow root
 // (<template shadowrootmode="open">), so it is readable before any script runs, and with
-// none. When the element's script runs it adopts that lesson in place — the quizzes become
-// answerable, the explorer takes its placeholder — instead of rendering it again: no flash,
-// no second render, no layout shift. A different lesson file than the one rendered in is
-// rendered from the file as before.
+// none. When the element's script runs it adopts that lesson in place instead of rendering it
+// again (no flash, no second render, no layout shift): the explorer takes its placeholder as
+// soon as the engine is ready, and the quizzes become answerable once the lesson file has
+// arrived and the engine has validated it. A view or a lesson file other than the one
+// rendered in is rendered from the file as before (element/mount.js).
 
 import { wireQuiz } from './quiz.js';
 
@@ -14,8 +15,9 @@ export const PRERENDERED_ATTRIBUTE = 'data-prerendered-lesson';
 export const NEEDS_SCRIPT_CLASS = 'needs-script';
 
 /**
- * The pre-rendered lesson in `element`'s declarative shadow root, or null.
- * @returns {{shadow: ShadowRoot, root: HTMLElement, article: HTMLElement, lessonSheet: Element|null,
+ * The pre-rendered lesson in `element`'s declarative shadow root, or null. Read before
+ * attachShadow(), which would empty a declarative shadow root.
+ * @returns {{shadow: ShadowRoot, root: HTMLElement, article: HTMLElement, sheet: Element|null,
  *            lessonPath: string} | null}
  */
 export function findPrerendered(element) {
@@ -29,47 +31,59 @@ export function findPrerendered(element) {
     shadow,
     root,
     article,
-    lessonSheet: top.find((child) => child.matches('link[data-lesson-sheet]')) ?? null,
+    sheet: top.find((child) => child.matches('link[data-lesson-sheet]')) ?? null,
     lessonPath: root.getAttribute(PRERENDERED_ATTRIBUTE),
   };
 }
 
-/**
- * Whether the pre-rendered lesson is the one in the file at `lessonUrl`: the same address,
- * and a file whose bytes matched the SHA-256 prefix in its published name (so the same bytes
- * the build validated and rendered).
- */
-export function isPrerenderedFile(prerendered, lessonUrl, integrity) {
-  if (!prerendered || integrity?.status !== 'verified') return false;
-  const rendered = new URL(prerendered.lessonPath, document.baseURI);
-  return rendered.href === lessonUrl.href;
+/** Whether the pre-rendered lesson was rendered from the file at `lessonUrl`. */
+export function rendersFile(prerendered, lessonUrl) {
+  return Boolean(prerendered && lessonUrl) && new URL(prerendered.lessonPath, document.baseURI).href === lessonUrl.href;
+}
+
+/** Puts the explorer in its placeholder, and its checks in "Check your understanding". */
+export function placeExplorer(prerendered, { explorer, progress, extraChecks }) {
+  const { article } = prerendered;
+  article.querySelector('#explorer')?.replaceWith(explorer);
+  const heading = article.querySelector('#check-heading');
+  if (progress) heading?.after(progress);
+  const forms = article.querySelectorAll('#check form.quiz');
+  if (extraChecks) (forms[forms.length - 1] ?? heading)?.after(extraChecks);
 }
 
 /**
  * Adopts the pre-rendered lesson with what renderLesson (lesson-view.js) would have been
- * given, and returns its article (already in the shadow root).
+ * given (its explorer, progress and extra checks placed by placeExplorer), and returns its
+ * article, already in the shadow root.
  */
-export function adoptLesson(prerendered, { lesson, lessonUrl, onCheck, onAnswered, onQuizCreated, explorer, progress, extraChecks }) {
+export function adoptLesson(prerendered, { lesson, lessonUrl, onCheck, onAnswered = () => {}, onQuizCreated = () => {} }) {
   const { article } = prerendered;
   const checks = [lesson.check, ...(Array.isArray(lesson.checks) ? lesson.checks : [])];
-  const forms = [...article.querySelectorAll('#check form.quiz')];
-  forms.forEach((form, i) => {
+  [...article.querySelectorAll('#check form.quiz')].forEach((form, i) => {
     wireQuiz(
       form,
       checks[i],
       (choice) => onCheck(i, choice),
       (choice, correct) => onAnswered(i, choice, correct),
     );
+    form.querySelector('button[disabled]')?.removeAttribute('disabled');
     onQuizCreated(i, checks[i], form);
   });
   for (const note of article.querySelectorAll(`.${NEEDS_SCRIPT_CLASS}`)) note.remove();
-  for (const button of article.querySelectorAll('#check form.quiz button[disabled]')) button.disabled = false;
-  const placeholder = article.querySelector('#explorer');
-  if (placeholder && explorer) placeholder.replaceWith(explorer);
-  if (progress) article.querySelector('#check-heading')?.after(progress);
-  if (extraChecks) (forms.at(-1) ?? article.querySelector('#check-heading'))?.after(extraChecks);
   // The build wrote the data link relative to index.html; this is where the page found it.
   const dataLink = article.querySelector('#sources .meta-links a');
   if (dataLink) dataLink.href = lessonUrl;
   return article;
+}
+
+/**
+ * The engine could not start: the built-in lesson stays as it is, `message` takes the
+ * explorer's place, and the quizzes say why they cannot be checked.
+ */
+export function keepBuiltInWithoutEngine(prerendered, message) {
+  const { article } = prerendered;
+  article.querySelector('#explorer')?.replaceWith(message);
+  for (const note of article.querySelectorAll(`form.quiz .${NEEDS_SCRIPT_CLASS}`)) {
+    note.textContent = 'Checking an answer needs the lesson engine, which could not start.';
+  }
 }

@@ -5,7 +5,9 @@
 // longer match are deleted, and the store keeps only the most recent answers.
 //
 // Storage is best effort: without Web Crypto (an insecure origin) or localStorage (disabled,
-// full), answers are still checked, just not remembered.
+// full), answers are still checked, just not remembered. A host that keeps progress itself
+// (the element's storage="none") gets a store that never touches localStorage: it starts from
+// the answers the host hands back (`replaceAnswers`) and reports each new one (`onSave`).
 
 const MAX_ENTRIES = 200;
 
@@ -23,10 +25,21 @@ export function questionKeyText(parts) {
 
 export class ProgressStore {
   #storageKey;
+  #persist;
+  #onSave;
   #saved = null;
 
-  constructor(storageKey) {
+  /**
+   * @param {string} storageKey  the localStorage key
+   * @param {object} [options]
+   * @param {boolean} [options.persist=true]  false: memory only, localStorage is never touched
+   * @param {(key: string, answer: number, correct: boolean) => void} [options.onSave]  after a
+   *        new or changed answer (not when a restored answer is saved again unchanged)
+   */
+  constructor(storageKey, { persist = true, onSave = () => {} } = {}) {
     this.#storageKey = storageKey;
+    this.#persist = persist;
+    this.#onSave = onSave;
   }
 
   /**
@@ -39,6 +52,7 @@ export class ProgressStore {
   }
 
   #read() {
+    if (!this.#persist) return { entries: {}, slots: {} };
     try {
       const parsed = JSON.parse(globalThis.localStorage?.getItem(this.#storageKey) ?? 'null');
       if (parsed && typeof parsed === 'object' && parsed.entries && parsed.slots) return parsed;
@@ -56,6 +70,7 @@ export class ProgressStore {
         .slice(0, keys.length - MAX_ENTRIES)
         .forEach((key) => delete this.#data.entries[key]);
     }
+    if (!this.#persist) return;
     try {
       globalThis.localStorage?.setItem(this.#storageKey, JSON.stringify(this.#data));
     } catch {
@@ -85,13 +100,40 @@ export class ProgressStore {
 
   save(key, answer, correct) {
     if (!key) return;
+    const previous = this.#data.entries[key];
+    if (previous && previous.answer === answer && previous.correct === Boolean(correct)) return;
     this.#data.entries[key] = { answer, correct: Boolean(correct), savedAt: Date.now() };
+    this.#write();
+    this.#onSave(key, answer, Boolean(correct));
+  }
+
+  /** Every saved answer: `{[questionKey]: {answer, correct}}` (a copy). */
+  answers() {
+    return Object.fromEntries(
+      Object.entries(this.#data.entries).map(([key, e]) => [key, { answer: e.answer, correct: Boolean(e.correct) }]),
+    );
+  }
+
+  /**
+   * Replaces the saved answers with `answers` (the shape answers() returns); entries that are
+   * not `{answer: finite number, correct?: boolean}` are skipped.
+   */
+  replaceAnswers(answers) {
+    const entries = {};
+    if (answers && typeof answers === 'object') {
+      for (const [key, value] of Object.entries(answers)) {
+        if (!value || typeof value !== 'object' || !Number.isFinite(value.answer)) continue;
+        entries[key] = { answer: value.answer, correct: Boolean(value.correct), savedAt: 0 };
+      }
+    }
+    this.#saved = { entries, slots: { ...this.#data.slots } };
     this.#write();
   }
 
   /** Forgets every saved answer. */
   clear() {
     this.#saved = { entries: {}, slots: {} };
+    if (!this.#persist) return;
     try {
       globalThis.localStorage?.removeItem(this.#storageKey);
     } catch {

@@ -151,3 +151,40 @@ export function fromQuery(params, base) {
 export function sameScenario(a, b) {
   return scenarioJson(a) === scenarioJson(b);
 }
+
+/**
+ * The state a scenario describes, in the CLI's `--scenario` JSON shape (engine JSON keys:
+ * `{"model": "llama-3.1-8b" | {shape}, "hardware": "h100-sxm", "prompt_tokens": 2048, …}`), on
+ * top of `base` (fields not named keep `base`'s values). The explorer has a control for the keys
+ * of FIELDS and, for a custom model, SHAPE_FIELDS; any other key is refused by JSON path, so a
+ * host never sees a scenario silently lose a field. Values are the engine's to judge.
+ * @returns {{ok: true, state: object} | {ok: false, error: string}}
+ */
+export function stateFromScenario(scenario, base) {
+  if (!scenario || typeof scenario !== 'object' || Array.isArray(scenario)) {
+    return { ok: false, error: '/: must be a JSON object (the CLI --scenario format)' };
+  }
+  const known = FIELDS.map((f) => f.json);
+  let state = { ...base, shape: { ...base.shape } };
+  for (const [name, value] of Object.entries(scenario)) {
+    const field = FIELDS.find((f) => f.json === name);
+    if (!field) {
+      return { ok: false, error: `/${name}: the explorer has no control for this field (it takes ${known.join(', ')})` };
+    }
+    if (name === 'model' && value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, shapeValue] of Object.entries(value)) {
+        if (!SHAPE_FIELDS.some((f) => f.key === key)) {
+          const shapeKeys = SHAPE_FIELDS.map((f) => f.key).join(', ');
+          return { ok: false, error: `/model/${key}: the explorer has no control for this field (a custom model takes ${shapeKeys})` };
+        }
+        state = withField(state, `shape.${key}`, shapeValue);
+      }
+      state = withField(state, 'model', CUSTOM_MODEL);
+    } else if (name === 'model' && value === CUSTOM_MODEL) {
+      return { ok: false, error: `/model: "${CUSTOM_MODEL}" is not a model id; give the shape as an object` };
+    } else {
+      state = withField(state, field.key, value);
+    }
+  }
+  return { ok: true, state };
+}

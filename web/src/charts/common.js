@@ -280,12 +280,41 @@ export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width, 
   else axis.ticks(Math.max(2, Math.floor(width / 80)));
   drawAxis(svg, name, 'axis axis--x', `translate(0,${y})`, axis, scale, ticks);
   const [a, b] = scale.range();
-  label(svg, `${name}-title`, title ?? null, {
+  const lines = titleLines(title, b - a);
+  const node = label(svg, `${name}-title`, title ? '' : null, {
     class: 'axis-title',
     x: (a + b) / 2,
-    y: y + 34,
+    y: lines.length > 1 ? y + 30 : y + 34,
     'text-anchor': 'middle',
   });
+  if (!title) return;
+  // One tspan per line (a narrow chart's title takes two): the whole title stays inside the
+  // chart's own width, whatever the column (style.css sizes axis titles at 12 px).
+  node
+    .selectAll('tspan')
+    .data(lines)
+    .join('tspan')
+    .attr('x', (a + b) / 2)
+    .attr('dy', (_, i) => (i === 0 ? null : '1.2em'))
+    .text((line) => line);
+}
+
+/**
+ * An axis title as one line, or two when it would be wider than `room` pixels: an estimate
+ * from its length (0.58 em per character, a little wider than bold DejaVu Sans's 0.55 measured
+ * on these titles, so the estimate errs towards wrapping), split before its parenthesis (the
+ * unit), else at the space nearest the middle.
+ */
+function titleLines(title, room) {
+  if (!title || title.length * 0.58 * 12 <= room) return title ? [title] : [];
+  let at = title.indexOf(' (');
+  if (at === -1) {
+    const middle = title.length / 2;
+    for (let i = title.indexOf(' '); i !== -1; i = title.indexOf(' ', i + 1)) {
+      if (at === -1 || Math.abs(i - middle) < Math.abs(at - middle)) at = i;
+    }
+  }
+  return at === -1 ? [title] : [title.slice(0, at), title.slice(at + 1)];
 }
 
 /** Draws (or updates) a left axis at x in part `name`, with a rotated `title` beside it. */

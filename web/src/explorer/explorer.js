@@ -74,6 +74,7 @@ export class Explorer {
   #parts;
   #visibility;
   #url;
+  #disposed = false;
 
   /**
    * @param {object} options
@@ -82,10 +83,25 @@ export class Explorer {
    * @param {boolean} options.syncUrl      keep the scenario in the page's URL
    * @param {(json: string, ok: boolean) => void} [options.onScenario]  after each committed scenario
    * @param {HTMLElement} [options.scenarioElement]  what onScenario updates (rendered when near the viewport)
+   * @param {URL} [options.assetBase]     where the charts module and the lesson's page live (config.js)
+   * @param {(state: object) => void} [options.onCommit]  after the reader commits a change
+   * @param {(part: string, message: string) => void} [options.onError]  a part failed to load
    */
-  constructor({ engine, presets, syncUrl, onScenario = () => {}, scenarioElement = null }) {
+  constructor({
+    engine,
+    presets,
+    syncUrl,
+    onScenario = () => {},
+    scenarioElement = null,
+    assetBase = undefined,
+    onCommit = () => {},
+    onError = () => {},
+  }) {
     this.engine = engine;
     this.presets = presets;
+    this.assetBase = assetBase;
+    this.onCommit = onCommit;
+    this.onError = onError;
     const defaultModel = presets.models.find((m) => m.id === DEFAULTS.model) ?? presets.models[0];
     this.defaults = defaultState(shapeOf(defaultModel));
     this.state = this.defaults;
@@ -129,6 +145,7 @@ export class Explorer {
 
     this.#url = new UrlSync({
       enabled: syncUrl,
+      assetBase,
       onPopState: () => {
         this.#markChange();
         this.#loadFromUrl();
@@ -157,6 +174,39 @@ export class Explorer {
     return this.#parts.fullyShown();
   }
 
+  /**
+   * Releases what the explorer holds outside its own nodes — the window's back/forward
+   * listener, the observers, pending frames, idle callbacks and timers — so a removed element
+   * can be collected. The explorer draws nothing after this.
+   */
+  dispose() {
+    this.#disposed = true;
+    this.#url.stop();
+    this.#visibility.disconnect();
+    this.#frames.stop();
+    this.#parts.stop();
+    this.#afterRender?.();
+    this.#afterRender = null;
+  }
+
+  /**
+   * Shows `state` (a host's scenario, see scenario.js stateFromScenario) as if the reader had
+   * set every control; a value the engine rejects is reported beside its control. Not pushed
+   * to the URL and not reported through onCommit (the host knows what it set). `quiet`: only
+   * set it (before start()).
+   */
+  setState(state, { quiet = false } = {}) {
+    if (this.#disposed) return;
+    const next = state.model === CUSTOM_MODEL ? state : this.#withPresetShape(state);
+    this.state = next;
+    this.#notes = {};
+    this.controls.setState(next);
+    if (quiet) return;
+    this.#markChange();
+    this.#checksDirty = true;
+    this.#frames.schedule();
+  }
+
   /** Charts whose width changed: redrawn now when near the viewport, else marked stale. */
   #resized(names) {
     if (!this.#parts.shown?.ok) return;
@@ -174,8 +224,9 @@ export class Explorer {
    */
   #loadCharts() {
     // charts/index.js, bundled alone (script/build-site): the URL keeps it out of app.js.
-    this.#chartsLoad ??= import(assetUrl(CHARTS_MODULE).href).then(
+    this.#chartsLoad ??= import(assetUrl(CHARTS_MODULE, this.assetBase).href).then(
       (module) => {
+        if (this.#disposed) return;
         this.#chartsModule = module;
         this.#charts = module.createCharts((variable) => {
           this.#markChange();
@@ -190,6 +241,8 @@ export class Explorer {
         this.#parts.scheduleDeferred();
       },
       (error) => {
+        if (this.#disposed) return;
+        this.onError('charts', `The charts could not be loaded: ${error instanceof Error ? error.message : error}`);
         this.#chartsFailed = true;
         this.view.showChartsError(error);
         this.#parts.clearStale((name) => CHART_NAMES.includes(name));
@@ -234,6 +287,7 @@ export class Explorer {
   #commit() {
     this.#url.push(() => this.state);
     this.#checksDirty = true;
+    this.onCommit(this.state);
   }
 
   #edit(key, value, commit) {

@@ -15,6 +15,7 @@ export class FrameScheduler {
   #frameReset = 0;
   #updatedThisFrame = false;
   #update;
+  #stopped = false;
 
   /** @param {() => void} update  draws the current state */
   constructor(update) {
@@ -27,7 +28,7 @@ export class FrameScheduler {
    * many edits arrive before it.
    */
   schedule() {
-    if (this.#frame) return;
+    if (this.#frame || this.#stopped) return;
     if (!this.#updatedThisFrame) {
       this.#run();
       return;
@@ -36,6 +37,15 @@ export class FrameScheduler {
       this.#frame = 0;
       this.#run();
     });
+  }
+
+  /** Cancels pending frames; nothing is drawn after this. */
+  stop() {
+    this.#stopped = true;
+    cancelAnimationFrame(this.#frame);
+    cancelAnimationFrame(this.#frameReset);
+    this.#frame = 0;
+    this.#frameReset = 0;
   }
 
   #run() {
@@ -60,6 +70,7 @@ export class StaleParts {
   #waiters = [];
   #canRender;
   #onFullyShown;
+  #stopped = false;
 
   /**
    * @param {object} options
@@ -132,6 +143,15 @@ export class StaleParts {
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
 
+  /** Cancels the idle callback and settles the waiters; nothing is drawn after this. */
+  stop() {
+    this.#stopped = true;
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.#deferred);
+    clearTimeout(this.#deferred);
+    this.#deferred = 0;
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
   /**
    * Brings the stale parts up to date in idle moments, in document order: as many per idle
    * callback as its deadline allows, at least one, and none left stale longer than about
@@ -140,7 +160,7 @@ export class StaleParts {
   scheduleDeferred() {
     // Parts that cannot be drawn yet (charts waiting for their module) are scheduled again
     // by whoever makes them drawable.
-    if (this.#deferred || !this.staleNames().some((name) => this.#canRender(name))) return;
+    if (this.#stopped || this.#deferred || !this.staleNames().some((name) => this.#canRender(name))) return;
     const run = (deadline) => {
       this.#deferred = 0;
       const shown = this.#shown;

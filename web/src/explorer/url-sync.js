@@ -1,6 +1,7 @@
 // The scenario in the page's URL (`sync-url`): read at start and on back/forward, pushed after
 // committed edits, and the permalink the "Copy link" button offers.
 
+import { assetUrl } from '../config.js';
 import { CUSTOM_MODEL, fieldOfError, fromQuery, getField, scenarioJson, toQuery, withField } from '../scenario.js';
 
 /** The most fields of a URL the engine may reject, one by one, before giving up. */
@@ -8,22 +9,36 @@ const MAX_REJECTED_FIELDS = 32;
 
 export class UrlSync {
   #timer = 0;
+  #onPopState = null;
 
   /**
    * @param {object} options
    * @param {boolean} options.enabled      whether the element owns the page's URL
    * @param {() => void} options.onPopState  back/forward: the URL names the scenario to show
+   * @param {URL} [options.assetBase]  where the lesson's page (index.html) lives, for a
+   *        permalink when the element does not own the URL (config.js)
    */
-  constructor({ enabled, onPopState }) {
+  constructor({ enabled, onPopState, assetBase = undefined }) {
     this.enabled = enabled;
+    this.assetBase = assetBase;
     if (enabled) {
-      window.addEventListener('popstate', () => {
+      this.#onPopState = () => {
         // The URL now names the scenario to show; a push still pending would overwrite it.
         clearTimeout(this.#timer);
         this.#timer = 0;
         onPopState();
-      });
+      };
+      window.addEventListener('popstate', this.#onPopState);
     }
+  }
+
+  /** Removes the window's back/forward listener and any pending push (the explorer was removed). */
+  stop() {
+    if (this.#onPopState) window.removeEventListener('popstate', this.#onPopState);
+    this.#onPopState = null;
+    clearTimeout(this.#timer);
+    this.#timer = 0;
+    this.enabled = false;
   }
 
   /** The page's query parameters. */
@@ -48,7 +63,7 @@ export class UrlSync {
 
   /** The link to `state`: the page's own URL when synced, else the lesson's page. */
   permalink(state) {
-    const base = this.enabled ? new URL(window.location.href) : new URL('index.html', import.meta.url);
+    const base = this.enabled ? new URL(window.location.href) : assetUrl('index.html', this.assetBase);
     const params = toQuery(state, this.enabled ? base.searchParams : new URLSearchParams());
     base.search = params.toString();
     base.hash = '';

@@ -48,6 +48,14 @@ export class PartVisibility {
     });
   }
 
+  /** Stops observing (the explorer was removed). */
+  disconnect() {
+    this.#intersections?.disconnect();
+    this.#resizes.disconnect();
+    this.#observedParts.clear();
+    this.#observedCanvases.clear();
+  }
+
   /** Reports whether part `name` (shown by `element`) is near the viewport. */
   observePart(name, element) {
     if (!element || !this.#intersections) return;

@@ -1,0 +1,312 @@
+// The element's host API (issue 11, items 1-6): views that fetch only what they show,
+// attributes and properties that update it in place, its events, theme and custom properties,
+// ::part names, storage="none" with the progress property, and other lessons.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { DEFAULT_SCENARIO, LESSON_PATH, assertSiteBuilt, launchChromium, normalize, site } from './helpers.mjs';
+import { hostPageRoutes, startHostServer } from './host-server.mjs';
+
+const lessonText = await readFile(path.join(site, LESSON_PATH), 'utf8');
+const lesson = JSON.parse(lessonText);
+
+/** Another Atlas lesson (not the prefill one), with a history entry, as the Atlas publishes them. */
+const otherLesson = {
+  ...lesson,
+  id: 'out-of-order-cpu-pipeline',
+  name: 'Out-of-order CPU pipeline',
+  history: [
+    {
+      year: 1967,
+      title: 'Tomasulo’s algorithm',
+      significance: 'Dynamic scheduling lets independent instructions run ahead of a stalled one.',
+      source: { title: 'IBM Journal of R&D', url: 'https://example.com/tomasulo' },
+    },
+  ],
+};
+
+let host;
+let browser;
+
+before(async () => {
+  assertSiteBuilt();
+  host = await startHostServer({
+    routes: {
+      ...hostPageRoutes(),
+      '/other-lesson.json': (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(otherLesson));
+      },
+    },
+  });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.stop();
+});
+
+const EVENT_NAMES = [
+  'prefill-trace-ready',
+  'prefill-trace-error',
+  'prefill-trace-scenario-change',
+  'prefill-trace-answer',
+  'prefill-trace-progress-reset',
+];
+
+/** Opens the test host with `params`; records events (heard on document), requests and page errors. */
+async function openHost(t, params, { viewport = { width: 1024, height: 800 }, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().includes('favicon')) problems.push(`console error: ${m.text()}`);
+  });
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  await page.addInitScript((names) => {
+    window.__events = [];
+    for (const name of names) document.addEventListener(name, (e) => window.__events.push({ name, detail: e.detail }));
+  }, EVENT_NAMES);
+  await page.goto(`${host.origin}/test-host.html?${new URLSearchParams(params)}`);
+  await settled(page);
+  return { page, problems, requests };
+}
+
+/** Waits for the element to settle after `action` (a new rendering sets data-state to loading first). */
+async function settled(page, state = 'ready') {
+  await page.waitForFunction(
+    () => ['ready', 'error'].includes(document.querySelector('prefill-trace-lesson')?.getAttribute('data-state')),
+    null,
+    { timeout: 30_000 },
+  );
+  assert.equal(await page.locator('prefill-trace-lesson').getAttribute('data-state'), state);
+}
+
+const events = (page, name) => page.evaluate((n) => window.__events.filter((e) => e.name === n).map((e) => e.detail), name);
+const count = (page, selector) => page.locator(selector).count();
+
+test('view="lesson": the published lesson only; the charts module is never fetched', async (t) => {
+  const { page, problems, requests } = await openHost(t, { view: 'lesson', 'lesson-src': `/${LESSON_PATH}` });
+  assert.equal(await count(page, '#explorer'), 0);
+  assert.equal(await count(page, 'form.quiz--generated'), 0);
+  assert.equal(await count(page, 'section.lesson-section#mechanism'), 1);
+  assert.equal(await count(page, '#check-0-question'), 1);
+  assert.ok(!requests.includes('/chunks/charts.js'), requests.join(' '));
+  // Progress counts this lesson's questions only: its one published check.
+  assert.match(normalize(await page.locator('.progress').innerText()), /Answered correctly: 0 of 1 checks/);
+  assert.deepEqual(await events(page, 'prefill-trace-ready'), [{ lessonId: 'prefill-resource-trace', view: 'lesson' }]);
+  assert.deepEqual(problems, []);
+});
+
+test('view="explorer": the explorer and its checks only; no lesson file, equations or KaTeX fetched', async (t) => {
+  const { page, problems, requests } = await openHost(t, { view: 'explorer', 'lesson-src': `/${LESSON_PATH}` });
+  assert.equal(await count(page, '#explorer[data-state="ready"]'), 1);
+  assert.ok((await count(page, 'form.quiz--generated')) >= 3);
+  assert.equal(await count(page, 'section.lesson-section#mechanism'), 0);
+  assert.equal(await count(page, '#check-0-question'), 0);
+  const fetched = requests.filter((p) => p.startsWith('/lesson-data/') || p.startsWith('/katex/') || p === '/chunks/katex.js');
+  assert.deepEqual(fetched, []);
+  assert.deepEqual(await events(page, 'prefill-trace-ready'), [{ lessonId: 'prefill-resource-trace', view: 'explorer' }]);
+  assert.deepEqual(problems, []);
+});
+
+test('view, lesson-src, theme and scenario changed after mount take effect in place', async (t) => {
+  const { page, problems } = await openHost(t, { view: 'lesson', 'lesson-src': `/${LESSON_PATH}` });
+  const el = page.locator('prefill-trace-lesson');
+
+  // view: lesson -> explorer (a property, as React 19 sets it).
+  await el.evaluate((node) => {
+    node.view = 'explorer';
+  });
+  await settled(page);
+  assert.equal(await count(page, '#explorer[data-state="ready"]'), 1);
+  assert.equal(await count(page, 'section.lesson-section#mechanism'), 0);
+
+  // scenario: the host's JSON text (the CLI --scenario format) reaches the explorer.
+  await el.evaluate((node) => node.setAttribute('scenario', JSON.stringify({ prompt_tokens: 4096, batch: 2 })));
+  await page.waitForFunction(() => {
+    const text = document.querySelector('prefill-trace-lesson').shadowRoot.getElementById('explorer')?.dataset.scenario;
+    return text && JSON.parse(text).prompt_tokens === 4096;
+  });
+  const shown = JSON.parse(await page.locator('#explorer').getAttribute('data-scenario'));
+  assert.deepEqual(shown, { ...DEFAULT_SCENARIO, prompt_tokens: 4096, batch: 2 });
+  assert.equal(await page.locator('#ctl-prompt').inputValue(), '4096');
+  assert.deepEqual(JSON.parse(await el.evaluate((node) => node.scenario)), shown);
+
+  // A scenario the explorer has no control for, and text that is not JSON: named errors, nothing changes.
+  await el.evaluate((node) => {
+    node.scenario = { delivery_seconds: 1 };
+    node.setAttribute('scenario', '{"prompt_tokens": ');
+  });
+  const errors = await events(page, 'prefill-trace-error');
+  assert.equal(errors.length, 2);
+  assert.equal(errors[0].part, 'scenario');
+  assert.match(errors[0].message, /^scenario \/delivery_seconds: the explorer has no control for this field/);
+  assert.equal(errors[1].part, 'scenario');
+  assert.match(errors[1].message, /^scenario: invalid JSON/);
+  assert.equal(JSON.parse(await page.locator('#explorer').getAttribute('data-scenario')).prompt_tokens, 4096);
+
+  // The reader's change: a scenario-change event with the scenario and the permalink query, and
+  // the attribute follows.
+  await page.locator('#ctl-batch').fill('3');
+  await page.locator('#ctl-batch').dispatchEvent('change');
+  await page.waitForFunction(() => window.__events.some((e) => e.name === 'prefill-trace-scenario-change'));
+  const [change] = await events(page, 'prefill-trace-scenario-change');
+  assert.deepEqual(change.scenario, { ...DEFAULT_SCENARIO, prompt_tokens: 4096, batch: 3 });
+  const query = new URLSearchParams(change.query);
+  assert.equal(query.get('prompt'), '4096');
+  assert.equal(query.get('batch'), '3');
+  assert.deepEqual(JSON.parse(await el.getAttribute('scenario')), change.scenario);
+
+  // view: explorer -> full keeps the scenario.
+  await el.evaluate((node) => node.setAttribute('view', 'full'));
+  await settled(page);
+  assert.equal(await count(page, 'section.lesson-section#mechanism'), 1);
+  assert.equal(JSON.parse(await page.locator('#explorer').getAttribute('data-scenario')).batch, 3);
+
+  // theme: light -> dark restyles at once (no new rendering).
+  const background = () => page.locator('.ptl').evaluate((n) => getComputedStyle(n).backgroundColor);
+  assert.equal(await background(), 'rgb(252, 252, 250)'); // #fcfcfa
+  await el.evaluate((node) => {
+    node.theme = 'dark';
+  });
+  assert.equal(await background(), 'rgb(13, 21, 28)'); // #0d151c, the Atlas background
+  assert.equal(await el.getAttribute('data-state'), 'ready');
+
+  // lesson-src: another lesson renders as a lesson, with its history, and no explorer.
+  await el.evaluate((node) => {
+    node.lessonSrc = '/other-lesson.json';
+  });
+  await settled(page);
+  assert.equal(normalize(await page.locator('h1').innerText()), 'Out-of-order CPU pipeline');
+  assert.equal(await count(page, '#explorer'), 0);
+  assert.equal(await count(page, 'form.quiz--generated'), 0);
+  assert.match(normalize(await page.locator('#history').innerText()), /1967 Tomasulo’s algorithm Dynamic scheduling/);
+  assert.match(normalize(await page.locator('.progress').innerText()), /Answered correctly: 0 of 1 checks/);
+  const ready = await events(page, 'prefill-trace-ready');
+  assert.deepEqual(ready.at(-1), { lessonId: 'out-of-order-cpu-pipeline', view: 'full' });
+  assert.deepEqual(problems, []);
+});
+
+test('custom properties from the host take effect; ::part names reach the parts', async (t) => {
+  const { page, problems } = await openHost(t, { 'lesson-src': `/${LESSON_PATH}` });
+  await page.addStyleTag({
+    content: `
+      prefill-trace-lesson { --ptl-bg: rgb(1, 2, 3); --ptl-fg: rgb(250, 240, 230); --ptl-muted: rgb(200, 201, 202);
+        --ptl-accent: rgb(10, 200, 100); --ptl-font: Georgia, serif; --ptl-mono-font: "DejaVu Sans Mono", monospace;
+        --ptl-radius: 11px; }
+      prefill-trace-lesson::part(lesson) { outline: 1px solid rgb(9, 9, 1); }
+      prefill-trace-lesson::part(explorer) { outline: 1px solid rgb(9, 9, 2); }
+      prefill-trace-lesson::part(controls) { outline: 1px solid rgb(9, 9, 3); }
+      prefill-trace-lesson::part(charts) { outline: 1px solid rgb(9, 9, 4); }
+      prefill-trace-lesson::part(checks) { outline: 1px solid rgb(9, 9, 5); }`,
+  });
+  const style = (selector, property) => page.locator(selector).first().evaluate((n, p) => getComputedStyle(n)[p], property);
+  assert.equal(await style('.ptl', 'backgroundColor'), 'rgb(1, 2, 3)');
+  assert.equal(await style('.ptl', 'color'), 'rgb(250, 240, 230)');
+  assert.equal(await style('.eyebrow', 'color'), 'rgb(200, 201, 202)');
+  assert.equal(await style('.ptl a', 'color'), 'rgb(10, 200, 100)');
+  assert.equal(await style('.ptl', 'fontFamily'), 'Georgia, serif');
+  assert.equal(await style('code', 'fontFamily'), '"DejaVu Sans Mono", monospace');
+  assert.equal(await style('.controls', 'borderTopLeftRadius'), '13px'); // --radius + 2px
+  assert.equal(await style('.button', 'borderTopLeftRadius'), '11px');
+  assert.equal(await style('article.lesson', 'outlineColor'), 'rgb(9, 9, 1)');
+  assert.equal(await style('#explorer', 'outlineColor'), 'rgb(9, 9, 2)');
+  assert.equal(await style('.explorer-controls', 'outlineColor'), 'rgb(9, 9, 3)');
+  assert.equal(await style('.charts-block', 'outlineColor'), 'rgb(9, 9, 4)');
+  assert.equal(await style('#check', 'outlineColor'), 'rgb(9, 9, 5)');
+  assert.deepEqual(problems, []);
+});
+
+/** WCAG 2 contrast ratio of two "rgb(r, g, b)" colours (relative luminance, sRGB). */
+function contrast(a, b) {
+  const luminance = (rgb) => {
+    const [r, g, bl] = rgb.match(/\d+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('the dark theme (forced, and auto under a dark preference) passes WCAG AA for its text', async (t) => {
+  for (const [params, colorScheme] of [
+    [{ theme: 'dark' }, 'light'],
+    [{}, 'dark'],
+  ]) {
+    const { page, problems } = await openHost(t, { ...params, 'lesson-src': `/${LESSON_PATH}` }, { colorScheme });
+    const colours = await page.locator('.ptl').evaluate((root) => {
+      const read = (sel, prop = 'color') => getComputedStyle(root.querySelector(sel))[prop];
+      return {
+        bg: getComputedStyle(root).backgroundColor,
+        text: getComputedStyle(root).color,
+        muted: read('.eyebrow'),
+        link: read('a'),
+        surface: read('.controls', 'backgroundColor'),
+        hint: read('.controls .hint'),
+        button: read('.button', 'backgroundColor'),
+        buttonText: read('.button'),
+        objective: read('#objective', 'backgroundColor'),
+      };
+    });
+    assert.equal(colours.bg, 'rgb(13, 21, 28)', JSON.stringify(params));
+    // AA: 4.5:1 for body text. (The palette's ratios by hand: #e1eaf0 on #0d151c ≈ 15.3,
+    // #9aafbe on #0d151c ≈ 8.1 and on #152029 ≈ 7.3, #91e5d6 on #0d151c ≈ 12.6.)
+    for (const [fg, bg] of [
+      ['text', 'bg'],
+      ['muted', 'bg'],
+      ['link', 'bg'],
+      ['hint', 'surface'],
+      ['text', 'surface'],
+      ['buttonText', 'button'],
+      ['text', 'objective'],
+    ]) {
+      const ratio = contrast(colours[fg], colours[bg]);
+      assert.ok(ratio >= 4.5, `${fg} ${colours[fg]} on ${bg} ${colours[bg]}: ${ratio.toFixed(2)}`);
+    }
+    assert.deepEqual(problems, []);
+  }
+});
+
+test('storage="none": nothing in localStorage; answers reported by events and handed back through progress', async (t) => {
+  const { page, problems } = await openHost(t, { view: 'lesson', storage: 'none', 'lesson-src': `/${LESSON_PATH}` });
+  await page.locator('input[name="check-0-choice"]').nth(lesson.check.answer).check();
+  await page.locator('form.quiz', { has: page.locator('#check-0-question') }).getByRole('button', { name: 'Check answer' }).click();
+  await page.locator('#check-0-feedback').getByText(/^Correct$/).waitFor();
+  const [answer] = await events(page, 'prefill-trace-answer');
+  assert.match(answer.questionKey, /^[0-9a-f]{64}$/);
+  assert.equal(answer.correct, true);
+  assert.equal(answer.answer, lesson.check.answer);
+  assert.equal(await page.evaluate(() => localStorage.length), 0, 'nothing written to localStorage');
+  const progress = await page.locator('prefill-trace-lesson').evaluate((node) => node.progress);
+  assert.deepEqual(progress, { [answer.questionKey]: { answer: lesson.check.answer, correct: true } });
+
+  // A new element, handed the host's progress before it mounts, shows the answer again.
+  await page.evaluate(
+    ({ saved, src }) => {
+      document.querySelector('prefill-trace-lesson').remove();
+      const el = document.createElement('prefill-trace-lesson');
+      el.setAttribute('view', 'lesson');
+      el.setAttribute('storage', 'none');
+      el.setAttribute('lesson-src', src);
+      el.progress = saved;
+      document.body.append(el);
+    },
+    { saved: progress, src: `/${LESSON_PATH}` },
+  );
+  await settled(page);
+  await page.locator('#check-0-feedback').getByText(/^Correct$/).waitFor();
+  assert.match(normalize(await page.locator('.progress').innerText()), /Answered correctly: 1 of 1 checks/);
+  // Restoring is not a new answer: no second event.
+  assert.equal((await events(page, 'prefill-trace-answer')).length, 1);
+  assert.equal(await page.evaluate(() => localStorage.length), 0);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,175 @@
+// What the element fetches, and the rules each fetch keeps:
+//
+// - The lesson file must be on the page's own origin, before and after redirects: the address
+//   is checked before the request, and the response's final URL (`response.url`, after every
+//   redirect) before a byte of the body is read. (`mode: 'same-origin'` would stop such a
+//   redirect one step earlier, but it cannot match the pages' `<link rel=preload crossorigin>`
+//   of the lesson file, which would then be downloaded twice; a redirect to another origin
+//   carries no credentials either way, `credentials: 'same-origin'`.)
+// - It must arrive within a stated time (`timeoutMs`, headers and body together) and be no
+//   larger than `maxBytes`: a Content-Length above the limit is refused before the body is
+//   read, and a body without one is read chunk by chunk and cancelled at the limit.
+// - Companion data (equations, lesson names) improves the page but is not required for it.
+// Every fetch follows the element's AbortSignal, so a removed element stops its downloads.
+
+import { checkIntegrity, decodeLessonBytes } from '../lesson-file.js';
+
+/** A failure of one part of the element: a title for the reader, a detail that says why. */
+export class PartError extends Error {
+  constructor(title, detail) {
+    super(detail);
+    this.title = title;
+  }
+}
+
+export function describe(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const NOT_LOADED = 'The lesson could not be loaded';
+
+/** "1 MiB", "512 KiB", "300 bytes": a byte limit as a reader would say it. */
+function byteText(bytes) {
+  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
+  if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * A signal that aborts with `signal` or after `ms`, and a `done()` that clears the timer: the
+ * timer must not outlive the fetch, or it keeps the element's signal (and through its
+ * listeners, the element) alive until it fires (AbortSignal.timeout cannot be cleared).
+ */
+function deadline(signal, ms) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), ms);
+  const forward = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => controller.signal.aborted && !signal.aborted,
+    done: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', forward);
+    },
+  };
+}
+
+/** Refuses an address on another origin (before anything is requested). */
+export function assertSameOrigin(url) {
+  if (url.origin !== window.location.origin) {
+    throw new PartError('This lesson cannot be shown', `The lesson address must be on this site; refused ${url.href}.`);
+  }
+}
+
+/**
+ * Reads `response`'s body into one buffer, cancelling the read as soon as it passes `maxBytes`.
+ * @returns {Promise<ArrayBuffer>}
+ */
+async function readLimited(response, url, maxBytes) {
+  const tooLarge = () =>
+    new PartError(NOT_LOADED, `${url.pathname}: the file is larger than the ${byteText(maxBytes)} a lesson may have.`);
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return new ArrayBuffer(0);
+  const reader = response.body.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes.buffer;
+}
+
+/**
+ * The lesson file's text, after its integrity check (when its name carries a SHA-256 prefix)
+ * and a decoding that keeps its bytes' meaning (see lesson-file.js).
+ * @param {URL} url           same-origin address (assertSameOrigin)
+ * @param {object} options
+ * @param {number} options.timeoutMs  the longest the whole download may take
+ * @param {number} options.maxBytes   the most bytes read before the file is refused
+ * @param {AbortSignal} options.signal  the element's: aborted when it is removed or reloaded
+ * @returns {Promise<{text: string, integrity: object, finalUrl: URL}>}
+ */
+export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
+  assertSameOrigin(url);
+  const limit = deadline(signal, timeoutMs);
+  const timedOut = () =>
+    new PartError(NOT_LOADED, `${url.pathname}: no complete answer within ${timeoutMs / 1000} s; the download was stopped.`);
+  let bytes;
+  let finalUrl;
+  try {
+    let response;
+    try {
+      response = await fetch(url, { credentials: 'same-origin', signal: limit.signal });
+    } catch (error) {
+      if (limit.timedOut()) throw timedOut();
+      if (signal.aborted) throw error;
+      throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
+    }
+    finalUrl = new URL(response.url || url.href);
+    if (finalUrl.origin !== window.location.origin) {
+      await response.body?.cancel().catch(() => {});
+      throw new PartError(
+        'This lesson cannot be shown',
+        `The lesson address must be on this site; ${url.pathname} was redirected to ${finalUrl.href}.`,
+      );
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new PartError(NOT_LOADED, `${url.pathname}: HTTP ${response.status} ${response.statusText}`.trim());
+    }
+    bytes = await readLimited(response, url, maxBytes);
+  } catch (error) {
+    if (error instanceof PartError || signal.aborted) throw error;
+    if (limit.timedOut()) throw timedOut();
+    throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
+  } finally {
+    limit.done();
+  }
+  // The hash is taken over the bytes as served, before anything is decoded.
+  const integrity = await checkIntegrity(url, bytes);
+  if (integrity.status === 'mismatch') {
+    const error = new PartError(
+      'This lesson file failed its integrity check',
+      `integrity: SHA-256 of the file begins ${integrity.actual}, but its published name says ${integrity.expected}`,
+    );
+    error.integrity = integrity;
+    throw error;
+  }
+  const decoded = decodeLessonBytes(bytes);
+  if (!decoded.ok) throw new PartError('This lesson file is not valid', decoded.error);
+  return { text: decoded.text, integrity, finalUrl };
+}
+
+/** Companion JSON (equations, lesson names): null, with a console note, when it cannot be had. */
+export async function fetchOptionalJson(url, { signal, timeoutMs }) {
+  const limit = deadline(signal, timeoutMs);
+  try {
+    const response = await fetch(url, { credentials: 'same-origin', signal: limit.signal });
+    if (new URL(response.url || url.href).origin !== window.location.origin) throw new Error('redirected to another site');
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return await response.json();
+  } catch (error) {
+    if (!signal.aborted) console.warn(`Rendering without ${url.pathname}: ${describe(error)}`);
+    return null;
+  } finally {
+    limit.done();
+  }
+}

@@ -1,0 +1,467 @@
+// One rendering of <prefill-trace-lesson>: for a given view, lesson address, storage mode and
+// asset base, it loads what that view shows — and nothing else — and puts it in the shadow
+// root; dispose() releases everything it holds (fetches, observers, timers, listeners). The
+// element (element.js) makes a new Mount when an attribute that changes what is loaded
+// changes, and disposes of it when the element leaves the document.
+//
+// Views: `full` (the published lesson with the explorer after "The mechanism" and the
+// generated checks after the published ones), `lesson` (the published lesson alone: no
+// explorer, no charts module), `explorer` (the explorer and its checks: the lesson file, the
+// equations and KaTeX are not fetched). The explorer belongs to the lesson
+// `prefill-resource-trace`: another lesson renders as a lesson alone.
+//
+// Each part fails alone: the explorer draws as soon as the engine is ready, while the lesson
+// file may still be arriving; a lesson that cannot be loaded or validated shows a message in
+// its place and the explorer works on.
+
+import {
+  DEFAULT_LESSON_PATH,
+  EQUATIONS_PATH,
+  EXPLORER_LESSON_ID,
+  PROGRESS_STORAGE_KEY,
+  RELATED_LESSONS_PATH,
+  assetUrl,
+} from '../config.js';
+import { h } from '../dom.js';
+import { loadEngine } from '../engine.js';
+import { typesetEquations } from '../equation.js';
+import { GeneratedChecks, ProgressSummary } from '../explorer/checks.js';
+import { Explorer } from '../explorer/explorer.js';
+import { prepareNumberFormat } from '../format.js';
+import { checksSection, renderLesson } from '../lesson-view.js';
+import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
+import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
+import { answerQuiz } from '../quiz.js';
+import { scenarioObject, stateFromScenario, toQuery } from '../scenario.js';
+import { PartError, assertSameOrigin, describe, fetchLesson, fetchOptionalJson } from './loading.js';
+import { loadKatexStyles } from './styles.js';
+
+export const VIEWS = Object.freeze(['full', 'lesson', 'explorer']);
+
+/** `<id>-<16 hex>.json`: the lesson id a published Atlas file name carries. */
+const PUBLISHED_NAME = /(?:^|\/)([a-z0-9]+(?:-[a-z0-9]+)*)-[0-9a-f]{16}\.json$/;
+
+/** The lesson id a published file name claims, or null for another kind of name. */
+function claimedLessonId(url) {
+  return PUBLISHED_NAME.exec(url.pathname)?.[1] ?? null;
+}
+
+/** A message standing in for a part of the lesson that could not be shown. */
+function errorBlock(title, detail) {
+  return h('div', { class: 'page-error', role: 'alert' }, h('h2', { class: 'page-error-title' }, title), h('p', {}, detail));
+}
+
+export class Mount {
+  #abort = new AbortController();
+  #options;
+  #root;
+  #emit;
+  #engine = null;
+  #explorer = null;
+  #generated = null;
+  #summary = null;
+  #progress;
+  #failed = [];
+  #publishedForms = new Map();
+  #pendingScenario = null;
+  /** The lesson file's integrity status (lesson-file.js), once known. */
+  integrity = null;
+  /** The engine's version, once it has loaded. */
+  engineVersion = null;
+
+  /**
+   * @param {object} options
+   * @param {'full'|'lesson'|'explorer'} options.view
+   * @param {string|null} options.lessonSrc      the attribute's value (resolved against the page)
+   * @param {boolean} options.syncUrl
+   * @param {'local'|'none'} options.storage
+   * @param {URL} options.base                   the asset base
+   * @param {number} options.timeoutMs           the lesson fetch's time limit
+   * @param {number} options.maxBytes            the lesson file's size limit
+   * @param {object|null} options.initialState   the explorer's scenario to start from
+   * @param {object|null} options.answers        progress handed back by the host
+   * @param {ShadowRoot} options.shadow
+   * @param {Element} options.sheet              the lesson's style sheet (KaTeX's goes before it)
+   * @param {object|null} options.prerendered    the lesson built into the page (prerendered.js)
+   * @param {HTMLElement} root   where the rendering goes
+   * @param {(name: string, detail: object) => void} emit   dispatches one of the element's events
+   */
+  constructor(options, root, emit) {
+    this.#options = options;
+    this.#root = root;
+    this.#emit = emit;
+    this.#progress = new ProgressStore(PROGRESS_STORAGE_KEY, {
+      persist: options.storage !== 'none',
+      onSave: (questionKey, answer, correct) => emit('prefill-trace-answer', { questionKey, correct, answer }),
+    });
+    if (options.answers) this.#progress.replaceAnswers(options.answers);
+  }
+
+  get signal() {
+    return this.#abort.signal;
+  }
+
+  /** Releases everything this rendering holds; it never renders again. */
+  dispose() {
+    this.#abort.abort();
+    this.#explorer?.dispose();
+    this.#explorer = null;
+    this.#generated = null;
+    this.#publishedForms.clear();
+  }
+
+  /** The explorer's scenario (engine JSON keys), or null when no explorer is shown. */
+  get scenario() {
+    return this.#explorer ? scenarioObject(this.#explorer.state) : null;
+  }
+
+  /**
+   * Shows `scenario` (a parsed CLI --scenario object) in the explorer; before the explorer
+   * exists, it is kept for it. @returns {{ok: boolean, error?: string}}
+   */
+  setScenario(scenario) {
+    if (!this.#explorer) {
+      this.#pendingScenario = scenario;
+      return { ok: true };
+    }
+    const result = stateFromScenario(scenario, this.#explorer.defaults);
+    if (!result.ok) return result;
+    this.#explorer.setState(result.state);
+    return { ok: true };
+  }
+
+  /** The saved answers, `{[questionKey]: {answer, correct}}`. */
+  get answers() {
+    return this.#progress.answers();
+  }
+
+  /** Replaces the saved answers and shows them on every check already drawn. */
+  set answers(answers) {
+    this.#progress.replaceAnswers(answers);
+    for (const [key, form] of this.#publishedForms) {
+      resetQuiz(form);
+      const saved = this.#progress.get(key);
+      if (saved) answerQuiz(form, saved.answer);
+    }
+    if (this.#generated && this.#explorer) {
+      this.#generated.forget();
+      this.#generated.update(JSON.stringify(scenarioObject(this.#explorer.state)));
+    }
+  }
+
+  /** Notes a broken part: the element's state becomes `error`, and the host hears of it. */
+  #fail(part, error) {
+    if (this.signal.aborted) return;
+    const message = describe(error);
+    this.#failed.push(part);
+    this.#emit('prefill-trace-error', { part, message });
+  }
+
+  /**
+   * Loads and draws the view; settles once every part is drawn (including what is drawn after
+   * the first trace: the explorer's charts and checks, the typeset equation).
+   * @param {Promise<void>} styled  settles when the lesson's style sheet has loaded
+   * @returns {Promise<{state: 'ready'|'error', lessonId: string|null}>}
+   */
+  async run(styled) {
+    const { view, base } = this.#options;
+    const signal = this.signal;
+    const showsLesson = view !== 'explorer';
+    let lessonUrl = null;
+    let lessonFile = null;
+    let companions = Promise.resolve([null, null]);
+    if (showsLesson) {
+      try {
+        lessonUrl = this.#lessonUrl();
+        lessonFile = fetchLesson(lessonUrl, { timeoutMs: this.#options.timeoutMs, maxBytes: this.#options.maxBytes, signal });
+      } catch (error) {
+        lessonFile = Promise.reject(error);
+      }
+      lessonFile.catch(() => {}); // awaited below, after the explorer is drawn
+      const companion = (path) => fetchOptionalJson(assetUrl(path, base), { signal, timeoutMs: this.#options.timeoutMs });
+      companions = Promise.all([companion(EQUATIONS_PATH), companion(RELATED_LESSONS_PATH)]);
+    }
+    // The explorer is shown unless the lesson is known to be another one: a published file
+    // name says which lesson it holds before it arrives; another name waits for the lesson.
+    const claimedId = lessonUrl ? claimedLessonId(lessonUrl) : EXPLORER_LESSON_ID;
+    // The lesson built into the page, if it is this view's and this file's: adopted, not redrawn.
+    this.#adopting = view === 'full' && rendersFile(this.#options.prerendered, lessonUrl) ? this.#options.prerendered : null;
+    const explorerWanted = view !== 'lesson' && (claimedId === EXPLORER_LESSON_ID || view === 'explorer');
+
+    let engine;
+    try {
+      engine = await loadEngine(base);
+    } catch (error) {
+      if (signal.aborted) return null;
+      await styled;
+      this.#fail('engine', error);
+      if (this.#adopting) {
+        // The lesson built into the page stays readable; the explorer's place says why it is empty.
+        keepBuiltInWithoutEngine(this.#adopting, errorBlock('The trace explorer could not start', `The WebAssembly module failed to load: ${describe(error)}.`));
+        return { state: 'error', lessonId: null };
+      }
+      this.#root.replaceChildren(
+        h(
+          'article',
+          { class: 'lesson', part: 'lesson' },
+          errorBlock(
+            'The lesson engine could not start',
+            `The WebAssembly module failed to load: ${describe(error)}. ` +
+              'The lesson (which the engine validates) and the trace explorer need it.',
+          ),
+        ),
+      );
+      return { state: 'error', lessonId: null };
+    }
+    if (signal.aborted) return null;
+    this.#engine = engine;
+    this.engineVersion = engine.version();
+    // The engine compiled on other threads meanwhile: the number formatter is made now (tens
+    // of ms, see format.js), in a task of its own, not in the first drawing.
+    setTimeout(prepareNumberFormat, 0);
+
+    let explorerShown = null;
+    if (view === 'explorer' && lessonUrl === null && this.#options.lessonSrc) {
+      // The explorer view does not fetch the lesson; a published name for another lesson is
+      // refused rather than shown beside the wrong lab.
+      const other = claimedLessonId(new URL(this.#options.lessonSrc, document.baseURI));
+      if (other && other !== EXPLORER_LESSON_ID) {
+        await styled;
+        const problem = `The explorer belongs to the lesson ${EXPLORER_LESSON_ID}; lesson-src names ${other}.`;
+        this.#fail('explorer', problem);
+        this.#root.replaceChildren(
+          h('article', { class: 'lesson lesson--explorer', part: 'lesson' }, errorBlock('There is no explorer for this lesson', problem)),
+        );
+        return { state: 'error', lessonId: other };
+      }
+    }
+    if (explorerWanted) {
+      await styled;
+      if (signal.aborted) return null;
+      explorerShown = this.#showExplorer(view === 'explorer' ? null : h('p', { class: 'loading' }, 'Loading the lesson…'));
+    }
+    if (!showsLesson) {
+      await explorerShown;
+      return { state: this.#failed.length ? 'error' : 'ready', lessonId: EXPLORER_LESSON_ID };
+    }
+
+    // The lesson: its file, validated by the engine.
+    let lessonText = null;
+    let lesson = null;
+    let integrity = null;
+    let problem = null;
+    try {
+      ({ text: lessonText, integrity } = await lessonFile);
+      const validated = engine.loadLesson(lessonText);
+      if (!validated.ok) throw new PartError('This lesson file is not valid', validated.error);
+      lesson = validated.lesson;
+    } catch (error) {
+      if (signal.aborted) return null;
+      problem = error instanceof PartError ? error : new PartError('The lesson could not be shown', describe(error));
+      if (error?.integrity) integrity = error.integrity;
+    }
+    if (integrity) this.integrity = integrity.status;
+    const [equationPack, relatedFile] = await companions;
+    if (signal.aborted) return null;
+    await styled;
+    if (signal.aborted) return null;
+
+    if (this.#adopting && !(lesson && integrity?.status === 'verified')) {
+      // Not the bytes the build rendered (or they could not be checked): drawn from the file.
+      this.#leaveBuiltIn();
+    }
+    if (!lesson) {
+      this.#fail('lesson', problem.message);
+      if (!this.#explorer && view !== 'lesson' && !explorerShown) {
+        // Another kind of file name: the explorer waited for the lesson, which never came.
+        explorerShown = this.#showExplorer(errorBlock(problem.title, problem.message));
+      } else if (this.#explorer) {
+        this.#placeholder?.replaceWith(errorBlock(problem.title, problem.message));
+      } else {
+        this.#root.replaceChildren(h('article', { class: 'lesson lesson--partial', part: 'lesson' }, errorBlock(problem.title, problem.message)));
+      }
+      await explorerShown;
+      return { state: 'error', lessonId: null };
+    }
+
+    if (lesson.id !== EXPLORER_LESSON_ID && this.#explorer) {
+      // The file name did not say; the lesson does: no explorer beside another lesson.
+      this.#explorer.dispose();
+      this.#explorer = null;
+      this.#generated = null;
+      explorerShown = null;
+    } else if (lesson.id === EXPLORER_LESSON_ID && !this.#explorer && view === 'full') {
+      explorerShown = this.#showExplorer(null);
+    }
+    const article = this.#renderLesson(lesson, lessonText, lessonUrl, integrity, equationPack, relatedFile);
+    article.setAttribute('aria-busy', 'true');
+    if (article.parentNode !== this.#root) this.#root.replaceChildren(article);
+    await explorerShown;
+    article.removeAttribute('aria-busy');
+    if (signal.aborted) return null;
+    // Below the first screen, after the first trace: KaTeX, loaded only when an equation is shown.
+    await typesetEquations(article, () => loadKatexStyles(this.#options.shadow, this.#options.sheet, base), { base, signal });
+    if (signal.aborted) return null;
+    if (this.#options.syncUrl) document.title = `${lesson.name} · AI Machinery Atlas`;
+    return { state: this.#failed.length ? 'error' : 'ready', lessonId: lesson.id };
+  }
+
+  /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
+  #lessonUrl() {
+    const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
+    const source = requested || this.#options.lessonSrc;
+    const url = source ? new URL(source, document.baseURI) : assetUrl(DEFAULT_LESSON_PATH, this.#options.base);
+    assertSameOrigin(url);
+    return url;
+  }
+
+  #placeholder = null;
+
+  /**
+   * Makes the explorer and its checks and shows them (in a frame that `lead` heads: the
+   * lesson's loading note or error); settles when every part of it is drawn.
+   */
+  async #showExplorer(lead) {
+    const engine = this.#engine;
+    const presets = engine.listPresets();
+    this.#summary = new ProgressSummary(() => this.#forgetAnswers());
+    let explorerNode;
+    if (presets.ok) {
+      this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary: this.#summary });
+      this.#explorer = new Explorer({
+        engine,
+        presets: presets.value,
+        syncUrl: this.#options.syncUrl,
+        assetBase: this.#options.base,
+        onScenario: (json) => this.#generated?.update(json),
+        onCommit: (state) => this.#emit('prefill-trace-scenario-change', {
+          scenario: scenarioObject(state),
+          query: toQuery(state).toString(),
+        }),
+        onError: (part, message) => this.#fail(part, message),
+        scenarioElement: this.#generated.element,
+      });
+      explorerNode = this.#explorer.element;
+      explorerNode.setAttribute('part', 'explorer');
+      explorerNode.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
+      explorerNode.querySelector('.charts-block')?.setAttribute('part', 'charts');
+    } else {
+      this.#fail('explorer', `The engine could not list its presets: ${presets.error}`);
+      explorerNode = h(
+        'section',
+        { id: 'explorer', class: 'explorer', part: 'explorer', 'aria-label': 'Trace explorer' },
+        errorBlock('The trace explorer could not start', `The engine could not list its presets: ${presets.error}`),
+      );
+    }
+    if (this.#adopting) {
+      placeExplorer(this.#adopting, {
+        explorer: explorerNode,
+        progress: this.#generated ? this.#summary.element : null,
+        extraChecks: this.#generated?.element ?? null,
+      });
+    } else {
+      this.#showPartial(lead, explorerNode);
+    }
+    if (!this.#explorer) return;
+
+    if (this.#pendingScenario) {
+      const result = stateFromScenario(this.#pendingScenario, this.#explorer.defaults);
+      this.#pendingScenario = null;
+      if (result.ok) this.#explorer.setState(result.state, { quiet: true });
+      else this.#fail('scenario', result.error);
+    }
+    const explorer = this.#explorer;
+    await explorer.start();
+    await explorer.fullyShown();
+  }
+
+  /** The explorer (and its checks) in an article of their own, headed by `lead`. */
+  #showPartial(lead, explorerNode) {
+    this.#placeholder = lead;
+    this.#root.replaceChildren(
+      h(
+        'article',
+        { class: lead ? 'lesson lesson--partial' : 'lesson lesson--explorer', part: 'lesson' },
+        lead,
+        explorerNode,
+        this.#generated ? checksSection(this.#summary.element, this.#generated.element) : null,
+      ),
+    );
+  }
+
+  /** Stops adopting the built-in lesson: the explorer, if shown, moves to an article of its own. */
+  #leaveBuiltIn() {
+    this.#adopting = null;
+    if (this.#explorer) this.#showPartial(h('p', { class: 'loading' }, 'Loading the lesson…'), this.#explorer.element);
+  }
+
+  #adopting = null;
+
+  #renderLesson(lesson, text, lessonUrl, integrity, equationPack, relatedFile) {
+    const engine = this.#engine;
+    const progress = this.#progress;
+    const withExplorer = Boolean(this.#explorer);
+    const summary = withExplorer ? this.#summary : new ProgressSummary(() => this.#forgetAnswers());
+    this.#summary = summary;
+    const equations = equationPack?.[lesson.id];
+    const related = relatedFile?.lessons;
+    const keys = new Map();
+    const render = this.#adopting ? (options) => adoptLesson(this.#adopting, options) : renderLesson;
+    const view = render({
+      lesson,
+      equations: Array.isArray(equations) ? equations : [],
+      relatedLessons: related && typeof related === 'object' ? related : {},
+      lessonUrl: lessonUrl.pathname + lessonUrl.search,
+      onCheck: (checkIndex, choice) => engine.checkAnswer(text, checkIndex, choice),
+      onQuizCreated: (i, check, form) => {
+        // Stored slots are per lesson: another lesson's check i never evicts this one's answer.
+        const slot = `${lesson.id}:published:${i}`;
+        summary.set(`published:${i}`, null);
+        const key = sha256Hex(questionKeyText({ question: check.question, options: check.options, answer: check.answer })).catch(
+          () => null,
+        );
+        keys.set(i, key);
+        key.then((k) => {
+          if (!k || this.signal.aborted) return;
+          this.#publishedForms.set(k, form);
+          progress.claimSlot(slot, k);
+          const saved = progress.get(k);
+          if (saved) answerQuiz(form, saved.answer);
+        });
+      },
+      onAnswered: (i, choice, correct) => {
+        summary.set(`published:${i}`, correct);
+        keys.get(i)?.then((k) => progress.save(k, choice, correct));
+      },
+      explorer: this.#explorer?.element ?? null,
+      progress: summary.element,
+      extraChecks: this.#generated?.element ?? null,
+    });
+    if (integrity?.status === 'unchecked') {
+      view.prepend(
+        h(
+          'p',
+          { class: 'integrity-note', role: 'note' },
+          h('span', { class: 'label' }, 'Integrity not checked'),
+          ` The lesson file's SHA-256 could not be compared with the prefix in its published name: ${integrity.reason}.`,
+        ),
+      );
+    }
+    return view;
+  }
+
+  #forgetAnswers() {
+    this.#progress.clear();
+    this.#summary?.reset();
+    for (const form of this.#root.querySelectorAll('form.quiz')) resetQuiz(form);
+    this.#emit('prefill-trace-progress-reset', {});
+  }
+}
+
+/** Clears a quiz form's answer and verdict. */
+function resetQuiz(form) {
+  form.reset();
+  form.removeAttribute('data-result');
+  form.querySelector('.feedback')?.replaceChildren();
+  for (const option of form.querySelectorAll('[data-result]')) option.removeAttribute('data-result');
+}
