@@ -35,6 +35,7 @@ import {
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
 import { Glance } from './glance.js';
+import { ScenarioBar } from './scenario-bar.js';
 import { FrameScheduler, StaleParts } from './scheduling.js';
 import { StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
@@ -120,6 +121,9 @@ export class Explorer {
       onHighlight: (step) => this.#highlight(step),
     });
     this.element = this.view.element;
+    this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox);
+    this.scenarioBar.attach(this.element);
+    this.view.showScenarioBar(this.scenarioBar.element);
 
     this.#frames = new FrameScheduler(() => this.#update());
     this.#parts = new StaleParts({
@@ -433,6 +437,7 @@ export class Explorer {
     }
     const { json, result } = this.#compute();
     this.controls.showShape(this.state.model === CUSTOM_MODEL);
+    this.scenarioBar.update(this.state);
     if (!result.ok) {
       const key = fieldOfError(result.error);
       this.#setMessages(key ? { [key]: result.error } : {});
