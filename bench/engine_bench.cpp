@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "scenarios.hpp"
 #include "trace.hpp"

@@ -40,7 +40,8 @@ async function run(url, formFactor) {
       tbt: audit('total-blocking-time'),
       cls: audit('cumulative-layout-shift'),
       accessibility: lhr.categories.accessibility.score,
-      lcpElement: lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '',
+      // Lighthouse 13 reports the LCP element in its LCP breakdown insight (a "node" item).
+      lcpElement: lhr.audits['lcp-breakdown-insight']?.details?.items?.find((item) => item.type === 'node')?.selector ?? '',
     };
   } finally {
     await chrome.kill();

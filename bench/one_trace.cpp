@@ -2,7 +2,7 @@
 // shared machine (script/bench reports them every run). A first call pays the one-time work
 // (the embedded presets and lesson are parsed on first use); the measured calls follow in
 // functions of their own, which callgrind counts alone with --toggle-collect.
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "scenarios.hpp"
 
 namespace {

@@ -1,7 +1,8 @@
 // Embind adapter: converts JS values to the engine facade's arguments and its reply structs to
 // JS objects, and nothing else. No formulas live here (src/ has them); errors arrive as reply
 // values, never as exceptions. The one exception to Embind is traceFigures, a plain export
-// wrapped by figures-post.js (below says why). Declared for JS in prefill-trace.d.ts, which
+// wrapped by figures-post.js (below says why). boundary-post.js then wraps every export so that
+// nothing JS passes can make Embind throw. Declared for JS in prefill-trace.d.ts, which
 // tests/js/api-surface.test.mjs holds against the module's exports.
 
 #include <emscripten/bind.h>
@@ -11,91 +12,33 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
-#include "json_path.hpp"
+#include "limits.hpp"
+#include "prefill_trace/engine.hpp"
 
 namespace {
 
 using emscripten::val;
 using namespace prefill_trace;
 
-// Text arguments are checked while still in JS: Embind copies a string into wasm memory before
-// C++ sees it, and a string larger than the memory cap would make that copy fail outside any
-// C++ error handling. A JS string of more UTF-16 units than the byte limit is certainly over it
-// (UTF-8 never takes fewer bytes than UTF-16 units), so it is refused without being copied.
-template <typename Reply>
-bool take_text(const val& value, const char* what, std::string& out, Reply& reply) {
-  if (!value.isString()) {
-    reply.error = std::string(what) + " must be a string";
-    return false;
-  }
-  const std::size_t limit = JsonLimits{}.max_bytes;
-  if (value["length"].as<double>() > static_cast<double>(limit)) {
-    reply.error = std::string(what) + ": byte 0: document of more than " + std::to_string(limit) +
-                  " bytes exceeds the limit of " + std::to_string(limit);
-    return false;
-  }
-  out = value.as<std::string>();
-  return true;
+// Every argument arrives checked by boundary-post.js, which wraps each function registered here:
+// the right count, strings within their byte limits (src/limits.hpp), numbers as numbers, and
+// sweep values copied into a fresh Float64Array. So these functions only convert, and no Embind
+// conversion can throw.
+
+api::QuizReply check_answer(const std::string& lesson_text, double check_index, double choice) {
+  return api::check_answer(lesson_text, check_index, choice);
 }
 
-api::LessonReply load_lesson(const val& text) {
-  api::LessonReply reply;
-  std::string lesson;
-  return take_text(text, "lessonText", lesson, reply) ? api::load_lesson(lesson) : reply;
-}
-
-api::QuizReply check_answer(const val& text, double check_index, double choice) {
-  api::QuizReply reply;
-  std::string lesson;
-  return take_text(text, "lessonText", lesson, reply)
-             ? api::check_answer(lesson, check_index, choice)
-             : reply;
-}
-
-api::JsonReply compute_trace(const val& scenario_json) {
-  api::JsonReply reply;
-  std::string scenario;
-  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::compute_trace(scenario)
-                                                                   : reply;
-}
-
-api::CsvReply trace_csv(const val& scenario_json) {
-  api::CsvReply reply;
-  std::string scenario;
-  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::compute_trace_csv(scenario)
-                                                                   : reply;
-}
-
-api::JsonReply sweep(const val& scenario_json, const std::string& variable, const val& values) {
-  api::JsonReply reply;
-  std::string scenario;
-  if (!take_text(scenario_json, "scenarioJson", scenario, reply)) return reply;
+api::JsonReply sweep(const std::string& scenario_json, const std::string& variable,
+                     const val& values) {
   // One typed-array copy for the whole sweep: a single boundary crossing for all points.
-  const bool sized = !values.isNull() && !values.isUndefined() && !values.isString() &&
-                     values["length"].isNumber();
-  const double length = sized ? values["length"].as<double>() : -1;
-  if (length < 1 || length > 4096) {
-    reply.error = "sweep: values must be an array of between 1 and 4096 numbers";
-    return reply;
-  }
-  return api::sweep(scenario, variable, emscripten::convertJSArrayToNumberVector<double>(values));
+  return api::sweep(scenario_json, variable,
+                    emscripten::convertJSArrayToNumberVector<double>(values));
 }
 
-api::JsonReply generate_checks(const val& scenario_json) {
-  api::JsonReply reply;
-  std::string scenario;
-  return take_text(scenario_json, "scenarioJson", scenario, reply) ? api::generate_checks(scenario)
-                                                                   : reply;
-}
-
-api::GeneratedReply check_generated(const val& scenario_json, const std::string& id,
+api::GeneratedReply check_generated(const std::string& scenario_json, const std::string& id,
                                     double answer) {
-  api::GeneratedReply reply;
-  std::string scenario;
-  return take_text(scenario_json, "scenarioJson", scenario, reply)
-             ? api::check_generated(scenario, id, answer)
-             : reply;
+  return api::check_generated(scenario_json, id, answer);
 }
 
 std::string version() {
@@ -113,8 +56,15 @@ api::FiguresReply last_figures;
 // argument checks and for every property of the result), a third of its cost.
 extern "C" {
 
+// The limits boundary-post.js checks arguments against, from the one place they are set.
 EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_text_bytes() {
-  return JsonLimits{}.max_bytes;
+  return limits::max_document_bytes;
+}
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_identifier_bytes() {
+  return limits::max_identifier_bytes;
+}
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_sweep_points() {
+  return limits::max_sweep_points;
 }
 
 /// Computes the figures of the scenario in `text[0, length)`; returns how many there are, or -1
@@ -168,12 +118,16 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .field("explanation", &api::GeneratedReply::explanation);
 
   function("version", &version);
-  function("loadLesson", &load_lesson);
+  function(
+      "loadLesson", +[](const std::string& text) { return api::load_lesson(text); });
   function("checkAnswer", &check_answer);
-  function("computeTrace", &compute_trace);
-  function("traceCsv", &trace_csv);
+  function(
+      "computeTrace", +[](const std::string& text) { return api::compute_trace(text); });
+  function(
+      "traceCsv", +[](const std::string& text) { return api::compute_trace_csv(text); });
   function("listPresets", &api::list_presets);
   function("sweep", &sweep);
-  function("generateChecks", &generate_checks);
+  function(
+      "generateChecks", +[](const std::string& text) { return api::generate_checks(text); });
   function("checkGenerated", &check_generated);
 }

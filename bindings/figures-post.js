@@ -1,9 +1,9 @@
 // traceFigures(scenarioJson) -> {ok, error, figures: Float64Array}, the per-frame call, without
 // Embind (bindings.cpp says why). Appended to the Emscripten glue with --post-js, so it sees the
 // glue's own helpers (_malloc, HEAPU8, HEAPF64, UTF8ToString). It computes nothing itself: the
-// engine's figures are copied out of wasm memory once.
+// engine's figures are copied out of wasm memory once. Its argument arrives checked (a string
+// within the size limit) by boundary-post.js, like every other export's.
 (function defineTraceFigures() {
-  var maxTextBytes = 0;
   // The scenario's UTF-8 goes into one buffer kept between calls (a scenario is ~100 bytes):
   // no allocation per call. A rare large text gets its own buffer, freed at once.
   var keptBytes = 4096;
@@ -15,14 +15,6 @@
   }
 
   function traceFigures(scenarioJson) {
-    if (typeof scenarioJson !== "string") return refused("scenarioJson must be a string");
-    if (maxTextBytes === 0) maxTextBytes = _prefill_trace_max_text_bytes() >>> 0;
-    // UTF-8 never takes fewer bytes than UTF-16 units: longer than the limit in units is over it
-    // in bytes, refused before anything is copied (the same words as the Embind calls use).
-    if (scenarioJson.length > maxTextBytes) {
-      return refused("scenarioJson: byte 0: document of more than " + maxTextBytes +
-                     " bytes exceeds the limit of " + maxTextBytes);
-    }
     var capacity = scenarioJson.length * 3;  // the most UTF-8 bytes a UTF-16 unit can need
     if (capacity <= keptBytes && !keptText) keptText = _malloc(keptBytes);
     var text = capacity <= keptBytes ? keptText : _malloc(capacity);

@@ -2,9 +2,20 @@
 // Hand-written: Embind in 3.1.6 has no --emit-tsd. tests/js/api-surface.test.mjs checks every
 // name declared here against the real module's exports, so this file cannot drift silently.
 //
-// Every call returns a result object; nothing throws across the boundary. `ok === false`
-// means `error` holds one line naming the JSON path or field that is wrong, and the payload
-// fields are empty/zero.
+// Nothing throws across the boundary, whatever is passed (bindings/boundary-post.js checks every
+// argument in JS before anything enters wasm; tests/js/boundary.test.mjs calls each function with
+// no arguments, too many, every wrong type and a 200 MiB string). Every call except version()
+// returns its result object; `ok === false` means `error` holds one line naming the argument,
+// JSON path or field that is wrong, and the payload fields hold their empty values ("", false,
+// 0, -1 for correctIndex, an empty Float64Array). The refusals at the boundary:
+//   - a wrong argument count: "computeTrace: expects 1 argument (scenarioJson), got 0";
+//   - a wrong type: "id must be a string, not null", "checkIndex must be a number, not string";
+//   - a document (lessonText, scenarioJson) of more than 1 MiB (1 048 576 bytes of UTF-8):
+//     "scenarioJson: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576";
+//   - a name (sweep's variable, checkGenerated's id) of more than 256 bytes:
+//     "id: string of more than 256 bytes exceeds the limit of 256";
+//   - sweep values that are not an array or typed array of 1 to 4096 numbers.
+// The limits are src/limits.hpp's (docs/robustness.md).
 
 /** Result of validating a lesson-data file against the Atlas lesson contract. */
 export interface LessonResult {
@@ -53,9 +64,9 @@ export interface GeneratedCheckResult {
 }
 
 export interface PrefillTraceModule {
-  /** Engine version, e.g. "0.1.0". */
+  /** Engine version, e.g. "0.1.0". Cannot fail; arguments are ignored. */
   version(): string;
-  /** Parse and validate lesson-data JSON text. */
+  /** Parse and validate lesson-data JSON text (at most 1 MiB). */
   loadLesson(lessonText: string): LessonResult;
   /**
    * Check a quiz answer. `checkIndex` 0 is the lesson's `check`; i >= 1 is `checks[i-1]`.
@@ -84,8 +95,9 @@ export interface PrefillTraceModule {
   /** The built-in models, accelerators and precisions (with their source URLs) as JSON. */
   listPresets(): JsonResult;
   /**
-   * TTFT (queue, execution, delivery, total; null total when overloaded) at each value of
-   * `variable`, computed in one call. At most 4096 values; more is an error, not a long freeze.
+   * TTFT (queue, execution, delivery, total; null total only when overloaded) at each value of
+   * `variable`, computed in one call. 1 to 4096 values (an array of numbers or a typed array,
+   * copied once); more is an error, not a long freeze. `variable` is at most 256 bytes.
    */
   sweep(scenarioJson: string, variable: "prompt_tokens" | "arrival_rate",
         values: Float64Array | number[]): JsonResult;
@@ -94,17 +106,54 @@ export interface PrefillTraceModule {
    * question, options?, unit?, relative_tolerance?}]}`. Answers are not included.
    */
   generateChecks(scenarioJson: string): JsonResult;
-  /** Checks `answer` (a number, or a 0-based option index) against generated check `id`. */
+  /**
+   * Checks `answer` (a number, or a 0-based option index) against generated check `id` (at most
+   * 256 bytes).
+   */
   checkGenerated(scenarioJson: string, id: string, answer: number): GeneratedCheckResult;
 }
 
+/**
+ * The imports Emscripten hands to `instantiateWasm`: pass them to `WebAssembly.instantiate` as
+ * they are. Typed loosely (like the instance and module objects below) so that these
+ * declarations need neither the DOM library nor @types/node, which lack `WebAssembly` in some
+ * Node setups.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WasmImports = any;
+
+/** Options of the module factory (Emscripten's incoming Module API, as far as it is enabled). */
 export interface ModuleOptions {
-  /** In Node, pass the .wasm bytes (Emscripten 3.1.6 cannot fetch a file path under Node 18+). */
+  /**
+   * The .wasm bytes. The package's Node entries pass them for you; pass them yourself only when
+   * loading prefill_trace.js directly under Node (Emscripten 3.1.6 cannot fetch a file path
+   * under Node 18+).
+   */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** In browsers, where to find prefill_trace.wasm relative to the page. */
+  /**
+   * Where to find prefill_trace.wasm. Default: next to the loader (the ES module uses
+   * `new URL("prefill_trace.wasm", import.meta.url)`, which bundlers follow).
+   */
   locateFile?: (path: string, prefix: string) => string;
+  /**
+   * Instantiate the module yourself, e.g. from a WebAssembly.Module compiled while the loader
+   * downloads: call `receiveInstance` when done and return `{}` (the exports arrive later).
+   */
+  instantiateWasm?: (
+    imports: WasmImports,
+    receiveInstance: (instance: object, module?: object) => void,
+  ) => object;
+  /** Receives what the module would print to stdout / stderr (it prints nothing in normal use). */
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+  /** Called if the module aborts (a bug: the engine reports bad input as results, never aborts). */
+  onAbort?: (what: unknown) => void;
 }
 
-/** UMD factory: a global `PrefillTrace` in a <script>, `module.exports` under require(). */
+/**
+ * The module factory: each call instantiates a new module. Default export of the ES module and
+ * of the package's Node entries; a global `PrefillTrace` from the UMD file in a <script>.
+ * (script/package derives the CommonJS declarations, `export =`, from this file.)
+ */
 declare function PrefillTrace(options?: ModuleOptions): Promise<PrefillTraceModule>;
 export default PrefillTrace;

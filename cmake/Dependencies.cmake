@@ -5,21 +5,36 @@ if(EMSCRIPTEN)
   # /usr/include would drag host glibc headers into the wasm compile (TOOLCHAIN note 6).
   # Expose a build-tree folder that holds only a link to nlohmann/ instead.
   find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
-  set(_isolated "${CMAKE_BINARY_DIR}/isolated-include")
+  set(_isolated "${PROJECT_BINARY_DIR}/isolated-include")
   file(MAKE_DIRECTORY "${_isolated}")
   file(CREATE_LINK "${NLOHMANN_JSON_INCLUDE_DIR}/nlohmann" "${_isolated}/nlohmann" SYMBOLIC)
   add_library(prefill_trace_json INTERFACE)
   target_include_directories(prefill_trace_json SYSTEM INTERFACE "${_isolated}")
 else()
-  find_package(nlohmann_json 3.10 REQUIRED)
+  # A parent project may already provide the target (its own FetchContent); use that one.
+  if(NOT TARGET nlohmann_json::nlohmann_json)
+    find_package(nlohmann_json 3.11 REQUIRED)  # 3.11: the namespace can be renamed (below)
+  endif()
   add_library(prefill_trace_json INTERFACE)
   target_link_libraries(prefill_trace_json INTERFACE nlohmann_json::nlohmann_json)
 endif()
+# These settings stay inside this project: prefill_trace links prefill_trace_json PRIVATE, and only
+# this project's own tools and tests (prefill_trace_private) see it.
 # JSON_NOEXCEPTION: nlohmann aborts where it would throw. The core only calls what cannot throw
 # on validated input (types are checked before get<>, members found before use; parse errors
 # arrive through the SAX handler), and every target that includes the header must agree on the
 # setting, or its inline functions would differ between translation units.
 target_compile_definitions(prefill_trace_json INTERFACE JSON_USE_IMPLICIT_CONVERSIONS=0 JSON_NOEXCEPTION)
+# The library's copy of nlohmann_json lives in its own inline namespace. Its inline functions are
+# compiled with other settings than a consumer's (no exceptions), and under the same names they
+# would break the one-definition rule when both are linked: the linker keeps one body per symbol,
+# and a consumer's `throw type_error` could become the library's abort (tests/consumers/cmake
+# links the consumer's JSON code after the library to catch exactly that). nlohmann 3.11 lets
+# the namespace be renamed.
+target_compile_definitions(prefill_trace_json INTERFACE
+  "NLOHMANN_JSON_NAMESPACE=nlohmann::json_prefill_trace"
+  "NLOHMANN_JSON_NAMESPACE_BEGIN=namespace nlohmann { inline namespace json_prefill_trace {"
+  "NLOHMANN_JSON_NAMESPACE_END=} }")
 
 if(PREFILL_TRACE_TESTS)
   if(EMSCRIPTEN)
@@ -28,7 +43,7 @@ if(PREFILL_TRACE_TESTS)
     set(gtest_disable_pthreads ON CACHE BOOL "" FORCE)
     set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
     set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
-    add_subdirectory(/usr/src/googletest "${CMAKE_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL)
+    add_subdirectory(/usr/src/googletest "${PROJECT_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL)
     # googletest 1.12 defines GTest::gtest_main itself.
   else()
     find_package(GTest REQUIRED)

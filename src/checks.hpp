@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 #include "scenario.hpp"
 
 namespace prefill_trace {

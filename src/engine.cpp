@@ -1,4 +1,4 @@
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 
 #include "checks.hpp"
 #include "lesson.hpp"
@@ -43,6 +43,10 @@ Result<Trace> trace_for(std::string_view scenario_json) {
 }
 
 }  // namespace
+
+std::string_view version() {
+  return PREFILL_TRACE_VERSION;
+}
 
 std::string_view bundled_lesson_text() {
   return data::lesson();

@@ -8,15 +8,17 @@
 #include <string>
 #include <string_view>
 
-#include "result.hpp"
+#include "limits.hpp"
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 
-/// Documented input limits (docs/robustness.md): enforced before the allocator is involved.
+/// Input limits, enforced before the allocator is involved; the defaults are the documented
+/// ones (src/limits.hpp, docs/robustness.md), and tests may lower them.
 struct JsonLimits {
-  std::size_t max_bytes = 1u << 20;          // 1 MiB of text: the real lesson is 4.7 KB
-  std::size_t max_depth = 32;                // the lesson needs 3 levels
-  std::size_t max_string_bytes = 64u << 10;  // one string: the longest real one is ~700 B
+  std::size_t max_bytes = limits::max_document_bytes;
+  std::size_t max_depth = limits::max_json_depth;
+  std::size_t max_string_bytes = limits::max_json_string_bytes;
 };
 
 /// Parses `text` as one JSON document. Rejects invalid UTF-8, a byte-order mark, trailing

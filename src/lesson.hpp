@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "json_path.hpp"
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 

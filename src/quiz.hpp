@@ -4,7 +4,7 @@
 #include <string>
 
 #include "lesson.hpp"
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 

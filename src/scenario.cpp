@@ -55,8 +55,7 @@ class Fields {
     return it == object_.end() ? json_null() : *it;
   }
 
-  double number(std::string_view key, double fallback, double min, double max,
-                bool min_open = false) const {
+  double number(std::string_view key, double fallback, double min, double max) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_number()) {
@@ -64,8 +63,8 @@ class Fields {
       return fallback;
     }
     const double number = value.get<double>();
-    if (!std::isfinite(number) || number > max || number < min || (min_open && number == min)) {
-      fail_range(key, min, max, min_open);
+    if (!std::isfinite(number) || number > max || number < min) {
+      fail_range(key, min, max);
       return fallback;
     }
     return number;
@@ -119,11 +118,8 @@ class Fields {
                                               const json& value) const {
     errors_.fail(path(key), std::string(expected) + ", not " + json_type_name(value));
   }
-  [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, double min, double max,
-                                               bool min_open) const {
-    errors_.fail(path(key), "must be " + std::string(min_open ? "greater than " : "from ") +
-                                format_limit(min) + (min_open ? " and at most " : " to ") +
-                                format_limit(max));
+  [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, double min, double max) const {
+    errors_.fail(path(key), "must be from " + format_limit(min) + " to " + format_limit(max));
   }
   [[gnu::noinline, gnu::cold]] void fail_integer_range(std::string_view key, int64_t min,
                                                        int64_t max) const {
@@ -282,7 +278,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     for (const auto& item : fields.at("peak_flops").items()) {
       const DType dtype = parse_dtype(item.key(), peaks.path(item.key()), errors);
       // 1 MFLOP/s .. 1 EFLOP/s: below, times overflow nothing but mean nothing; above, no chip.
-      accelerator.peak_flops.set(dtype, peaks.number(item.key(), 0, 1e6, 1e18));
+      accelerator.peak_flops.set(
+          dtype, peaks.number(item.key(), 0, limits::min_peak_flops, limits::max_peak_flops));
     }
     if (accelerator.peak_flops.empty()) {
       errors.fail(fields.path("peak_flops"), "must list at least one format");
@@ -291,15 +288,19 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     errors.fail(fields.path("peak_flops"), "is required");
   }
   accelerator.memory_bandwidth =
-      required("memory_bandwidth", accelerator.memory_bandwidth, 1e6, 1e15);
-  accelerator.memory_capacity = required("memory_capacity", accelerator.memory_capacity, 1e6, 1e15);
+      required("memory_bandwidth", accelerator.memory_bandwidth, limits::min_memory_bandwidth,
+               limits::max_memory_bandwidth);
+  accelerator.memory_capacity = required("memory_capacity", accelerator.memory_capacity,
+                                         limits::min_memory_capacity, limits::max_memory_capacity);
   accelerator.compute_units =
-      fields.integer("compute_units", accelerator.compute_units, 0, 1 << 20);
+      fields.integer("compute_units", accelerator.compute_units, 0, limits::max_compute_units);
   accelerator.sram_per_unit_bytes =
-      required("sram_per_unit_bytes", accelerator.sram_per_unit_bytes, 1024, 1e9);
-  accelerator.l2_bytes = fields.number("l2_bytes", accelerator.l2_bytes, 0, 1e12);
+      required("sram_per_unit_bytes", accelerator.sram_per_unit_bytes,
+               limits::min_sram_per_unit_bytes, limits::max_sram_per_unit_bytes);
+  accelerator.l2_bytes = fields.number("l2_bytes", accelerator.l2_bytes, 0, limits::max_l2_bytes);
   accelerator.launch_overhead_seconds =
-      fields.number("launch_overhead_seconds", accelerator.launch_overhead_seconds, 0, 1);
+      fields.number("launch_overhead_seconds", accelerator.launch_overhead_seconds, 0,
+                    limits::max_launch_overhead_seconds);
   return accelerator;
 }
 
@@ -375,12 +376,14 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
     errors.fail("/attention", "must be \"fused\" or \"materialized\"");
   }
   work.attention = attention == "fused" ? AttentionKind::fused : AttentionKind::materialized;
-  work.gemm_m_tile = fields.integer("gemm_m_tile", work.gemm_m_tile, 1, 4096);
-  work.attention_block = fields.integer("attention_block", 0, 0, 4096);
+  work.gemm_m_tile = fields.integer("gemm_m_tile", work.gemm_m_tile, 1, limits::max_gemm_m_tile);
+  work.attention_block = fields.integer("attention_block", 0, 0, limits::max_attention_block);
   work.arrival_rate = fields.number("arrival_rate", 0, 0, limits::max_arrival_rate);
   work.delivery_seconds = fields.number("delivery_seconds", 0, 0, limits::max_delivery_seconds);
-  work.compute_efficiency = fields.number("compute_efficiency", 1, 0, 1, true);
-  work.memory_efficiency = fields.number("memory_efficiency", 1, 0, 1, true);
+  work.compute_efficiency =
+      fields.number("compute_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
+  work.memory_efficiency =
+      fields.number("memory_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
   return scenario;
 }
 

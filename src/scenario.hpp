@@ -12,7 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "result.hpp"
+#include "limits.hpp"  // the documented ranges every field is checked against
+#include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 
@@ -127,19 +128,5 @@ Result<Precision> precision_preset(std::string_view name);
 /// that preset and overrides the fields it gives.
 Result<Scenario> parse_scenario(std::string_view json_text);
 Result<Scenario> scenario_from_json(const nlohmann::json& value);
-
-/// Documented ranges (docs/robustness.md). Chosen so every product in the trace stays far
-/// below 1e300 and every integer count computed in double is exact below 2^53 for the presets.
-namespace limits {
-constexpr int64_t max_prompt_tokens = 1 << 24;  // 16.7 M tokens
-constexpr int64_t max_batch = 1 << 16;
-constexpr int64_t max_chunks = 1 << 20;  // ⌈T/C⌉, the attention loop's length
-constexpr int64_t max_layers = 4096;
-constexpr int64_t max_width = 1 << 20;  // d_model, d_ff, head counts, head_dim
-constexpr int64_t max_vocab = 1 << 24;
-constexpr int64_t max_experts = 4096;
-constexpr double max_arrival_rate = 1e9;
-constexpr double max_delivery_seconds = 3600;
-}  // namespace limits
 
 }  // namespace prefill_trace

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "result.hpp"
+#include "prefill_trace/result.hpp"
 #include "scenario.hpp"
 
 namespace prefill_trace {
@@ -217,7 +217,7 @@ struct SweepPoint {
   std::optional<double> total_seconds;
   bool overloaded = false;
 };
-constexpr std::size_t max_sweep_points = 4096;
+using limits::max_sweep_points;  // src/limits.hpp
 Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
                                       const std::vector<double>& values);
 

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "json_path.hpp"
+#include "prefill_trace/version.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -2,16 +2,28 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace prefill_trace::cli {
 namespace {
 
+// snprintf into a string of the size it asks for: no fixed buffer to cut a long number short.
+std::string print(const char* format, int precision, double value) {
+  const int size = std::snprintf(nullptr, 0, format, precision, value);
+  if (size <= 0) return "?";
+  std::string out(static_cast<std::size_t>(size) + 1, '\0');
+  std::snprintf(out.data(), out.size(), format, precision, value);
+  out.resize(static_cast<std::size_t>(size));
+  return out;
+}
+
+// Three significant digits; beyond the largest SI prefix (or a second count of a million and
+// more) in scientific notation, so any finite double prints in a few characters.
 std::string three_digits(double value) {
-  char buffer[32];
   const double magnitude = std::fabs(value);
+  if (magnitude >= 1e6) return print("%.*e", 2, value);  // 1.58e+26
   const int decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2;
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
+  return print("%.*f", decimals, value);
 }
 
 }  // namespace
@@ -25,6 +37,8 @@ std::string si(double value, const std::string& unit) {
     scaled /= 1000;
     ++index;
   }
+  // Beyond the largest prefix (Y, 10^24), the unscaled value in scientific notation.
+  if (std::fabs(scaled) >= 999.5) return three_digits(value) + " " + unit;
   return three_digits(scaled) + " " + prefixes[index] + unit;
 }
 

@@ -1,23 +1,29 @@
 // prefill-trace: the command-line face of the engine. Exit codes: 0 ok, 1 wrong quiz answer,
 // 2 bad input or bad usage (one line on stderr).
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "format.hpp"
 #include "json_path.hpp"
 #include "lesson.hpp"
+#include "limits.hpp"
+#include "number_text.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
 #include "trace.hpp"
@@ -38,7 +44,9 @@ const char* const kUsage =
 usage:
   prefill-trace lesson [--verify] [PATH]              print the lesson's sections as text
   prefill-trace quiz --answer N [--check I] [--verify] [PATH]
-                                                      check an answer (N is 1-based, as printed)
+                                                      check answer N (1-based, as printed) to
+                                                      check I (1 = the lesson's check, the
+                                                      default; 2, 3, ... = its further checks)
   prefill-trace trace [SCENARIO FLAGS] [--json | --csv | --table]
   prefill-trace sweep --variable prompt_tokens|arrival_rate --values V1,V2,... [SCENARIO FLAGS]
   prefill-trace presets [--json]                      list models, accelerators, precisions
@@ -50,10 +58,12 @@ scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, 
   --prompt T              --batch B               --chunk C (0 = whole prompt)
   --attention fused|materialized                  --arrival-rate R (requests/s, 0 = no queue)
   --delivery-latency S    --m-tile M              --attention-block B (0 = from SRAM)
-  --compute-efficiency E  --memory-efficiency E   (0 < E <= 1; 1 = pure roofline)
+  --compute-efficiency E  --memory-efficiency E   (0.001 <= E <= 1; 1 = pure roofline)
 
+Numbers are plain decimals (2048, 0.5, 1e-3); hexadecimal, inf and nan are refused.
 PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
-16-hex-digit prefix in its published name. Exit codes: 0 ok, 1 wrong answer, 2 bad input.
+16-hex-digit prefix in its published name. Exit codes: 0 ok, 1 wrong answer, 2 bad input,
+bad usage or output that could not be written.
 )";
 
 struct Failure {
@@ -112,16 +122,22 @@ Args parse_args(int argc, char** argv, int first, const std::vector<std::string>
       continue;
     }
     std::string value;
-    if (const auto eq = word.find('='); eq != std::string::npos) {
+    const auto eq = word.find('=');
+    const bool inline_value = eq != std::string::npos;
+    if (inline_value) {
       value = word.substr(eq + 1);
       word.erase(eq);
-    } else if (takes_value(word)) {
-      if (i + 1 >= argc) fail(word + ": needs a value");
-      value = argv[++i];
     }
     bool known = false;
     for (const auto& name : allowed) known = known || name == word;
     if (!known) fail(word + ": unknown option here (see --help)");
+    if (!takes_value(word)) {
+      // "--json=false" must not print JSON: a switch is given or not, never given a value.
+      if (inline_value) fail(word + ": is a switch and takes no value (drop \"=" + value + "\")");
+    } else if (!inline_value) {
+      if (i + 1 >= argc) fail(word + ": needs a value");
+      value = argv[++i];
+    }
     if (args.options.count(word) != 0) fail(word + ": given twice");
     args.options[word] = value;
   }
@@ -134,21 +150,60 @@ std::optional<std::string> option(const Args& args, const std::string& name) {
   return it->second;
 }
 
-// A file over the loader's size limit is refused by its size, before any of it is read.
-std::string read_file(const std::string& path) {
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  const std::size_t limit = JsonLimits{}.max_bytes;
-  if (!error && size > limit) {
-    fail(path + ": byte 0: document of " + std::to_string(size) + " bytes exceeds the limit of " +
-         std::to_string(limit));
+// What kind of file `mode` describes, for refusing anything but a regular file by name.
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+void refuse_unless_regular(const std::string& path, const struct stat& info) {
+  if (!S_ISREG(info.st_mode))
+    fail(path + ": is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
+  const auto limit = static_cast<off_t>(limits::max_document_bytes);
+  if (info.st_size > limit) {
+    fail(path + ": byte 0: document of " + std::to_string(info.st_size) +
+         " bytes exceeds the limit of " + std::to_string(limit));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path + ": cannot open the file");
-  const std::size_t cap = limit + 1;  // a file that grew since file_size still stops here
-  std::string text(cap, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(cap));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+}
+
+// Reads a lesson or scenario file. Only a regular file is read, and one over the loader's size
+// limit is refused by its size before any of it is read: a directory, a device or a FIFO is
+// refused by its kind from stat(), so a FIFO without a writer is never opened (opening it would
+// block). The file is then opened non-blocking and checked again through its descriptor, in case
+// the path was swapped between the two looks.
+std::string read_file(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0)
+    fail(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  refuse_unless_regular(path, info);
+  // Closed on every path out, the failures (which throw) included.
+  struct Descriptor {
+    int fd;
+    ~Descriptor() {
+      if (fd >= 0) ::close(fd);
+    }
+  } const file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) fail(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  if (::fstat(file.fd, &info) != 0)
+    fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
+  refuse_unless_regular(path, info);
+  // One byte over the limit is read, so a file that grew since fstat is still refused.
+  std::string text(limits::max_document_bytes + 1, '\0');
+  std::size_t filled = 0;
+  while (filled < text.size()) {
+    const ssize_t got = ::read(file.fd, text.data() + filled, text.size() - filled);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
+    }
+    filled += static_cast<std::size_t>(got);
+  }
+  text.resize(filled);
   return text;
 }
 
@@ -244,13 +299,23 @@ int run_lesson(const Args& args) {
   return kOk;
 }
 
+// Flags read numbers by the one rule the page also uses (src/number_text.hpp).
 double parse_number(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size())
-    fail(flag + ": \"" + text + "\" is not a number");
-  if (!std::isfinite(value)) fail(flag + ": must be a finite number, not \"" + text + "\"");
-  return value;
+  const auto value = parse_decimal(text);
+  if (!value) fail(flag + ": \"" + text + "\" " + value.error());
+  return *value;
+}
+
+// A 1-based number from a flag (as the CLI prints lists), checked against `count` items; the
+// result is the engine's 0-based index.
+std::size_t parse_ordinal(const std::string& flag, const std::string& text, std::size_t count,
+                          const std::string& what, const std::string& note = "") {
+  const double number = parse_number(flag, text);
+  if (number != std::floor(number) || number < 1 || number > static_cast<double>(count)) {
+    fail(flag + ": must be " + what + " from 1 to " + std::to_string(count) + note + ", not " +
+         text);
+  }
+  return static_cast<std::size_t>(number) - 1;
 }
 
 int run_quiz(const Args& args) {
@@ -258,13 +323,18 @@ int run_quiz(const Args& args) {
   if (!answer)
     fail("quiz: --answer N is required (N = 1, 2 or 3, as printed by `prefill-trace lesson`)");
   const Lesson lesson = load_lesson_or_fail(lesson_source(args));
-  const double check =
-      option(args, "--check") ? parse_number("--check", *option(args, "--check")) : 0;
-  // Learners see options numbered from 1; the engine indexes from 0.
-  auto outcome = check_answer(lesson, check, parse_number("--answer", *answer) - 1);
-  if (!outcome) fail("--answer: " + outcome.error());
-  const QuizCheck& asked =
-      check == 0 ? lesson.check : lesson.checks[static_cast<std::size_t>(check) - 1];
+  // Both numbers are 1-based, as `prefill-trace lesson` prints them; the engine counts from 0.
+  const std::size_t check =
+      option(args, "--check")
+          ? parse_ordinal("--check", *option(args, "--check"), 1 + lesson.checks.size(),
+                          "a check number",
+                          " (1 is the lesson's check, 2 and up its further checks)")
+          : 0;
+  const QuizCheck& asked = check == 0 ? lesson.check : lesson.checks[check - 1];
+  const std::size_t choice =
+      parse_ordinal("--answer", *answer, asked.options.size(), "an option number");
+  auto outcome = check_answer(lesson, static_cast<double>(check), static_cast<double>(choice));
+  if (!outcome) fail(outcome.error());  // unreachable: both numbers were checked above
   std::cout << (outcome->correct ? "Correct." : "Not quite.") << " The answer is "
             << outcome->correct_index + 1 << ": "
             << asked.options[static_cast<std::size_t>(outcome->correct_index)] << "\n"
@@ -272,46 +342,67 @@ int run_quiz(const Args& args) {
   return outcome->correct ? kOk : kWrong;
 }
 
-// Builds the scenario JSON from --scenario and the flags, so flags and files share one parser.
-json scenario_json(const Args& args) {
-  json scenario = {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}};
+// The scenario JSON built from --scenario and the flags (so flags and files share one parser),
+// and where each top-level value came from, so an error names what the user actually wrote.
+struct ScenarioInput {
+  json value;
+  std::optional<std::string> file;     // the --scenario path
+  std::vector<std::string> file_keys;  // top-level keys the file set
+};
+
+ScenarioInput scenario_input(const Args& args) {
+  ScenarioInput input{{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}}, {}, {}};
   if (const auto file = option(args, "--scenario")) {
     auto parsed = parse_strict_json(read_file(*file));
     if (!parsed) fail(*file + ": " + parsed.error());
     if (!parsed->is_object()) fail(*file + ": a scenario must be a JSON object");
-    for (const auto& item : parsed->items()) scenario[item.key()] = item.value();
+    input.file = *file;
+    for (const auto& item : parsed->items()) {
+      input.value[item.key()] = item.value();
+      input.file_keys.push_back(item.key());
+    }
   }
   for (const ScenarioFlag& spec : kScenarioFlags) {
     const auto value = option(args, spec.flag);
     if (!value) continue;
     if (!spec.numeric) {
-      scenario[spec.key] = *value;
+      input.value[spec.key] = *value;
       continue;
     }
     const double number = parse_number(spec.flag, *value);
     // Integral values travel as JSON integers so integer fields accept them exactly.
     if (number == std::floor(number) && std::fabs(number) < 9e15) {
-      scenario[spec.key] = static_cast<int64_t>(number);
+      input.value[spec.key] = static_cast<int64_t>(number);
     } else {
-      scenario[spec.key] = number;
+      input.value[spec.key] = number;
     }
   }
-  return scenario;
+  return input;
 }
 
-// Names the flag beside the JSON path, e.g. "--prompt (/prompt_tokens): must be ...".
-std::string with_flag(const std::string& error) {
+// Puts the source of the wrong value before an engine error that starts with a JSON path: the
+// flag that set it ("--prompt (/prompt_tokens): must be ..."), else the scenario file
+// ("run.json: /prompt_tokens: must be ..."); a default the CLI filled in keeps the bare path.
+std::string with_source(const Args& args, const ScenarioInput& input, const std::string& error) {
+  if (error.empty() || error[0] != '/') return error;
+  const std::string top = error.substr(1, error.find_first_of("/:", 1) - 1);
   for (const ScenarioFlag& spec : kScenarioFlags) {
-    const std::string path = std::string("/") + spec.key;
-    if (error.rfind(path + ":", 0) == 0)
-      return std::string(spec.flag) + " (" + path + ")" + error.substr(path.size());
+    if (top == spec.key && option(args, spec.flag)) {
+      const std::string path = std::string("/") + spec.key;
+      if (error.rfind(path + ":", 0) == 0)
+        return std::string(spec.flag) + " (" + path + ")" + error.substr(path.size());
+      return std::string(spec.flag) + ": " + error;
+    }
   }
-  return error;
+  const bool from_file =
+      std::find(input.file_keys.begin(), input.file_keys.end(), top) != input.file_keys.end();
+  return from_file ? *input.file + ": " + error : error;
 }
 
 Scenario scenario_or_fail(const Args& args) {
-  auto scenario = scenario_from_json(scenario_json(args));
-  if (!scenario) fail(with_flag(scenario.error()));
+  const ScenarioInput input = scenario_input(args);
+  auto scenario = scenario_from_json(input.value);
+  if (!scenario) fail(with_source(args, input, scenario.error()));
   return scenario.value();
 }
 
@@ -409,6 +500,21 @@ int run_trace(const Args& args) {
   return kOk;
 }
 
+// The engine numbers sweep values from 0 (JS arrays do); --values is a list a user counts from
+// 1, so its errors say "value 1" for the first. Engine words this maps: "sweep value I: ...",
+// "sweep variable must be ...", "sweep: between 1 and N points, not M".
+std::string sweep_error(const Args& args, const ScenarioInput& input, const std::string& error) {
+  const std::string value_prefix = "sweep value ";
+  if (error.rfind(value_prefix, 0) == 0) {
+    const std::size_t colon = error.find(':', value_prefix.size());
+    const std::string index = error.substr(value_prefix.size(), colon - value_prefix.size());
+    return "--values: value " + std::to_string(std::stoul(index) + 1) + error.substr(colon);
+  }
+  if (error.rfind("sweep variable ", 0) == 0) return "--variable: " + error.substr(15);
+  if (error.rfind("sweep: ", 0) == 0) return "--values: " + error.substr(7);
+  return with_source(args, input, error);
+}
+
 int run_sweep(const Args& args) {
   const auto variable = option(args, "--variable");
   const auto values_text = option(args, "--values");
@@ -419,12 +525,16 @@ int run_sweep(const Args& args) {
     const auto comma = values_text->find(',', start);
     const auto piece =
         values_text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    values.push_back(parse_number("--values", piece));
+    if (values.size() >= limits::max_sweep_points) {
+      fail("--values: more than " + std::to_string(limits::max_sweep_points) + " values");
+    }
+    values.push_back(parse_number("--values: value " + std::to_string(values.size() + 1), piece));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  const auto reply = api::sweep(dump_json(scenario_json(args)), *variable, values);
-  if (!reply.ok) fail(with_flag(reply.error));
+  const ScenarioInput input = scenario_input(args);
+  const auto reply = api::sweep(dump_json(input.value), *variable, values);
+  if (!reply.ok) fail(sweep_error(args, input, reply.error));
   std::cout << reply.json << '\n';
   return kOk;
 }
@@ -458,9 +568,7 @@ int run_presets(const Args& args) {
   return kOk;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   try {
     if (argc < 2) fail("missing command (lesson, quiz, trace, sweep, presets); see --help");
     const std::string command = argv[1];
@@ -494,4 +602,34 @@ int main(int argc, char** argv) {
     std::cerr << "prefill-trace: internal error: " << error.what() << '\n';
     return kBadInput;
   }
+}
+
+// Output that could not be written (a full disk, a closed stdout, /dev/full) is a failure like
+// bad input: the data the user asked for is not there. std::cout shares stdout's buffer (the
+// streams are synchronised), so flushing stdout pushes everything out and its error flag covers
+// both. Closing a duplicate of the descriptor reports a deferred error (NFS reports some only
+// at close) without closing stdout under the C++ runtime's own exit-time flush.
+int finish_output(int status) {
+  // errno is read only on failure, where it holds the failed write's cause.
+  std::cout.flush();
+  bool written = static_cast<bool>(std::cout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) written = false;
+  int cause = errno;
+  if (written) {
+    const int copy = ::dup(STDOUT_FILENO);
+    if (copy >= 0 && ::close(copy) != 0) {
+      written = false;
+      cause = errno;
+    }
+  }
+  if (written) return status;
+  std::cerr << "prefill-trace: cannot write the output"
+            << (cause != 0 ? std::string(": ") + std::strerror(cause) : std::string()) << '\n';
+  return kBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return finish_output(run(argc, argv));
 }

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "test_support.hpp"
 
 namespace prefill_trace {

@@ -74,13 +74,27 @@ TEST_F(RandomScenarios, InvariantsHold) {
     const double T = static_cast<double>(s.workload.prompt_tokens);
 
     expect_all_finite(trace_to_json(trace));
-    // Causal pairs: useful = T(T+1)/2 ≤ T², and the blocked schedule computes at least that.
+    // Causal pairs: useful = T(T+1)/2, and the blocked schedule computes at least that and at
+    // most every key of every key block for every query: T · ⌈T/b⌉ · b.
     EXPECT_EQ(trace.attention.useful_pairs, T * (T + 1) / 2);
-    EXPECT_LE(trace.attention.useful_pairs, T * T);
     EXPECT_GE(trace.attention.computed_pairs, trace.attention.useful_pairs);
-    // Fits exactly when the peak is within capacity.
-    EXPECT_EQ(trace.memory.fits, trace.memory.peak_bytes <= trace.memory.capacity_bytes);
-    EXPECT_GE(trace.memory.exceeds_by_bytes, 0);
+    const double b = static_cast<double>(trace.attention.block);
+    EXPECT_LE(trace.attention.computed_pairs, T * std::ceil(T / b) * b);
+    // The KV state by the lesson's formula, from the shape alone: 2 (K, V) · L · B · T · h_kv ·
+    // d_h · bytes per element. A state larger than the device alone means it cannot fit, by at
+    // least the difference; a fit means the state is within capacity.
+    const double kv = 2.0 * static_cast<double>(s.model.layers * s.workload.batch) * T *
+                      static_cast<double>(s.model.kv_heads * s.model.head_dim) *
+                      bytes_per_element(s.precision.kv);
+    EXPECT_DOUBLE_EQ(trace.memory.kv_bytes, kv);
+    if (kv > trace.memory.capacity_bytes) {
+      EXPECT_FALSE(trace.memory.fits);
+      EXPECT_GE(trace.memory.exceeds_by_bytes, kv - trace.memory.capacity_bytes);
+    }
+    if (trace.memory.fits) {
+      EXPECT_LE(kv, trace.memory.capacity_bytes);
+      EXPECT_EQ(trace.memory.exceeds_by_bytes, 0);
+    }
     // TTFT is at least its execution part, when it is a number at all.
     if (trace.ttft.total_seconds) {
       EXPECT_GE(*trace.ttft.total_seconds, trace.ttft.execution_seconds);

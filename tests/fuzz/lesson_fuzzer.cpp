@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "engine.hpp"
+#include "prefill_trace/engine.hpp"
 #include "lesson.hpp"
 #include "quiz.hpp"
 

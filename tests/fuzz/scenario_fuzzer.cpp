@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "trace.hpp"
 #include "trace_json.hpp"
@@ -33,6 +34,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   // Chunk loops are bounded by limits::max_chunks; keep each run short for the fuzzer.
-  check(prefill_trace::trace_to_json(prefill_trace::compute_trace(scenario.value(), {})), false);
+  const prefill_trace::Trace trace = prefill_trace::compute_trace(scenario.value(), {});
+  check(prefill_trace::trace_to_json(trace), false);
+  // A time is missing (JSON null) only when the queue is overloaded.
+  if (!trace.ttft.total_seconds && !trace.ttft.overloaded) __builtin_trap();
+  // The figures fast path carries the same promise: every figure finite.
+  const auto figures = prefill_trace::api::trace_figures(text);
+  for (const double figure : figures.figures) {
+    if (!std::isfinite(figure)) __builtin_trap();
+  }
   return 0;
 }

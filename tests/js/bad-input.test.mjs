@@ -73,14 +73,17 @@ test("a lesson that is valid but hostile is accepted as text (rendering must kee
 const hostileFlags = [
   ["--prompt", "0", "--prompt (/prompt_tokens): must be an integer from 1 to 16777216"],
   ["--prompt", "-5", "--prompt (/prompt_tokens): must be an integer from 1 to 16777216"],
-  ["--prompt", "nan", '--prompt: must be a finite number, not "nan"'],
-  ["--prompt", "Infinity", '--prompt: must be a finite number, not "Infinity"'],
+  ["--prompt", "nan", '--prompt: "nan" is not a decimal number'],
+  ["--prompt", "Infinity", '--prompt: "Infinity" is not a decimal number'],
+  ["--prompt", "0x800", '--prompt: "0x800" is not a decimal number'],
+  ["--prompt", "1e999", '--prompt: "1e999" is beyond the range of a double'],
   ["--prompt", "1e308", "--prompt (/prompt_tokens): must be an integer from 1 to 16777216"],
   ["--prompt", "18446744073709551616", "--prompt (/prompt_tokens): must be an integer from 1 to 16777216"],
-  ["--prompt", "12abc", '--prompt: "12abc" is not a number'],
+  ["--prompt", "12abc", '--prompt: "12abc" is not a decimal number'],
   ["--batch", "0.5", "--batch (/batch): must be an integer, not number"],
   ["--arrival-rate", "-1", "--arrival-rate (/arrival_rate): must be from 0 to 1000000000"],
-  ["--compute-efficiency", "1.5", "--compute-efficiency (/compute_efficiency): must be greater than 0 and at most 1"],
+  ["--compute-efficiency", "1.5", "--compute-efficiency (/compute_efficiency): must be from 0.001 to 1"],
+  ["--memory-efficiency", "1e-310", "--memory-efficiency (/memory_efficiency): must be from 0.001 to 1"],
   ["--model", "gpt-9", '--model (/model): unknown model preset "gpt-9"'],
   ["--attention", "sparse", '--attention (/attention): must be "fused" or "materialized"'],
 ];
@@ -131,7 +134,7 @@ test("oversized or non-string text is refused at the boundary, and the module ke
   assert.equal(result.ok, false);
   assert.equal(result.error, "lessonText: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576");
   assert.equal(module.computeTrace(huge).ok, false);
-  assert.equal(module.loadLesson(42).error, "lessonText must be a string");
+  assert.equal(module.loadLesson(42).error, "lessonText must be a string, not number");
   for (const values of ["abc", {}, null, []]) {
     assert.equal(module.sweep("{}", "prompt_tokens", values).error, "sweep: values must be an array of between 1 and 4096 numbers");
   }
@@ -141,13 +144,13 @@ test("oversized or non-string text is refused at the boundary, and the module ke
 });
 
 test("traceFigures refuses bad text at the boundary and survives a large non-ASCII scenario", () => {
-  // The same boundary checks as the Embind calls, in the same words (bindings/figures-post.js).
+  // The same boundary checks as the Embind calls, in the same words (bindings/boundary-post.js).
   const huge = '{"id":"' + "x".repeat(200 * 2 ** 20) + '"}';
   const refused = module.traceFigures(huge);
   assert.equal(refused.ok, false);
   assert.equal(refused.error, "scenarioJson: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576");
   assert.equal(refused.figures.length, 0);
-  assert.equal(module.traceFigures(42).error, "scenarioJson must be a string");
+  assert.equal(module.traceFigures(42).error, "scenarioJson must be a string, not number");
   // A key of 5 000 "é" is 10 000 UTF-8 bytes: more than the buffer kept between calls, so this
   // takes the one-off allocation, and the path in the error must come back intact.
   const key = "é".repeat(5000);

@@ -44,22 +44,33 @@ export const SHAPE_FIELDS = Object.freeze([
   { key: 'active_experts', label: 'Active experts', symbol: 'k', numeric: true },
 ]);
 
-const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/**
+ * The one rule for numbers typed as text, shared with the engine's CLI (src/number_text.hpp,
+ * docs/robustness.md "Numbers typed as text"): plain decimal notation after removing surrounding
+ * ASCII whitespace. Hexadecimal ("0x800"), "Infinity", "NaN", separators and values beyond double
+ * range ("1e999") are not numbers. tests/data/number-text.json holds the cases both must agree on.
+ */
+export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const ASCII_SPACE_AROUND = /^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g;
+
+/** The value of `text` under the rule above, or null when it is not such a number. */
+export function readDecimal(text) {
+  const trimmed = String(text ?? '').replace(ASCII_SPACE_AROUND, '');
+  if (!DECIMAL_TEXT.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : null;
+}
 
 /**
- * Text from a field or a query parameter as the engine should see it: a (finite) number when it
- * reads as one, null when empty, otherwise the text itself (so the engine names the wrong type).
- * "NaN" and "Infinity" are text here, not numbers.
+ * Text from a field or a query parameter as the engine should see it: a number when it reads as
+ * one under the rule above, null when empty, otherwise the text itself (so the engine's message
+ * names the field and the wrong type). "NaN", "Infinity", "0x800" and "1e999" stay text.
  */
 export function parseValue(text, numeric) {
   if (!numeric) return text;
-  const trimmed = String(text ?? '').trim();
+  const trimmed = String(text ?? '').replace(ASCII_SPACE_AROUND, '');
   if (trimmed === '') return null;
-  if (!NUMBER_TEXT.test(trimmed)) return trimmed;
-  // "1e999" reads as a number but overflows to Infinity, which JSON would turn into null: hand
-  // the engine the text instead, so its message names the field and the wrong type.
-  const value = Number(trimmed);
-  return Number.isFinite(value) ? value : trimmed;
+  return readDecimal(trimmed) ?? trimmed;
 }
 
 /** The shape fields of a preset model record (from listPresets). */

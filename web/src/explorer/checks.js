@@ -7,6 +7,7 @@
 import { h } from '../dom.js';
 import * as fmt from '../format.js';
 import { questionKeyText, sha256Hex } from '../progress.js';
+import { readDecimal } from '../scenario.js';
 
 /** "Answered correctly: 2 of 5" for every check on the page, with a way to forget answers. */
 export class ProgressSummary {
@@ -55,12 +56,12 @@ export class ProgressSummary {
   }
 }
 
-/** Reads a typed number leniently: "1.03e11", "103,079,215,104", "2 684 354 56". */
+/**
+ * Reads a typed answer: "1.03e11", "103,079,215,104", "2 684 354 56". Digit-group separators
+ * are dropped, then the one number rule applies (readDecimal: no hexadecimal, no Infinity).
+ */
 function readNumber(text) {
-  const cleaned = String(text).replace(/[\s,_]/g, '');
-  if (cleaned === '') return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
+  return readDecimal(String(text).replace(/[\s,_]/g, ''));
 }
 
 function expectedText(check, expected) {

@@ -1,13 +1,21 @@
 #pragma once
-// The engine's text-in, text-out facade: what the CLI and the wasm bindings call. Every entry
-// point returns a reply value and never throws; `ok == false` carries one error line naming
-// the JSON path or field. The bindings only convert these structs to JS objects.
+// The engine's text-in, text-out facade: what the CLI, the wasm bindings and C++ consumers of
+// the installed library call. Every entry point returns a reply value and never throws;
+// `ok == false` carries one error line naming the JSON path or field. The bindings only convert
+// these structs to JS objects. Inputs and outputs are JSON text, so this header (the library's
+// public interface, with prefill_trace/version.hpp) needs no JSON library.
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "prefill_trace/version.hpp"
+
 namespace prefill_trace::api {
+
+/// The engine's version, PREFILL_TRACE_VERSION ("major.minor.patch"), as compiled into the
+/// library (which may differ from the header a consumer compiles against if the two are mixed).
+std::string_view version();
 
 struct LessonReply {
   bool ok = false;

@@ -1,0 +1,14 @@
+// The npm package's entry under Node's `require`: the UMD module with the .wasm bytes read from
+// the package itself, so callers pass no options (see node.mjs for why).
+"use strict";
+const { readFileSync } = require("node:fs");
+const path = require("node:path");
+
+const factory = require("./prefill_trace.js");
+let wasmBinary = null; // read on the first call, not at require
+
+/** @type {import("./node.d.cts")} */
+module.exports = function PrefillTrace(options = {}) {
+  wasmBinary ??= readFileSync(path.join(__dirname, "prefill_trace.wasm"));
+  return factory({ wasmBinary, ...options });
+};

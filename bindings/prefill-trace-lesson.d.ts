@@ -1,0 +1,129 @@
+// Type declarations for <prefill-trace-lesson>, the lesson element defined by app.js (the npm
+// package's "prefill-trace/element" entry). Importing the entry defines the element and exports
+// nothing; these declarations type the tag (document.createElement, querySelector), its
+// attributes, properties and events. React 19's JSX: prefill-trace-lesson-react.d.ts.
+// The surface is web/src/element/host-api.js and README "Embedding in the Atlas".
+
+/** `view`: the whole page, the published lesson only, or the explorer and its checks only. */
+export type PrefillTraceView = "full" | "lesson" | "explorer";
+/** `theme`: follow the reader's setting, or force light or dark. */
+export type PrefillTraceTheme = "auto" | "light" | "dark";
+/** `storage`: keep answers in localStorage, or nowhere (the host keeps them: `progress`). */
+export type PrefillTraceStorage = "local" | "none";
+
+/** `prefill-trace-ready`: every shown part is drawn. */
+export interface PrefillTraceReadyDetail {
+  lessonId: string;
+  view: PrefillTraceView;
+}
+/** `prefill-trace-error`: one part could not be shown (the rest still is). */
+export interface PrefillTraceErrorDetail {
+  part: "lesson" | "engine" | "explorer" | "charts" | "scenario";
+  message: string;
+}
+/** `prefill-trace-scenario-change`: the reader committed a change in the explorer. */
+export interface PrefillTraceScenarioChangeDetail {
+  /** The scenario (the CLI's --scenario format, docs/trace-json.md). */
+  scenario: Record<string, unknown>;
+  /** The permalink query string of that scenario. */
+  query: string;
+}
+/** `prefill-trace-answer`: a check was answered. */
+export interface PrefillTraceAnswerDetail {
+  questionKey: string;
+  correct: boolean;
+  /** The chosen option's 0-based index, or the number entered for a numeric check. */
+  answer: number;
+}
+/** Saved answers by question key: what `prefill-trace-answer` reported. */
+export type PrefillTraceProgress = Record<string, { answer: number; correct: boolean }>;
+
+/** The element's events: all bubble and are composed (they reach the document). */
+export interface PrefillTraceLessonEventMap {
+  "prefill-trace-ready": CustomEvent<PrefillTraceReadyDetail>;
+  "prefill-trace-error": CustomEvent<PrefillTraceErrorDetail>;
+  "prefill-trace-scenario-change": CustomEvent<PrefillTraceScenarioChangeDetail>;
+  "prefill-trace-answer": CustomEvent<PrefillTraceAnswerDetail>;
+  "prefill-trace-progress-reset": CustomEvent<Record<string, never>>;
+}
+
+/** Attributes, as written in HTML (and as JSX props). */
+export interface PrefillTraceLessonAttributes {
+  /** The lesson file (same origin), resolved against the page. Default: the bundled lesson. */
+  "lesson-src"?: string;
+  view?: PrefillTraceView;
+  theme?: PrefillTraceTheme;
+  /** The explorer's scenario as JSON text (the CLI's --scenario format). */
+  scenario?: string;
+  storage?: PrefillTraceStorage;
+  /** Present: the element keeps the scenario in the page URL (off when the host owns the URL). */
+  "sync-url"?: boolean | "";
+  /** Folder of the built site (engine, chunks, styles, data), for a host that bundles app.js. */
+  "asset-base"?: string;
+}
+
+/** An instance of <prefill-trace-lesson>. `data-state` is "loading", "ready" or "error". */
+export interface PrefillTraceLesson extends HTMLElement {
+  lessonSrc: string;
+  view: PrefillTraceView;
+  theme: PrefillTraceTheme;
+  storage: PrefillTraceStorage;
+  syncUrl: boolean;
+  assetBase: string;
+  /** JSON text; an object is accepted and serialized. */
+  get scenario(): string;
+  set scenario(value: string | Record<string, unknown>);
+  progress: PrefillTraceProgress;
+
+  addEventListener<K extends keyof PrefillTraceLessonEventMap>(
+    type: K,
+    listener: (this: PrefillTraceLesson, event: PrefillTraceLessonEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: PrefillTraceLesson, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof PrefillTraceLessonEventMap>(
+    type: K,
+    listener: (this: PrefillTraceLesson, event: PrefillTraceLessonEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: PrefillTraceLesson, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
+}
+
+/** The element's class, as `customElements.get("prefill-trace-lesson")` returns it. */
+export interface PrefillTraceLessonConstructor {
+  new (): PrefillTraceLesson;
+  readonly prototype: PrefillTraceLesson;
+  readonly observedAttributes: readonly string[];
+  /** Where the built site lives, for every element without its own `asset-base`. */
+  get assetBase(): string;
+  set assetBase(value: string | URL);
+  /** The longest the lesson file may take to arrive (ms), and the most bytes it may have. */
+  lessonTimeoutMs: number;
+  maxLessonBytes: number;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "prefill-trace-lesson": PrefillTraceLesson;
+  }
+  // Bubbling and composed, the events reach every ancestor and the document.
+  interface GlobalEventHandlersEventMap extends PrefillTraceLessonEventMap {}
+}

@@ -1,0 +1,66 @@
+#pragma once
+// Every bound on the engine's input, in one place. The JSON parser, the scenario reader, the
+// sweep, the CLI and the wasm bindings take their limits from here, and docs/robustness.md cites
+// these names. Together they keep every figure of a trace finite (no Infinity, no NaN) and every
+// integer count computed in double exact below 2^53 for the presets; docs/robustness.md works
+// out the largest figure they allow.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace prefill_trace::limits {
+
+// --- Text, checked before the allocator is involved ---------------------------------------
+/// One lesson or scenario document: the real lesson is 4.7 KB, a scenario ~100 bytes.
+constexpr std::size_t max_document_bytes = std::size_t{1} << 20;  // 1 MiB
+/// JSON nesting: the lesson needs 3 levels, a scenario 3.
+constexpr std::size_t max_json_depth = 32;
+/// One JSON string or key: the longest real one is ~700 bytes.
+constexpr std::size_t max_json_string_bytes = std::size_t{64} << 10;  // 64 KiB
+/// A name passed on its own (a sweep variable, a generated check's id): the longest real ones
+/// are 17 bytes ("step2-bound-at-t1", "projection-flops" is 16).
+constexpr std::size_t max_identifier_bytes = 256;
+
+// --- Sweep -----------------------------------------------------------------------------------
+/// Points per sweep call: one call is one trace per point and must not freeze a page.
+constexpr std::size_t max_sweep_points = 4096;
+
+// --- Model shape -----------------------------------------------------------------------------
+constexpr int64_t max_layers = 4096;
+constexpr int64_t max_width = int64_t{1} << 20;  // d_model, d_ff, head counts, head_dim
+constexpr int64_t max_vocab = int64_t{1} << 24;
+constexpr int64_t max_experts = 4096;
+
+// --- Accelerator -----------------------------------------------------------------------------
+/// Dense peak arithmetic rate, FLOP/s: below 1 MFLOP/s means nothing, above 1 EFLOP/s is no chip.
+constexpr double min_peak_flops = 1e6;
+constexpr double max_peak_flops = 1e18;
+/// HBM bandwidth (bytes/s) and capacity (bytes).
+constexpr double min_memory_bandwidth = 1e6;
+constexpr double max_memory_bandwidth = 1e15;
+constexpr double min_memory_capacity = 1e6;
+constexpr double max_memory_capacity = 1e15;
+constexpr int64_t max_compute_units = int64_t{1} << 20;
+/// On-chip memory one block may use (sets FlashAttention's tile edge).
+constexpr double min_sram_per_unit_bytes = 1024;
+constexpr double max_sram_per_unit_bytes = 1e9;
+constexpr double max_l2_bytes = 1e12;
+constexpr double max_launch_overhead_seconds = 1;
+
+// --- Workload --------------------------------------------------------------------------------
+constexpr int64_t max_prompt_tokens = int64_t{1} << 24;  // 16.7 M tokens
+constexpr int64_t max_batch = int64_t{1} << 16;
+constexpr int64_t max_chunks = int64_t{1} << 20;  // ⌈T/C⌉, the attention loop's length
+constexpr int64_t max_gemm_m_tile = 4096;
+constexpr int64_t max_attention_block = 4096;
+constexpr double max_arrival_rate = 1e9;  // requests/s
+constexpr double max_delivery_seconds = 3600;
+/// Achievable / peak, for arithmetic and for bandwidth. Measured kernels reach 0.3 to 0.8 of
+/// peak; 0.001 leaves room to explore a thousandfold-slow device while keeping every time
+/// finite: the largest FLOP count the bounds above allow (~1e40) over the slowest allowed rate
+/// (1e6 FLOP/s × 0.001) is 1e37 s, far inside double range. A denormal efficiency such as
+/// 1e-310 would otherwise overflow times to Infinity.
+constexpr double min_efficiency = 1e-3;
+constexpr double max_efficiency = 1;
+
+}  // namespace prefill_trace::limits

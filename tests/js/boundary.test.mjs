@@ -1,0 +1,129 @@
+// Nothing thrown across the wasm boundary, whatever JS passes (bindings/boundary-post.js): every
+// export called with no arguments, too many, every wrong type in every position and a 200 MiB
+// string in every position answers {ok: false, error} in its own result shape — and afterwards
+// the module still answers known calls with values derived here by hand.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { loadModule, lessonPath } from "./load-module.mjs";
+
+const module = await loadModule();
+const lesson = readFileSync(lessonPath, "utf8");
+const scenario = JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: 2048 });
+
+// One valid call per export (argument kinds: D document, N name, # number, A number array).
+// The parameter names are the .d.ts's, which the messages use.
+const CALLS = {
+  loadLesson: [["D", lesson, "lessonText"]],
+  checkAnswer: [["D", lesson, "lessonText"], ["#", 0, "checkIndex"], ["#", 0, "choice"]],
+  computeTrace: [["D", scenario, "scenarioJson"]],
+  traceCsv: [["D", scenario, "scenarioJson"]],
+  traceFigures: [["D", scenario, "scenarioJson"]],
+  listPresets: [],
+  sweep: [["D", scenario, "scenarioJson"], ["N", "prompt_tokens", "variable"], ["A", [128, 2048], "values"]],
+  generateChecks: [["D", scenario, "scenarioJson"]],
+  checkGenerated: [["D", scenario, "scenarioJson"], ["N", "kv-bytes", "id"], ["#", 1, "answer"]],
+};
+// A refusal that comes from C++ itself (a valid-typed but wrong value), for the shape of each reply.
+const CPP_REFUSALS = {
+  loadLesson: () => module.loadLesson("[]"),
+  checkAnswer: () => module.checkAnswer(lesson, 0, 7),
+  computeTrace: () => module.computeTrace("{}"),
+  traceCsv: () => module.traceCsv("{}"),
+  traceFigures: () => module.traceFigures("{}"),
+  listPresets: null,  // cannot fail from C++: its shape is JsonResult, as computeTrace's
+  sweep: () => module.sweep(scenario, "batch", [1]),
+  generateChecks: () => module.generateChecks("{}"),
+  checkGenerated: () => module.checkGenerated(scenario, "no-such-check", 1),
+};
+
+const hostileProxy = new Proxy([], { get() { throw new Error("trap"); } });
+const WRONG = [undefined, null, true, 42, NaN, "text", {}, [], ["a"], Symbol("s"), 10n, () => 1,
+  new Float64Array(0), new BigInt64Array(2), new DataView(new ArrayBuffer(8)), hostileProxy,
+  { length: 3 }, Object.defineProperty(new Float64Array(2), "length", { get() { throw new Error("getter"); } })];
+const RIGHT_TYPE = {
+  D: (v) => typeof v === "string",
+  N: (v) => typeof v === "string",
+  "#": (v) => typeof v === "number",
+  A: () => false,  // none of WRONG is a usable array: empty, non-numbers, BigInt, a trap or a fake
+};
+const huge = "x".repeat(200 * 2 ** 20);
+
+function shapeOf(reply) {
+  return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, k === "error" ? typeof v : v]));
+}
+
+function expectRefusal(name, args, label) {
+  let reply;
+  assert.doesNotThrow(() => { reply = module[name](...args); }, `${name} ${label}`);
+  assert.equal(reply.ok, false, `${name} ${label}`);
+  assert.equal(typeof reply.error, "string");
+  assert.ok(reply.error.length > 0 && !reply.error.includes("\n"), `${name} ${label}: ${reply.error}`);
+  const reference = CPP_REFUSALS[name] ? CPP_REFUSALS[name]() : module.computeTrace("{}");
+  assert.equal(reference.ok, false);
+  assert.deepEqual(shapeOf(reply), shapeOf(reference), `${name} ${label}: reply shape`);
+  return reply;
+}
+
+test("the table covers every export the module has", () => {
+  const exported = Object.keys(module).filter((k) => typeof module[k] === "function" && "argCount" in module[k]);
+  assert.deepEqual(exported.filter((k) => k !== "version").sort(), Object.keys(CALLS).sort());
+});
+
+for (const [name, params] of Object.entries(CALLS)) {
+  test(`${name}: wrong counts, wrong types and a 200 MiB string are refused without a throw`, () => {
+    const valid = params.map(([, value]) => value);
+    const names = params.length ? ` (${params.map(([, , n]) => n).join(", ")})` : "";
+    const expects = `${name}: expects ${params.length} argument${params.length === 1 ? "" : "s"}${names}`;
+    if (params.length > 0) assert.equal(expectRefusal(name, [], "with no arguments").error, `${expects}, got 0`);
+    assert.equal(expectRefusal(name, [...valid, 1], "with one argument too many").error,
+      `${expects}, got ${params.length + 1}`);
+    params.forEach(([kind], i) => {
+      WRONG.forEach((wrong, w) => {
+        if (RIGHT_TYPE[kind](wrong)) return;
+        const args = [...valid];
+        args[i] = wrong;
+        expectRefusal(name, args, `argument ${i} = WRONG[${w}]`);
+      });
+      const args = [...valid];
+      args[i] = huge;
+      const reply = expectRefusal(name, args, `argument ${i} = 200 MiB string`);
+      if (kind === "D") assert.match(reply.error, /: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576$/);
+      if (kind === "N") assert.match(reply.error, /: string of more than 256 bytes exceeds the limit of 256$/);
+      if (kind === "#") assert.match(reply.error, / must be a number, not string$/);
+      if (kind === "A") assert.match(reply.error, /^sweep: values must be an array of between 1 and 4096 numbers$/);
+    });
+  });
+}
+
+test("the refusals name the argument and its type", () => {
+  assert.equal(module.sweep(scenario, 42, [1]).error, "variable must be a string, not number");
+  assert.equal(module.checkGenerated(scenario, null, 1).error, "id must be a string, not null");
+  assert.equal(module.computeTrace().error, "computeTrace: expects 1 argument (scenarioJson), got 0");
+  assert.equal(module.checkAnswer(lesson, "0", 1).error, "checkIndex must be a number, not string");
+  assert.equal(module.sweep(scenario, "prompt_tokens", [1, "2"]).error, "values[1] must be a number, not string");
+  assert.equal(module.listPresets(1).error, "listPresets: expects 0 arguments, got 1");
+  // A multi-byte id over the limit in bytes though not in UTF-16 units: 200 × "é" = 400 bytes.
+  assert.equal(module.checkGenerated(scenario, "é".repeat(200), 1).error, "id: string of more than 256 bytes exceeds the limit of 256");
+  assert.equal(module.version(1, 2), module.version());
+});
+
+test("after all of that the module still answers, with figures derived by hand", () => {
+  assert.ok(module.HEAP8.buffer.byteLength <= 128 * 2 ** 20, `heap ${module.HEAP8.buffer.byteLength}`);
+  // KV state of Llama-3.1-8B at T = 2048 in bf16: 2 (K and V) × 32 layers × 2048 tokens × 8 KV
+  // heads × 128 dims × 2 bytes = 268,435,456 bytes.
+  const trace = module.computeTrace(scenario);
+  assert.equal(trace.ok, true, trace.error);
+  assert.equal(JSON.parse(trace.json).totals.kv_cache.bytes, 268435456);
+  // The same figure is slot 5 of traceFigures (layout version, operator count, FLOPs, HBM bytes,
+  // seconds, KV bytes: docs/trace-json.md).
+  assert.equal(module.traceFigures(scenario).figures[5], 268435456);
+  // The published lesson's check: option 0 is the answer (its `check.answer`), 1 is not.
+  assert.equal(JSON.parse(lesson).check.answer, 0);
+  assert.equal(module.checkAnswer(lesson, 0, 0).correct, true);
+  assert.equal(module.checkAnswer(lesson, 0, 1).correct, false);
+  // Queue-free sweep: both points have queue 0, and 4× the prompt costs more execution time.
+  const points = JSON.parse(module.sweep(scenario, "prompt_tokens", [512, 2048]).json).points;
+  assert.deepEqual(points.map((p) => p.queue_seconds), [0, 0]);
+  assert.ok(points[1].execution_seconds > points[0].execution_seconds);
+});

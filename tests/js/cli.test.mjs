@@ -1,0 +1,137 @@
+// The command line under abuse: output it cannot write, flags in the wrong form, files that are
+// not files, and messages that must name what the user actually typed, numbered as they typed it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync, execFileSync } from "node:child_process";
+import { mkdtempSync, openSync, closeSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { lessonPath, nativeCli } from "./load-module.mjs";
+
+const scratch = mkdtempSync(path.join(tmpdir(), "prefill-trace-cli-"));
+
+function cli(args, options = {}) {
+  const run = spawnSync(nativeCli, args, { timeout: 10_000, ...options });
+  return { status: run.status, signal: run.signal, stdout: run.stdout?.toString() ?? "", stderr: run.stderr?.toString() ?? "" };
+}
+
+test("output that cannot be written exits 2 with a message", () => {
+  const full = openSync("/dev/full", "w");
+  try {
+    for (const args of [["trace", "--json"], ["trace"], ["presets", "--json"], ["lesson"]]) {
+      const run = cli(args, { stdio: ["ignore", full, "pipe"] });
+      assert.equal(run.status, 2, args.join(" "));
+      assert.equal(run.stderr, "prefill-trace: cannot write the output: No space left on device\n", args.join(" "));
+    }
+  } finally {
+    closeSync(full);
+  }
+  // A closed stdout (`>&-`): the shell closes descriptor 1 before running the CLI.
+  const closed = spawnSync("/bin/sh", ["-c", `"$0" trace --json >&-`, nativeCli], { timeout: 10_000 });
+  assert.equal(closed.status, 2);
+  assert.equal(closed.stderr.toString(), "prefill-trace: cannot write the output: Bad file descriptor\n");
+  // And a writable stdout still exits 0.
+  assert.equal(cli(["trace", "--json"]).status, 0);
+});
+
+test("switches refuse a value", () => {
+  for (const [command, flag] of [["trace", "--json"], ["trace", "--csv"], ["trace", "--table"], ["lesson", "--verify"], ["presets", "--json"]]) {
+    const run = cli([command, `${flag}=false`]);
+    assert.equal(run.status, 2);
+    assert.equal(run.stdout, "");
+    assert.equal(run.stderr, `prefill-trace: ${flag}: is a switch and takes no value (drop "=false")\n`);
+  }
+  // A value flag still takes "=value".
+  assert.equal(cli(["trace", "--prompt=16", "--json"]).status, 0);
+});
+
+test("files that are not regular files are refused by kind, without reading or hanging", () => {
+  const fifo = path.join(scratch, "fifo.json");
+  execFileSync("mkfifo", [fifo]);
+  const cases = [
+    [["trace", "--scenario", scratch], `${scratch}: is a directory, not a regular file`],
+    [["trace", "--scenario", fifo], `${fifo}: is a FIFO (named pipe), not a regular file`],
+    [["lesson", "/dev/null"], "/dev/null: is a character device, not a regular file"],
+    [["lesson", "/dev/zero"], "/dev/zero: is a character device, not a regular file"],
+    [["lesson", path.join(scratch, "missing.json")], `${path.join(scratch, "missing.json")}: cannot open the file (No such file or directory)`],
+  ];
+  for (const [args, message] of cases) {
+    const run = cli(args);
+    assert.equal(run.signal, null, `${args.join(" ")} was killed (it hung)`);
+    assert.equal(run.status, 2, args.join(" "));
+    assert.equal(run.stderr, `prefill-trace: ${message}\n`);
+  }
+});
+
+test("quiz numbers --answer and --check from 1, and blames the right flag", () => {
+  const cases = [
+    [["--answer", "4"], "--answer: must be an option number from 1 to 3, not 4"],
+    [["--answer", "0"], "--answer: must be an option number from 1 to 3, not 0"],
+    [["--answer", "1.5"], "--answer: must be an option number from 1 to 3, not 1.5"],
+    [["--answer", "0x1"], '--answer: "0x1" is not a decimal number'],
+    // The bundled lesson has one check (no `checks`), so --check takes 1 only.
+    [["--answer", "1", "--check", "1e308"], "--check: must be a check number from 1 to 1 (1 is the lesson's check, 2 and up its further checks), not 1e308"],
+    [["--answer", "1", "--check", "0"], "--check: must be a check number from 1 to 1 (1 is the lesson's check, 2 and up its further checks), not 0"],
+  ];
+  for (const [args, message] of cases) {
+    const run = cli(["quiz", ...args]);
+    assert.equal(run.status, 2, args.join(" "));
+    assert.equal(run.stderr, `prefill-trace: ${message}\n`);
+  }
+  // The published lesson's answer is index 0 (0-based), so option 1 is right and 2 is wrong.
+  const lesson = JSON.parse(readFileSync(lessonPath, "utf8"));
+  assert.equal(lesson.check.answer, 0);
+  assert.equal(cli(["quiz", "--answer", "1"]).status, 0);
+  assert.equal(cli(["quiz", "--answer", "1", "--check", "1"]).status, 0);
+  assert.equal(cli(["quiz", "--answer", "2", "--check", "1"]).status, 1);
+  // A lesson with one further check whose answer is index 2: it is --check 2, option 3.
+  lesson.checks = [{ question: "Which?", options: ["a", "b", "c"], answer: 2, explanation: "c it is." }];
+  const file = path.join(scratch, "two-checks.json");
+  writeFileSync(file, JSON.stringify(lesson));
+  const right = cli(["quiz", "--check", "2", "--answer", "3", file]);
+  assert.equal(right.status, 0, right.stderr);
+  assert.equal(right.stdout, "Correct. The answer is 3: c\nc it is.\n");
+  assert.equal(cli(["quiz", "--check", "2", "--answer", "1", file]).status, 1);
+  assert.equal(cli(["quiz", "--check", "3", "--answer", "1", file]).stderr,
+    "prefill-trace: --check: must be a check number from 1 to 2 (1 is the lesson's check, 2 and up its further checks), not 3\n");
+});
+
+test("a wrong value is blamed on the flag or the scenario file that set it", () => {
+  const file = path.join(scratch, "scenario.json");
+  writeFileSync(file, JSON.stringify({ prompt_tokens: 0, batch: 2, promt: 1 }));
+  // The file's own errors carry its name and the JSON path; "promt" is met first (document order).
+  assert.equal(cli(["trace", "--scenario", file]).stderr, `prefill-trace: ${file}: /promt: unknown field\n`);
+  writeFileSync(file, JSON.stringify({ prompt_tokens: 0, batch: 2 }));
+  assert.equal(cli(["trace", "--scenario", file]).stderr,
+    `prefill-trace: ${file}: /prompt_tokens: must be an integer from 1 to 16777216\n`);
+  // A flag overrides the file, and then the flag is what is wrong.
+  assert.equal(cli(["trace", "--scenario", file, "--prompt", "5", "--batch", "0"]).stderr,
+    "prefill-trace: --batch (/batch): must be an integer from 1 to 65536\n");
+  assert.equal(cli(["trace", "--scenario", file, "--prompt", "5", "--json"]).status, 0);
+});
+
+test("sweep errors name --values and --variable, counting values from 1", () => {
+  const sweep = (variable, values) => cli(["sweep", "--variable", variable, "--values", values]).stderr;
+  assert.equal(sweep("prompt_tokens", "1,2,x"), 'prefill-trace: --values: value 3: "x" is not a decimal number\n');
+  assert.equal(sweep("prompt_tokens", "1,2,0"), "prefill-trace: --values: value 3: prompt_tokens must be an integer from 1 to 16777216\n");
+  assert.equal(sweep("tokens", "1"), 'prefill-trace: --variable: must be "prompt_tokens" or "arrival_rate"\n');
+  assert.equal(sweep("prompt_tokens", Array(4097).fill("1").join(",")), "prefill-trace: --values: more than 4096 values\n");
+});
+
+test("the table prints any finite figure whole, however large", () => {
+  // The slowest scenario the limits admit (tests/cpp/limits_test.cpp derives its attention time
+  // by hand: ≥ 1.585e26 s). Its TTFT in the table must be the JSON's figure to 3 digits.
+  const file = path.join(scratch, "slowest.json");
+  writeFileSync(file, JSON.stringify({
+    model: { layers: 4096, d_model: 2 ** 20, query_heads: 8192, d_ff: 2 ** 20, vocab: 2 ** 24 },
+    hardware: { peak_flops: { bf16: 1e6 }, memory_bandwidth: 1e6, memory_capacity: 1e6, sram_per_unit_bytes: 1024, launch_overhead_seconds: 1 },
+    prompt_tokens: 2 ** 24, batch: 2 ** 16, compute_efficiency: 0.001, memory_efficiency: 0.001,
+  }));
+  const table = cli(["trace", "--scenario", file]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.doesNotMatch(table.stdout, /\binf\b|\bnan\b|unbounded/i);
+  const total = JSON.parse(cli(["trace", "--scenario", file, "--json"]).stdout).totals.ttft.total_seconds;
+  assert.ok(total > 1.585e26, String(total));
+  const printed = /^TTFT: .* = (\S+) s$/m.exec(table.stdout)[1];
+  assert.equal(printed, total.toExponential(2).replace(/e\+(\d+)$/, (_, e) => `e+${e.padStart(2, "0")}`));
+});
