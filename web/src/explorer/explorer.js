@@ -437,7 +437,6 @@ export class Explorer {
     }
     const { json, result } = this.#compute();
     this.controls.showShape(this.state.model === CUSTOM_MODEL);
-    this.scenarioBar.update(this.state);
     if (!result.ok) {
       const key = fieldOfError(result.error);
       this.#setMessages(key ? { [key]: result.error } : {});
@@ -451,6 +450,8 @@ export class Explorer {
       this.#setMessages({});
       this.controls.setPrecisionHint(trace.scenario.precision);
       this.view.showReady();
+      // The bar names the scenario the results show (a rejected edit leaves both as they were).
+      this.scenarioBar.update(this.state);
       this.#parts.show({ json, ok: true, trace });
       this.#parts.markStale((name) => name !== 'checks');
     }

@@ -56,12 +56,12 @@ export class ScenarioBar {
     this.#explorer?.toggleAttribute('data-controls-open', open);
   }
 
-  /** Shows the scenario's key values: model, accelerator, precision, prompt and batch. */
+  /** Shows the key values of a scenario the engine computed: model, accelerator, precision, prompt, batch. */
   update(state) {
     const model =
       state.model === CUSTOM_MODEL ? 'Custom model' : this.presets.models.find((m) => m.id === state.model)?.name ?? state.model;
     const hardware = this.presets.accelerators.find((a) => a.id === state.hardware)?.name ?? state.hardware;
-    const prompt = Number.isFinite(Number(state.prompt)) ? `${fmt.count(Number(state.prompt))} tokens` : `${state.prompt} tokens`;
+    const prompt = `${fmt.count(Number(state.prompt))} tokens`;
     setText(this.#machine, `${model} · ${hardware}`);
     setText(this.#workload, `${state.precision} · ${prompt} · batch ${state.batch}`);
   }
