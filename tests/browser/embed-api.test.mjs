@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { DEFAULT_SCENARIO, LESSON_PATH, assertSiteBuilt, launchChromium, normalize, site } from './helpers.mjs';
+import { DEFAULT_SCENARIO, LESSON_PATH, artifacts, assertSiteBuilt, launchChromium, normalize, site } from './helpers.mjs';
 import { hostPageRoutes, startHostServer } from './host-server.mjs';
 
 const lessonText = await readFile(path.join(site, LESSON_PATH), 'utf8');
@@ -33,8 +33,15 @@ let browser;
 before(async () => {
   assertSiteBuilt();
   host = await startHostServer({
+    // The built site a second time, under another folder, for asset-base.
+    mounts: { '/elsewhere/': site },
     routes: {
       ...hostPageRoutes(),
+      // The Atlas's formal equations for the other lesson, as a host would serve them.
+      '/other-equations.json': (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ [otherLesson.id]: [{ kind: 'formal', latex: 'T_{issue} = \\max(T_{ready}, T_{free})', variables: [], text: 'issue time is the later of ready and free' }] }));
+      },
       '/other-lesson.json': (req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(otherLesson));
@@ -58,7 +65,7 @@ const EVENT_NAMES = [
 ];
 
 /** Opens the test host with `params`; records events (heard on document), requests and page errors. */
-async function openHost(t, params, { viewport = { width: 1024, height: 800 }, colorScheme = 'light' } = {}) {
+async function openHost(t, params, { viewport = { width: 1024, height: 800 }, colorScheme = 'light', state = 'ready' } = {}) {
   const context = await browser.newContext({ viewport, colorScheme });
   t.after(() => context.close());
   const page = await context.newPage();
@@ -74,7 +81,7 @@ async function openHost(t, params, { viewport = { width: 1024, height: 800 }, co
     for (const name of names) document.addEventListener(name, (e) => window.__events.push({ name, detail: e.detail }));
   }, EVENT_NAMES);
   await page.goto(`${host.origin}/test-host.html?${new URLSearchParams(params)}`);
-  await settled(page);
+  await settled(page, state);
   return { page, problems, requests };
 }
 
@@ -308,5 +315,75 @@ test('storage="none": nothing in localStorage; answers reported by events and ha
   // Restoring is not a new answer: no second event.
   assert.equal((await events(page, 'prefill-trace-answer')).length, 1);
   assert.equal(await page.evaluate(() => localStorage.length), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('the progress line says where answers are kept, in each storage mode and view', async (t) => {
+  const KEPT_HERE = /Your answers are kept in this browser only\./;
+  const HOST_KEEPS = /This lesson does not store your answers; the site showing it may keep them\./;
+  const { page, problems } = await openHost(t, { view: 'lesson', storage: 'none', 'lesson-src': `/${LESSON_PATH}` });
+  const line = async () => normalize(await page.locator('.progress').innerText());
+  let text = await line();
+  assert.match(text, HOST_KEEPS);
+  assert.doesNotMatch(text, KEPT_HERE); // false under storage="none": nothing is written
+  await page.locator('.progress').screenshot({ path: path.join(artifacts, 'embed-storage-none-progress.png') });
+
+  // The explorer view builds its own progress line (the generated checks').
+  await page.locator('prefill-trace-lesson').evaluate((el) => el.setAttribute('view', 'explorer'));
+  await settled(page);
+  await page.locator('.progress').waitFor();
+  assert.match(await line(), HOST_KEEPS);
+
+  // storage="local" (the default) keeps them in localStorage: the note says so.
+  await page.locator('prefill-trace-lesson').evaluate((el) => {
+    el.setAttribute('view', 'lesson');
+    el.setAttribute('storage', 'local');
+  });
+  await settled(page);
+  text = await line();
+  assert.match(text, KEPT_HERE);
+  assert.doesNotMatch(text, HOST_KEEPS);
+  assert.deepEqual(problems, []);
+});
+
+test('asset-base: every asset the element loads comes from the folder it names', async (t) => {
+  // app.js itself is served from / here; without asset-base its assets would come from / too.
+  const { page, problems, requests } = await openHost(t, { 'asset-base': '/elsewhere/', 'lesson-src': `/elsewhere/${LESSON_PATH}` });
+  await page.locator('.equation-math:not(.equation-math--pending)').first().waitFor();
+  const assets = requests.filter((p) => /\/(wasm|chunks|katex|lesson-data)\/|\/style\.css$/.test(p));
+  for (const expected of ['/elsewhere/style.css', '/elsewhere/wasm/prefill_trace.js', '/elsewhere/wasm/prefill_trace.wasm',
+    '/elsewhere/chunks/charts.js', '/elsewhere/chunks/katex.js', '/elsewhere/katex/katex.min.css', '/elsewhere/lesson-data/prefill-resource-trace.equations.json']) {
+    assert.ok(assets.includes(expected), `${expected} in ${assets.join(' ')}`);
+  }
+  assert.deepEqual(assets.filter((p) => !p.startsWith('/elsewhere/')), []);
+  assert.deepEqual(problems, []);
+});
+
+test('another lesson with the host’s equation pack (equations-src): its own LaTeX is typeset', async (t) => {
+  const { page, problems } = await openHost(t, { view: 'lesson', 'lesson-src': '/other-lesson.json', 'equations-src': '/other-equations.json' });
+  await page.locator('.equation-math .katex').first().waitFor();
+  assert.match(normalize(await page.locator('.equation-reading').first().innerText()), /^issue time is the later of ready and free$/);
+  // KaTeX's MathML carries the source: the lesson's own LaTeX, not the prefill equation.
+  const annotation = await page.locator('annotation[encoding="application/x-tex"]').first().textContent();
+  assert.equal(annotation.trim(), 'T_{issue} = \\max(T_{ready}, T_{free})');
+  assert.equal(await count(page, '#explorer'), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('view="explorer" with a published file name of another lesson: no explorer, an error, nothing fetched', async (t) => {
+  const src = '/lesson-data/out-of-order-cpu-pipeline-0123456789abcdef.json';
+  const { page, problems, requests } = await openHost(t, { view: 'explorer', 'lesson-src': src }, { state: 'error' });
+  assert.equal(await count(page, '#explorer'), 0);
+  assert.equal(
+    normalize(await page.locator('.page-error').innerText()),
+    'There is no explorer for this lesson The explorer belongs to the lesson prefill-resource-trace; lesson-src names out-of-order-cpu-pipeline.',
+  );
+  assert.deepEqual(await events(page, 'prefill-trace-error'), [
+    {
+      part: 'explorer',
+      message: 'The explorer belongs to the lesson prefill-resource-trace; lesson-src names out-of-order-cpu-pipeline.',
+    },
+  ]);
+  assert.ok(!requests.includes(src), 'the lesson file is not fetched in the explorer view');
   assert.deepEqual(problems, []);
 });

@@ -383,7 +383,7 @@ test('a permalink value the engine rejects is reported and replaced by the defau
   assert.equal(await inShadow('.ptl', 'background-color'), 'rgb(252, 252, 250)');
   assert.equal(await inShadow('#chart-roofline path.point', 'transition-duration'), '0.15s');
   await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
-  assert.equal(await inShadow('.ptl', 'background-color'), 'rgb(13, 21, 28)'); // #0d151c, the dark theme's background (style.css)
+  assert.equal(await inShadow('.ptl', 'background-color'), 'rgb(13, 21, 28)'); // #0d151c, the Atlas's dark background
   assert.equal(await inShadow('#chart-roofline path.point', 'transition-duration'), '0s');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.locator('#explorer').scrollIntoViewIfNeeded();

@@ -21,10 +21,10 @@ const TYPES = {
 };
 
 /**
- * Starts the host on a free port. Resolves to `{origin, requests, sockets, stop()}`:
+ * Starts the host on a free port (`mounts` serves other folders under path prefixes). Resolves to `{origin, requests, sockets, stop()}`:
  * `requests` lists every path asked for, in order.
  */
-export async function startHostServer({ root = site, routes = {} } = {}) {
+export async function startHostServer({ root = site, routes = {}, mounts = {} } = {}) {
   const requests = [];
   const sockets = new Set();
   const server = createServer(async (req, res) => {
@@ -33,8 +33,13 @@ export async function startHostServer({ root = site, routes = {} } = {}) {
     if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
     const route = routes[url.pathname];
     if (route) return route(req, res, url);
-    const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
-    if (!file.startsWith(root)) {
+    // `mounts`: {'/prefix/': folder} serves another folder under a path prefix.
+    const prefix = Object.keys(mounts).find((p) => url.pathname.startsWith(p));
+    const base = prefix ? mounts[prefix] : root;
+    let rest = prefix ? url.pathname.slice(prefix.length - 1) : url.pathname;
+    if (rest.endsWith('/')) rest += 'index.html';
+    const file = path.join(base, path.normalize(decodeURIComponent(rest)).replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(base)) {
       res.writeHead(403).end();
       return undefined;
     }

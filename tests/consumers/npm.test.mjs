@@ -136,6 +136,31 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
   }
 });
 
+test("a Vite build with no configuration emits the .wasm and runs in headless Chromium", async () => {
+  write("vite-app/index.html", `<!doctype html><title>vite consumer</title><script type="module" src="./main.js"></script>`);
+  write("vite-app/main.js", `import PrefillTrace from "prefill-trace";
+const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = line;`);
+  // Vite (a dev dependency of the repository) run from the consumer project, no config file.
+  run(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "build", "vite-app", "--outDir", "dist",
+    "--logLevel", "error", "--base", "./"]);
+  const emitted = readdirSync(path.join(project, "vite-app/dist/assets"));
+  assert.ok(emitted.some((f) => /\.wasm$/.test(f)), `Vite emitted the .wasm (${emitted.join(", ")})`);
+  const server = await startServer({ root: path.join(project, "vite-app/dist") });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body?.dataset.result, null, { timeout: 15_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.result), `${EXPECTED} ${version}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
 test("the element from the installed package renders the bundled lesson, its assets found next to app.js", async () => {
   write("element.html", `<!doctype html><title>element</title>
 <script type="module" src="node_modules/prefill-trace/element/app.js"></script>
@@ -154,6 +179,34 @@ test("the element from the installed package renders the bundled lesson, its ass
     assert.equal(await lesson.getAttribute("data-state"), "ready");
     // The published lesson's name (lesson-data/prefill-resource-trace-a76d037833bd69f7.json).
     assert.match(await lesson.locator("h1, h2").first().innerText(), /Prefill and prompt processing/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+test("the element bundled into a host's own esbuild bundle finds its assets through asset-base", async () => {
+  write("host/main.js", `import "prefill-trace/element";
+const element = document.createElement("prefill-trace-lesson");
+element.setAttribute("asset-base", "/node_modules/prefill-trace/element/");
+element.setAttribute("view", "lesson");
+element.addEventListener("prefill-trace-ready", (event) => { document.body.dataset.ready = event.detail.lessonId; });
+element.addEventListener("prefill-trace-error", (event) => { document.body.dataset.error = event.detail.message; });
+document.body.append(element);`);
+  run(bin("esbuild"), ["host/main.js", "--bundle", "--format=esm", "--outfile=host-dist/main.js", "--log-level=warning"]);
+  write("host.html", `<!doctype html><title>host</title><body><script type="module" src="host-dist/main.js"></script>`);
+  const server = await startServer({ root: project });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("response", (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`));
+    await page.goto(new URL("host.html", server.url).href);
+    await page.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.error), undefined);
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), "prefill-resource-trace");
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

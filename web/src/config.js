@@ -16,7 +16,8 @@ export const ATLAS_EXPLORE_URL = 'https://semiaifoundry.com/ai-atlas/#';
 export const ATLAS_LICENSES_URL = 'https://semiaifoundry.com/ai-atlas/licenses.html';
 
 /** The folder app.js was loaded from: the root of the built site, unless a host says otherwise. */
-export const BUNDLE_BASE = new URL('./', import.meta.url);
+// (A bundler that takes this module into its own build cannot know this URL: @vite-ignore.)
+export const BUNDLE_BASE = new URL(/* @vite-ignore */ './', import.meta.url);
 
 let documentAssetBase = null;
 

@@ -222,6 +222,7 @@ export class PrefillTraceLesson extends HTMLElement {
       {
         view,
         lessonSrc: this.getAttribute('lesson-src'),
+        equationsSrc: this.getAttribute('equations-src'),
         syncUrl: this.syncUrl,
         storage: this.storage,
         base,

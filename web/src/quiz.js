@@ -5,6 +5,14 @@
 import { h } from './dom.js';
 
 /**
+ * An option's text; a blank one (the contract allows it) is named by its place, so its radio
+ * button still has an accessible name and the reader can tell it from the others.
+ */
+function optionText(text, index) {
+  return text.trim() ? text : `Option ${index + 1} (blank)`;
+}
+
+/**
  * The quiz form of `check`, not yet answerable (see wireQuiz): its question, its options as a
  * radio group, the "Check answer" button and the feedback area.
  * @param {{question: string, options: string[]}} check
@@ -27,7 +35,7 @@ export function buildQuizForm(check, idPrefix) {
             'label',
             { class: 'option' },
             h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(index) }),
-            h('span', { class: 'option-text' }, text),
+            h('span', { class: text.trim() ? 'option-text' : 'option-text option-text--blank' }, optionText(text, index)),
           ),
         ),
       ),
@@ -89,7 +97,7 @@ export function wireQuiz(form, check, onCheck, onAnswered = () => {}) {
       ),
       answerText === undefined
         ? null
-        : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', answerText),
+        : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', optionText(answerText, result.correctIndex)),
       h('p', {}, h('span', { class: 'label' }, 'Reasoning'), ' ', result.explanation),
     );
   });

@@ -11,10 +11,11 @@ export const ATTRIBUTES = Object.freeze([
   'storage', // local | none
   'sync-url', // boolean: the element keeps the scenario in the page URL
   'asset-base', // folder of the built site (engine, chunks, styles, data)
+  'equations-src', // an Atlas equation pack ({lessonId: [{latex, variables, text}]}), same origin
 ]);
 
 /** Attributes whose change makes a new rendering (what is fetched changes). */
-export const RELOADING = new Set(['lesson-src', 'view', 'storage', 'sync-url', 'asset-base']);
+export const RELOADING = new Set(['lesson-src', 'view', 'storage', 'sync-url', 'asset-base', 'equations-src']);
 
 export const VIEW_VALUES = Object.freeze(['full', 'lesson', 'explorer']);
 export const THEME_VALUES = Object.freeze(['auto', 'light', 'dark']);

@@ -73,6 +73,7 @@ export class Mount {
    * @param {object} options
    * @param {'full'|'lesson'|'explorer'} options.view
    * @param {string|null} options.lessonSrc      the attribute's value (resolved against the page)
+   * @param {string|null} options.equationsSrc   the `equations-src` attribute's value
    * @param {boolean} options.syncUrl
    * @param {'local'|'none'} options.storage
    * @param {URL} options.base                   the asset base
@@ -178,8 +179,8 @@ export class Mount {
         lessonFile = Promise.reject(error);
       }
       lessonFile.catch(() => {}); // awaited below, after the explorer is drawn
-      const companion = (path) => fetchOptionalJson(assetUrl(path, base), { signal, timeoutMs: this.#options.timeoutMs });
-      companions = Promise.all([companion(EQUATIONS_PATH), companion(RELATED_LESSONS_PATH)]);
+      const companion = (url) => fetchOptionalJson(url, { signal, timeoutMs: this.#options.timeoutMs });
+      companions = Promise.all([companion(this.#equationsUrl()), companion(assetUrl(RELATED_LESSONS_PATH, base))]);
     }
     // The explorer is shown unless the lesson is known to be another one: a published file
     // name says which lesson it holds before it arrives; another name waits for the lesson.
@@ -306,6 +307,18 @@ export class Mount {
     return { state: this.#failed.length ? 'error' : 'ready', lessonId: lesson.id };
   }
 
+  /**
+   * The equation pack (the LaTeX of each lesson's science equations, by lesson id): the host's
+   * `equations-src` (same origin; the Atlas's formal equations for its other lessons), else the
+   * bundled one, which holds this lesson's.
+   */
+  #equationsUrl() {
+    const { equationsSrc, base } = this.#options;
+    if (!equationsSrc) return assetUrl(EQUATIONS_PATH, base);
+    const url = new URL(equationsSrc, document.baseURI);
+    return url.origin === window.location.origin ? url : assetUrl(EQUATIONS_PATH, base);
+  }
+
   /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
   #lessonUrl() {
     const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
@@ -324,7 +337,7 @@ export class Mount {
   async #showExplorer(lead) {
     const engine = this.#engine;
     const presets = engine.listPresets();
-    this.#summary = new ProgressSummary(() => this.#forgetAnswers());
+    this.#summary = new ProgressSummary(() => this.#forgetAnswers(), this.#options.storage);
     let explorerNode;
     if (presets.ok) {
       this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary: this.#summary });
@@ -401,7 +414,7 @@ export class Mount {
     const engine = this.#engine;
     const progress = this.#progress;
     const withExplorer = Boolean(this.#explorer);
-    const summary = withExplorer ? this.#summary : new ProgressSummary(() => this.#forgetAnswers());
+    const summary = withExplorer ? this.#summary : new ProgressSummary(() => this.#forgetAnswers(), this.#options.storage);
     this.#summary = summary;
     const equations = equationPack?.[lesson.id];
     const related = relatedFile?.lessons;

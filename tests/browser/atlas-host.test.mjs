@@ -1,0 +1,245 @@
+// The element inside an Atlas-like host (issue 11, item 8): tests/hosts/atlas-like, a React 19
+// app built with Vite that bundles the element (its assets under /prefill-trace/ through the
+// static asset base), a strict CSP with Trusted Types, the lesson in a 375 px dark inspector,
+// the explorer in a ~1 270 px lab modal, the host owning the hash route and the progress.
+// The host is type-checked (tsc: the element's tag, attributes and events) and built first.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { DEFAULT_SCENARIO, LESSON_PATH, artifacts, assertSiteBuilt, launchChromium, normalize, repo, site } from './helpers.mjs';
+import { startHostServer } from './host-server.mjs';
+
+const run = promisify(execFile);
+const hostDir = path.join(repo, 'tests/hosts/atlas-like');
+const hostBuild = path.join(repo, 'build/hosts/atlas-like');
+const lesson = JSON.parse(await readFile(path.join(site, LESSON_PATH), 'utf8'));
+
+/** Another Atlas lesson, served by the host itself. */
+const otherLesson = {
+  ...lesson,
+  id: 'out-of-order-cpu-pipeline',
+  name: 'Out-of-order CPU pipeline',
+  history: [
+    {
+      year: '1967',
+      title: 'Tomasulo’s algorithm',
+      significance: 'Instructions issue in order and execute when their operands are ready.',
+      source: { title: 'IBM Journal of Research and Development', url: 'https://example.com/tomasulo' },
+    },
+  ],
+};
+
+let host;
+let browser;
+
+before(async () => {
+  assertSiteBuilt();
+  const bin = (name) => path.join(repo, 'node_modules/.bin', name);
+  // Type-check first: the element's typings (bindings/prefill-trace-lesson*.d.ts) must accept
+  // the host's use and refuse a wrong value (an @ts-expect-error in App.tsx).
+  await run(bin('tsc'), ['-p', path.join(hostDir, 'tsconfig.json')], { cwd: repo });
+  await run(bin('vite'), ['build', '--config', path.join(hostDir, 'vite.config.mjs')], { cwd: repo });
+  host = await startHostServer({
+    root: hostBuild,
+    mounts: { '/prefill-trace/': site },
+    routes: {
+      '/lesson-data/out-of-order-cpu-pipeline.json': (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(otherLesson));
+      },
+    },
+  });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.stop();
+});
+
+/** Opens the host at `hash`; records console errors, CSP violations and off-origin requests. */
+async function openHost(t, hash, viewport) {
+  const context = await browser.newContext({ viewport, colorScheme: 'dark' });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+    });
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== host.origin) problems.push(`off-origin request: ${r.url()}`);
+  });
+  await page.goto(`${host.origin}/${hash}`);
+  return { page, problems };
+}
+
+async function settled(page, testid, state = 'ready') {
+  const selector = `prefill-trace-lesson[data-testid="${testid}"]`;
+  await page.waitForFunction(
+    (sel) => ['ready', 'error'].includes(document.querySelector(sel)?.getAttribute('data-state')),
+    selector,
+    { timeout: 30_000 },
+  );
+  assert.equal(await page.locator(selector).getAttribute('data-state'), state, selector);
+  return page.locator(selector);
+}
+
+const hostEvents = (page, name) =>
+  page.evaluate((n) => window.__hostEvents.filter((e) => e.name === n).map((e) => e.detail), name);
+
+/** Elements of the shadow tree (outside scrolling boxes) that reach past the element's right edge. */
+function overflowing(element) {
+  return element.evaluate((el) => {
+    const right = el.getBoundingClientRect().right;
+    const inScroller = (n) => {
+      for (let p = n.parentElement; p && p !== el; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    return [...el.shadowRoot.querySelectorAll('*')]
+      .filter((n) => !inScroller(n))
+      .map((n) => [n, n.getBoundingClientRect()])
+      .filter(([, b]) => b.width > 0 && b.right > right + 0.5)
+      .map(([n, b]) => `${n.tagName.toLowerCase()}.${[...n.classList].join('.')} ends at ${b.right.toFixed(1)} > ${right.toFixed(1)}`);
+  });
+}
+
+for (const width of [320, 375]) {
+  test(`a ${width} px phone: the lesson and the explorer fit without horizontal overflow`, async (t) => {
+    const { page, problems } = await openHost(t, '#prefill-resource-trace', { width, height: 800 });
+    const element = await settled(page, 'inspector-lesson');
+    assert.deepEqual(await overflowing(element), []);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page does not scroll sideways');
+    await page.screenshot({ path: path.join(artifacts, `atlas-host-${width}-lesson.png`), fullPage: true });
+    // The inspector's Explore tab: the explorer in the same narrow column.
+    await page.getByRole('tab', { name: 'Explore' }).click();
+    await settled(page, 'inspector-lesson');
+    assert.equal(await page.locator('#explorer[data-state="ready"]').count(), 1);
+    assert.deepEqual(await overflowing(element), []);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+    await element.locator('#explorer').screenshot({ path: path.join(artifacts, `atlas-host-${width}-explorer.png`) });
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('the desktop inspector (375 px, dark): the lesson only, ready event, answers kept by the host', async (t) => {
+  const { page, problems } = await openHost(t, '#prefill-resource-trace', { width: 1440, height: 900 });
+  const element = await settled(page, 'inspector-lesson');
+  const box = await element.boundingBox();
+  assert.ok(Math.abs(box.width - 374) <= 1, `the inspector column is 375 px with its border (${box.width})`);
+  assert.equal(await element.locator('#explorer').count(), 0, 'view="lesson": no explorer');
+  assert.deepEqual(await overflowing(element), []);
+  // The Atlas's dark palette, on the host's inspector surface (--ptl-bg).
+  const colours = await element.locator('.ptl').evaluate((n) => [getComputedStyle(n).backgroundColor, getComputedStyle(n).color]);
+  assert.deepEqual(colours, ['rgb(14, 23, 31)', 'rgb(225, 234, 240)']); // #0e171f, #e1eaf0
+  assert.deepEqual(await hostEvents(page, 'prefill-trace-ready'), [{ lessonId: 'prefill-resource-trace', view: 'lesson' }]);
+  await page.screenshot({ path: path.join(artifacts, 'atlas-host-1440-inspector.png') });
+
+  // An answer: reported to the host, stored under the host's key, never by the element.
+  await element.locator('input[name="check-0-choice"]').nth(lesson.check.answer).check();
+  await element.locator('form.quiz', { has: page.locator('#check-0-question') }).getByRole('button', { name: 'Check answer' }).click();
+  await page.getByTestId('answered').getByText('1 answered').waitFor();
+  const [answer] = await hostEvents(page, 'prefill-trace-answer');
+  assert.equal(answer.correct, true);
+  assert.equal(answer.answer, lesson.check.answer);
+  const stored = await page.evaluate(() => ({ ...localStorage }));
+  assert.deepEqual(Object.keys(stored), ['atlas-like:learning']);
+  assert.deepEqual(JSON.parse(stored['atlas-like:learning']), { [answer.questionKey]: { answer: lesson.check.answer, correct: true } });
+
+  // A reload: the host hands the answer back (progress) and the check shows it again.
+  await page.reload();
+  await settled(page, 'inspector-lesson');
+  await element.locator('#check-0-feedback').getByText(/^Correct$/).waitFor();
+  assert.deepEqual(await hostEvents(page, 'prefill-trace-answer'), [], 'restoring is not a new answer');
+  assert.deepEqual(problems, []);
+});
+
+test('the lab modal: the explorer at ~1 270 px; scenario, theme and view changed by the host take effect', async (t) => {
+  const { page, problems } = await openHost(t, '#prefill-resource-trace', { width: 1440, height: 900 });
+  await settled(page, 'inspector-lesson');
+  await page.getByTestId('open-lab').click();
+  assert.equal(new URL(page.url()).hash, '#prefill-resource-trace/lab', 'the host owns the hash route');
+  const lab = await settled(page, 'lab-lesson');
+  const box = await lab.boundingBox();
+  assert.ok(box.width > 1150 && box.width <= 1270, `the lab is about 1 270 px wide (${box.width})`);
+  assert.equal(await lab.locator('#explorer[data-state="ready"]').count(), 1);
+  assert.equal(await lab.locator('section.lesson-section#mechanism').count(), 0, 'view="explorer": no lesson text');
+  assert.deepEqual(await overflowing(lab), []);
+  await page.screenshot({ path: path.join(artifacts, 'atlas-host-1440-lab.png') });
+
+  // The reader changes the batch: the host hears the scenario and the permalink query.
+  await lab.locator('#ctl-batch').fill('4');
+  await lab.locator('#ctl-batch').dispatchEvent('change');
+  await page.waitForFunction(() => window.__hostEvents.some((e) => e.name === 'prefill-trace-scenario-change'));
+  const [change] = await hostEvents(page, 'prefill-trace-scenario-change');
+  assert.deepEqual(change.scenario, { ...DEFAULT_SCENARIO, batch: 4 });
+  assert.equal(new URLSearchParams(change.query).get('batch'), '4');
+  assert.ok(new URL(page.url()).hash === '#prefill-resource-trace/lab', 'the element leaves the URL to the host');
+
+  // The host sets a scenario (React re-renders with a new `scenario` prop). Its buttons sit
+  // under the modal's backdrop: pressed by script, as the host's own code would.
+  const press = (testid) => page.getByTestId(testid).evaluate((button) => button.click());
+  await press('long-prompt');
+  await page.waitForFunction(() => {
+    const text = document.querySelector('[data-testid="lab-lesson"]').shadowRoot.getElementById('explorer').dataset.scenario;
+    return JSON.parse(text).prompt_tokens === 8192;
+  });
+  assert.deepEqual(JSON.parse(await lab.locator('#explorer').getAttribute('data-scenario')), { ...DEFAULT_SCENARIO, prompt_tokens: 8192 });
+
+  // The host switches the theme: light, then dark again, in place.
+  const text = () => lab.locator('.ptl').evaluate((n) => getComputedStyle(n).color);
+  await press('theme');
+  assert.equal(await text(), 'rgb(27, 30, 35)'); // #1b1e23, the light theme's text
+  await press('theme');
+  assert.equal(await text(), 'rgb(225, 234, 240)');
+  await page.getByTestId('close-lab').click();
+  assert.equal(await page.locator('[data-testid="lab-lesson"]').count(), 0);
+
+  // The inspector's view, changed after mount: lesson -> explorer (keeps the host's scenario).
+  const inspector = page.locator('[data-testid="inspector-lesson"]');
+  await page.getByRole('tab', { name: 'Explore' }).click();
+  await settled(page, 'inspector-lesson');
+  assert.equal(JSON.parse(await inspector.locator('#explorer').getAttribute('data-scenario')).prompt_tokens, 8192);
+  assert.deepEqual(
+    (await hostEvents(page, 'prefill-trace-ready')).map((d) => d.view),
+    ['lesson', 'explorer', 'explorer'],
+    'ready: the inspector, the lab, the inspector again',
+  );
+  assert.deepEqual(problems, []);
+});
+
+test('another lesson (a hash route of the host): rendered as a lesson, with its history, and no explorer', async (t) => {
+  const { page, problems } = await openHost(t, '#prefill-resource-trace', { width: 1440, height: 900 });
+  const element = await settled(page, 'inspector-lesson');
+  await page.evaluate(() => {
+    location.hash = '#out-of-order-cpu-pipeline';
+  });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="inspector-lesson"]').shadowRoot.querySelector('h1')?.textContent === 'Out-of-order CPU pipeline',
+  );
+  await settled(page, 'inspector-lesson');
+  assert.equal(await element.locator('#explorer').count(), 0);
+  assert.equal(await element.locator('form.quiz--generated').count(), 0);
+  assert.match(normalize(await element.locator('#history').innerText()), /^History 1967 Tomasulo’s algorithm/);
+  assert.match(normalize(await element.locator('.progress').innerText()), /Answered correctly: 0 of 1 checks/);
+  assert.equal(await page.getByTestId('open-lab').count(), 0, 'the host offers no lab for it');
+  assert.deepEqual((await hostEvents(page, 'prefill-trace-ready')).at(-1), { lessonId: 'out-of-order-cpu-pipeline', view: 'lesson' });
+  await page.screenshot({ path: path.join(artifacts, 'atlas-host-1440-other-lesson.png') });
+  assert.deepEqual(problems, []);
+});
