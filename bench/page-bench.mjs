@@ -7,6 +7,7 @@
 //       Attention select), once with the page at the controls and once scrolled to the charts:
 //       the page's own `control-to-update` measures, p50 and p95, and the time from the same
 //       mark to the end of the first frame rendered after it (style, layout and paint included);
+//       and the engine module's computeTrace / traceFigures calls per change, and their time;
 //   (c) what a cold load downloads: the bytes of every response body, and the same files
 //       gzipped (-9) from build/web, as a static host with compression would send them.
 // Reports figures only; it never fails on a time. Needs build/web (script/build-site).
@@ -16,7 +17,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { assertSiteBuilt, launchChromium, site, startServer } from '../tests/browser/helpers.mjs';
+import { assertSiteBuilt, countEngineCalls, launchChromium, site, startServer } from '../tests/browser/helpers.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -111,6 +112,7 @@ async function coldLoads(browser, origin) {
  */
 async function controlChanges(browser, origin, scrollTo) {
   const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(countEngineCalls);
   const page = await context.newPage();
   await page.goto(`${origin}/`);
   await waitFirstTrace(page);
@@ -121,7 +123,10 @@ async function controlChanges(browser, origin, scrollTo) {
   }, scrollTo);
   // The first frame rendered after a measure's end is when its update was on screen.
   await page.evaluate(recordFrames);
-  await page.evaluate(() => performance.clearMeasures('control-to-update'));
+  await page.evaluate(() => {
+    performance.clearMeasures('control-to-update');
+    for (const times of Object.values(window.__engineCalls)) times.length = 0;
+  });
   const prompt = page.getByLabel('Prompt tokens (exact)');
   const attention = page.getByLabel('Attention', { exact: true });
   const prompts = [4096, 512, 16384, 2048, 777, 65536];
@@ -149,8 +154,9 @@ async function controlChanges(browser, origin, scrollTo) {
       return { duration: m.duration, toFrame: frame === undefined ? null : frame - m.startTime };
     });
   });
+  const engineCalls = await page.evaluate(() => window.__engineCalls);
   await context.close();
-  return entries;
+  return { entries, engineCalls };
 }
 
 async function main() {
@@ -168,13 +174,18 @@ async function main() {
       ['controls and figures in view', '#ctl-prompt'],
       ['charts in view', '#chart-roofline'],
     ]) {
-      const entries = await controlChanges(browser, server.origin, selector);
+      const { entries, engineCalls } = await controlChanges(browser, server.origin, selector);
       const durations = entries.map((e) => e.duration);
       const frames = entries.map((e) => e.toFrame).filter((v) => v !== null);
       line(`page control change → update, p50 (${where}, n=${durations.length})`, quantile(durations, 0.5), 'ms');
       line(`page control change → update, p95 (${where})`, quantile(durations, 0.95), 'ms');
       line(`page control change → frame rendered, p50 (${where})`, quantile(frames, 0.5), 'ms');
       line(`page control change → frame rendered, p95 (${where})`, quantile(frames, 0.95), 'ms');
+      // performance.now() is coarse in a page that is not cross-origin isolated (100 µs here).
+      for (const [name, times] of Object.entries(engineCalls)) {
+        line(`  module ${name} calls per change`, times.length / CHANGES, '');
+        if (times.length) line(`  module ${name} call, p50 (JSON.parse not included)`, quantile(times, 0.5), 'ms');
+      }
     }
 
     let raw = 0;

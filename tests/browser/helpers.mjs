@@ -120,6 +120,40 @@ export function assertSiteBuilt() {
   );
 }
 
+/**
+ * Wraps the engine module's per-change calls before the page starts (an init script, run
+ * before the page's own): the module factory the loader script defines (ENGINE_GLOBAL,
+ * web/src/config.js) is replaced by one that wraps `computeTrace` and `traceFigures` of the
+ * module it makes, counting the calls and timing them (JSON text built in wasm, without the
+ * page's JSON.parse) in `window.__engineCalls`. Pass it to page.addInitScript (or a context's).
+ * Issue 13 item 2 wants zero `computeTrace` per change.
+ */
+export function countEngineCalls() {
+  const calls = { computeTrace: [], traceFigures: [] };
+  window.__engineCalls = calls;
+  let factory;
+  Object.defineProperty(window, 'PrefillTrace', {
+    configurable: true,
+    get: () => factory,
+    set: (make) => {
+      factory = (options) =>
+        Promise.resolve(make(options)).then((module) => {
+          for (const name of Object.keys(calls)) {
+            const call = module[name];
+            if (typeof call !== 'function') continue;
+            module[name] = (...args) => {
+              const start = performance.now();
+              const result = call(...args);
+              calls[name].push(performance.now() - start);
+              return result;
+            };
+          }
+          return module;
+        });
+    },
+  });
+}
+
 /** Starts the server and the browser for this test file; `env.origin`, `env.browser` after `before`. */
 export function useBrowser() {
   const env = { origin: null, browser: null, server: null };
