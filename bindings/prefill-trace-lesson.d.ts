@@ -65,6 +65,9 @@ export interface PrefillTraceLessonAttributes {
   "sync-url"?: boolean | "";
   /** Folder of the built site (engine, chunks, styles, data), for a host that bundles app.js. */
   "asset-base"?: string;
+  /** An Atlas equation pack ({lessonId: [{latex, variables, text}]}), same origin, for other
+   *  lessons' science equations. Default: the bundled pack. */
+  "equations-src"?: string;
 }
 
 /** An instance of <prefill-trace-lesson>. `data-state` is "loading", "ready" or "error". */
@@ -76,6 +79,7 @@ export interface PrefillTraceLesson extends HTMLElement {
   storage: PrefillTraceStorage;
   syncUrl: boolean;
   assetBase: string;
+  equationsSrc: string;
   /** JSON text; an object is accepted and serialized. */
   get scenario(): string;
   set scenario(value: string | Record<string, unknown>);

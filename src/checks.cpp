@@ -28,6 +28,8 @@ const char* bound_option(Bound bound) {
       return "Memory bandwidth";
     case Bound::overhead:
       return "Kernel launch overhead";
+    case Bound::interconnect:
+      return "Interconnect bandwidth";
   }
   return "";
 }
@@ -95,10 +97,11 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
                 dtype_name(scenario.precision.kv) + ")?";
   kv.unit = "bytes";
   kv.relative_tolerance = 0.01;
-  kv.expected = trace.attention.kv_bytes_written;
+  kv.expected = trace.attention.kv_bytes_kept;
   kv.explanation = "2 (K and V) × L " + integer(static_cast<double>(m.layers)) + " × B " +
-                   integer(static_cast<double>(work.batch)) + " × T " +
-                   integer(static_cast<double>(work.prompt_tokens)) + " × h_kv " +
+                   integer(static_cast<double>(work.batch)) +
+                   (m.sliding_window > 0 ? " × min(T, window) " : " × T ") +
+                   integer(static_cast<double>(trace.attention.kv_tokens_kept)) + " × h_kv " +
                    integer(static_cast<double>(m.kv_heads)) + " × d_h " +
                    integer(static_cast<double>(m.head_dim)) + " × " +
                    number(bytes_per_element(scenario.precision.kv)) +

@@ -112,7 +112,7 @@ FiguresReply trace_figures(std::string_view scenario_json) {
   out = {static_cast<double>(kFiguresLayoutVersion), static_cast<double>(t.operators.size()),
          // Summary. An overloaded queue has no finite wait: its slots hold 0 and the
          // `overloaded` flag says so (a Float64Array has no null).
-         t.totals.flops, t.totals.hbm_bytes, t.totals.seconds, t.attention.kv_bytes_written,
+         t.totals.flops, t.totals.hbm_bytes, t.totals.seconds, t.attention.kv_bytes_kept,
          t.memory.peak_bytes, t.memory.capacity_bytes, t.memory.fits ? 1.0 : 0.0,
          t.memory.exceeds_by_bytes, ttft.overloaded ? 1.0 : 0.0, ttft.queue_seconds.value_or(0),
          ttft.execution_seconds, ttft.delivery_seconds, ttft.total_seconds.value_or(0),

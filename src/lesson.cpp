@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "json_write.hpp"
+
 namespace prefill_trace {
 namespace {
 

@@ -46,6 +46,8 @@ constexpr double min_sram_per_unit_bytes = 1024;
 constexpr double max_sram_per_unit_bytes = 1e9;
 constexpr double max_l2_bytes = 1e12;
 constexpr double max_launch_overhead_seconds = 1;
+/// Device-to-device link bandwidth (bytes/s, one way) for tensor parallelism's all-reduces.
+constexpr double max_interconnect_bandwidth = 1e15;
 
 // --- Workload --------------------------------------------------------------------------------
 constexpr int64_t max_prompt_tokens = int64_t{1} << 24;  // 16.7 M tokens
@@ -55,6 +57,8 @@ constexpr int64_t max_gemm_m_tile = 4096;
 constexpr int64_t max_attention_block = 4096;
 constexpr double max_arrival_rate = 1e9;  // requests/s
 constexpr double max_delivery_seconds = 3600;
+/// Devices one layer is split over (tensor parallelism).
+constexpr int64_t max_tensor_parallel = 1024;
 /// Achievable / peak, for arithmetic and for bandwidth. Measured kernels reach 0.3 to 0.8 of
 /// peak; 0.001 leaves room to explore a thousandfold-slow device while keeping every time
 /// finite: the largest FLOP count the bounds above allow (~1e40) over the slowest allowed rate

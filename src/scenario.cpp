@@ -156,11 +156,11 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
                                          : "unknown model preset \"" + id + "\"");
     return model;
   }
-  const Fields fields(
-      value, path,
-      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads", "kv_heads",
-       "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts", "tied_embeddings"},
-      errors);
+  const Fields fields(value, path,
+                      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads",
+                       "kv_heads", "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts",
+                       "tied_embeddings", "sliding_window"},
+                      errors);
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
@@ -216,6 +216,12 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   model.active_experts =
       fields.integer("active_experts", model.active_experts, 1, limits::max_experts);
   model.tied_embeddings = fields.boolean("tied_embeddings", model.tied_embeddings);
+  if (fields.has("sliding_window") && fields.at("sliding_window").is_null()) {
+    model.sliding_window = 0;  // as the configs write "no window"
+  } else {
+    model.sliding_window =
+        fields.integer("sliding_window", model.sliding_window, 0, limits::max_prompt_tokens);
+  }
   if (errors.failed()) return model;
 
   if (model.query_heads % model.kv_heads != 0) {
@@ -242,11 +248,14 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
                                          : "unknown hardware preset \"" + id + "\"");
     return accelerator;
   }
-  const Fields fields(value, path,
-                      {"preset", "id", "name", "source_url", "note", "peak_flops",
-                       "memory_bandwidth", "memory_capacity", "compute_units",
-                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds"},
-                      errors);
+  const Fields fields(
+      value, path,
+      {"preset", "id", "name", "source_url", "note", "peak_flops", "memory_bandwidth",
+       "memory_capacity", "compute_units", "sram_per_unit_bytes", "l2_bytes",
+       "launch_overhead_seconds", "interconnect_name", "interconnect_source_url",
+       "interconnect_bandwidth", "interconnect_latency_seconds", "interconnect_reduces_in_network",
+       "estimate"},
+      errors);
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
@@ -301,6 +310,47 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.launch_overhead_seconds =
       fields.number("launch_overhead_seconds", accelerator.launch_overhead_seconds, 0,
                     limits::max_launch_overhead_seconds);
+  accelerator.interconnect_name = fields.text("interconnect_name", accelerator.interconnect_name);
+  accelerator.interconnect_source_url =
+      fields.text("interconnect_source_url", accelerator.interconnect_source_url);
+  accelerator.interconnect_bandwidth =
+      fields.number("interconnect_bandwidth", accelerator.interconnect_bandwidth, 0,
+                    limits::max_interconnect_bandwidth);
+  accelerator.interconnect_latency_seconds =
+      fields.number("interconnect_latency_seconds", accelerator.interconnect_latency_seconds, 0, 1);
+  accelerator.interconnect_reduces_in_network = fields.boolean(
+      "interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network);
+  if (fields.has("estimate")) {
+    const Fields profile(
+        fields.at("estimate"), fields.path("estimate"),
+        {"gemm_efficiency", "expert_gemm_efficiency", "attention_efficiency", "memory_efficiency",
+         "interconnect_efficiency", "all_reduce_overhead_seconds", "kernel_gap_seconds",
+         "graph_launch_gap_seconds", "fitted_on", "fit"},
+        errors);
+    EstimateProfile& e = accelerator.estimate;
+    const auto efficiency = [&](std::string_view key, double current) {
+      if (!profile.has(key) && current <= 0) errors.fail(profile.path(key), "is required");
+      return profile.number(key, current, limits::min_efficiency, limits::max_efficiency);
+    };
+    e.gemm_efficiency = efficiency("gemm_efficiency", e.gemm_efficiency);
+    e.attention_efficiency = efficiency("attention_efficiency", e.attention_efficiency);
+    if (profile.has("expert_gemm_efficiency")) {
+      e.expert_gemm_efficiency = profile.number("expert_gemm_efficiency", 0, limits::min_efficiency,
+                                                limits::max_efficiency);
+    }
+    e.memory_efficiency = efficiency("memory_efficiency", e.memory_efficiency);
+    e.interconnect_efficiency = efficiency("interconnect_efficiency", e.interconnect_efficiency);
+    e.all_reduce_overhead_seconds =
+        profile.number("all_reduce_overhead_seconds", e.all_reduce_overhead_seconds, 0, 1);
+    e.kernel_gap_seconds = profile.number("kernel_gap_seconds", e.kernel_gap_seconds, 0, 1);
+    e.graph_launch_gap_seconds =
+        profile.number("graph_launch_gap_seconds", e.graph_launch_gap_seconds, 0, 1);
+    // fitted_on (measurement ids) and fit (how) document the values; the engine needs neither.
+    if (profile.has("fitted_on") && !profile.at("fitted_on").is_array()) {
+      errors.fail(profile.path("fitted_on"), "must be an array of measurement ids");
+    }
+    profile.text("fit", "");
+  }
   return accelerator;
 }
 
@@ -325,12 +375,34 @@ Precision read_precision(const json& value, const std::string& path, FirstError&
   return precision;
 }
 
+// Megatron-style splitting needs whole heads and whole MLP columns on every device; key/value
+// heads either split evenly or, when there are fewer than devices, are replicated.
+void check_tensor_parallel(const Scenario& scenario, FirstError& errors) {
+  const int64_t n = scenario.workload.tensor_parallel;
+  const ModelShape& m = scenario.model;
+  const std::string devices = std::to_string(n);
+  if (m.query_heads % n != 0) {
+    errors.fail("/tensor_parallel",
+                devices + " does not divide query_heads (" + std::to_string(m.query_heads) + ")");
+  } else if (m.kv_heads % n != 0 && n % m.kv_heads != 0) {
+    errors.fail("/tensor_parallel", devices + " neither divides kv_heads (" +
+                                        std::to_string(m.kv_heads) + ") nor is a multiple of it");
+  } else if (m.d_ff % n != 0) {
+    errors.fail("/tensor_parallel",
+                devices + " does not divide d_ff (" + std::to_string(m.d_ff) + ")");
+  } else if (scenario.hardware.interconnect_bandwidth <= 0) {
+    errors.fail("/tensor_parallel", "the accelerator " + scenario.hardware.id +
+                                        " states no interconnect_bandwidth to all-reduce over");
+  }
+}
+
 Scenario read_scenario(const json& value, const Presets* presets, FirstError& errors) {
-  const Fields fields(value, "",
-                      {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens",
-                       "attention", "gemm_m_tile", "attention_block", "arrival_rate",
-                       "delivery_seconds", "compute_efficiency", "memory_efficiency"},
-                      errors);
+  const Fields fields(
+      value, "",
+      {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens", "attention",
+       "gemm_m_tile", "attention_block", "arrival_rate", "delivery_seconds", "compute_efficiency",
+       "memory_efficiency", "tensor_parallel", "timing", "graphs"},
+      errors);
   Scenario scenario;
   if (errors.failed()) return scenario;
   if (!fields.has("model")) {
@@ -380,10 +452,27 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   work.attention_block = fields.integer("attention_block", 0, 0, limits::max_attention_block);
   work.arrival_rate = fields.number("arrival_rate", 0, 0, limits::max_arrival_rate);
   work.delivery_seconds = fields.number("delivery_seconds", 0, 0, limits::max_delivery_seconds);
-  work.compute_efficiency =
-      fields.number("compute_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
-  work.memory_efficiency =
-      fields.number("memory_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
+  if (fields.has("compute_efficiency") && !fields.at("compute_efficiency").is_null())
+    work.compute_efficiency =
+        fields.number("compute_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
+  if (fields.has("memory_efficiency") && !fields.at("memory_efficiency").is_null())
+    work.memory_efficiency =
+        fields.number("memory_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
+  const std::string timing = fields.text("timing", "bound");
+  if (timing != "bound" && timing != "estimate") {
+    errors.fail("/timing", "must be \"bound\" or \"estimate\"");
+  }
+  work.timing = timing == "estimate" ? Timing::estimate : Timing::bound;
+  const std::string graphs = fields.text("graphs", "off");
+  if (graphs != "on" && graphs != "off") errors.fail("/graphs", "must be \"on\" or \"off\"");
+  work.graphs = graphs == "on";
+  if (!errors.failed() && work.timing == Timing::estimate && !scenario.hardware.estimate.stated()) {
+    errors.fail("/hardware/estimate", "is required for timing \"estimate\" (the accelerator " +
+                                          scenario.hardware.id + " has no calibrated profile)");
+  }
+  work.tensor_parallel = fields.integer("tensor_parallel", 1, 1, limits::max_tensor_parallel);
+  if (errors.failed() || work.tensor_parallel == 1) return scenario;
+  check_tensor_parallel(scenario, errors);
   return scenario;
 }
 

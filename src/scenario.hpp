@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,9 @@ class PeakRates {
 
 enum class MlpKind { gated, plain };
 enum class AttentionKind { fused, materialized };
+/// bound: compulsory traffic at peak rates, launch overhead beside the total (a lower bound).
+/// estimate: the accelerator's calibrated profile, launch gaps inside the total.
+enum class Timing { bound, estimate };
 
 struct ModelShape {
   std::string id;  // preset id, or "custom"
@@ -65,6 +69,22 @@ struct ModelShape {
   int64_t experts = 1;         // 1 = dense MLP
   int64_t active_experts = 1;  // experts each token runs (MoE top-k)
   bool tied_embeddings = false;
+  int64_t sliding_window = 0;  // keys each query sees, itself included (0 = the whole prefix)
+};
+
+/// The calibrated `estimate` timing of one accelerator: achieved fractions of peak per kernel
+/// family and the gap between graph-launched kernels, fitted on the published measurements the
+/// hardware.json entry lists under `fitted_on` (script/fit-estimate.py, docs/validation.md).
+struct EstimateProfile {
+  double gemm_efficiency = 0;              // of peak arithmetic, weight GEMMs
+  double expert_gemm_efficiency = 0;       // of peak arithmetic, MoE expert GEMMs (0: as GEMMs)
+  double attention_efficiency = 0;         // of peak arithmetic, the attention kernel(s)
+  double memory_efficiency = 0;            // of peak bandwidth, every kernel's HBM traffic
+  double interconnect_efficiency = 0;      // of the link's one-way bandwidth, all-reduces
+  double all_reduce_overhead_seconds = 0;  // per all-reduce call, beyond the ring's steps
+  double kernel_gap_seconds = 0;           // per kernel when each is launched on its own
+  double graph_launch_gap_seconds = 0;     // per kernel when launches are graph-captured
+  bool stated() const { return gemm_efficiency > 0; }
 };
 
 struct Accelerator {
@@ -78,6 +98,15 @@ struct Accelerator {
   double sram_per_unit_bytes = 0;  // shared memory one block may use (sets attention blocks)
   double l2_bytes = 0;
   double launch_overhead_seconds = 0;  // host cost per kernel launch (an assumption)
+  // The device-to-device link tensor parallelism all-reduces over (0 = none stated).
+  std::string interconnect_name;
+  std::string interconnect_source_url;
+  double interconnect_bandwidth = 0;        // bytes/s, one direction, per device
+  double interconnect_latency_seconds = 0;  // per ring step (an assumption)
+  // The switch sums in-network (NVLink SHARP on NVSwitch 3+): an all-reduce sends (N−1)/N of the
+  // data each way instead of the ring's 2(N−1)/N.
+  bool interconnect_reduces_in_network = false;
+  EstimateProfile estimate;
 };
 
 struct Precision {
@@ -92,12 +121,17 @@ struct Workload {
   int64_t batch = 1;             // B requests of T tokens each
   int64_t chunk_tokens = 0;      // C; 0 = the whole prompt in one chunk
   AttentionKind attention = AttentionKind::fused;
-  int64_t gemm_m_tile = 128;      // rows per GEMM tile (tile quantization)
-  int64_t attention_block = 0;    // b; 0 = FlashAttention's B_r from on-chip SRAM
-  double arrival_rate = 0;        // λ, requests/s; 0 = no queue
-  double delivery_seconds = 0;    // transport latency of the first token
-  double compute_efficiency = 1;  // η_c in (0, 1]: achievable / peak arithmetic
-  double memory_efficiency = 1;   // η_m in (0, 1]: achievable / peak bandwidth
+  int64_t gemm_m_tile = 128;    // rows per GEMM tile (tile quantization)
+  int64_t attention_block = 0;  // b; 0 = FlashAttention's B_r from on-chip SRAM
+  double arrival_rate = 0;      // λ, requests/s; 0 = no queue
+  double delivery_seconds = 0;  // transport latency of the first token
+  Timing timing = Timing::bound;
+  bool graphs = false;  // kernels launched from a captured CUDA/HIP graph (estimate's gaps)
+  // η_c, η_m in (0, 1]: achievable / peak. Unset: 1 under `bound`, the accelerator's profile
+  // under `estimate` (η_c then stands for both GEMM and attention efficiencies).
+  std::optional<double> compute_efficiency;
+  std::optional<double> memory_efficiency;
+  int64_t tensor_parallel = 1;  // devices each layer is split over (Megatron-style)
 };
 
 struct Scenario {

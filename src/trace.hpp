@@ -4,9 +4,12 @@
 // five mechanism steps; the memory ledger; TTFT as queueing + execution + delivery; and one
 // decode step at the same shapes. Formulas: docs/model.md (from ../shared/docs/DOMAIN.md).
 //
-// Counts (FLOPs, bytes, pairs) are integers computed in double: exact below 2^53 (every preset
-// at prompts up to 128k tokens stays below), within 2^-53 relative above. Inputs are bounded by
-// scenario.hpp's limits, so nothing here can overflow to infinity or produce NaN.
+// Counts (FLOPs, bytes, pairs) are integers computed in double: exact below 2^53 ≈ 9.0e15 and
+// within 2^-53 relative above. Large scenarios do pass it: Llama-3.1-405B at 131,072 tokens
+// issues 1.77e17 FLOPs, whose last digits are rounded (to a multiple of 32). Every printed figure
+// is a measure of work, not an identifier, so this rounding (≤ 1.1e-16 relative) is harmless;
+// docs/model.md says so. Inputs are bounded by scenario.hpp's limits, so nothing here can
+// overflow to infinity or produce NaN.
 
 #include <optional>
 #include <string>
@@ -18,7 +21,7 @@
 
 namespace prefill_trace {
 
-enum class Bound { compute, memory, overhead };
+enum class Bound { compute, memory, overhead, interconnect };
 const char* bound_name(Bound bound);
 
 /// Bytes one kernel moves through HBM, by what they are.
@@ -28,6 +31,19 @@ struct HbmBytes {
   double kv = 0;
   double scores = 0;  // the materialized score/probability matrix
   double total() const { return weights + activations + kv + scores; }
+};
+
+/// What kind of kernel an operator is: it picks the efficiency the `estimate` timing applies.
+enum class Family { gemm, expert_gemm, attention, memory, interconnect };
+const char* family_name(Family family);
+
+/// The weight a GEMM operator multiplies by: worked out once, where the operator is built.
+struct GemmShape {
+  int64_t d_in = 0;
+  int64_t d_out = 0;
+  int64_t experts = 1;            // weight matrices it chooses among: E for an expert GEMM
+  int64_t experts_per_token = 1;  // k for an expert GEMM, else 1
+  bool expert() const { return experts > 1; }
 };
 
 /// One kernel. Figures are for ONE run (one layer); `count` runs make its share of the total.
@@ -43,23 +59,29 @@ struct Operator {
   double intensity = 0;  // useful FLOPs per HBM byte
   double compute_seconds = 0;
   double memory_seconds = 0;
-  double overhead_seconds = 0;
-  double seconds = 0;  // max(compute, memory) + overhead
+  double link_bytes = 0;            // bytes one device sends over the interconnect (all-reduce)
+  double interconnect_seconds = 0;  // link_bytes / link bandwidth + ring-step latencies
+  double overhead_seconds = 0;      // launch gaps inside `seconds`: 0 under the bound timing
+  double seconds = 0;               // max(compute, memory, interconnect) + overhead
   Bound bound = Bound::memory;
   double useful_fraction = 1;  // flops / computed_flops
   bool per_layer = false;      // runs once per layer (count = layers)
+  Family family = Family::memory;
+  std::optional<GemmShape> gemm =
+      std::nullopt;  // set for the weight GEMMs (projections, router, LM head)
 };
 
 struct Totals {
   double flops = 0;
   double hbm_bytes = 0;
   double seconds = 0;
-  double overhead_seconds = 0;  // the launch-overhead part of `seconds`
+  double overhead_seconds = 0;  // the launch-overhead part of `seconds` (0 under `bound`)
 };
 
 /// The roofs every operator is bounded by: peak × η_c and bandwidth × η_m for this scenario.
 struct Roofline {
-  double peak_flops = 0;  // FLOP/s of the activation format's arithmetic, × η_c
+  Timing timing = Timing::bound;
+  double peak_flops = 0;  // FLOP/s of the activation format's arithmetic, × η_c (GEMMs)
   double bandwidth = 0;   // bytes/s, × η_m
   double ridge_flops_per_byte = 0;
 };
@@ -85,7 +107,7 @@ struct EmbeddingFacts {  // step 1
   double embedding_bytes = 0;
   double kernel_launches = 0;
   double kernels_per_layer = 0;
-  double overhead_seconds = 0;
+  double launch_overhead_total_seconds = 0;  // kernel_launches × the per-launch overhead
   int64_t layers = 0;
 };
 
@@ -106,8 +128,10 @@ struct AttentionFacts {       // step 3
   double score_matrix_bytes = 0;   // largest score matrix of one layer (all heads, requests)
   double score_traffic_bytes = 0;  // score bytes through HBM, all layers (0 when fused)
   double score_bytes_avoided = 0;  // what fusion keeps on chip, all layers (0 when materialized)
-  double kv_bytes_written = 0;     // 2·L·B·T·h_kv·d_h·c
+  double kv_bytes_written = 0;     // 2·L·B·T·h_kv·d_h·c: every prompt token's K and V
   double kv_bytes_per_token = 0;
+  int64_t kv_tokens_kept = 0;  // per request: min(T, sliding window)
+  double kv_bytes_kept = 0;    // the decode-ready state: 2·L·B·min(T, W)·h_kv·d_h·c
 };
 
 struct MemoryLedger {  // step 4
@@ -189,6 +213,15 @@ const Operator* find_operator(const Trace& trace, std::string_view name);
 
 /// Parameter count of the model (all experts), from its shape.
 double parameter_count(const ModelShape& model);
+
+/// Parameters one device holds under tensor parallelism over `devices` (Megatron-style): its
+/// share of the query heads, key/value heads (replicated when fewer than devices), MLP columns
+/// and LM-head rows; norms, the router and the embedding table are replicated.
+double parameters_per_device(const ModelShape& model, int64_t devices);
+
+/// The shard of the model one device computes: h_q/N query heads, max(h_kv/N, 1) key/value
+/// heads, d_ff/N MLP columns, ⌈V/N⌉ LM-head rows. N = 1 returns the model unchanged.
+ModelShape device_shard(const ModelShape& model, int64_t devices);
 
 struct TraceOptions {
   bool decode_comparison = true;  // sweeps skip it: it doubles the work and they do not show it

@@ -25,27 +25,47 @@ json model_to_json(const ModelShape& model) {
                       {"vocab", model.vocab},
                       {"experts", model.experts},
                       {"active_experts", model.active_experts},
-                      {"tied_embeddings", model.tied_embeddings}});
+                      {"tied_embeddings", model.tied_embeddings},
+                      {"sliding_window", model.sliding_window}});
+}
+
+json optional_number(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json estimate_profile_json(const EstimateProfile& profile) {
+  if (!profile.stated()) return json(nullptr);
+  return json_object({{"gemm_efficiency", profile.gemm_efficiency},
+                      {"expert_gemm_efficiency", profile.expert_gemm_efficiency},
+                      {"attention_efficiency", profile.attention_efficiency},
+                      {"memory_efficiency", profile.memory_efficiency},
+                      {"interconnect_efficiency", profile.interconnect_efficiency},
+                      {"all_reduce_overhead_seconds", profile.all_reduce_overhead_seconds},
+                      {"kernel_gap_seconds", profile.kernel_gap_seconds},
+                      {"graph_launch_gap_seconds", profile.graph_launch_gap_seconds}});
 }
 
 json accelerator_to_json(const Accelerator& accelerator) {
   json peaks = json::object();
   accelerator.peak_flops.for_each(
       [&](DType dtype, double flops) { peaks[dtype_name(dtype)] = flops; });
-  return json_object({{"id", accelerator.id},
-                      {"name", accelerator.name},
-                      {"source_url", accelerator.source_url},
-                      {"peak_flops", peaks},
-                      {"memory_bandwidth", accelerator.memory_bandwidth},
-                      {"memory_capacity", accelerator.memory_capacity},
-                      {"compute_units", accelerator.compute_units},
-                      {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
-                      {"l2_bytes", accelerator.l2_bytes},
-                      {"launch_overhead_seconds", accelerator.launch_overhead_seconds}});
-}
-
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
+  return json_object(
+      {{"id", accelerator.id},
+       {"name", accelerator.name},
+       {"source_url", accelerator.source_url},
+       {"peak_flops", peaks},
+       {"memory_bandwidth", accelerator.memory_bandwidth},
+       {"memory_capacity", accelerator.memory_capacity},
+       {"compute_units", accelerator.compute_units},
+       {"sram_per_unit_bytes", accelerator.sram_per_unit_bytes},
+       {"l2_bytes", accelerator.l2_bytes},
+       {"launch_overhead_seconds", accelerator.launch_overhead_seconds},
+       {"interconnect_name", accelerator.interconnect_name},
+       {"interconnect_source_url", accelerator.interconnect_source_url},
+       {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
+       {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds},
+       {"interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network},
+       {"estimate", estimate_profile_json(accelerator.estimate)}});
 }
 
 json optional_bound(const std::optional<Bound>& bound) {
@@ -62,6 +82,7 @@ json totals_json(const Totals& totals) {
 json operator_json(const Operator& op) {
   return json_object({{"name", std::string(op.name)},
                       {"step", op.step},
+                      {"family", family_name(op.family)},
                       {"count", op.count},
                       {"per_layer", op.per_layer},
                       {"launches", op.launches},
@@ -75,6 +96,8 @@ json operator_json(const Operator& op) {
                       {"intensity", op.intensity},
                       {"compute_seconds", op.compute_seconds},
                       {"memory_seconds", op.memory_seconds},
+                      {"link_bytes", op.link_bytes},
+                      {"interconnect_seconds", op.interconnect_seconds},
                       {"overhead_seconds", op.overhead_seconds},
                       {"seconds", op.seconds},
                       {"bound", bound_name(op.bound)},
@@ -84,11 +107,12 @@ json operator_json(const Operator& op) {
 json step_facts(const Trace& trace, int number) {
   switch (number) {
     case 1:
-      return json_object({{"embedding_bytes", trace.embedding.embedding_bytes},
-                          {"kernel_launches", trace.embedding.kernel_launches},
-                          {"kernels_per_layer", trace.embedding.kernels_per_layer},
-                          {"layers", trace.embedding.layers},
-                          {"launch_overhead_seconds", trace.embedding.overhead_seconds}});
+      return json_object(
+          {{"embedding_bytes", trace.embedding.embedding_bytes},
+           {"kernel_launches", trace.embedding.kernel_launches},
+           {"kernels_per_layer", trace.embedding.kernels_per_layer},
+           {"layers", trace.embedding.layers},
+           {"launch_overhead_total_seconds", trace.embedding.launch_overhead_total_seconds}});
     case 2: {
       json projections = json::array();
       for (const ProjectionFact& fact : trace.projection.projections) {
@@ -108,7 +132,12 @@ json step_facts(const Trace& trace, int number) {
                                      {"weight_bytes_per_row", example.weight_bytes_per_row},
                                      {"bound", bound_name(example.bound)}}));
       }
-      return json_object({{"projections", projections},
+      const ModelShape& whole = trace.scenario.model;
+      const int64_t devices = trace.scenario.workload.tensor_parallel;
+      return json_object({{"tensor_parallel", devices},
+                          {"kv_heads_per_device", device_shard(whole, devices).kv_heads},
+                          {"kv_heads_replicated", devices > whole.kv_heads},
+                          {"projections", projections},
                           {"projection_flops_per_request", trace.projection.flops_per_request},
                           {"weight_reuse_rows", trace.projection.weight_reuse_rows},
                           {"ridge_flops_per_byte", trace.projection.ridge_flops_per_byte},
@@ -125,7 +154,10 @@ json step_facts(const Trace& trace, int number) {
                           {"score_traffic_bytes", att.score_traffic_bytes},
                           {"score_bytes_avoided", att.score_bytes_avoided},
                           {"kv_bytes_written", att.kv_bytes_written},
-                          {"kv_bytes_per_token", att.kv_bytes_per_token}});
+                          {"kv_bytes_per_token", att.kv_bytes_per_token},
+                          {"sliding_window", trace.scenario.model.sliding_window},
+                          {"kv_tokens_kept", att.kv_tokens_kept},
+                          {"kv_bytes_kept", att.kv_bytes_kept}});
     }
     case 4: {
       const MemoryLedger& mem = trace.memory;
@@ -184,8 +216,11 @@ json scenario_to_json(const Scenario& scenario) {
        {"attention_block", work.attention_block},
        {"arrival_rate", work.arrival_rate},
        {"delivery_seconds", work.delivery_seconds},
-       {"compute_efficiency", work.compute_efficiency},
-       {"memory_efficiency", work.memory_efficiency}});
+       {"timing", work.timing == Timing::bound ? "bound" : "estimate"},
+       {"graphs", work.graphs ? "on" : "off"},
+       {"compute_efficiency", optional_number(work.compute_efficiency)},
+       {"memory_efficiency", optional_number(work.memory_efficiency)},
+       {"tensor_parallel", work.tensor_parallel}});
 }
 
 json trace_to_json(const Trace& trace) {
@@ -209,7 +244,7 @@ json trace_to_json(const Trace& trace) {
   const Ttft& ttft = trace.ttft;
   const DecodeComparison& decode = trace.decode;
   json totals = totals_json(trace.totals);
-  totals["kv_cache"] = json_object({{"bytes", trace.attention.kv_bytes_written}});
+  totals["kv_cache"] = json_object({{"bytes", trace.attention.kv_bytes_kept}});
   totals["memory"] = json_object({{"peak_bytes", trace.memory.peak_bytes},
                                   {"capacity_bytes", trace.memory.capacity_bytes},
                                   {"fits", trace.memory.fits},
@@ -224,9 +259,11 @@ json trace_to_json(const Trace& trace) {
        {"engine_version", PREFILL_TRACE_VERSION},
        {"scenario", scenario_to_json(trace.scenario)},
        {"parameters", trace.parameters},
-       {"roofline", json_object({{"peak_flops", trace.roofline.peak_flops},
-                                 {"bandwidth", trace.roofline.bandwidth},
-                                 {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}})},
+       {"roofline",
+        json_object({{"timing", trace.roofline.timing == Timing::bound ? "bound" : "estimate"},
+                     {"peak_flops", trace.roofline.peak_flops},
+                     {"bandwidth", trace.roofline.bandwidth},
+                     {"ridge_flops_per_byte", trace.roofline.ridge_flops_per_byte}})},
        {"operators", operators},
        {"steps", steps},
        {"totals", totals},

@@ -1,17 +1,18 @@
 #pragma once
-// The trace's stable JSON and CSV forms (documented in docs/trace-json.md). The CLI and the
-// wasm module both print exactly this, so their outputs compare byte for byte.
+// The JSON writers: the trace's stable JSON and CSV forms (documented in docs/trace-json.md). The
+// CLI and the wasm module both print exactly this, so their outputs compare byte for byte.
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "json_write.hpp"
 #include "scenario.hpp"
 #include "trace.hpp"
 
 namespace prefill_trace {
 
-constexpr int kTraceSchemaVersion = 1;
+constexpr int kTraceSchemaVersion = 2;
 
 /// The scenario as JSON, with presets expanded: what the trace echoes back as its inputs.
 nlohmann::json scenario_to_json(const Scenario& scenario);

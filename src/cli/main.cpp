@@ -58,7 +58,10 @@ scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, 
   --prompt T              --batch B               --chunk C (0 = whole prompt)
   --attention fused|materialized                  --arrival-rate R (requests/s, 0 = no queue)
   --delivery-latency S    --m-tile M              --attention-block B (0 = from SRAM)
-  --compute-efficiency E  --memory-efficiency E   (0.001 <= E <= 1; 1 = pure roofline)
+  --compute-efficiency E  --memory-efficiency E   (0.001 <= E <= 1; overrides the timing's)
+  --tensor-parallel N     devices each layer is split over (figures per device)
+  --timing bound|estimate bound: a lower bound (default); estimate: the calibrated profile
+  --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
 
 Numbers are plain decimals (2048, 0.5, 1e-3); hexadecimal, inf and nan are refused.
 PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
@@ -100,6 +103,9 @@ constexpr ScenarioFlag kScenarioFlags[] = {
     {"--attention-block", "attention_block", true},
     {"--compute-efficiency", "compute_efficiency", true},
     {"--memory-efficiency", "memory_efficiency", true},
+    {"--tensor-parallel", "tensor_parallel", true},
+    {"--timing", "timing", false},
+    {"--graphs", "graphs", false},
 };
 
 // Options that take a value; every other --option is a switch.
@@ -426,6 +432,10 @@ void print_table(const Trace& trace) {
             << (s.workload.attention == AttentionKind::fused ? "fused" : "materialized")
             << " attention, " << trace.chunking.chunks << " chunk(s) of "
             << trace.chunking.chunk_tokens << " tokens\n"
+            << (s.workload.tensor_parallel > 1
+                    ? "Tensor parallel over " + std::to_string(s.workload.tensor_parallel) +
+                          " devices: every figure below is per device\n"
+                    : "")
             << "Parameters: " << si(trace.parameters, "")
             << "  ridge point: " << plain(trace.projection.ridge_flops_per_byte)
             << " FLOP/byte\n\n";

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { DEFAULT_SCENARIO, LESSON_PATH, assertSiteBuilt, launchChromium, normalize, site } from './helpers.mjs';
+import { DEFAULT_SCENARIO, LESSON_PATH, artifacts, assertSiteBuilt, launchChromium, normalize, site } from './helpers.mjs';
 import { hostPageRoutes, startHostServer } from './host-server.mjs';
 
 const lessonText = await readFile(path.join(site, LESSON_PATH), 'utf8');
@@ -315,6 +315,34 @@ test('storage="none": nothing in localStorage; answers reported by events and ha
   // Restoring is not a new answer: no second event.
   assert.equal((await events(page, 'prefill-trace-answer')).length, 1);
   assert.equal(await page.evaluate(() => localStorage.length), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('the progress line says where answers are kept, in each storage mode and view', async (t) => {
+  const KEPT_HERE = /Your answers are kept in this browser only\./;
+  const HOST_KEEPS = /This lesson does not store your answers; the site showing it may keep them\./;
+  const { page, problems } = await openHost(t, { view: 'lesson', storage: 'none', 'lesson-src': `/${LESSON_PATH}` });
+  const line = async () => normalize(await page.locator('.progress').innerText());
+  let text = await line();
+  assert.match(text, HOST_KEEPS);
+  assert.doesNotMatch(text, KEPT_HERE); // false under storage="none": nothing is written
+  await page.locator('.progress').screenshot({ path: path.join(artifacts, 'embed-storage-none-progress.png') });
+
+  // The explorer view builds its own progress line (the generated checks').
+  await page.locator('prefill-trace-lesson').evaluate((el) => el.setAttribute('view', 'explorer'));
+  await settled(page);
+  await page.locator('.progress').waitFor();
+  assert.match(await line(), HOST_KEEPS);
+
+  // storage="local" (the default) keeps them in localStorage: the note says so.
+  await page.locator('prefill-trace-lesson').evaluate((el) => {
+    el.setAttribute('view', 'lesson');
+    el.setAttribute('storage', 'local');
+  });
+  await settled(page);
+  text = await line();
+  assert.match(text, KEPT_HERE);
+  assert.doesNotMatch(text, HOST_KEEPS);
   assert.deepEqual(problems, []);
 });
 

@@ -32,6 +32,8 @@ export const DEFAULT_SCENARIO = Object.freeze({
   chunk_tokens: 0,
   attention: 'fused',
   arrival_rate: 0,
+  timing: 'bound',
+  tensor_parallel: 1,
 });
 
 /** Debian's Chromium (never a downloaded one: `npx playwright install` fails offline). */

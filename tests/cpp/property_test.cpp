@@ -75,15 +75,20 @@ TEST_F(RandomScenarios, InvariantsHold) {
 
     expect_all_finite(trace_to_json(trace));
     // Causal pairs: useful = T(T+1)/2, and the blocked schedule computes at least that and at
-    // most every key of every key block for every query: T · ⌈T/b⌉ · b.
-    EXPECT_EQ(trace.attention.useful_pairs, T * (T + 1) / 2);
+    // most every key of every key block for every query: T · ⌈T/b⌉ · b. Under a sliding window
+    // of W keys (Mistral), positions past W see W keys each: W(W+1)/2 + (T − W)·W.
+    const double W = static_cast<double>(s.model.sliding_window);
+    EXPECT_EQ(trace.attention.useful_pairs,
+              W > 0 && T > W ? W * (W + 1) / 2 + (T - W) * W : T * (T + 1) / 2);
     EXPECT_GE(trace.attention.computed_pairs, trace.attention.useful_pairs);
     const double b = static_cast<double>(trace.attention.block);
     EXPECT_LE(trace.attention.computed_pairs, T * std::ceil(T / b) * b);
     // The KV state by the lesson's formula, from the shape alone: 2 (K, V) · L · B · T · h_kv ·
-    // d_h · bytes per element. A state larger than the device alone means it cannot fit, by at
-    // least the difference; a fit means the state is within capacity.
-    const double kv = 2.0 * static_cast<double>(s.model.layers * s.workload.batch) * T *
+    // d_h · bytes per element, with T capped at the sliding window when the model has one. A
+    // state larger than the device alone means it cannot fit, by at least the difference; a fit
+    // means the state is within capacity.
+    const double kept = W > 0 ? std::min(T, W) : T;
+    const double kv = 2.0 * static_cast<double>(s.model.layers * s.workload.batch) * kept *
                       static_cast<double>(s.model.kv_heads * s.model.head_dim) *
                       bytes_per_element(s.precision.kv);
     EXPECT_DOUBLE_EQ(trace.memory.kv_bytes, kv);

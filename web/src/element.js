@@ -139,6 +139,14 @@ export class PrefillTraceLesson extends HTMLElement {
     this.setAttribute('asset-base', String(value));
   }
 
+  get equationsSrc() {
+    return this.getAttribute('equations-src') ?? '';
+  }
+
+  set equationsSrc(value) {
+    this.setAttribute('equations-src', String(value));
+  }
+
   /** The explorer's scenario as JSON text (the CLI's --scenario format). */
   get scenario() {
     const live = this.#mount?.scenario;

@@ -151,6 +151,7 @@ export const BOUND_LABELS = {
   compute: 'compute-bound',
   memory: 'memory-bound',
   overhead: 'launch-overhead-bound',
+  interconnect: 'interconnect-bound',  // tensor parallelism's all-reduces
 };
 
 export function bound(name) {

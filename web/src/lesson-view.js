@@ -9,6 +9,16 @@ import { quizForm } from './quiz.js';
 
 const DIRECTION_LABELS = { in: 'Input', out: 'Output' };
 
+/**
+ * The interface's direction as a badge: in and out in their colours, any other text (the
+ * contract allows any string) in a neutral style, and no badge when there is no text.
+ */
+function directionBadge(direction) {
+  if (!direction.trim()) return null;
+  const known = Object.hasOwn(DIRECTION_LABELS, direction);
+  return h('span', { class: `badge badge--${known ? direction : 'other'}` }, known ? DIRECTION_LABELS[direction] : direction);
+}
+
 function section(id, title, ...content) {
   const headingId = `${id}-heading`;
   return h(
@@ -49,7 +59,8 @@ function mechanism(lesson) {
     h(
       'ol',
       { class: 'steps' },
-      lesson.mechanism.map((step) => h('li', {}, step)),
+      // A blank step (the contract allows one) says nothing: no empty numbered item.
+      lesson.mechanism.filter((step) => step.trim()).map((step) => h('li', {}, step)),
     ),
   );
 }
@@ -63,7 +74,7 @@ function science(lesson, equations) {
       h(
         'article',
         { class: 'science-item' },
-        h('h3', {}, item.title),
+        item.title.trim() ? h('h3', {}, item.title) : null, // no empty heading
         equationBlock(item.equation, equations[i]),
         h('p', {}, item.explanation),
         labelled('Assumptions', item.assumptions),
@@ -86,9 +97,9 @@ function history(lesson) {
           'li',
           { class: 'history-entry' },
           h('span', { class: 'history-year' }, String(entry.year)),
-          h('h3', {}, entry.title),
+          entry.title.trim() ? h('h3', {}, entry.title) : null, // no empty heading
           h('p', {}, entry.significance),
-          entry.source ? h('p', { class: 'history-source' }, externalLink(entry.source.title, entry.source.url)) : null,
+          entry.source ? h('p', { class: 'history-source' }, sourceLink(entry.source)) : null,
         ),
       ),
     ),
@@ -139,11 +150,7 @@ function specifications(lesson) {
           {},
           h('span', { class: 'interface-name' }, port.name),
           ' ',
-          h(
-            'span',
-            { class: `badge badge--${port.direction === 'out' ? 'out' : 'in'}` },
-            DIRECTION_LABELS[port.direction] ?? port.direction,
-          ),
+          directionBadge(port.direction),
           h('span', { class: 'interface-signal' }, port.signal),
         ),
       ),
@@ -189,6 +196,11 @@ function evidence(lesson) {
   );
 }
 
+/** A source's link, named by its title, or by its address when the title is blank (allowed). */
+function sourceLink(source) {
+  return externalLink(source.title.trim() ? source.title : source.url, source.url);
+}
+
 function sources(lesson, lessonUrl) {
   return section(
     'sources',
@@ -196,7 +208,7 @@ function sources(lesson, lessonUrl) {
     h(
       'ul',
       { class: 'sources' },
-      lesson.sources.map((source) => h('li', {}, externalLink(source.title, source.url))),
+      lesson.sources.map((source) => h('li', {}, sourceLink(source))),
     ),
     h(
       'p',
@@ -208,8 +220,10 @@ function sources(lesson, lessonUrl) {
   );
 }
 
-function lessonList(title, ids, relatedLessons) {
-  if (!Array.isArray(ids) || ids.length === 0) return null;
+function lessonList(title, allIds, relatedLessons) {
+  // An empty id (the contract allows one) names no lesson: nothing to list.
+  const ids = Array.isArray(allIds) ? allIds.filter((id) => id) : [];
+  if (ids.length === 0) return null;
   return [
     h('h3', {}, title),
     h(

@@ -5,6 +5,14 @@
 import { h } from './dom.js';
 
 /**
+ * An option's text; a blank one (the contract allows it) is named by its place, so its radio
+ * button still has an accessible name and the reader can tell it from the others.
+ */
+function optionText(text, index) {
+  return text.trim() ? text : `Option ${index + 1} (blank)`;
+}
+
+/**
  * @param {{question: string, options: string[]}} check
  * @param {string} idPrefix  unique per quiz on the page
  * @param {(choice: number) => {ok: boolean, error: string, correct: boolean,
@@ -18,7 +26,7 @@ export function quizForm(check, idPrefix, onCheck, onAnswered = () => {}) {
       'label',
       { class: 'option' },
       h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(index) }),
-      h('span', { class: 'option-text' }, text),
+      h('span', { class: text.trim() ? 'option-text' : 'option-text option-text--blank' }, optionText(text, index)),
     ),
   );
   const feedback = h('div', {
@@ -69,7 +77,7 @@ export function quizForm(check, idPrefix, onCheck, onAnswered = () => {}) {
       ),
       answerText === undefined
         ? null
-        : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', answerText),
+        : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', optionText(answerText, result.correctIndex)),
       h('p', {}, h('span', { class: 'label' }, 'Reasoning'), ' ', result.explanation),
     );
   });

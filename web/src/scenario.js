@@ -13,6 +13,8 @@ export const DEFAULTS = Object.freeze({
   chunk: 0,
   attention: 'fused',
   rate: 0,
+  timing: 'bound',
+  devices: 1,
 });
 
 /** The value of "Model" that means "use the custom shape fields". */
@@ -28,6 +30,8 @@ export const FIELDS = Object.freeze([
   { key: 'chunk', param: 'chunk', json: 'chunk_tokens', numeric: true },
   { key: 'attention', param: 'attention', json: 'attention' },
   { key: 'rate', param: 'rate', json: 'arrival_rate', numeric: true },
+  { key: 'timing', param: 'timing', json: 'timing' },
+  { key: 'devices', param: 'tp', json: 'tensor_parallel', numeric: true },
 ]);
 
 /** A custom model's shape (engine JSON keys under /model; also the query parameter names). */

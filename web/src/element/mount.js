@@ -324,7 +324,7 @@ export class Mount {
   async #showExplorer(lead) {
     const engine = this.#engine;
     const presets = engine.listPresets();
-    this.#summary = new ProgressSummary(() => this.#forgetAnswers());
+    this.#summary = new ProgressSummary(() => this.#forgetAnswers(), this.#options.storage);
     let explorerNode;
     if (presets.ok) {
       this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary: this.#summary });
@@ -379,7 +379,7 @@ export class Mount {
     const engine = this.#engine;
     const progress = this.#progress;
     const withExplorer = Boolean(this.#explorer);
-    const summary = withExplorer ? this.#summary : new ProgressSummary(() => this.#forgetAnswers());
+    const summary = withExplorer ? this.#summary : new ProgressSummary(() => this.#forgetAnswers(), this.#options.storage);
     this.#summary = summary;
     const equations = equationPack?.[lesson.id];
     const related = relatedFile?.lessons;

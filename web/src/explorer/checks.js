@@ -9,12 +9,24 @@ import * as fmt from '../format.js';
 import { questionKeyText, sha256Hex } from '../progress.js';
 import { readDecimal } from '../scenario.js';
 
+/** Where answers go, for each of the element's `storage` modes (README, "Embedding in the Atlas"). */
+const STORAGE_NOTES = {
+  local: 'Your answers are kept in this browser only.',
+  // The element writes nothing; the host gets each answer (prefill-trace-answer) and may keep it.
+  none: 'This lesson does not store your answers; the site showing it may keep them.',
+};
+
 /** "Answered correctly: 2 of 5" for every check on the page, with a way to forget answers. */
 export class ProgressSummary {
   #results = new Map();
+  #storageNote;
 
-  /** @param {() => void} onClear */
-  constructor(onClear) {
+  /**
+   * @param {() => void} onClear
+   * @param {'local'|'none'} [storage='local']  the element's storage mode
+   */
+  constructor(onClear, storage = 'local') {
+    this.#storageNote = STORAGE_NOTES[storage] ?? STORAGE_NOTES.local;
     this.text = h('span', {});
     const clear = h('button', { type: 'button', class: 'link-button' }, 'Forget my answers');
     clear.addEventListener('click', () => onClear());
@@ -51,8 +63,7 @@ export class ProgressSummary {
     const values = [...this.#results.values()];
     const correct = values.filter((v) => v === true).length;
     this.text.textContent =
-      `Answered correctly: ${correct} of ${values.length} checks. ` +
-      'Your answers are kept in this browser only.';
+      `Answered correctly: ${correct} of ${values.length} checks. ${this.#storageNote}`;
   }
 }
 

@@ -77,6 +77,20 @@ export class Controls {
     );
     attention.addEventListener('change', () => onEdit('attention', attention.value, true));
 
+    // The engine's two timings (docs/model.md): a lower bound, or the calibrated estimate.
+    const timing = h(
+      'select',
+      { id: 'ctl-timing' },
+      options(
+        [
+          ['bound', 'Bound (a lower bound)'],
+          ['estimate', 'Estimate (calibrated)'],
+        ],
+        null,
+      ),
+    );
+    timing.addEventListener('change', () => onEdit('timing', timing.value, true));
+
     // Prompt tokens: a log-scaled slider and an exact number field, kept in step.
     const slider = h('input', {
       id: 'ctl-prompt-range',
@@ -103,8 +117,9 @@ export class Controls {
 
     const batch = this.#numberInput('ctl-batch', { step: 1, min: 1 });
     const chunk = this.#numberInput('ctl-chunk', { step: 256, min: 0 });
+    const devices = this.#numberInput('ctl-devices', { step: 1, min: 1 });
     const rate = this.#numberInput('ctl-rate', { decimal: true });
-    for (const [key, input] of [['batch', batch], ['chunk', chunk], ['rate', rate]]) {
+    for (const [key, input] of [['batch', batch], ['chunk', chunk], ['rate', rate], ['devices', devices]]) {
       input.addEventListener('input', () => onEdit(key, parseValue(input.value, true), false));
       input.addEventListener('change', () => onEdit(key, parseValue(input.value, true), true));
     }
@@ -141,6 +156,8 @@ export class Controls {
       ['chunk', chunk],
       ['attention', attention],
       ['rate', rate],
+      ['timing', timing],
+      ['devices', devices],
     ]) {
       this.#inputs.set(key, input);
     }
@@ -198,6 +215,8 @@ export class Controls {
       this.#field('chunk', 'Chunk size', chunk, 'Tokens per chunk; 0 = whole prompt at once.'),
       this.#field('attention', 'Attention', attention),
       this.#field('rate', 'Arrival rate', rate, 'Requests per second; 0 = no queue.'),
+      this.#field('timing', 'Timing', timing, 'Bound: never above a real measurement. Estimate: fitted per accelerator.'),
+      this.#field('devices', 'Devices (tensor parallel)', devices, 'GPUs each layer is split over; figures are per device.'),
       h(
         'div',
         { class: 'actions' },

@@ -15,7 +15,7 @@ const FACT_LABELS = {
   layers: 'Layers',
   kernels_per_layer: 'Kernels per layer',
   kernel_launches: 'Kernel launches in all',
-  launch_overhead_seconds: 'Launch overhead in all',
+  launch_overhead_total_seconds: 'Launch overhead in all',
   embedding_bytes: 'Embedding traffic',
   ridge_flops_per_byte: 'Ridge point of the accelerator (P/β)',
   weight_reuse_rows: 'Token rows sharing each weight load',
