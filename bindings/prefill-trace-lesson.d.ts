@@ -51,11 +51,6 @@ export interface PrefillTraceLessonEventMap {
 export interface PrefillTraceLessonAttributes {
   /** The lesson file (same origin), resolved against the page. Default: the bundled lesson. */
   "lesson-src"?: string;
-  /**
-   * An Atlas equation pack (`{lessonId: [{latex, variables, text}]}`, same origin) for other
-   * lessons' science equations. Default: the bundled pack.
-   */
-  "equations-src"?: string;
   view?: PrefillTraceView;
   theme?: PrefillTraceTheme;
   /** The explorer's scenario as JSON text (the CLI's --scenario format). */
@@ -73,7 +68,6 @@ export interface PrefillTraceLessonAttributes {
 /** An instance of <prefill-trace-lesson>. `data-state` is "loading", "ready" or "error". */
 export interface PrefillTraceLesson extends HTMLElement {
   lessonSrc: string;
-  equationsSrc: string;
   view: PrefillTraceView;
   theme: PrefillTraceTheme;
   storage: PrefillTraceStorage;

@@ -91,14 +91,6 @@ export class PrefillTraceLesson extends HTMLElement {
     this.setAttribute('lesson-src', String(value));
   }
 
-  get equationsSrc() {
-    return this.getAttribute('equations-src') ?? '';
-  }
-
-  set equationsSrc(value) {
-    this.setAttribute('equations-src', String(value));
-  }
-
   get view() {
     return enumValue(this.getAttribute('view'), VIEW_VALUES);
   }
