@@ -106,6 +106,10 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .field("ok", &api::JsonReply::ok)
       .field("error", &api::JsonReply::error)
       .field("json", &api::JsonReply::json);
+  value_object<api::CsvReply>("CsvResult")
+      .field("ok", &api::CsvReply::ok)
+      .field("error", &api::CsvReply::error)
+      .field("csv", &api::CsvReply::csv);
   value_object<api::GeneratedReply>("GeneratedCheckResult")
       .field("ok", &api::GeneratedReply::ok)
       .field("error", &api::GeneratedReply::error)
@@ -119,6 +123,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function("checkAnswer", &check_answer);
   function(
       "computeTrace", +[](const std::string& text) { return api::compute_trace(text); });
+  function(
+      "traceCsv", +[](const std::string& text) { return api::compute_trace_csv(text); });
   function("listPresets", &api::list_presets);
   function("sweep", &sweep);
   function(

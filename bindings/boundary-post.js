@@ -27,6 +27,7 @@
     checkAnswer: [[lessonText, ["checkIndex", NUMBER], ["choice", NUMBER]],
                   function () { return { correct: false, correctIndex: -1, explanation: "" }; }],
     computeTrace: [[scenarioJson], function () { return { json: "" }; }],
+    traceCsv: [[scenarioJson], function () { return { csv: "" }; }],
     traceFigures: [[scenarioJson], function () { return { figures: new Float64Array(0) }; }],
     listPresets: [[], function () { return { json: "" }; }],
     sweep: [[scenarioJson, ["variable", NAME], ["values", NUMBERS]],

@@ -87,6 +87,11 @@ export interface PrefillTraceModule {
    * (layout in docs/trace-json.md, "Figures"). Operators come in computeTrace's order.
    */
   traceFigures(scenarioJson: string): FiguresResult;
+  /**
+   * The trace's operators as CSV (RFC 4180, CRLF; columns in docs/trace-json.md, "CSV"),
+   * byte for byte what `prefill-trace trace --csv` prints for the same scenario.
+   */
+  traceCsv(scenarioJson: string): CsvResult;
   /** The built-in models, accelerators and precisions (with their source URLs) as JSON. */
   listPresets(): JsonResult;
   /**

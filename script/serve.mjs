@@ -6,12 +6,24 @@
 // so the policy has one source), correct MIME types (application/wasm enables streaming
 // compilation), an ETag so `no-cache` revalidation can answer 304, and refuses any path that
 // leaves the root.
+//
+// Compression: script/build-site writes `<file>.br` and `<file>.gz` beside each text and wasm
+// file; the server sends the best one the request's Accept-Encoding allows (brotli, then gzip,
+// then the file itself), with `Vary: Accept-Encoding`, the original file's Content-Type and the
+// sent bytes' Content-Length. Nothing is compressed per request.
+// Caching: a file whose name carries a content hash (`name-<16 hex digits>.ext`, the lesson
+// file's own convention) never changes under that name: `max-age=31536000, immutable`. Every
+// other file (index.html, app.js, …) is `no-cache`: revalidated with its ETag on each use.
+// Every response stream is ended with stream.pipeline, which closes the file when the client
+// goes away mid-transfer.
 
 import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { parseArgs } from 'node:util';
+import Negotiator from 'negotiator';
 
 const HOST = '127.0.0.1';
 
@@ -28,6 +40,17 @@ const MIME_TYPES = {
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
+
+/** Encodings build-site writes beside a file (its name + suffix), best first. */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
+const ENCODING_NAMES = [...ENCODINGS.map((e) => e.name), 'identity'];
+
+/** A name that carries a content hash: its bytes never change (see the header comment). */
+const HASHED_NAME = /-[0-9a-f]{16}\.[A-Za-z0-9]+$/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const { values } = parseArgs({
   options: {
@@ -64,11 +87,11 @@ async function readCsp() {
 }
 const csp = await readCsp();
 
-function baseHeaders() {
+function baseHeaders(cacheControl = 'no-cache') {
   const headers = {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'no-cache',
+    'Cache-Control': cacheControl,
   };
   if (csp) headers['Content-Security-Policy'] = csp;
   return headers;
@@ -115,6 +138,36 @@ async function resolveFile(urlPath) {
   return info.isFile() ? { file: real, size: info.size, mtimeMs: info.mtimeMs } : null;
 }
 
+/** A regular file's size and modification time, or null when there is none. */
+async function fileInfo(file) {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? { file, size: info.size, mtimeMs: info.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What to send for `found`: its best precompressed sibling the client accepts, or the file.
+ * `varies` says whether a sibling exists at all (then the answer depends on Accept-Encoding).
+ */
+async function chooseEncoding(req, found) {
+  const siblings = new Map();
+  for (const { name, suffix } of ENCODINGS) {
+    const sibling = await fileInfo(found.file + suffix);
+    if (sibling) siblings.set(name, sibling);
+  }
+  if (siblings.size === 0) return { sent: found, encoding: null, varies: false };
+  const accepted = new Negotiator(req).encoding(ENCODING_NAMES.filter((n) => n === 'identity' || siblings.has(n)), {
+    preferred: ENCODING_NAMES,
+  });
+  // `identity;q=0` with no acceptable sibling: still send the file (RFC 9110 allows it, and
+  // every server of this kind does rather than answer 406).
+  const sibling = siblings.get(accepted);
+  return sibling ? { sent: sibling, encoding: accepted, varies: true } : { sent: found, encoding: null, varies: true };
+}
+
 /**
  * A validator for the file's current bytes (size and modification time). With `no-cache`, the
  * browser revalidates every time and gets a 304 when nothing changed: always fresh, but a
@@ -138,27 +191,34 @@ const server = createServer(async (req, res) => {
       return;
     }
     const type = MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream';
-    const etag = etagOf(found);
+    const { sent, encoding, varies } = await chooseEncoding(req, found);
+    // Each encoding is its own representation: its own validator.
+    const etag = etagOf(sent);
+    const headers = {
+      ...baseHeaders(HASHED_NAME.test(path.basename(found.file)) ? IMMUTABLE : 'no-cache'),
+      ETag: etag,
+      ...(varies ? { Vary: 'Accept-Encoding' } : {}),
+    };
     const cached = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim());
     if (cached.includes(etag)) {
-      res.writeHead(304, { ...baseHeaders(), ETag: etag });
+      res.writeHead(304, headers);
       res.end();
       return;
     }
     res.writeHead(200, {
-      ...baseHeaders(),
+      ...headers,
       'Content-Type': type,
-      'Content-Length': found.size,
-      ETag: etag,
-      'Last-Modified': new Date(found.mtimeMs).toUTCString(),
+      'Content-Length': sent.size,
+      ...(encoding ? { 'Content-Encoding': encoding } : {}),
+      'Last-Modified': new Date(sent.mtimeMs).toUTCString(),
     });
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
-    createReadStream(found.file)
-      .on('error', () => res.destroy())
-      .pipe(res);
+    // pipeline destroys the file stream when the response closes early (client gone) or
+    // fails, and the response when the file fails: no descriptor outlives its request.
+    pipeline(createReadStream(sent.file), res, () => {});
   } catch (error) {
     console.error(`serve: ${req.url}: ${error.message}`);
     if (!res.headersSent) sendText(res, 500, 'Internal Server Error');

@@ -127,10 +127,16 @@ FiguresReply trace_figures(std::string_view scenario_json) {
   return reply;
 }
 
-std::string compute_trace_csv_or_error(std::string_view scenario_json, bool* ok) {
+CsvReply compute_trace_csv(std::string_view scenario_json) {
+  CsvReply reply;
   auto trace = trace_for(scenario_json);
-  *ok = trace.ok();
-  return trace ? trace_to_csv(trace.value()) : trace.error();
+  if (!trace) {
+    reply.error = trace.error();
+    return reply;
+  }
+  reply.csv = trace_to_csv(trace.value());
+  reply.ok = true;
+  return reply;
 }
 
 JsonReply list_presets() {

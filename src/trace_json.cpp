@@ -1,6 +1,5 @@
 #include "trace_json.hpp"
 
-#include <sstream>
 #include <utility>
 
 #include "json_path.hpp"
@@ -281,20 +280,80 @@ json trace_to_json(const Trace& trace) {
        {"assumptions", assumptions}});
 }
 
+namespace {
+
+/// A CSV cell as RFC 4180 wants it: quoted when it holds a comma, a quote or a line break.
+std::string csv_cell(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
+/// A number with the same digits as the trace JSON (the shortest that reads back exactly).
+std::string csv_number(double value) { return json(value).dump(); }
+
+struct CsvColumn {
+  const char* header;  // the operators[] field, and its unit in parentheses
+  std::string (*cell)(const Operator& op);
+};
+
+// One row per operator (per kernel instance; `count` says how many the trace runs). The
+// headers name the JSON field each column comes from and its unit.
+const CsvColumn kCsvColumns[] = {
+    {"name", [](const Operator& op) { return csv_cell(op.name); }},
+    {"step", [](const Operator& op) { return std::to_string(op.step); }},
+    {"count (instances)", [](const Operator& op) { return csv_number(op.count); }},
+    {"per_layer (true/false)",
+     [](const Operator& op) { return std::string(op.per_layer ? "true" : "false"); }},
+    {"launches (per instance)", [](const Operator& op) { return csv_number(op.launches); }},
+    {"flops (FLOP per instance)", [](const Operator& op) { return csv_number(op.flops); }},
+    {"computed_flops (FLOP per instance)",
+     [](const Operator& op) { return csv_number(op.computed_flops); }},
+    {"hbm_weights (bytes per instance)",
+     [](const Operator& op) { return csv_number(op.hbm.weights); }},
+    {"hbm_activations (bytes per instance)",
+     [](const Operator& op) { return csv_number(op.hbm.activations); }},
+    {"hbm_kv (bytes per instance)", [](const Operator& op) { return csv_number(op.hbm.kv); }},
+    {"hbm_scores (bytes per instance)",
+     [](const Operator& op) { return csv_number(op.hbm.scores); }},
+    {"hbm_total (bytes per instance)",
+     [](const Operator& op) { return csv_number(op.hbm.total()); }},
+    {"intensity (FLOP/byte)", [](const Operator& op) { return csv_number(op.intensity); }},
+    {"compute_seconds (s per instance)",
+     [](const Operator& op) { return csv_number(op.compute_seconds); }},
+    {"memory_seconds (s per instance)",
+     [](const Operator& op) { return csv_number(op.memory_seconds); }},
+    {"overhead_seconds (s per instance)",
+     [](const Operator& op) { return csv_number(op.overhead_seconds); }},
+    {"seconds (s per instance)", [](const Operator& op) { return csv_number(op.seconds); }},
+    {"bound", [](const Operator& op) { return std::string(bound_name(op.bound)); }},
+    {"useful_fraction (ratio)",
+     [](const Operator& op) { return csv_number(op.useful_fraction); }},
+};
+
+}  // namespace
+
 std::string trace_to_csv(const Trace& trace) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "name,step,count,launches,flops,computed_flops,weight_bytes,activation_bytes,kv_bytes,"
-         "score_bytes,hbm_bytes,intensity_flops_per_byte,compute_seconds,memory_seconds,"
-         "overhead_seconds,seconds,bound,useful_fraction\n";
-  for (const Operator& op : trace.operators) {
-    out << op.name << ',' << op.step << ',' << op.count << ',' << op.launches << ',' << op.flops
-        << ',' << op.computed_flops << ',' << op.hbm.weights << ',' << op.hbm.activations << ','
-        << op.hbm.kv << ',' << op.hbm.scores << ',' << op.hbm.total() << ',' << op.intensity << ','
-        << op.compute_seconds << ',' << op.memory_seconds << ',' << op.overhead_seconds << ','
-        << op.seconds << ',' << bound_name(op.bound) << ',' << op.useful_fraction << '\n';
+  // RFC 4180: CRLF line ends, a header row.
+  std::string out;
+  const char* separator = "";
+  for (const CsvColumn& column : kCsvColumns) {
+    out += separator;
+    out += csv_cell(column.header);
+    separator = ",";
   }
-  return out.str();
+  out += "\r\n";
+  for (const Operator& op : trace.operators) {
+    separator = "";
+    for (const CsvColumn& column : kCsvColumns) {
+      out += separator;
+      out += column.cell(op);
+      separator = ",";
+    }
+    out += "\r\n";
+  }
+  return out;
 }
 
 json presets_to_json(const Presets& presets) {

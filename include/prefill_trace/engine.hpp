@@ -58,7 +58,14 @@ LessonReply load_lesson(std::string_view lesson_text);
 QuizReply check_answer(std::string_view lesson_text, double check_index, double choice);
 /// The trace for a scenario (docs/trace-json.md); steps carry the bundled lesson's mechanism.
 JsonReply compute_trace(std::string_view scenario_json);
-std::string compute_trace_csv_or_error(std::string_view scenario_json, bool* ok);
+/// The trace's operators as CSV (docs/trace-json.md, "CSV"): what the CLI's --csv prints and
+/// the page downloads, one schema.
+struct CsvReply {
+  bool ok = false;
+  std::string error;
+  std::string csv;
+};
+CsvReply compute_trace_csv(std::string_view scenario_json);
 JsonReply list_presets();
 /// variable: "prompt_tokens" or "arrival_rate"; at most max_sweep_points values.
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,

@@ -318,7 +318,7 @@ test('a lesson address on another origin is refused without being fetched', asyn
   assert.deepEqual(problems, []);
 });
 
-test('a module that fails to load shows a clear message instead of the lesson', async (t) => {
+test('a module that fails to load shows a clear message; the lesson built into the page stays', async (t) => {
   const { page, problems } = await openPage(t, '/', {
     state: 'error',
     setup: (p) =>
@@ -327,11 +327,83 @@ test('a module that fails to load shows a clear message instead of the lesson', 
       ),
   });
   assert.match(normalize(await page.getByRole('alert').innerText()), /WebAssembly module failed to load/);
-  assert.equal(await page.locator('section.lesson-section').count(), 0);
+  // The lesson rendered in at build time needs no engine to be read (script/site/prerender.mjs).
+  assert.equal(normalize(await page.locator('main h1').textContent()), lesson.name);
+  assert.deepEqual(
+    (await page.locator('main h2').allTextContents()).map(normalize),
+    SECTION_HEADINGS.map((heading) => (heading === 'Explore the resource trace' ? 'The trace explorer could not start' : heading)),
+  );
   assert.equal(await page.locator('#explorer').count(), 0);
+  assert.match(normalize(await page.locator('#check-0-feedback').innerText()), /needs the lesson engine, which could not start/);
   // Only the provoked 404 (and Chromium's console line for it) may appear.
   assert.ok(
     problems.every((p) => p.includes('/wasm/prefill_trace.js') || p.includes('status of 404')),
     problems.join('\n'),
   );
+});
+
+test('with JavaScript off, the lesson built into index.html is all there; the quiz says it needs JavaScript', async (t) => {
+  const context = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1024, height: 800 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  // Chromium cancels the page's script preloads when scripts are off; any other failure counts.
+  page.on('requestfailed', (r) => r.resourceType() !== 'script' && problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  await page.goto(`${env.origin}/`);
+  assert.equal(await page.locator('prefill-trace-lesson').getAttribute('data-state'), null, 'no script ran');
+
+  assert.equal(normalize(await page.locator('main h1').textContent()), lesson.name);
+  assert.deepEqual((await page.locator('main h2').allTextContents()).map(normalize), SECTION_HEADINGS);
+  const text = await renderedText(page);
+  // Every displayed string but the quiz's explanation, which shows only once an answer is
+  // checked — by the engine, with JavaScript.
+  const expected = displayedStrings(lesson).filter(([pointer]) => !/^\/checks?(\/\d+)?\/explanation$/.test(pointer));
+  assert.ok(expected.some(([pointer]) => pointer === '/check/question'));
+  const missing = expected.filter(([, s]) => !text.includes(normalize(s)));
+  assert.deepEqual(missing, [], 'lesson strings missing without JavaScript');
+  for (const option of lesson.check.options) {
+    assert.equal(await page.getByLabel(option, { exact: true }).count(), 1, `option "${option}" is a radio button`);
+  }
+  assert.ok(text.includes('Checking an answer needs JavaScript.'));
+  assert.equal(await page.getByRole('button', { name: 'Check answer' }).isDisabled(), true);
+
+  // The equation typeset at build time: KaTeX's HTML, with its positions in classes, not in
+  // style attributes (which the CSP would refuse).
+  assert.equal(await page.locator('#science .katex-display .katex-html').count(), 1);
+  assert.equal(await page.locator('#science .katex-mathml annotation').textContent(), equationPack[lesson.id][0].latex);
+  assert.equal(await page.locator('#science [style]').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('the script adopts the built-in lesson: the same nodes, no layout shift, an answerable quiz', async (t) => {
+  const { page, problems } = await openPage(t, '/', {
+    setup: (p) =>
+      p.addInitScript(() => {
+        // Parsing is done and no deferred (module) script has run yet at "interactive".
+        document.addEventListener('readystatechange', () => {
+          if (document.readyState !== 'interactive') return;
+          const shadow = document.querySelector('prefill-trace-lesson').shadowRoot;
+          window.builtIn = { article: shadow?.querySelector('article'), math: shadow?.querySelector('.katex') };
+        });
+        window.shifts = [];
+        new PerformanceObserver((list) => window.shifts.push(...list.getEntries().map((e) => e.value))).observe({
+          type: 'layout-shift',
+          buffered: true,
+        });
+      }),
+  });
+  const adopted = await page.evaluate(() => {
+    const shadow = document.querySelector('prefill-trace-lesson').shadowRoot;
+    return {
+      built: Boolean(window.builtIn.article),
+      sameArticle: window.builtIn.article === shadow.querySelector('article'),
+      sameMath: window.builtIn.math === shadow.querySelector('.katex'),
+      notes: shadow.querySelectorAll('.needs-script').length,
+      shifts: window.shifts,
+    };
+  });
+  assert.deepEqual(adopted, { built: true, sameArticle: true, sameMath: true, notes: 0, shifts: [] });
+  assert.match(await chooseAndCheck(page, lesson.check.answer), /^Correct/);
+  assert.deepEqual(problems, []);
 });

@@ -17,6 +17,7 @@ const CALLS = {
   loadLesson: [["D", lesson, "lessonText"]],
   checkAnswer: [["D", lesson, "lessonText"], ["#", 0, "checkIndex"], ["#", 0, "choice"]],
   computeTrace: [["D", scenario, "scenarioJson"]],
+  traceCsv: [["D", scenario, "scenarioJson"]],
   traceFigures: [["D", scenario, "scenarioJson"]],
   listPresets: [],
   sweep: [["D", scenario, "scenarioJson"], ["N", "prompt_tokens", "variable"], ["A", [128, 2048], "values"]],
@@ -28,6 +29,7 @@ const CPP_REFUSALS = {
   loadLesson: () => module.loadLesson("[]"),
   checkAnswer: () => module.checkAnswer(lesson, 0, 7),
   computeTrace: () => module.computeTrace("{}"),
+  traceCsv: () => module.traceCsv("{}"),
   traceFigures: () => module.traceFigures("{}"),
   listPresets: null,  // cannot fail from C++: its shape is JsonResult, as computeTrace's
   sweep: () => module.sweep(scenario, "batch", [1]),

@@ -55,10 +55,15 @@ export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';
 
 /**
  * Modules of the built site that app.js imports when it first needs them (script/build-site
- * bundles each alone): the explorer's charts with d3 (charts/index.js), and KaTeX.
+ * bundles each alone): the explorer's charts with d3 (charts/index.js), and KaTeX. Their built
+ * names carry a content hash, which build-site gives app.js (esbuild --define); unbundled
+ * sources fall back to the plain names.
  */
-export const CHARTS_MODULE = 'chunks/charts.js';
-export const KATEX_MODULE = 'chunks/katex.js';
+/* global PREFILL_TRACE_CHARTS_MODULE, PREFILL_TRACE_KATEX_MODULE */
+export const CHARTS_MODULE =
+  typeof PREFILL_TRACE_CHARTS_MODULE === 'string' ? PREFILL_TRACE_CHARTS_MODULE : 'chunks/charts.js';
+export const KATEX_MODULE =
+  typeof PREFILL_TRACE_KATEX_MODULE === 'string' ? PREFILL_TRACE_KATEX_MODULE : 'chunks/katex.js';
 
 /** The Emscripten UMD loader, its WebAssembly module, and the folder holding both. */
 export const ENGINE_DIR = 'wasm/';

@@ -32,6 +32,7 @@ import {
 import { describe } from './element/loading.js';
 import { Mount } from './element/mount.js';
 import { stylesheet } from './element/styles.js';
+import { findPrerendered } from './prerendered.js';
 
 export class PrefillTraceLesson extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
@@ -64,8 +65,17 @@ export class PrefillTraceLesson extends HTMLElement {
   #answers = null;
   #reflecting = false;
 
+  // The lesson built into the page (a declarative shadow root, prerendered.js), until the
+  // first rendering takes it over.
+  #prerendered = null;
+
   connectedCallback() {
-    if (!this.#shadow) this.#shadow = this.attachShadow({ mode: 'open' });
+    if (!this.#shadow) {
+      // Read first: attachShadow() would empty a declarative shadow root.
+      this.#prerendered = findPrerendered(this);
+      this.#shadow = this.#prerendered?.shadow ?? this.attachShadow({ mode: 'open' });
+      if (this.#prerendered) [this.#root, this.#sheet, this.#styled] = [this.#prerendered.root, this.#prerendered.sheet, Promise.resolve()];
+    }
     this.#render();
   }
 
@@ -187,7 +197,7 @@ export class PrefillTraceLesson extends HTMLElement {
 
   /** The style sheet of the current asset base, linked once per base; hidden content until it applies. */
   #ensureStyles(base) {
-    if (this.#sheet && this.#sheetBase === base.href) return;
+    if (this.#sheet && (this.#sheetBase === base.href || this.#prerendered)) return;
     const sheet = stylesheet(SHADOW_STYLESHEET, base);
     if (this.#sheet) this.#sheet.replaceWith(sheet.link);
     else this.#shadow.prepend(sheet.link);
@@ -203,11 +213,16 @@ export class PrefillTraceLesson extends HTMLElement {
     const base = this.#base();
     this.#ensureStyles(base);
     const view = this.view;
-    const article = h('article', { class: 'lesson', part: 'lesson', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading the lesson…'));
-    const root = h('div', { class: 'ptl', hidden: true }, article);
-    this.#root?.remove();
-    this.#root = root;
-    this.#shadow.append(root);
+    const prerendered = this.#prerendered;
+    this.#prerendered = null;
+    let root = prerendered?.root;
+    if (!root) {
+      const article = h('article', { class: 'lesson', part: 'lesson', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading the lesson…'));
+      root = h('div', { class: 'ptl', hidden: true }, article);
+      this.#root?.remove();
+      this.#root = root;
+      this.#shadow.append(root);
+    }
     const styled = this.#styled.then(() => {
       root.hidden = false;
     });
@@ -224,6 +239,7 @@ export class PrefillTraceLesson extends HTMLElement {
         answers: this.#answers,
         shadow: this.#shadow,
         sheet: this.#sheet,
+        prerendered,
       },
       root,
       (name, detail) => this.#onMountEvent(name, detail),

@@ -216,6 +216,16 @@ export class Engine {
     return jsonResult(() => this.#module.computeTrace(scenarioJson), 'computing the trace');
   }
 
+  /** The trace's operators as CSV (the CLI's --csv schema): `{ok, error, csv}`. */
+  traceCsv(scenarioJson) {
+    try {
+      const r = this.#module.traceCsv(scenarioJson);
+      return { ok: Boolean(r.ok), error: String(r.error), csv: String(r.csv) };
+    } catch (error) {
+      return { ok: false, error: `the engine failed while writing the CSV: ${describe(error)}`, csv: '' };
+    }
+  }
+
   /** TTFT at each of `values` of `variable`, in one call: `{ok, error, value: {points}}`. */
   sweep(scenarioJson, variable, values) {
     return jsonResult(

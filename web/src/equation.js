@@ -10,7 +10,7 @@
 import { KATEX_MODULE, assetUrl } from './config.js';
 import { h } from './dom.js';
 
-const KATEX_OPTIONS = Object.freeze({
+export const KATEX_OPTIONS = Object.freeze({
   displayMode: true,
   output: 'htmlAndMathml',
   // Lesson data is not trusted to run \href, \url or \htmlClass-style commands.
@@ -60,6 +60,11 @@ function mathSlot(latex) {
   const slot = h('div', { class: 'equation-math equation-math--pending' });
   pendingLatex.set(slot, latex);
   return slot;
+}
+
+/** The LaTeX a slot made by equationBlock() waits to show (build-time rendering reads it). */
+export function pendingLatexOf(slot) {
+  return pendingLatex.get(slot) ?? null;
 }
 
 function fallbackMath(latex) {

@@ -13,6 +13,45 @@ function optionText(text, index) {
 }
 
 /**
+ * The quiz form of `check`, not yet answerable (see wireQuiz): its question, its options as a
+ * radio group, the "Check answer" button and the feedback area.
+ * @param {{question: string, options: string[]}} check
+ * @param {string} idPrefix  unique per quiz on the page
+ */
+export function buildQuizForm(check, idPrefix) {
+  const questionId = `${idPrefix}-question`;
+  return h(
+    'form',
+    { class: 'quiz', 'aria-labelledby': questionId, novalidate: true },
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, h('h3', { id: questionId }, check.question)),
+      h(
+        'div',
+        { class: 'options' },
+        check.options.map((text, index) =>
+          h(
+            'label',
+            { class: 'option' },
+            h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(index) }),
+            h('span', { class: text.trim() ? 'option-text' : 'option-text option-text--blank' }, optionText(text, index)),
+          ),
+        ),
+      ),
+    ),
+    h('button', { type: 'submit', class: 'button' }, 'Check answer'),
+    h('div', {
+      class: 'feedback',
+      id: `${idPrefix}-feedback`,
+      role: 'status',
+      'aria-live': 'polite',
+      'aria-atomic': 'true',
+    }),
+  );
+}
+
+/**
  * @param {{question: string, options: string[]}} check
  * @param {string} idPrefix  unique per quiz on the page
  * @param {(choice: number) => {ok: boolean, error: string, correct: boolean,
@@ -20,35 +59,16 @@ function optionText(text, index) {
  * @param {(choice: number, correct: boolean) => void} [onAnswered]  after the engine's verdict
  */
 export function quizForm(check, idPrefix, onCheck, onAnswered = () => {}) {
-  const questionId = `${idPrefix}-question`;
-  const options = check.options.map((text, index) =>
-    h(
-      'label',
-      { class: 'option' },
-      h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(index) }),
-      h('span', { class: text.trim() ? 'option-text' : 'option-text option-text--blank' }, optionText(text, index)),
-    ),
-  );
-  const feedback = h('div', {
-    class: 'feedback',
-    id: `${idPrefix}-feedback`,
-    role: 'status',
-    'aria-live': 'polite',
-    'aria-atomic': 'true',
-  });
-  const form = h(
-    'form',
-    { class: 'quiz', 'aria-labelledby': questionId, novalidate: true },
-    h(
-      'fieldset',
-      {},
-      h('legend', {}, h('h3', { id: questionId }, check.question)),
-      h('div', { class: 'options' }, options),
-    ),
-    h('button', { type: 'submit', class: 'button' }, 'Check answer'),
-    feedback,
-  );
+  return wireQuiz(buildQuizForm(check, idPrefix), check, onCheck, onAnswered);
+}
 
+/**
+ * Makes a form built by buildQuizForm (here or at build time, see prerendered.js) answerable:
+ * a submit asks the engine (`onCheck`) and shows its verdict in the feedback area.
+ */
+export function wireQuiz(form, check, onCheck, onAnswered = () => {}) {
+  const options = [...form.querySelectorAll('label.option')];
+  const feedback = form.querySelector('.feedback');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const picked = form.querySelector('input[type="radio"]:checked');

@@ -195,6 +195,29 @@ export function label(parent, name, text, attrs = {}) {
   return node.text(text);
 }
 
+/**
+ * The in-bar labels of a stacked bar (memory ledger, TTFT): one set of constants for every
+ * such bar. A label is shown only where its segment is wide enough: LABEL_CHAR_PX is the
+ * width of one character of `.segment-label` (11 px semibold sans-serif, the average of the
+ * labels' letters, rounded up), plus the inset on both sides.
+ */
+const LABEL_CHAR_PX = 6.5;
+const LABEL_INSET_PX = 5;
+
+/** Labels `segments` ({key, label, x0, w}) inside the bar at barY…barY + barH. */
+export function segmentLabels(svg, segments, barY, barH) {
+  return joinMarks(
+    part(svg, 'labels'),
+    'text',
+    'segment-label',
+    segments.filter((d) => d.w > d.label.length * LABEL_CHAR_PX + 2 * LABEL_INSET_PX),
+    (d) => d.key,
+  )
+    .attr('x', (d) => d.x0 + LABEL_INSET_PX)
+    .attr('y', barY + barH / 2 + 4)
+    .text((d) => d.label);
+}
+
 /** A data table for screen readers as data: `{caption, columns, rows}`. */
 export function tableData(caption, columns, rows) {
   return { caption, columns, rows };

@@ -4,18 +4,20 @@
 
 import { scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, hatchPattern, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
+import { ChartPanel, bottomAxis, hatchPattern, joinMarks, label, legend, part, segmentLabels, sizeSvg, tableData } from './common.js';
+
+/** The stacked parts of the ledger: one label each, for the bar, its legend and its table. */
+const PARTS = [
+  { key: 'weights', label: 'Weights', field: 'weight_bytes' },
+  { key: 'kv', label: 'KV state', field: 'kv_bytes' },
+  { key: 'temporaries', label: 'Temporaries', field: 'temporaries_bytes' },
+];
+const CAPACITY_LABEL = 'Device capacity';
+const OVERFLOW_LABEL = 'Does not fit';
 
 function ledger(trace) {
   const memory = trace.steps[3].facts.memory;
-  return {
-    memory,
-    parts: [
-      { key: 'weights', label: 'Weights', bytes: memory.weight_bytes },
-      { key: 'kv', label: 'KV state', bytes: memory.kv_bytes },
-      { key: 'temporaries', label: 'Temporaries', bytes: memory.temporaries_bytes },
-    ],
-  };
+  return { memory, parts: PARTS.map((p) => ({ ...p, bytes: memory[p.field] })) };
 }
 
 function key({ trace, related }) {
@@ -67,16 +69,7 @@ function draw(svg, width, { trace, related }) {
       .attr('height', barH + 8)
       .attr('width', Math.max(2, x(memory.peak_bytes) - cx0));
   }
-  joinMarks(
-    part(svg, 'labels'),
-    'text',
-    'segment-label',
-    bars.filter((d) => d.w > d.label.length * 6.5 + 10),
-    (d) => d.key,
-  )
-    .attr('x', (d) => d.x0 + 5)
-    .attr('y', barY + barH / 2 + 4)
-    .text((d) => d.label);
+  segmentLabels(svg, bars, barY, barH);
   part(svg, 'capacity', 'line')
     .attr('class', 'capacity')
     .attr('x1', cx0)
@@ -95,7 +88,7 @@ function draw(svg, width, { trace, related }) {
     'verdict',
     memory.fits
       ? `Fits: peak ${fmt.si(memory.peak_bytes, 'B')}`
-      : `Does not fit: over by ${fmt.si(memory.exceeds_by_bytes, 'B')}`,
+      : `${OVERFLOW_LABEL}: over by ${fmt.si(memory.exceeds_by_bytes, 'B')}`,
     { class: `fit-verdict ${memory.fits ? 'fits' : 'does-not-fit'}`, x: m.left, y: 16 },
   );
 }
@@ -115,16 +108,14 @@ function describe({ trace }) {
 function table({ trace }) {
   const { memory } = ledger(trace);
   const rows = [
-    ['Weights', memory.weight_bytes],
-    ['KV state', memory.kv_bytes],
-    ['Temporaries (largest simultaneous set)', memory.temporaries_bytes],
+    ...PARTS.map((p) => [p.key === 'temporaries' ? `${p.label} (largest simultaneous set)` : p.label, memory[p.field]]),
     ['  residual stream', memory.residual_bytes],
     ['  attention workspace', memory.attention_workspace_bytes],
     ['  materialized scores', memory.score_bytes],
     ['  MLP workspace', memory.mlp_workspace_bytes],
     ['  logits', memory.logits_bytes],
     ['Peak', memory.peak_bytes],
-    ['Capacity', memory.capacity_bytes],
+    [CAPACITY_LABEL, memory.capacity_bytes],
   ].map(([label, value]) => [label, fmt.bytes(value)]);
   rows.push(['Fits', memory.fits ? 'yes' : `no, exceeds by ${fmt.bytes(memory.exceeds_by_bytes)}`]);
   return tableData('Memory ledger', ['Item', 'Bytes'], rows);
@@ -139,11 +130,9 @@ export function memoryChart() {
     table,
     key,
     legend: legend([
-      { kind: 'bar', className: 'ledger ledger-weights', label: 'Weights' },
-      { kind: 'bar', className: 'ledger ledger-kv', label: 'KV state' },
-      { kind: 'bar', className: 'ledger ledger-temporaries', label: 'Temporaries' },
-      { kind: 'rule', className: 'capacity', label: 'Device capacity' },
-      { kind: 'hatch', className: 'overflow', label: 'Does not fit' },
+      ...PARTS.map((p) => ({ kind: 'bar', className: `ledger ledger-${p.key}`, label: p.label })),
+      { kind: 'rule', className: 'capacity', label: CAPACITY_LABEL },
+      { kind: 'hatch', className: 'overflow', label: OVERFLOW_LABEL },
     ]),
   });
 }

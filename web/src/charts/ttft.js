@@ -17,6 +17,7 @@ import {
   leftAxis,
   legend,
   part,
+  segmentLabels,
   sizeSvg,
   tableData,
 } from './common.js';
@@ -65,16 +66,7 @@ function drawBar(svg, width, { trace }) {
     .attr('height', barH)
     .select('title')
     .text((d) => `${d.label}: ${fmt.seconds(d.value)}`);
-  joinMarks(
-    part(svg, 'labels'),
-    'text',
-    'segment-label',
-    segments.filter((d) => d.w > d.label.length * 6.4 + 8),
-    (d) => d.key,
-  )
-    .attr('x', (d) => d.x0 + 4)
-    .attr('y', barY + barH / 2 + 4)
-    .text((d) => d.label);
+  segmentLabels(svg, segments, barY, barH);
   const x0 = x(start);
   part(svg, 'unbounded', 'rect')
     .attr('class', 'ttft-part unbounded-area')

@@ -29,6 +29,7 @@ import { GeneratedChecks, ProgressSummary } from '../explorer/checks.js';
 import { Explorer } from '../explorer/explorer.js';
 import { prepareNumberFormat } from '../format.js';
 import { checksSection, renderLesson } from '../lesson-view.js';
+import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
 import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
 import { answerQuiz } from '../quiz.js';
 import { scenarioObject, stateFromScenario, toQuery } from '../scenario.js';
@@ -82,6 +83,7 @@ export class Mount {
    * @param {object|null} options.answers        progress handed back by the host
    * @param {ShadowRoot} options.shadow
    * @param {Element} options.sheet              the lesson's style sheet (KaTeX's goes before it)
+   * @param {object|null} options.prerendered    the lesson built into the page (prerendered.js)
    * @param {HTMLElement} root   where the rendering goes
    * @param {(name: string, detail: object) => void} emit   dispatches one of the element's events
    */
@@ -183,6 +185,8 @@ export class Mount {
     // The explorer is shown unless the lesson is known to be another one: a published file
     // name says which lesson it holds before it arrives; another name waits for the lesson.
     const claimedId = lessonUrl ? claimedLessonId(lessonUrl) : EXPLORER_LESSON_ID;
+    // The lesson built into the page, if it is this view's and this file's: adopted, not redrawn.
+    this.#adopting = view === 'full' && rendersFile(this.#options.prerendered, lessonUrl) ? this.#options.prerendered : null;
     const explorerWanted = view !== 'lesson' && (claimedId === EXPLORER_LESSON_ID || view === 'explorer');
 
     let engine;
@@ -192,6 +196,11 @@ export class Mount {
       if (signal.aborted) return null;
       await styled;
       this.#fail('engine', error);
+      if (this.#adopting) {
+        // The lesson built into the page stays readable; the explorer's place says why it is empty.
+        keepBuiltInWithoutEngine(this.#adopting, errorBlock('The trace explorer could not start', `The WebAssembly module failed to load: ${describe(error)}.`));
+        return { state: 'error', lessonId: null };
+      }
       this.#root.replaceChildren(
         h(
           'article',
@@ -258,6 +267,10 @@ export class Mount {
     await styled;
     if (signal.aborted) return null;
 
+    if (this.#adopting && !(lesson && integrity?.status === 'verified')) {
+      // Not the bytes the build rendered (or they could not be checked): drawn from the file.
+      this.#leaveBuiltIn();
+    }
     if (!lesson) {
       this.#fail('lesson', problem.message);
       if (!this.#explorer && view !== 'lesson' && !explorerShown) {
@@ -283,7 +296,7 @@ export class Mount {
     }
     const article = this.#renderLesson(lesson, lessonText, lessonUrl, integrity, equationPack, relatedFile);
     article.setAttribute('aria-busy', 'true');
-    this.#root.replaceChildren(article);
+    if (article.parentNode !== this.#root) this.#root.replaceChildren(article);
     await explorerShown;
     article.removeAttribute('aria-busy');
     if (signal.aborted) return null;
@@ -353,17 +366,17 @@ export class Mount {
         errorBlock('The trace explorer could not start', `The engine could not list its presets: ${presets.error}`),
       );
     }
-    this.#placeholder = lead;
-    this.#root.replaceChildren(
-      h(
-        'article',
-        { class: lead ? 'lesson lesson--partial' : 'lesson lesson--explorer', part: 'lesson' },
-        lead,
-        explorerNode,
-        this.#generated ? checksSection(this.#summary.element, this.#generated.element) : null,
-      ),
-    );
+    if (this.#adopting) {
+      placeExplorer(this.#adopting, {
+        explorer: explorerNode,
+        progress: this.#generated ? this.#summary.element : null,
+        extraChecks: this.#generated?.element ?? null,
+      });
+    } else {
+      this.#showPartial(lead, explorerNode);
+    }
     if (!this.#explorer) return;
+
     if (this.#pendingScenario) {
       const result = stateFromScenario(this.#pendingScenario, this.#explorer.defaults);
       this.#pendingScenario = null;
@@ -375,6 +388,28 @@ export class Mount {
     await explorer.fullyShown();
   }
 
+  /** The explorer (and its checks) in an article of their own, headed by `lead`. */
+  #showPartial(lead, explorerNode) {
+    this.#placeholder = lead;
+    this.#root.replaceChildren(
+      h(
+        'article',
+        { class: lead ? 'lesson lesson--partial' : 'lesson lesson--explorer', part: 'lesson' },
+        lead,
+        explorerNode,
+        this.#generated ? checksSection(this.#summary.element, this.#generated.element) : null,
+      ),
+    );
+  }
+
+  /** Stops adopting the built-in lesson: the explorer, if shown, moves to an article of its own. */
+  #leaveBuiltIn() {
+    this.#adopting = null;
+    if (this.#explorer) this.#showPartial(h('p', { class: 'loading' }, 'Loading the lesson…'), this.#explorer.element);
+  }
+
+  #adopting = null;
+
   #renderLesson(lesson, text, lessonUrl, integrity, equationPack, relatedFile) {
     const engine = this.#engine;
     const progress = this.#progress;
@@ -384,7 +419,8 @@ export class Mount {
     const equations = equationPack?.[lesson.id];
     const related = relatedFile?.lessons;
     const keys = new Map();
-    const view = renderLesson({
+    const render = this.#adopting ? (options) => adoptLesson(this.#adopting, options) : renderLesson;
+    const view = render({
       lesson,
       equations: Array.isArray(equations) ? equations : [],
       relatedLessons: related && typeof related === 'object' ? related : {},

@@ -192,10 +192,14 @@ export class Controls {
       hidden: true,
       'aria-label': 'Link to this scenario',
     });
-    const button = (name, text, accessibleName = null) => {
+    // `hiddenPrefix` completes the visible text for screen readers ("Download trace as JSON"),
+    // so the accessible name contains what is seen (WCAG 2.5.3, label in name), which an
+    // aria-label replacing it did not.
+    const button = (name, text, hiddenPrefix = null) => {
       const b = h(
         'button',
-        { type: 'button', class: 'button button--small', 'data-action': name, 'aria-label': accessibleName },
+        { type: 'button', class: 'button button--small', 'data-action': name },
+        hiddenPrefix ? h('span', { class: 'visually-hidden' }, hiddenPrefix) : null,
         text,
       );
       b.addEventListener('click', () => onAction(name));
@@ -227,8 +231,8 @@ export class Controls {
         'div',
         { class: 'actions' },
         h('span', { class: 'actions-label' }, 'Download trace'),
-        button('download-json', 'JSON', 'Download trace (JSON)'),
-        button('download-csv', 'CSV', 'Download trace (CSV)'),
+        button('download-json', 'JSON', 'Download trace as'),
+        button('download-csv', 'CSV', 'Download trace as'),
       ),
       this.linkOutput,
       this.status,

@@ -33,8 +33,9 @@ import {
   withField,
 } from '../scenario.js';
 import { Controls } from './controls.js';
-import { download, traceCsv, traceFileName } from './downloads.js';
+import { download, traceFileName } from './downloads.js';
 import { Glance } from './glance.js';
+import { ScenarioBar } from './scenario-bar.js';
 import { FrameScheduler, StaleParts } from './scheduling.js';
 import { StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
@@ -120,6 +121,9 @@ export class Explorer {
       onHighlight: (step) => this.#highlight(step),
     });
     this.element = this.view.element;
+    this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox);
+    this.scenarioBar.attach(this.element);
+    this.view.showScenarioBar(this.scenarioBar.element);
 
     this.#frames = new FrameScheduler(() => this.#update());
     this.#parts = new StaleParts({
@@ -331,7 +335,12 @@ export class Explorer {
       if (name === 'download-json') {
         download(this.#lastResult.json, traceFileName(trace, 'json'), 'application/json');
       } else {
-        download(traceCsv(trace), traceFileName(trace, 'csv'), 'text/csv');
+        const csv = this.engine.traceCsv(this.#lastJson);
+        if (!csv.ok) {
+          this.controls.say(`The engine could not write the CSV: ${csv.error}`);
+          return;
+        }
+        download(csv.csv, traceFileName(trace, 'csv'), 'text/csv');
       }
       this.controls.say(`Downloaded ${traceFileName(trace, name === 'download-json' ? 'json' : 'csv')}.`);
     } else if (name === 'reset') {
@@ -441,6 +450,8 @@ export class Explorer {
       this.#setMessages({});
       this.controls.setPrecisionHint(trace.scenario.precision);
       this.view.showReady();
+      // The bar names the scenario the results show (a rejected edit leaves both as they were).
+      this.scenarioBar.update(this.state);
       this.#parts.show({ json, ok: true, trace });
       this.#parts.markStale((name) => name !== 'checks');
     }

@@ -188,7 +188,9 @@ class ProjectionTable {
             { 'data-projection': p.name },
             PROJECTION_COLUMNS.map((_, c) => {
               if (c === 0) return (this.rows[r][c] = h('th', { scope: 'row' }));
-              const td = h('td', {});
+              // The column's name, shown beside the value when the table is laid out as one
+              // card per projection (narrow containers, style.css).
+              const td = h('td', { 'data-label': PROJECTION_COLUMNS[c] });
               if (c === PROJECTION_COLUMNS.length - 1) {
                 this.rows[r][c] = h('span', { class: 'bound-badge' });
                 td.append(this.rows[r][c]);

@@ -66,10 +66,15 @@ export class ExplorerView {
       h(
         'div',
         { class: 'explorer-layout' },
-        h('div', { class: 'explorer-controls' }, controls),
-        h('div', { class: 'explorer-results' }, this.resultsError, this.results),
+        (this.controlsBox = h('div', { class: 'explorer-controls', id: 'explorer-controls' }, controls)),
+        (this.resultsBox = h('div', { class: 'explorer-results' }, this.resultsError, this.results)),
       ),
     );
+  }
+
+  /** Puts the phone's scenario bar (scenario-bar.js) atop the results. */
+  showScenarioBar(bar) {
+    this.resultsBox.prepend(bar);
   }
 
   /** Puts the charts in the grid, in the order they are read. */
