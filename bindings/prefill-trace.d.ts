@@ -44,6 +44,14 @@ export interface JsonResult {
   json: string;
 }
 
+/** The trace as CSV text (one row per operator; the CLI's --csv), or an error. */
+export interface CsvResult {
+  ok: boolean;
+  error: string;
+  /** CSV text (RFC 4180, CRLF); empty when ok is false. */
+  csv: string;
+}
+
 /** The trace's figures as one flat array (no JSON), or an error. */
 export interface FiguresResult {
   ok: boolean;

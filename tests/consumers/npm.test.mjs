@@ -179,6 +179,16 @@ test("the element from the installed package renders the bundled lesson, its ass
     assert.equal(await lesson.getAttribute("data-state"), "ready");
     // The published lesson's name (lesson-data/prefill-resource-trace-a76d037833bd69f7.json).
     assert.match(await lesson.locator("h1, h2").first().innerText(), /Prefill and prompt processing/);
+    // Every observed attribute has its property (the typings declare both; element-types.test.mjs).
+    const reflected = await page.evaluate(() => {
+      const element = document.createElement("prefill-trace-lesson");
+      const names = customElements.get("prefill-trace-lesson").observedAttributes;
+      return names.filter((name) => {
+        const property = name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+        return !(property in element);
+      });
+    });
+    assert.deepEqual(reflected, [], "observed attributes without a property");
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
