@@ -1,4 +1,5 @@
-// traceFigures(scenarioJson) -> {ok, error, figures: Float64Array}, the per-frame call, without
+// traceFigures(scenarioJson) -> {ok, error, figures: Float64Array}, the per-change call (the
+// explorer refills its trace from it: web/src/explorer/trace-from-figures.js), without
 // Embind (bindings.cpp says why). Appended to the Emscripten glue with --post-js, so it sees the
 // glue's own helpers (_malloc, HEAPU8, HEAPF64, UTF8ToString). It computes nothing itself: the
 // engine's figures are copied out of wasm memory once. Its argument arrives checked (a string

@@ -1,5 +1,8 @@
 #include "prefill_trace/engine.hpp"
 
+#include <cstring>
+#include <limits>
+
 #include "checks.hpp"
 #include "lesson.hpp"
 #include "quiz.hpp"
@@ -40,6 +43,199 @@ Result<Trace> trace_for(std::string_view scenario_json) {
   auto scenario = parse_scenario(scenario_json);
   if (!scenario) return Error{scenario.error()};
   return compute_trace(scenario.value(), bundled_mechanism());
+}
+
+
+/// Appends the figures layout's extension (docs/trace-json.md, "Figures", version 2): every
+/// number of the trace document in a fixed order, and a signature of everything the numbers do
+/// not carry (the strings, the preset shapes, how many rows each list has). A page that kept one
+/// trace document with the same signature can refill it from the numbers alone.
+class FiguresWriter {
+ public:
+  explicit FiguresWriter(std::vector<double>& out) : out_(out) {}
+  void number(double value) { out_.push_back(value); }
+  void flag(bool value) { out_.push_back(value ? 1.0 : 0.0); }
+  void maybe(const std::optional<double>& value) {
+    out_.push_back(value ? *value : std::numeric_limits<double>::quiet_NaN());
+  }
+  void bound(Bound value) { out_.push_back(static_cast<double>(value)); }
+  void maybe_bound(const std::optional<Bound>& value) {
+    out_.push_back(value ? static_cast<double>(*value) : std::numeric_limits<double>::quiet_NaN());
+  }
+  // FNV-1a (32 bits, exact in a double) over the shape's strings and numbers.
+  void shape(std::string_view text) {
+    for (const char c : text) mix(static_cast<unsigned char>(c));
+    mix(0);
+  }
+  void shape(double value) {
+    unsigned char bytes[sizeof value];
+    std::memcpy(bytes, &value, sizeof value);
+    for (const unsigned char b : bytes) mix(b);
+  }
+  double signature() const { return static_cast<double>(hash_); }
+
+ private:
+  void mix(unsigned char byte) { hash_ = (hash_ ^ byte) * 16777619u; }
+  std::vector<double>& out_;
+  uint32_t hash_ = 2166136261u;
+};
+
+void write_shape(const Trace& t, FiguresWriter& w) {
+  const ModelShape& m = t.scenario.model;
+  for (std::string_view text : {std::string_view(m.id), std::string_view(m.name),
+                                std::string_view(m.source_url)})
+    w.shape(text);
+  for (double value : {double(m.layers), double(m.d_model), double(m.query_heads),
+                       double(m.kv_heads), double(m.head_dim), double(m.d_ff),
+                       double(m.mlp == MlpKind::gated), double(m.vocab), double(m.experts),
+                       double(m.active_experts), double(m.tied_embeddings),
+                       double(m.sliding_window)})
+    w.shape(value);
+  const Accelerator& a = t.scenario.hardware;
+  for (std::string_view text : {std::string_view(a.id), std::string_view(a.name),
+                                std::string_view(a.source_url),
+                                std::string_view(a.interconnect_name),
+                                std::string_view(a.interconnect_source_url)})
+    w.shape(text);
+  a.peak_flops.for_each([&](DType dtype, double flops) {
+    w.shape(dtype_name(dtype));
+    w.shape(flops);
+  });
+  const EstimateProfile& e = a.estimate;
+  for (double value :
+       {a.memory_bandwidth, a.memory_capacity, double(a.compute_units), a.sram_per_unit_bytes,
+        a.l2_bytes, a.launch_overhead_seconds, a.interconnect_bandwidth,
+        a.interconnect_latency_seconds, double(a.interconnect_reduces_in_network),
+        double(e.stated()), e.gemm_efficiency, e.expert_gemm_efficiency, e.attention_efficiency,
+        e.memory_efficiency, e.interconnect_efficiency, e.all_reduce_overhead_seconds,
+        e.kernel_gap_seconds, e.graph_launch_gap_seconds})
+    w.shape(value);
+  const Precision& p = t.scenario.precision;
+  w.shape(p.name);
+  for (DType dtype : {p.weights, p.activations, p.kv}) w.shape(dtype_name(dtype));
+  const Workload& work = t.scenario.workload;
+  w.shape(work.attention == AttentionKind::fused ? "fused" : "materialized");
+  w.shape(work.timing == Timing::bound ? "bound" : "estimate");
+  w.shape(work.graphs ? "on" : "off");
+  w.shape(double(work.compute_efficiency.has_value()));
+  w.shape(double(work.memory_efficiency.has_value()));
+  w.shape(t.roofline.timing == Timing::bound ? "bound" : "estimate");
+  w.shape(double(t.operators.size()));
+  for (const Operator& op : t.operators) {
+    w.shape(op.name);
+    w.shape(family_name(op.family));
+  }
+  w.shape(double(t.steps.size()));
+  for (const Step& step : t.steps) {
+    w.shape(step.title);
+    w.shape(step.text);
+    w.shape(double(step.operators.size()));
+    for (std::string_view name : step.operators) w.shape(name);
+  }
+  w.shape(double(t.projection.projections.size()));
+  for (const ProjectionFact& fact : t.projection.projections) w.shape(fact.name);
+  w.shape(double(t.projection.reuse_example.size()));
+  w.shape(t.attention.materialized ? "materialized" : "fused");
+  w.shape(double(t.assumptions.size()));
+  for (std::string_view text : t.assumptions) w.shape(text);
+}
+
+// The order is the trace document's, field by field (web/src/explorer/trace-from-figures.js
+// reads it back in the same order).
+void write_numbers(const Trace& t, FiguresWriter& w) {
+  const Workload& work = t.scenario.workload;
+  for (double value : {double(work.prompt_tokens), double(work.batch), double(work.chunk_tokens),
+                       double(work.gemm_m_tile), double(work.attention_block), work.arrival_rate,
+                       work.delivery_seconds, double(work.tensor_parallel)})
+    w.number(value);
+  w.maybe(work.compute_efficiency);
+  w.maybe(work.memory_efficiency);
+  w.number(t.parameters);
+  for (double value : {t.roofline.peak_flops, t.roofline.bandwidth, t.roofline.ridge_flops_per_byte})
+    w.number(value);
+  for (const Operator& op : t.operators) {
+    for (double value :
+         {double(op.step), op.count, double(op.per_layer), op.launches, op.flops,
+          op.computed_flops, op.hbm.weights, op.hbm.activations, op.hbm.kv, op.hbm.scores,
+          op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds, op.link_bytes,
+          op.interconnect_seconds, op.overhead_seconds, op.seconds, op.useful_fraction})
+      w.number(value);
+    w.bound(op.bound);
+  }
+  for (const Step& step : t.steps) {
+    for (double value : {double(step.number), step.totals.flops, step.totals.hbm_bytes,
+                         step.totals.seconds, step.totals.overhead_seconds})
+      w.number(value);
+    w.maybe_bound(step.bound);
+  }
+  const EmbeddingFacts& emb = t.embedding;
+  for (double value : {double(emb.embedding_bytes), double(emb.kernel_launches),
+                       double(emb.kernels_per_layer), double(emb.layers),
+                       emb.launch_overhead_total_seconds})
+    w.number(value);
+  const ModelShape& whole = t.scenario.model;
+  const int64_t devices = work.tensor_parallel;
+  w.number(double(devices));
+  w.number(double(device_shard(whole, devices).kv_heads));
+  w.flag(devices > whole.kv_heads);
+  for (const ProjectionFact& fact : t.projection.projections) {
+    for (double value : {double(fact.d_in), double(fact.d_out), fact.flops_per_request,
+                         fact.intensity})
+      w.number(value);
+    w.bound(fact.bound);
+    w.maybe(fact.rows_to_reach_ridge);
+  }
+  w.number(t.projection.flops_per_request);
+  w.number(t.projection.weight_reuse_rows);
+  w.number(t.projection.ridge_flops_per_byte);
+  for (const ReuseExample& example : t.projection.reuse_example) {
+    w.number(double(example.rows));
+    w.number(example.intensity);
+    w.number(example.weight_bytes_per_row);
+    w.bound(example.bound);
+  }
+  const AttentionFacts& att = t.attention;
+  for (double value :
+       {double(att.block), double(att.useful_pairs), double(att.computed_pairs), double(att.tiles),
+        double(att.score_matrix_bytes), double(att.score_traffic_bytes),
+        double(att.score_bytes_avoided), double(att.kv_bytes_written),
+        double(att.kv_bytes_per_token), double(whole.sliding_window), double(att.kv_tokens_kept),
+        double(att.kv_bytes_kept)})
+    w.number(value);
+  const MemoryLedger& mem = t.memory;
+  for (double value : {mem.weight_bytes, mem.kv_bytes, mem.residual_bytes,
+                       mem.attention_workspace_bytes, mem.mlp_workspace_bytes, mem.score_bytes,
+                       mem.logits_bytes, mem.temporaries_bytes, mem.peak_bytes,
+                       mem.capacity_bytes})
+    w.number(value);
+  w.flag(mem.fits);
+  w.number(mem.exceeds_by_bytes);
+  const ChunkingFacts& chunking = t.chunking;
+  for (double value : {double(chunking.chunks), double(chunking.chunk_tokens),
+                       double(chunking.temporaries_unchunked_bytes),
+                       double(chunking.extra_weight_bytes), double(chunking.kv_reread_bytes)})
+    w.number(value);
+  const Ttft& ttft = t.ttft;
+  w.maybe(ttft.queue_seconds);
+  w.number(ttft.batch_formation_seconds);
+  w.number(ttft.execution_seconds);
+  w.number(ttft.delivery_seconds);
+  w.maybe(ttft.total_seconds);
+  w.number(ttft.service_seconds);
+  w.number(ttft.saturation_arrival_rate);
+  w.number(ttft.utilization);
+  w.flag(ttft.overloaded);
+  w.number(t.totals.flops);
+  w.number(t.totals.hbm_bytes);
+  w.number(t.totals.seconds);
+  w.number(t.totals.overhead_seconds);
+  const DecodeComparison& d = t.decode;
+  for (double value : {double(d.context_tokens), d.flops, d.hbm_bytes, d.intensity, d.seconds})
+    w.number(value);
+  w.bound(d.bound);
+  for (double value : {d.projection_intensity, d.prefill_projection_intensity, d.prefill_intensity})
+    w.number(value);
+  w.bound(d.prefill_bound);
 }
 
 }  // namespace
@@ -123,6 +319,11 @@ FiguresReply trace_figures(std::string_view scenario_json) {
                 op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds,
                 op.overhead_seconds, op.seconds, static_cast<double>(op.bound)});
   }
+  // Version 2's extension: the signature at a fixed index, then every number of the document.
+  FiguresWriter writer(out);
+  write_shape(t, writer);
+  out.push_back(writer.signature());
+  write_numbers(t, writer);
   reply.ok = true;
   return reply;
 }

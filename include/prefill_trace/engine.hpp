@@ -44,7 +44,7 @@ struct FiguresReply {
   std::string error;
   std::vector<double> figures;
 };
-constexpr int kFiguresLayoutVersion = 1;
+constexpr int kFiguresLayoutVersion = 2;
 constexpr int kFiguresSummaryCount = 16;
 constexpr int kFiguresPerOperator = 12;
 FiguresReply trace_figures(std::string_view scenario_json);

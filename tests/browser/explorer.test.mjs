@@ -219,12 +219,10 @@ test('prompt tokens 16 → 8192 moves step 2 from memory-bound to compute-bound'
   assert.deepEqual(problems, []);
 });
 
-// Issue 13 item 2, not done yet: the explorer still runs computeTrace (JSON text built in wasm,
-// then JSON.parse) on every change; this is the check the fast path must pass. A todo test
-// runs and reports, but does not fail the suite; drop the `todo` option with the change.
+// Issue 13 item 2: a change that keeps the trace's shape is refilled from one traceFigures call
+// (explorer/trace-from-figures.js); the JSON text is built only for a new shape or a download.
 test(
   'a control change calls the engine once, JSON-free: no computeTrace, one traceFigures',
-  { todo: 'issue 13 item 2: the explorer on traceFigures' },
   async (t) => {
     const { page, problems } = await openPage(t, '/', { setup: (p) => p.addInitScript(countEngineCalls) });
     await waitForScenario(page, { prompt_tokens: DEFAULT.prompt_tokens });
@@ -237,6 +235,13 @@ test(
       Object.fromEntries(Object.entries(window.__engineCalls).map(([name, times]) => [name, times.length])),
     );
     assert.deepEqual(calls, { computeTrace: 0, traceFigures: 1 });
+    // The refilled trace has no JSON text: the download asks the engine for it, and gets this
+    // scenario's document byte for byte.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download trace as JSON' }).click(),
+    ]);
+    assert.equal(await readFile(await download.path(), 'utf8'), engineTrace({ prompt_tokens: 3000 }).json);
     assert.deepEqual(problems, []);
   },
 );

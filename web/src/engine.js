@@ -216,6 +216,19 @@ export class Engine {
     return jsonResult(() => this.#module.computeTrace(scenarioJson), 'computing the trace');
   }
 
+  /**
+   * The trace's numbers without JSON (docs/trace-json.md, "Figures"): `{ok, error, figures}`,
+   * figures a Float64Array. explorer/trace-from-figures.js turns it back into a trace.
+   */
+  traceFigures(scenarioJson) {
+    try {
+      const r = this.#module.traceFigures(scenarioJson);
+      return { ok: Boolean(r.ok), error: String(r.error), figures: r.figures };
+    } catch (error) {
+      return { ok: false, error: `the engine failed while computing the trace: ${describe(error)}`, figures: null };
+    }
+  }
+
   /** The trace's operators as CSV (the CLI's --csv schema): `{ok, error, csv}`. */
   traceCsv(scenarioJson) {
     try {

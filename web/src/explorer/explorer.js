@@ -34,6 +34,7 @@ import {
 } from '../scenario.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
+import { figuresSignature, traceFromFigures } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { FrameScheduler, StaleParts } from './scheduling.js';
@@ -51,11 +52,17 @@ const MAX_MEASURES = 500;
 const FIRST_PARTS = new Set(['glance', 'steps']);
 /** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
 const CHART_NAMES = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
+/** How many trace shapes (model, attention, … : trace-from-figures.js) the explorer keeps. */
+const SHAPES_KEPT = 8;
 
 export class Explorer {
   #pendingStart = null;
   #lastJson = null;
   #lastResult = null;
+  // Traces computed as JSON, by their figures' shape signature (the last few shapes, so going
+  // back and forth between two attention schedules stays on the fast path): a change to a known
+  // shape is refilled from one traceFigures call (trace-from-figures.js) instead.
+  #shapes = new Map();
   #lastSweepKey = null;
   #lastSweep = null;
   #sweepVariable = 'prompt_tokens';
@@ -265,7 +272,7 @@ export class Explorer {
     const { state, notes, json, result } = scenarioFromQuery(
       this.#url.params(),
       this.defaults,
-      (text) => this.engine.computeTrace(text),
+      (text) => this.#trace(text),
       (s) => this.#withPresetShape(s),
     );
     // The render that follows shows this scenario: it reuses this trace (#compute).
@@ -333,7 +340,9 @@ export class Explorer {
         return;
       }
       if (name === 'download-json') {
-        download(this.#lastResult.json, traceFileName(trace, 'json'), 'application/json');
+        // A trace refilled from figures has no JSON text: the engine writes it now.
+        const json = this.#lastResult.json ?? this.engine.computeTrace(this.#lastJson).json;
+        download(json, traceFileName(trace, 'json'), 'application/json');
       } else {
         const csv = this.engine.traceCsv(this.#lastJson);
         if (!csv.ok) {
@@ -357,9 +366,25 @@ export class Explorer {
     const json = scenarioJson(this.state);
     if (json !== this.#lastJson) {
       this.#lastJson = json;
-      this.#lastResult = this.engine.computeTrace(json);
+      this.#lastResult = this.#trace(json);
     }
     return { json, result: this.#lastResult };
+  }
+
+  /** The trace of `json`: from its figures when the shape is known, else from its JSON. */
+  #trace(json) {
+    const figures = this.engine.traceFigures(json);
+    if (!figures.ok) return { ok: false, error: figures.error };
+    const signature = figuresSignature(figures.figures);
+    const shape = this.#shapes.get(signature);
+    const trace = shape && traceFromFigures(shape, signature, figures.figures);
+    if (trace) return { ok: true, error: '', value: trace };
+    const result = this.engine.computeTrace(json);
+    if (result.ok) {
+      if (this.#shapes.size >= SHAPES_KEPT) this.#shapes.delete(this.#shapes.keys().next().value);
+      this.#shapes.set(signature, result.value);
+    }
+    return result;
   }
 
   /**
