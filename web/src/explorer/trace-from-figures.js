@@ -11,6 +11,18 @@ const PER_OPERATOR = 12; // version 1's per-operator block
 // The engine's Bound codes, in its enum's order (src/trace.hpp).
 const BOUND_NAMES = ['compute', 'memory', 'overhead', 'interconnect'];
 
+/**
+ * A deep copy of a parsed JSON value (plain objects, arrays, primitives): several times faster than
+ * structuredClone, which also handles what JSON cannot: a refill takes ~24 µs with it, ~116 with that (Node).
+ */
+function copy(value) {
+  if (Array.isArray(value)) return value.map(copy);
+  if (value === null || typeof value !== 'object') return value;
+  const out = {};
+  for (const key in value) out[key] = copy(value[key]);
+  return out;
+}
+
 /** Where version 2's extension starts, or -1 when `figures` is not version 2. */
 function extensionStart(figures) {
   if (figures[0] !== FIGURES_LAYOUT_VERSION) return -1;
@@ -44,7 +56,7 @@ export function traceFromFigures(shape, shapeSignature, figures) {
     return Number.isNaN(value) ? null : BOUND_NAMES[value];
   };
 
-  const t = structuredClone(shape);
+  const t = copy(shape);
   const s = t.scenario;
   for (const key of ['prompt_tokens', 'batch', 'chunk_tokens', 'gemm_m_tile', 'attention_block',
     'arrival_rate', 'delivery_seconds', 'tensor_parallel']) s[key] = number();
