@@ -388,18 +388,22 @@ class OperatorBuilder {
 
   // Tensor parallelism leaves each device a partial sum of the layer output (N·d values per
   // row); a ring all-reduce sends and receives 2(N−1)/N of it per device and adds (N−1)/N of it.
-  // HBM: the partial sum is read and the result written once.
+  // HBM: the partial sum is read and the result written once. The partial sum is the
+  // row-parallel GEMM's output, in the residual stream's width: at least 16 bits even when the
+  // GEMM inputs are fp8/int8 (summing 8-bit partials would lose the precision the residual
+  // keeps, and the NCCL of the measured stacks had no 8-bit float type; docs/validation.md).
   Operator all_reduce(const char* name) const {
     const double d = static_cast<double>(m_.d_model);
     const double share = (devices_ - 1) / devices_;
+    const double sum_width = std::max(a_, 2.0);
     Operator op{name,
                 2,
                 layers_,
                 chunks_,
                 rows_ * d * share,
                 rows_ * d * share,
-                HbmBytes{0, 2 * rows_ * d * a_, 0, 0}};
-    op.link_bytes = 2 * share * rows_ * d * a_;
+                HbmBytes{0, 2 * rows_ * d * sum_width, 0, 0}};
+    op.link_bytes = 2 * share * rows_ * d * sum_width;
     op.family = Family::interconnect;
     return finish(op);
   }

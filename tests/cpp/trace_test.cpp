@@ -363,6 +363,22 @@ TEST(TensorParallel, Llama70bOnEightH100sByHand) {
   EXPECT_TRUE(trace.memory.fits);
 }
 
+TEST(TensorParallel, AllReduceSumsInSixteenBitsUnderFp8) {
+  // fp8 GEMM inputs, but the row-parallel output (the partial sum) stays in the residual
+  // stream's 16 bits: Llama-3.1-70B, T = 2048, TP 8 sends the same 2·(8−1)/8·2048·8192·2 =
+  // 58,720,256 bytes per device as in bf16 (not 29,360,128 at one byte), and reads and writes
+  // 2·2048·8192·2 = 67,108,864 bytes of HBM.
+  auto parsed = scenario_from_json({{"model", "llama-3.1-70b"},
+                                    {"hardware", "h100-sxm"},
+                                    {"precision", "fp8"},
+                                    {"prompt_tokens", 2048},
+                                    {"tensor_parallel", 8}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const Trace trace = compute_trace(parsed.value(), {});
+  EXPECT_EQ(op(trace, "mlp_all_reduce").link_bytes, 58720256.0);
+  EXPECT_EQ(op(trace, "attention_all_reduce").hbm.total(), 67108864.0);
+}
+
 TEST(TensorParallel, KvHeadsReplicateBeyondTheirCount) {
   // Llama-3.1-8B has 8 KV heads; at TP 16 each device has 32/16 = 2 query heads and still needs
   // one whole KV head (replicated): 2·L·1·d_h·c = 2·32·1·128·2 = 16,384 bytes per token.
