@@ -209,7 +209,9 @@ test('the lab modal: the explorer at ~1 270 px; scenario, theme and view changed
   await press('theme');
   assert.equal(await text(), 'rgb(225, 234, 240)');
   await page.getByTestId('close-lab').click();
-  assert.equal(await page.locator('[data-testid="lab-lesson"]').count(), 0);
+  // React commits the close after the click event returns: wait for the modal to leave (a
+  // modal that never closes still fails, after 5 s). Read at once, it flaked once in CI.
+  await page.locator('[data-testid="lab-lesson"]').waitFor({ state: 'detached', timeout: 5000 });
 
   // The inspector's view, changed after mount: lesson -> explorer (keeps the host's scenario).
   const inspector = page.locator('[data-testid="inspector-lesson"]');
