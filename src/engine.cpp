@@ -45,7 +45,6 @@ Result<Trace> trace_for(std::string_view scenario_json) {
   return compute_trace(scenario.value(), bundled_mechanism());
 }
 
-
 /// Appends the figures layout's extension (docs/trace-json.md, "Figures", version 2): every
 /// number of the trace document in a fixed order, and a signature of everything the numbers do
 /// not carry (the strings, the preset shapes, how many rows each list has). A page that kept one
@@ -82,20 +81,19 @@ class FiguresWriter {
 
 void write_shape(const Trace& t, FiguresWriter& w) {
   const ModelShape& m = t.scenario.model;
-  for (std::string_view text : {std::string_view(m.id), std::string_view(m.name),
-                                std::string_view(m.source_url)})
+  for (std::string_view text :
+       {std::string_view(m.id), std::string_view(m.name), std::string_view(m.source_url)})
     w.shape(text);
-  for (double value : {double(m.layers), double(m.d_model), double(m.query_heads),
-                       double(m.kv_heads), double(m.head_dim), double(m.d_ff),
-                       double(m.mlp == MlpKind::gated), double(m.vocab), double(m.experts),
-                       double(m.active_experts), double(m.tied_embeddings),
-                       double(m.sliding_window)})
+  for (double value :
+       {double(m.layers), double(m.d_model), double(m.query_heads), double(m.kv_heads),
+        double(m.head_dim), double(m.d_ff), double(m.mlp == MlpKind::gated), double(m.vocab),
+        double(m.experts), double(m.active_experts), double(m.tied_embeddings),
+        double(m.sliding_window)})
     w.shape(value);
   const Accelerator& a = t.scenario.hardware;
-  for (std::string_view text : {std::string_view(a.id), std::string_view(a.name),
-                                std::string_view(a.source_url),
-                                std::string_view(a.interconnect_name),
-                                std::string_view(a.interconnect_source_url)})
+  for (std::string_view text :
+       {std::string_view(a.id), std::string_view(a.name), std::string_view(a.source_url),
+        std::string_view(a.interconnect_name), std::string_view(a.interconnect_source_url)})
     w.shape(text);
   a.peak_flops.for_each([&](DType dtype, double flops) {
     w.shape(dtype_name(dtype));
@@ -151,13 +149,14 @@ void write_numbers(const Trace& t, FiguresWriter& w) {
   w.maybe(work.compute_efficiency);
   w.maybe(work.memory_efficiency);
   w.number(t.parameters);
-  for (double value : {t.roofline.peak_flops, t.roofline.bandwidth, t.roofline.ridge_flops_per_byte})
+  for (double value :
+       {t.roofline.peak_flops, t.roofline.bandwidth, t.roofline.ridge_flops_per_byte})
     w.number(value);
   for (const Operator& op : t.operators) {
     for (double value :
-         {double(op.step), op.count, double(op.per_layer), op.launches, op.flops,
-          op.computed_flops, op.hbm.weights, op.hbm.activations, op.hbm.kv, op.hbm.scores,
-          op.hbm.total(), op.intensity, op.compute_seconds, op.memory_seconds, op.link_bytes,
+         {double(op.step), op.count, double(op.per_layer), op.launches, op.flops, op.computed_flops,
+          op.hbm.weights, op.hbm.activations, op.hbm.kv, op.hbm.scores, op.hbm.total(),
+          op.intensity, op.compute_seconds, op.memory_seconds, op.link_bytes,
           op.interconnect_seconds, op.overhead_seconds, op.seconds, op.useful_fraction})
       w.number(value);
     w.bound(op.bound);
@@ -169,9 +168,9 @@ void write_numbers(const Trace& t, FiguresWriter& w) {
     w.maybe_bound(step.bound);
   }
   const EmbeddingFacts& emb = t.embedding;
-  for (double value : {double(emb.embedding_bytes), double(emb.kernel_launches),
-                       double(emb.kernels_per_layer), double(emb.layers),
-                       emb.launch_overhead_total_seconds})
+  for (double value :
+       {double(emb.embedding_bytes), double(emb.kernel_launches), double(emb.kernels_per_layer),
+        double(emb.layers), emb.launch_overhead_total_seconds})
     w.number(value);
   const ModelShape& whole = t.scenario.model;
   const int64_t devices = work.tensor_parallel;
@@ -179,8 +178,8 @@ void write_numbers(const Trace& t, FiguresWriter& w) {
   w.number(double(device_shard(whole, devices).kv_heads));
   w.flag(devices > whole.kv_heads);
   for (const ProjectionFact& fact : t.projection.projections) {
-    for (double value : {double(fact.d_in), double(fact.d_out), fact.flops_per_request,
-                         fact.intensity})
+    for (double value :
+         {double(fact.d_in), double(fact.d_out), fact.flops_per_request, fact.intensity})
       w.number(value);
     w.bound(fact.bound);
     w.maybe(fact.rows_to_reach_ridge);
@@ -205,8 +204,7 @@ void write_numbers(const Trace& t, FiguresWriter& w) {
   const MemoryLedger& mem = t.memory;
   for (double value : {mem.weight_bytes, mem.kv_bytes, mem.residual_bytes,
                        mem.attention_workspace_bytes, mem.mlp_workspace_bytes, mem.score_bytes,
-                       mem.logits_bytes, mem.temporaries_bytes, mem.peak_bytes,
-                       mem.capacity_bytes})
+                       mem.logits_bytes, mem.temporaries_bytes, mem.peak_bytes, mem.capacity_bytes})
     w.number(value);
   w.flag(mem.fits);
   w.number(mem.exceeds_by_bytes);

@@ -291,7 +291,9 @@ std::string csv_cell(std::string_view text) {
 }
 
 /// A number with the same digits as the trace JSON (the shortest that reads back exactly).
-std::string csv_number(double value) { return json(value).dump(); }
+std::string csv_number(double value) {
+  return json(value).dump();
+}
 
 struct CsvColumn {
   const char* header;  // the operators[] field, and its unit in parentheses
@@ -328,8 +330,7 @@ const CsvColumn kCsvColumns[] = {
      [](const Operator& op) { return csv_number(op.overhead_seconds); }},
     {"seconds (s per instance)", [](const Operator& op) { return csv_number(op.seconds); }},
     {"bound", [](const Operator& op) { return std::string(bound_name(op.bound)); }},
-    {"useful_fraction (ratio)",
-     [](const Operator& op) { return csv_number(op.useful_fraction); }},
+    {"useful_fraction (ratio)", [](const Operator& op) { return csv_number(op.useful_fraction); }},
 };
 
 }  // namespace

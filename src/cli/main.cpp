@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "prefill_trace/engine.hpp"
 #include "format.hpp"
 #include "json_path.hpp"
 #include "lesson.hpp"
 #include "limits.hpp"
 #include "number_text.hpp"
+#include "prefill_trace/engine.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
 #include "trace.hpp"

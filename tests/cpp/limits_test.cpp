@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "prefill_trace/engine.hpp"
 #include "json_path.hpp"
 #include "number_text.hpp"
+#include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "test_support.hpp"
 #include "trace.hpp"
@@ -110,12 +110,14 @@ TEST(Limits, TheSlowestAdmittedScenarioStaysFinite) {
   const auto figures = api::trace_figures(dump_json(scenario));
   ASSERT_TRUE(figures.ok) << figures.error;
   // Version 1's part is all finite; the extension writes a null as NaN, never an infinity.
-  const std::size_t summary_end = 2 + api::kFiguresSummaryCount +
-                                  api::kFiguresPerOperator * trace.operators.size();
+  const std::size_t summary_end =
+      2 + api::kFiguresSummaryCount + api::kFiguresPerOperator * trace.operators.size();
   ASSERT_GT(figures.figures.size(), summary_end);
   for (std::size_t i = 0; i < figures.figures.size(); ++i) {
-    if (i < summary_end) EXPECT_TRUE(std::isfinite(figures.figures[i])) << "figure " << i;
-    else EXPECT_FALSE(std::isinf(figures.figures[i])) << "figure " << i;
+    if (i < summary_end)
+      EXPECT_TRUE(std::isfinite(figures.figures[i])) << "figure " << i;
+    else
+      EXPECT_FALSE(std::isinf(figures.figures[i])) << "figure " << i;
   }
 }
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "prefill_trace/engine.hpp"
 #include "lesson.hpp"
+#include "prefill_trace/engine.hpp"
 #include "quiz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,8 +1,7 @@
 // A C++ program that uses prefill_trace as a stranger's project would: through the public header
 // only, beside its own JSON code (consumer_json.cpp) that uses nlohmann_json with exceptions.
-#include <prefill_trace/engine.hpp>
-
 #include <iostream>
+#include <prefill_trace/engine.hpp>
 #include <string>
 
 #include "consumer_json.hpp"
