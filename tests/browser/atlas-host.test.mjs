@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { DEFAULT_SCENARIO, LESSON_PATH, artifacts, assertSiteBuilt, launchChromium, normalize, repo, site } from './helpers.mjs';
+import { DEFAULT_SCENARIO, LESSON_PATH, artifacts, assertSiteBuilt, launchChromium, normalize, repo, site, watchForProblems } from './helpers.mjs';
 import { startHostServer } from './host-server.mjs';
 
 const run = promisify(execFile);
@@ -66,23 +66,8 @@ async function openHost(t, hash, viewport) {
   const context = await browser.newContext({ viewport, colorScheme: 'dark' });
   t.after(() => context.close());
   const page = await context.newPage();
-  const problems = [];
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
-    });
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== host.origin) problems.push(`off-origin request: ${r.url()}`);
+  const problems = await watchForProblems(page, host.origin, {
+    ignoreHttpError: (url) => url.endsWith('/favicon.ico'),
   });
   await page.goto(`${host.origin}/${hash}`);
   return { page, problems };

@@ -172,6 +172,35 @@ export function useBrowser() {
 }
 
 /**
+ * Records what must not happen on a page under test — console errors, CSP violations, page
+ * errors, failed requests, HTTP errors and requests to another origin — into the array it
+ * returns. `ignoreHttpError(url)` exempts a response (e.g. a host's missing favicon.ico).
+ */
+export async function watchForProblems(page, origin, { ignoreHttpError = () => false } = {}) {
+  const problems = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+    });
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !ignoreHttpError(r.url())) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== origin) {
+      problems.push(`off-origin request: ${r.url()}`);
+    }
+  });
+  return problems;
+}
+
+/**
  * Opens `pathAndQuery` in a fresh context and records every problem the page reports; waits
  * until the lesson element has settled and checks it settled as `state` (`data-state`:
  * "ready", or "error" where a part is meant to fail).
@@ -186,26 +215,7 @@ export async function openPage(
   const context = await env.browser.newContext({ viewport, ...contextOptions });
   t.after(() => context.close());
   const page = await context.newPage();
-  const problems = [];
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
-    });
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== env.origin) {
-      problems.push(`off-origin request: ${r.url()}`);
-    }
-  });
+  const problems = await watchForProblems(page, env.origin);
   if (setup) await setup(page);
   await page.goto(env.origin + pathAndQuery);
   await waitReady(page, state);
