@@ -11,8 +11,11 @@
 //   (c) what a cold load downloads: the bytes of every response body, and the same files
 //       gzipped (-9) from build/web, as a static host with compression would send them.
 // Reports figures only; it never fails on a time. Needs build/web (script/build-site).
-//   node bench/page-bench.mjs [--runs 5] [--changes 60]
+//   node bench/page-bench.mjs [--runs 5] [--changes 60] [--root DIR] [--only changes]
+// --root serves another built site (e.g. a copy of build/web made before a change, to measure
+// the two builds alternately in the same minutes); --only changes skips (a) and (c).
 
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,8 +26,13 @@ const { values: options } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
     changes: { type: 'string', default: '60' },
+    root: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+const ROOT = options.root ? path.resolve(options.root) : site;
+const ONLY_CHANGES = options.only === 'changes';
+if (options.only !== undefined && !ONLY_CHANGES) throw new Error(`--only: expected "changes", got "${options.only}"`);
 const RUNS = Math.max(1, Number(options.runs) || 5);
 const CHANGES = Math.max(2, Number(options.changes) || 60);
 const VIEWPORT = { width: 1280, height: 900 };
@@ -160,15 +168,23 @@ async function controlChanges(browser, origin, scrollTo) {
 }
 
 async function main() {
-  assertSiteBuilt();
-  const server = await startServer();
+  if (options.root) {
+    if (!existsSync(path.join(ROOT, 'index.html'))) throw new Error(`--root ${ROOT}: no index.html there`);
+  } else {
+    assertSiteBuilt();
+  }
+  const server = await startServer({ root: ROOT });
   let browser;
   try {
     browser = await launchChromium();
-    const { times, frames, downloads } = await coldLoads(browser, server.origin);
-    line(`page cold load → first trace drawn (median of ${times.length})`, quantile(times, 0.5), 'ms');
-    line(`page cold load → first trace drawn (min … max)`, `${Math.min(...times).toFixed(1)} … ${Math.max(...times).toFixed(1)}`, 'ms');
-    line(`page cold load → first frame rendered after it (median of ${frames.length})`, quantile(frames, 0.5), 'ms');
+    const { times, frames, downloads } = ONLY_CHANGES
+      ? { times: [], frames: [], downloads: new Map() }
+      : await coldLoads(browser, server.origin);
+    if (!ONLY_CHANGES) {
+      line(`page cold load → first trace drawn (median of ${times.length})`, quantile(times, 0.5), 'ms');
+      line(`page cold load → first trace drawn (min … max)`, `${Math.min(...times).toFixed(1)} … ${Math.max(...times).toFixed(1)}`, 'ms');
+      line(`page cold load → first frame rendered after it (median of ${frames.length})`, quantile(frames, 0.5), 'ms');
+    }
 
     for (const [where, selector] of [
       ['controls and figures in view', '#ctl-prompt'],
@@ -188,13 +204,14 @@ async function main() {
       }
     }
 
+    if (ONLY_CHANGES) return;
     let raw = 0;
     let gzip = 0;
     let unknown = 0;
     for (const [url, size] of downloads) {
       raw += size;
       const { pathname } = new URL(url);
-      const file = path.join(site, decodeURIComponent(pathname === '/' ? '/index.html' : pathname));
+      const file = path.join(ROOT, decodeURIComponent(pathname === '/' ? '/index.html' : pathname));
       try {
         gzip += gzipSync(await readFile(file), { level: 9 }).length;
       } catch {
