@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { loadModule } from '../js/load-module.mjs';
 import * as fmt from '../../web/src/format.js';
 import { summaryText } from '../../web/src/explorer/glance.js';
-import { DEFAULT_SCENARIO as DEFAULT, LESSON_PATH, artifacts, countEngineCalls, focused, normalize, openPage as open, repo, useBrowser, waitReady } from './helpers.mjs';
+import { DEFAULT_SCENARIO as DEFAULT, LESSON_PATH, artifacts, countEngineCalls, focused, normalize, openPage as open, repo, useBrowser, waitForScenario, waitReady } from './helpers.mjs';
 
 const env = useBrowser();
 const openPage = (t, pathAndQuery, options) => open(env, t, pathAndQuery, options);
@@ -35,21 +35,6 @@ function engineError(overrides) {
   const result = engine.computeTrace(scenario(overrides));
   assert.equal(result.ok, false);
   return result.error;
-}
-
-/** Waits until the explorer has rendered a scenario containing `fields`. */
-async function waitForScenario(page, fields) {
-  await page.waitForFunction(
-    (expected) => {
-      const text = document.querySelector('prefill-trace-lesson')?.shadowRoot?.getElementById('explorer')
-        ?.dataset.scenario;
-      if (!text) return false;
-      const shown = JSON.parse(text);
-      return Object.entries(expected).every(([k, v]) => JSON.stringify(shown[k]) === JSON.stringify(v));
-    },
-    fields,
-    { timeout: 5000 },
-  );
 }
 
 async function figure(page, key) {

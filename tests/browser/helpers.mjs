@@ -239,6 +239,24 @@ export async function waitReady(page, state = 'ready') {
   assert.deepEqual(states, states.map(() => state), `every lesson element settles as data-state="${state}"`);
 }
 
+/**
+ * Waits until the explorer shows a scenario containing `fields` in every part (its
+ * `data-scenario`, set once nothing is stale).
+ */
+export async function waitForScenario(page, fields) {
+  await page.waitForFunction(
+    (expected) => {
+      const text = document.querySelector('prefill-trace-lesson')?.shadowRoot?.getElementById('explorer')
+        ?.dataset.scenario;
+      if (!text) return false;
+      const shown = JSON.parse(text);
+      return Object.entries(expected).every(([k, v]) => JSON.stringify(shown[k]) === JSON.stringify(v));
+    },
+    fields,
+    { timeout: 5000 },
+  );
+}
+
 export function normalize(text) {
   return String(text).replace(/\s+/g, ' ').trim();
 }

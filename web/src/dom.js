@@ -39,10 +39,19 @@ export function externalLink(text, url) {
   return isHttpsUrl(url) ? h('a', { href: url, rel: 'noopener' }, text) : h('span', {}, text);
 }
 
-/** Sets a node's text only when it differs (an unchanged node costs no style or layout work). */
+/**
+ * Sets a node's text only when it differs (an unchanged node costs no style or layout work).
+ * A node holding one Text node keeps it and has its data changed: setting textContent would
+ * remove that node and insert a new one (a child-list change, more for the browser to redo).
+ */
 export function setText(node, text) {
   const value = String(text);
-  if (node.textContent !== value) node.textContent = value;
+  const only = node.firstChild;
+  if (only !== null && only === node.lastChild && only.nodeType === 3) {
+    if (only.data !== value) only.data = value;
+  } else if (node.textContent !== value) {
+    node.textContent = value;
+  }
 }
 
 /** Sets an attribute only when it differs. */

@@ -5,7 +5,7 @@
 // light and dark schemes apply, and nothing here sets an inline style (the CSP forbids them).
 
 import { axisBottom, axisLeft } from 'd3-axis';
-import { create, namespace, selection } from 'd3-selection';
+import { create, namespace, select, selection } from 'd3-selection';
 import { symbol, symbolCircle, symbolSquare, symbolTriangle } from 'd3-shape';
 import { h, setAttr, setText } from '../dom.js';
 import { tick } from '../format.js';
@@ -54,7 +54,8 @@ export function uniqueId(prefix) {
  * The <svg> is made once and updated in place: `draw` joins the model's marks to the existing
  * elements (d3's join), so a new scenario moves, adds or removes marks instead of rebuilding
  * the picture. `key` names what the picture depends on: when neither it nor the width changed,
- * an update does nothing at all.
+ * an update does nothing at all. The data table is not drawn by `update`: `updateData` writes
+ * it (the explorer calls it when the page is idle; it is never on screen).
  */
 export class ChartPanel {
   /**
@@ -77,6 +78,7 @@ export class ChartPanel {
     this.model = null;
     this.width = 0;
     this.lastKey = null;
+    this.dataStale = false;
     this.svg = create('svg').attr('role', 'img');
     this.canvas = h('div', { class: 'chart-canvas' }, this.svg.node());
     this.caption = h('figcaption', { class: 'chart-caption', id: `${id}-caption` });
@@ -116,8 +118,15 @@ export class ChartPanel {
     const summary = this.describe(model);
     this.#render(w, summary);
     setText(this.caption, summary);
-    renderTable(this.data, this.table(model));
+    this.dataStale = true;
     return true;
+  }
+
+  /** Brings the data table up to date with the last drawing (nothing to do when it is). */
+  updateData() {
+    if (!this.dataStale || !this.model) return;
+    this.dataStale = false;
+    renderTable(this.data, this.table(this.model));
   }
 
   /** Redraws after a resize; returns false when the width did not change. */
@@ -139,6 +148,7 @@ export class ChartPanel {
   showError(message) {
     this.model = null;
     this.lastKey = null;
+    this.dataStale = false;
     this.element.setAttribute('data-error', '');
     this.canvas.replaceChildren(h('p', { class: 'inline-error' }, message));
     this.caption.replaceChildren();
@@ -160,15 +170,26 @@ export function sizeSvg(svg, width, height, className) {
   return svg;
 }
 
+/** The parts (part()) of each parent element, by name. */
+const partsOf = new WeakMap();
+
 /**
  * The child of `parent` that holds one part of a drawing (`name`), made on first use. Parts
  * keep the order in which a drawing first asks for them, so a draw function that asks for all
  * of its parts every time (even empty ones) keeps a stable stacking order.
  */
 export function part(parent, name, tag = 'g') {
-  let selection = parent.selectChild(`[data-part="${name}"]`);
-  if (selection.empty()) selection = parent.append(tag).attr('data-part', name);
-  return selection;
+  // Found through a map kept per parent: a redraw asks for dozens of parts, and matching a
+  // selector against the parent's children for each was a visible share of a redraw's profile.
+  const node = parent.node();
+  let parts = partsOf.get(node);
+  if (!parts) partsOf.set(node, (parts = new Map()));
+  const known = parts.get(name);
+  if (known?.parentNode === node) return select(known);
+  let made = parent.selectChild(`[data-part="${name}"]`);
+  if (made.empty()) made = parent.append(tag).attr('data-part', name);
+  parts.set(name, made.node());
+  return made;
 }
 
 /**
@@ -225,25 +246,33 @@ export function tableData(caption, columns, rows) {
 
 /**
  * Renders `{caption, columns, rows}` into `container`, reusing the table in place when its
- * shape is unchanged (only the cells whose text changed are touched).
+ * columns are unchanged: only the cells whose text changed are touched, and rows are added or
+ * removed at the end when their number changes.
  */
 export function renderTable(container, { caption, columns, rows }) {
   const table = container.firstElementChild;
-  const sameShape =
-    table &&
-    table.tBodies[0]?.rows.length === rows.length &&
-    container.dataset.columns === columns.join('\u001f');
-  if (!sameShape) {
-    container.dataset.columns = columns.join('\u001f');
+  const columnsKey = columns.join('\u001f');
+  if (!table || container.dataset.columns !== columnsKey) {
+    container.dataset.columns = columnsKey;
     container.replaceChildren(dataTable(caption, columns, rows));
     return;
   }
   setText(table.caption, caption);
   const body = table.tBodies[0];
+  while (body.rows.length > rows.length) body.lastElementChild.remove();
   rows.forEach((row, r) => {
+    if (r >= body.rows.length) {
+      body.append(tableRow(row));
+      return;
+    }
     const cells = body.rows[r].cells;
     row.forEach((cell, c) => setText(cells[c], cell));
   });
+}
+
+/** A data table's row: the first cell heads the row. */
+function tableRow(row) {
+  return h('tr', {}, row.map((cell, i) => (i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell))));
 }
 
 /** Powers of ten inside a log scale's domain (at most `max`, thinned evenly). */
@@ -270,6 +299,11 @@ function drawAxis(svg, name, className, transform, axis, scale, tickValues) {
   const node = g.node();
   if (node.__axisKey === key) return;
   node.__axisKey = key;
+  // d3's axis keys its ticks by their position, so on a new domain every tick would leave and
+  // a new one (a group, a line and a text) would be made. Binding the new values to the ticks
+  // already there, in order, first makes the axis move and relabel them instead; only a change
+  // in the number of ticks adds or removes any.
+  g.selectAll('.tick').data(values);
   g.call(axis);
 }
 
@@ -357,13 +391,7 @@ export function dataTable(caption, columns, rows) {
     {},
     h('caption', {}, caption),
     h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c)))),
-    h(
-      'tbody',
-      {},
-      rows.map((row) =>
-        h('tr', {}, row.map((cell, i) => (i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell)))),
-      ),
-    ),
+    h('tbody', {}, rows.map(tableRow)),
   );
 }
 

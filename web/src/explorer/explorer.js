@@ -2,11 +2,11 @@
 //
 // A control edit marks `control-change` and updates the scenario at once (FrameScheduler in
 // scheduling.js). The engine computes the trace, and every part of the results that is on
-// screen (or near it, visibility.js) is updated in place; parts far off screen are only
-// marked stale and are brought up to date in an idle moment soon after, or as soon as they
-// scroll near the viewport, whichever comes first (StaleParts). `control-to-update` is
-// measured from the first unmeasured mark to the moment everything visible shows the new
-// scenario (a benchmark reads these measures).
+// screen (visibility.js) is updated in place; parts off screen are only marked stale and are
+// brought up to date in an idle moment soon after, or as soon as they come near the viewport,
+// whichever comes first (StaleParts). `control-to-update` is measured from the first
+// unmeasured mark to the moment everything on screen shows the new scenario (a benchmark reads
+// these measures).
 //
 // The first drawing is the figures and the five steps (the top of the results); the charts,
 // the 1 000-point sweep and the generated checks are below them, and on a cold load they
@@ -52,6 +52,11 @@ const MAX_MEASURES = 500;
 const FIRST_PARTS = new Set(['glance', 'steps']);
 /** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
 const CHART_NAMES = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
+/** The part that writes a chart's data table: never on screen, so always drawn in idle time. */
+const dataPart = (chart) => `${chart}-data`;
+const DATA_PARTS = new Set(CHART_NAMES.map(dataPart));
+/** Every part that needs the charts module. */
+const CHART_PARTS = new Set([...CHART_NAMES, ...DATA_PARTS]);
 /** How many trace shapes (model, attention, … : trace-from-figures.js) the explorer keeps. */
 const SHAPES_KEPT = 8;
 
@@ -140,6 +145,9 @@ export class Explorer {
     this.#parts.add('glance', (shown) => this.glance.update(shown.trace));
     this.#parts.add('steps', (shown) => this.steps.update(shown.trace));
     for (const name of CHART_NAMES) this.#parts.add(name, (shown) => this.#renderChart(name, shown));
+    // The charts' data tables (for screen readers, never on screen) follow in idle time, each
+    // after its chart: idle moments draw stale parts in the order they were added.
+    for (const name of CHART_NAMES) this.#parts.add(dataPart(name), () => this.#charts?.[name].updateData());
     this.#parts.add('checks', (shown) => onScenario(shown.json, shown.ok));
 
     this.#visibility = new PartVisibility({
@@ -256,15 +264,15 @@ export class Explorer {
         this.onError('charts', `The charts could not be loaded: ${error instanceof Error ? error.message : error}`);
         this.#chartsFailed = true;
         this.view.showChartsError(error);
-        this.#parts.clearStale((name) => CHART_NAMES.includes(name));
+        this.#parts.clearStale((name) => CHART_PARTS.has(name));
         this.#parts.settle();
       },
     );
   }
 
-  /** Whether part `name` can be drawn now: a chart waits for the charts module. */
+  /** Whether part `name` can be drawn now: a chart and its data wait for the charts module. */
   #canRender(name) {
-    return Boolean(this.#charts) || this.#chartsFailed || !CHART_NAMES.includes(name);
+    return Boolean(this.#charts) || this.#chartsFailed || !CHART_PARTS.has(name);
   }
 
   /** The permalink's scenario; values the engine rejects are noted beside their controls. */
@@ -435,11 +443,14 @@ export class Explorer {
   /**
    * Whether `name` is drawn with an update. Before the first drawing nothing is known of the
    * layout (and measuring it would force the page's first layout early): only FIRST_PARTS
-   * count. Later a part counts unless the IntersectionObserver placed it far off screen.
+   * count. Later a part counts unless the IntersectionObserver placed it outside the viewport:
+   * parts off screen, near it or not, follow in idle time (usually within the next frame or
+   * two), or at once when they come near (visibility.js).
    */
   #isVisible(name) {
+    if (DATA_PARTS.has(name)) return false;
     if (!this.#firstDrawn) return FIRST_PARTS.has(name);
-    return this.#visibility.isNear(name);
+    return this.#visibility.isInView(name);
   }
 
   #setMessages(errors) {

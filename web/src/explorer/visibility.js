@@ -1,38 +1,46 @@
-// Which parts of the results are near the viewport, and how wide each chart is, from two
-// observers: an IntersectionObserver (a part far off screen is drawn later) and a
-// ResizeObserver on the chart canvases (widths read while the layout is clean, so an update
-// never forces a layout to measure them).
+// Which parts of the results are in the viewport or near it, and how wide each chart is, from
+// three observers: two IntersectionObservers (a part in view is drawn with the update; one
+// coming near the viewport is brought up to date before it shows) and a ResizeObserver on the
+// chart canvases (widths read while the layout is clean, so an update never forces a layout to
+// measure them).
 
-/** How far outside the viewport a part still counts as visible (rendered with the update). */
+/**
+ * How far outside the viewport a part counts as near: a stale part entering this band is drawn
+ * at once, before a scroll brings it into view.
+ */
 const NEAR_VIEWPORT = '50% 0px';
 
 export class PartVisibility {
-  #near = new Map();
+  #inView = new Map();
   #widths = new Map();
   #observedParts = new Map();
   #observedCanvases = new Map();
-  #intersections = null;
+  #nearness = null;
+  #views = null;
   #resizes;
 
   /**
    * @param {object} callbacks
-   * @param {(names: string[]) => void} callbacks.onNear     parts that came near the viewport
+   * @param {(names: string[]) => void} callbacks.onNear     parts that came near the viewport or into it
    * @param {(names: string[]) => void} callbacks.onResized  charts whose width changed
    */
   constructor({ onNear, onResized }) {
     if (typeof IntersectionObserver === 'function') {
-      this.#intersections = new IntersectionObserver(
-        (entries) => {
-          const near = [];
-          for (const entry of entries) {
-            const name = this.#observedParts.get(entry.target);
-            this.#near.set(name, entry.isIntersecting);
-            if (entry.isIntersecting) near.push(name);
-          }
-          if (near.length) onNear(near);
-        },
-        { rootMargin: NEAR_VIEWPORT },
-      );
+      const watch = (rootMargin, states = null) =>
+        new IntersectionObserver(
+          (entries) => {
+            const entered = [];
+            for (const entry of entries) {
+              const name = this.#observedParts.get(entry.target);
+              states?.set(name, entry.isIntersecting);
+              if (entry.isIntersecting) entered.push(name);
+            }
+            if (entered.length) onNear(entered);
+          },
+          { rootMargin },
+        );
+      this.#nearness = watch(NEAR_VIEWPORT);
+      this.#views = watch('0px', this.#inView);
     }
     this.#resizes = new ResizeObserver((entries) => {
       const resized = [];
@@ -50,33 +58,35 @@ export class PartVisibility {
 
   /** Stops observing (the explorer was removed). */
   disconnect() {
-    this.#intersections?.disconnect();
+    this.#nearness?.disconnect();
+    this.#views?.disconnect();
     this.#resizes.disconnect();
     this.#observedParts.clear();
     this.#observedCanvases.clear();
   }
 
-  /** Reports whether part `name` (shown by `element`) is near the viewport. */
+  /** Reports when part `name` (shown by `element`) comes near the viewport, and whether it is in it. */
   observePart(name, element) {
-    if (!element || !this.#intersections) return;
+    if (!element || !this.#nearness) return;
     this.#observedParts.set(element, name);
-    this.#intersections.observe(element);
+    this.#nearness.observe(element);
+    this.#views.observe(element);
   }
 
   /**
    * Observes a chart: off screen until the IntersectionObserver says otherwise (a new chart
-   * is drawn at once only when it is near the viewport), and its canvas's width.
+   * is drawn at once only when it is near the viewport or in it), and its canvas's width.
    */
   observeChart(name, element, canvas) {
-    if (this.#intersections) this.#near.set(name, false);
+    if (this.#views) this.#inView.set(name, false);
     this.observePart(name, element);
     this.#observedCanvases.set(canvas, name);
     this.#resizes.observe(canvas);
   }
 
-  /** Whether part `name` is near the viewport; unknown (not yet reported) counts as near. */
-  isNear(name) {
-    return this.#near.get(name) !== false;
+  /** Whether part `name` is (partly) in the viewport; unknown (not yet reported) counts as in view. */
+  isInView(name) {
+    return this.#inView.get(name) !== false;
   }
 
   /** The chart's last known width, or undefined before it was measured. */
