@@ -67,11 +67,12 @@ function settle(page) {
 test('a change redraws the charts on screen in its own task; one off screen follows and shows the latest scenario', async (t) => {
   const { page, problems } = await openPage(t, '/', { viewport: VIEWPORT });
   await waitForScenario(page, { hardware: DEFAULT.hardware });
-  // The roofline at the top of the window: the charts below it are partly on screen or not at
-  // all. A chart that starts below the window's bottom edge is off screen.
+  // The roofline in the middle of the window (as bench/page-bench.mjs has it): the last step
+  // card ends on screen above it, the others are above the window; of the charts below it, one
+  // that starts below the window's bottom edge is off screen.
   const offScreen = await page.evaluate(async (names) => {
     const root = document.querySelector('prefill-trace-lesson').shadowRoot;
-    root.getElementById('chart-roofline').scrollIntoView({ block: 'start' });
+    root.getElementById('chart-roofline').scrollIntoView({ block: 'center' });
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     return names.filter((name) => root.getElementById(`chart-${name}`).getBoundingClientRect().top > innerHeight);
   }, CHARTS);
@@ -79,18 +80,34 @@ test('a change redraws the charts on screen in its own task; one off screen foll
   await settle(page);
   await watchCharts(page);
 
-  // The accelerator changes every chart's figures (its roofs, its capacity). Mutation records
-  // are queued synchronously, so taking them right after dispatchEvent returns shows what the
-  // change's own task wrote.
+  // The accelerator changes every chart's figures (its roofs, its capacity) and every step's
+  // times. Mutation records are queued synchronously, so taking them right after dispatchEvent
+  // returns shows what the change's own task wrote. The step cards are all above the window.
   const inTask = await page.evaluate((names) => {
     const root = document.querySelector('prefill-trace-lesson').shadowRoot;
+    const cards = [...root.querySelectorAll('li.trace-step')];
+    const above = cards.filter((card) => card.getBoundingClientRect().bottom < 0);
+    const onScreen = cards.filter((card) => card.getBoundingClientRect().bottom > 0);
+    const onScreenObserver = new MutationObserver(() => {});
+    for (const card of onScreen) onScreenObserver.observe(card, { subtree: true, childList: true, characterData: true, attributes: true });
+    const stepObserver = new MutationObserver(() => {});
+    for (const card of above) stepObserver.observe(card, { subtree: true, childList: true, characterData: true, attributes: true });
     const select = root.getElementById('ctl-hardware');
     select.value = 'h200';
     select.dispatchEvent(new Event('change', { bubbles: true }));
-    return Object.fromEntries(names.map((name) => [name, window.__observers[name].takeRecords().length]));
+    return {
+      ...Object.fromEntries(names.map((name) => [name, window.__observers[name].takeRecords().length])),
+      cardsAbove: above.length,
+      cardsAboveTouched: stepObserver.takeRecords().length,
+      cardsOnScreen: onScreen.length,
+      cardsOnScreenTouched: onScreenObserver.takeRecords().length,
+    };
   }, CHARTS);
   assert.ok(inTask.roofline > 0, 'the roofline, on screen, is redrawn in the change’s task');
   for (const name of offScreen) assert.equal(inTask[name], 0, `${name}, off screen, is not drawn in the change’s task`);
+  assert.ok(inTask.cardsAbove >= 1 && inTask.cardsOnScreen >= 1, `step cards: ${inTask.cardsAbove} above the window, ${inTask.cardsOnScreen} on screen`);
+  assert.ok(inTask.cardsOnScreenTouched > 0, 'the step card on screen is redrawn in the change’s task');
+  assert.equal(inTask.cardsAboveTouched, 0, 'step cards off screen are not drawn in the change’s task');
 
   // Every part follows soon after; the memory chart (off screen or not) states the H200's
   // capacity and this scenario's peak, from the engine.

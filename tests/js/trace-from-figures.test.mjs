@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadModule } from "./load-module.mjs";
-import { traceFromFigures, figuresSignature } from "../../web/src/explorer/trace-from-figures.js";
+import { refillTrace, figuresSignature } from "../../web/src/explorer/trace-from-figures.js";
 
 const module = await loadModule();
 
@@ -40,9 +40,14 @@ for (const [name, [base, change]] of Object.entries(cases)) {
     const signature = figuresSignature(shape.figures);
     assert.equal(figuresSignature(changed.figures), signature, "a number change keeps the shape");
     assert.notDeepEqual(changed.trace, shape.trace);
-    assert.deepEqual(traceFromFigures(shape.trace, signature, changed.figures), changed.trace);
-    // Refilling the shape's own scenario gives the shape back (null, booleans, codes included).
-    assert.deepEqual(traceFromFigures(shape.trace, signature, shape.figures), shape.trace);
+    // The shape's document, refilled in place with the changed scenario's figures, is that
+    // scenario's document; refilled back with its own, it is the shape again (null, booleans,
+    // codes included).
+    const refilled = structuredClone(shape.trace);
+    assert.equal(refillTrace(refilled, signature, changed.figures), true);
+    assert.deepEqual(refilled, changed.trace);
+    assert.equal(refillTrace(refilled, signature, shape.figures), true);
+    assert.deepEqual(refilled, shape.trace);
   });
 }
 
@@ -58,7 +63,9 @@ test("the signature changes with the shape, and a mismatched shape is refused", 
   for (const scenario of others) {
     const other = both(scenario);
     assert.notEqual(figuresSignature(other.figures), figuresSignature(dense.figures), JSON.stringify(scenario));
-    assert.equal(traceFromFigures(dense.trace, figuresSignature(dense.figures), other.figures), null);
+    const kept = structuredClone(dense.trace);
+    assert.equal(refillTrace(kept, figuresSignature(dense.figures), other.figures), false);
+    assert.deepEqual(kept, dense.trace, "a refused refill writes nothing");
   }
   assert.ok(Number.isNaN(figuresSignature(new Float64Array([1, 0]))), "a version 1 array has no signature");
 });

@@ -207,13 +207,16 @@ export function joinMarks(parent, tag, className, items, key, withTitle = false)
     });
 }
 
-/** Shows `text` at (x, y) in the part `name`, or hides the part when text is null. */
+/**
+ * Shows `text` at (x, y) in the part `name`, or hides the part when text is null; undefined
+ * shows the part and leaves its content to the caller (lines as <tspan>s).
+ */
 export function label(parent, name, text, attrs = {}) {
   const node = part(parent, name, 'text');
   node.attr('display', text === null ? 'none' : null);
   if (text === null) return node;
   for (const [attr, value] of Object.entries(attrs)) node.attr(attr, value);
-  return node.text(text);
+  return text === undefined ? node : node.text(text);
 }
 
 /**
@@ -315,7 +318,7 @@ export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width, 
   drawAxis(svg, name, 'axis axis--x', `translate(0,${y})`, axis, scale, ticks);
   const [a, b] = scale.range();
   const lines = titleLines(title, b - a);
-  const node = label(svg, `${name}-title`, title ? '' : null, {
+  const node = label(svg, `${name}-title`, title ? undefined : null, {
     class: 'axis-title',
     x: (a + b) / 2,
     y: lines.length > 1 ? y + 30 : y + 34,

@@ -34,11 +34,11 @@ import {
 } from '../scenario.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
-import { figuresSignature, traceFromFigures } from './trace-from-figures.js';
+import { figuresSignature, refillTrace } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { FrameScheduler, StaleParts } from './scheduling.js';
-import { StepTrace } from './steps.js';
+import { STEP_COUNT, StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
 import { ExplorerView } from './view.js';
 import { PartVisibility } from './visibility.js';
@@ -49,7 +49,8 @@ const MAX_MEASURES = 500;
  * meets first. Every other part waits on a cold load until it nears the viewport or the page
  * is idle.
  */
-const FIRST_PARTS = new Set(['glance', 'steps']);
+const STEP_PARTS = Array.from({ length: STEP_COUNT }, (_, i) => `step-${i + 1}`);
+const FIRST_PARTS = new Set(['glance', ...STEP_PARTS]);
 /** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
 const CHART_NAMES = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 /** The part that writes a chart's data table: never on screen, so always drawn in idle time. */
@@ -66,7 +67,8 @@ export class Explorer {
   #lastResult = null;
   // Traces computed as JSON, by their figures' shape signature (the last few shapes, so going
   // back and forth between two attention schedules stays on the fast path): a change to a known
-  // shape is refilled from one traceFigures call (trace-from-figures.js) instead.
+  // shape refills that trace in place from one traceFigures call (trace-from-figures.js)
+  // instead. Only the trace being shown is read, so no copy is needed.
   #shapes = new Map();
   #lastSweepKey = null;
   #lastSweep = null;
@@ -143,7 +145,8 @@ export class Explorer {
       onFullyShown: (shown) => this.view.markShown(shown.json),
     });
     this.#parts.add('glance', (shown) => this.glance.update(shown.trace));
-    this.#parts.add('steps', (shown) => this.steps.update(shown.trace));
+    // Each step's card is a part of its own: a change redraws the cards on screen, not all five.
+    STEP_PARTS.forEach((name, i) => this.#parts.add(name, (shown) => this.steps.updateStep(i, shown.trace)));
     for (const name of CHART_NAMES) this.#parts.add(name, (shown) => this.#renderChart(name, shown));
     // The charts' data tables (for screen readers, never on screen) follow in idle time, each
     // after its chart: idle moments draw stale parts in the order they were added.
@@ -159,7 +162,7 @@ export class Explorer {
       onResized: (names) => this.#resized(names),
     });
     this.#visibility.observePart('glance', this.glance.element);
-    this.#visibility.observePart('steps', this.steps.element);
+    STEP_PARTS.forEach((name, i) => this.#visibility.observePart(name, this.steps.cards[i].item));
     this.#visibility.observePart('checks', scenarioElement);
 
     this.#url = new UrlSync({
@@ -384,9 +387,11 @@ export class Explorer {
     const figures = this.engine.traceFigures(json);
     if (!figures.ok) return { ok: false, error: figures.error };
     const signature = figuresSignature(figures.figures);
-    const shape = this.#shapes.get(signature);
-    const trace = shape && traceFromFigures(shape, signature, figures.figures);
-    if (trace) return { ok: true, error: '', value: trace };
+    const trace = this.#shapes.get(signature);
+    if (trace) {
+      if (refillTrace(trace, signature, figures.figures)) return { ok: true, error: '', value: trace };
+      this.#shapes.delete(signature);
+    }
     const result = this.engine.computeTrace(json);
     if (result.ok) {
       if (this.#shapes.size >= SHAPES_KEPT) this.#shapes.delete(this.#shapes.keys().next().value);

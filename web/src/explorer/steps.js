@@ -236,12 +236,21 @@ function badgeOf(step, trace) {
   };
 }
 
+/** The mechanism's steps: the engine's trace has one entry per step, in order. */
+export const STEP_COUNT = 5;
+
 export class StepTrace {
   /** @param {(step: number|null) => void} onSelect */
   constructor(onSelect) {
     this.selected = null;
     this.cards = [];
     this.list = h('ol', { class: 'trace-steps' });
+    // Made up front, so each card can be watched and drawn on its own (updateStep).
+    for (let i = 0; i < STEP_COUNT; i += 1) {
+      const card = this.#card(i);
+      this.cards.push(card);
+      this.list.append(card.item);
+    }
     this.element = h(
       'section',
       { class: 'explorer-block steps-block', 'aria-labelledby': 'steps-heading' },
@@ -314,30 +323,25 @@ export class StepTrace {
     });
   }
 
-  update(trace) {
-    while (this.cards.length < trace.steps.length) {
-      const card = this.#card(this.cards.length);
-      this.cards.push(card);
-      this.list.append(card.item);
-    }
-    trace.steps.forEach((step, i) => {
-      const card = this.cards[i];
-      setText(card.heading, step.title);
-      const badge = badgeOf(step, trace);
-      setAttr(card.badge, 'class', badge.className);
-      setAttr(card.badge, 'data-bound', badge.bound);
-      setText(card.badge, badge.text);
-      setText(card.text, step.text);
-      setText(
-        card.totals,
-        `${fmt.flops(step.totals.flops)} · ${fmt.bytes(step.totals.hbm_bytes)} HBM · ${fmt.seconds(step.totals.seconds)}`,
-      );
-      setText(card.ops, step.operators.join(', '));
-      if (card.opsLine.hidden !== !step.operators.length) card.opsLine.hidden = !step.operators.length;
-      const facts = step.facts ?? {};
-      card.facts.update(facts, ['projections', 'reuse_example']);
-      card.projections.update(facts.projections);
-    });
-    this.select(this.selected);
+  /** The card of step `index + 1` (0-based `index`) from `trace`. */
+  updateStep(index, trace) {
+    const step = trace.steps[index];
+    const card = this.cards[index];
+    if (!step || !card) return;
+    setText(card.heading, step.title);
+    const badge = badgeOf(step, trace);
+    setAttr(card.badge, 'class', badge.className);
+    setAttr(card.badge, 'data-bound', badge.bound);
+    setText(card.badge, badge.text);
+    setText(card.text, step.text);
+    setText(
+      card.totals,
+      `${fmt.flops(step.totals.flops)} · ${fmt.bytes(step.totals.hbm_bytes)} HBM · ${fmt.seconds(step.totals.seconds)}`,
+    );
+    setText(card.ops, step.operators.join(', '));
+    if (card.opsLine.hidden !== !step.operators.length) card.opsLine.hidden = !step.operators.length;
+    const facts = step.facts ?? {};
+    card.facts.update(facts, ['projections', 'reuse_example']);
+    card.projections.update(facts.projections);
   }
 }

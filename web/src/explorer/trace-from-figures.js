@@ -11,18 +11,6 @@ const PER_OPERATOR = 12; // version 1's per-operator block
 // The engine's Bound codes, in its enum's order (src/trace.hpp).
 const BOUND_NAMES = ['compute', 'memory', 'overhead', 'interconnect'];
 
-/**
- * A deep copy of a parsed JSON value (plain objects, arrays, primitives): several times faster than
- * structuredClone, which also handles what JSON cannot: a refill takes ~24 µs with it, ~116 with that (Node).
- */
-function copy(value) {
-  if (Array.isArray(value)) return value.map(copy);
-  if (value === null || typeof value !== 'object') return value;
-  const out = {};
-  for (const key in value) out[key] = copy(value[key]);
-  return out;
-}
-
 /** Where version 2's extension starts, or -1 when `figures` is not version 2. */
 function extensionStart(figures) {
   if (figures[0] !== FIGURES_LAYOUT_VERSION) return -1;
@@ -36,13 +24,15 @@ export function figuresSignature(figures) {
 }
 
 /**
- * A new trace document: `shape` (a parsed trace whose figures had the same signature) with
- * every number replaced by the one in `figures`. Returns null when the signatures differ or the
- * array's length does not match the shape (then the caller asks for the JSON instead).
+ * Writes every number of `figures` into `t` in place (a trace document of the signature
+ * `shapeSignature`, such as one computeTrace returned), so a change costs no copy of the
+ * document. Returns false, having written nothing, when the signatures differ; false also when
+ * the array's length does not match the shape, and then `t` is partly written and must be
+ * dropped.
  */
-export function traceFromFigures(shape, shapeSignature, figures) {
+export function refillTrace(t, shapeSignature, figures) {
   const start = extensionStart(figures);
-  if (start < 0 || figures[start] !== shapeSignature) return null;
+  if (start < 0 || figures[start] !== shapeSignature) return false;
   let at = start + 1;
   const number = () => figures[at++];
   const maybe = () => {
@@ -56,7 +46,6 @@ export function traceFromFigures(shape, shapeSignature, figures) {
     return Number.isNaN(value) ? null : BOUND_NAMES[value];
   };
 
-  const t = copy(shape);
   const s = t.scenario;
   for (const key of ['prompt_tokens', 'batch', 'chunk_tokens', 'gemm_m_tile', 'attention_block',
     'arrival_rate', 'delivery_seconds', 'tensor_parallel']) s[key] = number();
@@ -135,5 +124,5 @@ export function traceFromFigures(shape, shapeSignature, figures) {
   d.bound = bound();
   for (const key of ['projection_intensity', 'prefill_projection_intensity', 'prefill_intensity']) d[key] = number();
   d.prefill_bound = bound();
-  return at === figures.length ? t : null;
+  return at === figures.length;
 }
