@@ -62,7 +62,7 @@ json accelerator_to_json(const Accelerator& accelerator) {
        {"interconnect_name", accelerator.interconnect_name},
        {"interconnect_source_url", accelerator.interconnect_source_url},
        {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
-       {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds},
+       {"interconnect_kind", accelerator.interconnect_kind == LinkKind::nvlink ? "nvlink" : "pcie"},
        {"interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network},
        {"estimate", estimate_profile_json(accelerator.estimate)}});
 }

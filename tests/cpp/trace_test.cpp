@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "collective.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "trace_json.hpp"
@@ -399,15 +400,23 @@ TEST(TensorParallel, KvHeadsReplicateBeyondTheirCount) {
       {{"model", small_model()}, {"hardware", round_hardware()}, {"tensor_parallel", 2}});
   ASSERT_FALSE(no_link.ok());
   EXPECT_NE(no_link.error().find("interconnect_bandwidth"), std::string::npos);
+  // The link's class is one of NCCL's two latency rows; anything else is refused by its path.
+  json hardware = round_hardware();
+  hardware["interconnect_bandwidth"] = 100e9;
+  hardware["interconnect_kind"] = "infiniband";
+  auto bad_kind = scenario_from_json(
+      {{"model", small_model()}, {"hardware", hardware}, {"tensor_parallel", 2}});
+  ASSERT_FALSE(bad_kind.ok());
+  EXPECT_NE(bad_kind.error().find("/hardware/interconnect_kind"), std::string::npos)
+      << bad_kind.error();
 }
 
 TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
-  // TP 2 of the small model, T = 1000, over a 100 GB/s one-way link with 1 µs per ring step, a
-  // profile with η_link 0.5, a 10 µs per-call all-reduce cost and a 3 µs kernel gap.
+  // TP 2 of the small model, T = 1000, over a 100 GB/s one-way PCIe link (the kind when none is
+  // stated), a profile with η_link 0.5, a 10 µs per-call all-reduce cost and a 3 µs kernel gap.
   // Layer output S = 1000·4096·2 = 8,192,000 bytes; the ring sends 2·(1/2)·S = 8,192,000.
   json hardware = round_hardware();
   hardware["interconnect_bandwidth"] = 100e9;
-  hardware["interconnect_latency_seconds"] = 1e-6;
   hardware["estimate"] = {{"gemm_efficiency", 0.8},
                           {"attention_efficiency", 0.6},
                           {"memory_efficiency", 0.9},
@@ -420,10 +429,13 @@ TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
   const Trace estimate = trace_of(estimate_scenario);
   const Operator& reduce = op(estimate, "mlp_all_reduce");
   EXPECT_EQ(reduce.link_bytes, 8192000.0);
-  // 8,192,000 / (100e9 · 0.5) = 163.84 µs, + one call × (2 steps × 1 µs + 10 µs) = 175.84 µs,
-  // + the 3 µs gap of its one launch.
-  EXPECT_DOUBLE_EQ(reduce.interconnect_seconds, 8192000.0 / 50e9 + 12e-6);
-  EXPECT_DOUBLE_EQ(reduce.seconds, 8192000.0 / 50e9 + 12e-6 + 3e-6);
+  // NCCL's choices over PCIe at 50 GB/s (η_link 0.5), N = 2 (2 ring steps):
+  //   ring LL:     6.6 + 2·1.0 µs + 8,192,000 / (50e9 · ¼) = 8.6 + 655.36 = 663.96 µs
+  //   ring Simple: 8.4 + 2·5.7 µs + 8,192,000 / 50e9      = 19.8 + 163.84 = 183.64 µs
+  //   (LL128 is not enabled over PCIe; NVLS needs an in-network switch.)
+  // Simple wins: 183.64 µs + the 10 µs per-call cost = 193.64 µs; + the 3 µs gap of its launch.
+  EXPECT_NEAR(reduce.interconnect_seconds, 193.64e-6, 1e-12);
+  EXPECT_NEAR(reduce.seconds, 196.64e-6, 1e-12);
   // The bound: half the ring's bytes at the full link rate, nothing else: 40.96 µs.
   const Trace bound = trace_of(base);
   EXPECT_DOUBLE_EQ(op(bound, "mlp_all_reduce").seconds, 4096000.0 / 100e9);
@@ -431,6 +443,31 @@ TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
   // computes 2·1024 padded rows·2048·4096 FLOPs at 100 TFLOP/s · 0.8, above its memory time.
   const Operator& o = op(estimate, "o_projection");
   EXPECT_DOUBLE_EQ(o.compute_seconds, 2.0 * 1024 * 2048 * 4096 / (100e12 * 0.8));
+}
+
+TEST(Estimate, AllReduceTakesNcclsFastestChoice) {
+  // NCCL 2.19's tuning model (src/collective.hpp), all by hand, bandwidth 450 GB/s one way.
+  // 2 MiB (2,097,152 B) over 8 NVLink devices whose switch reduces in-network; a ring sends
+  // 2·7/8 of it = 3,670,016 B, NVLS 7/8 = 1,835,008 B:
+  //   ring LL     6.6 + 14·0.6 = 15.0 µs + 3,670,016 / 112.5e9 = 32.62 µs → 47.62 µs
+  //   ring LL128  14 + 14·1.9 = 40.6 µs + 3,670,016 / 414e9   =  8.86 µs → 49.46 µs
+  //   ring Simple 8.4 + 14·3.4 = 56.0 µs + 3,670,016 / 450e9  =  8.16 µs → 64.16 µs
+  //   NVLS        23 µs                 + 1,835,008 / 450e9   =  4.08 µs → 27.08 µs (fastest)
+  EXPECT_NEAR(all_reduce_call_seconds(2097152, 8, 450e9, LinkKind::nvlink, true),
+              23e-6 + 1835008 / 450e9, 1e-15);
+  // Without in-network reduction the ring's LL protocol is the fastest (47.62 µs).
+  EXPECT_NEAR(all_reduce_call_seconds(2097152, 8, 450e9, LinkKind::nvlink, false),
+              15.0e-6 + 3670016 / 112.5e9, 1e-15);
+  // 32 MiB over 2 devices: LL 7.8 + 298.26, LL128 17.8 + 81.05, Simple 15.2 + 74.57 µs (fastest).
+  EXPECT_NEAR(all_reduce_call_seconds(33554432, 2, 450e9, LinkKind::nvlink, false),
+              15.2e-6 + 33554432 / 450e9, 1e-15);
+  // 4 MiB over 4 devices (6,291,456 B sent): LL 10.2 + 55.92, LL128 25.4 + 15.20 µs (fastest),
+  // Simple 28.8 + 13.98 µs. Over PCIe LL128 is not enabled: LL 12.6 + 55.92, Simple
+  // 8.4 + 6·5.7 = 42.6 + 13.98 µs (fastest).
+  EXPECT_NEAR(all_reduce_call_seconds(4194304, 4, 450e9, LinkKind::nvlink, false),
+              25.4e-6 + 6291456 / 414e9, 1e-15);
+  EXPECT_NEAR(all_reduce_call_seconds(4194304, 4, 450e9, LinkKind::pcie, false),
+              42.6e-6 + 6291456 / 450e9, 1e-15);
 }
 
 TEST(Memory, ModelThatDoesNotFit) {
