@@ -88,7 +88,7 @@ void write_shape(const Trace& t, FiguresWriter& w) {
        {double(m.layers), double(m.d_model), double(m.query_heads), double(m.kv_heads),
         double(m.head_dim), double(m.d_ff), double(m.mlp == MlpKind::gated), double(m.vocab),
         double(m.experts), double(m.active_experts), double(m.tied_embeddings),
-        double(m.sliding_window)})
+        double(m.sliding_window), double(m.parallel_attention)})
     w.shape(value);
   const Accelerator& a = t.scenario.hardware;
   for (std::string_view text :

@@ -159,7 +159,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   const Fields fields(value, path,
                       {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads",
                        "kv_heads", "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts",
-                       "tied_embeddings", "sliding_window"},
+                       "tied_embeddings", "sliding_window", "parallel_attention"},
                       errors);
   bool from_preset = false;
   if (fields.has("preset")) {
@@ -222,6 +222,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     model.sliding_window =
         fields.integer("sliding_window", model.sliding_window, 0, limits::max_prompt_tokens);
   }
+  model.parallel_attention = fields.boolean("parallel_attention", model.parallel_attention);
   if (errors.failed()) return model;
 
   if (model.query_heads % model.kv_heads != 0) {

@@ -74,6 +74,10 @@ struct ModelShape {
   int64_t active_experts = 1;  // experts each token runs (MoE top-k)
   bool tied_embeddings = false;
   int64_t sliding_window = 0;  // keys each query sees, itself included (0 = the whole prefix)
+  // Attention and MLP read the same normalised input and add to one residual (GPT-J `parallel`,
+  // Falcon `parallel_attn` / `new_decoder_architecture`): under tensor parallelism their partial
+  // outputs are summed by one all-reduce per layer.
+  bool parallel_attention = false;
 };
 
 /// The calibrated `estimate` timing of one accelerator: achieved fractions of peak per kernel

@@ -204,10 +204,18 @@ class OperatorBuilder {
     // Step 2 again: output projection and the MLP.
     ops.push_back(
         per_layer(gemm("o_projection", GemmShape{m_.query_heads * m_.head_dim, m_.d_model})));
-    if (devices_ > 1) ops.push_back(per_layer(all_reduce("attention_all_reduce")));
+    // Tensor parallelism sums each row-parallel output across devices; a parallel block adds
+    // the attention and MLP partials into one residual and sums them once (TensorRT-LLM's Falcon
+    // layer, docs/model.md).
+    const bool parallel_block = m_.parallel_attention;
+    if (devices_ > 1 && !parallel_block) {
+      ops.push_back(per_layer(all_reduce("attention_all_reduce")));
+    }
     ops.push_back(per_layer(norm("mlp_norm", layers_, rows_)));
     for (Operator& op : mlp()) ops.push_back(per_layer(std::move(op)));
-    if (devices_ > 1) ops.push_back(per_layer(all_reduce("mlp_all_reduce")));
+    if (devices_ > 1) {
+      ops.push_back(per_layer(all_reduce(parallel_block ? "block_all_reduce" : "mlp_all_reduce")));
+    }
     ops.push_back(norm("final_norm", 1, rows_));
 
     // Step 5: first-token delivery reads logits for the last prompt position only.
@@ -562,7 +570,7 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
       "table and LM head stay 16-bit, as AWQ, GPTQ and FP8 checkpoints keep them.",
   };
   std::vector<std::string_view> list;
-  list.reserve(std::size(kAlways) + 5);  // + timing, attention, parallelism, window, experts
+  list.reserve(std::size(kAlways) + 6);  // + timing, attention, parallelism, block, window, MoE
   list.assign(std::begin(kAlways), std::end(kAlways));
   if (s.workload.timing == Timing::bound) {
     list.push_back(
@@ -598,6 +606,12 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
         "cost.");
   } else {
     list.push_back("One device: no tensor parallelism.");
+  }
+  if (s.model.parallel_attention && s.workload.tensor_parallel > 1) {
+    list.push_back(
+        "Parallel attention and MLP: both read the same normalised input and add to one "
+        "residual, so one all-reduce per layer sums both partial outputs (block_all_reduce), as "
+        "TensorRT-LLM's Falcon layer does.");
   }
   if (s.model.sliding_window > 0) {
     list.push_back(

@@ -25,7 +25,8 @@ json model_to_json(const ModelShape& model) {
                       {"experts", model.experts},
                       {"active_experts", model.active_experts},
                       {"tied_embeddings", model.tied_embeddings},
-                      {"sliding_window", model.sliding_window}});
+                      {"sliding_window", model.sliding_window},
+                      {"parallel_attention", model.parallel_attention}});
 }
 
 json optional_number(const std::optional<double>& value) {

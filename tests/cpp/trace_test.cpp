@@ -380,6 +380,40 @@ TEST(TensorParallel, AllReduceSumsInSixteenBitsUnderFp8) {
   EXPECT_EQ(op(trace, "attention_all_reduce").hbm.total(), 67108864.0);
 }
 
+TEST(TensorParallel, ParallelBlockSumsOnce) {
+  // A parallel block (GPT-J, Falcon) adds attention and MLP outputs into one residual, so TP
+  // sums both partials with one all-reduce per layer (TensorRT-LLM's Falcon layer). Small model,
+  // L = 2, TP 2, T = 1000, bf16, bound, over a 100 GB/s link.
+  json hardware = round_hardware();
+  hardware["interconnect_bandwidth"] = 100e9;
+  json model = small_model();
+  model["parallel_attention"] = true;
+  const Trace parallel = trace_of(
+      {{"model", model}, {"hardware", hardware}, {"prompt_tokens", 1000}, {"tensor_parallel", 2}});
+  int reduces = 0;
+  double link_bytes = 0;
+  for (const Operator& o : parallel.operators) {
+    EXPECT_NE(o.name, "attention_all_reduce");
+    EXPECT_NE(o.name, "mlp_all_reduce");
+    if (o.link_bytes > 0) ++reduces;
+    link_bytes += o.count * o.link_bytes;
+  }
+  EXPECT_EQ(reduces, 1);
+  // One all-reduce of S = 1000·4096·2 = 8,192,000 bytes per layer; the ring sends 2·(1/2)·S =
+  // 8,192,000 per call, × 2 layers = 16,384,000 (half the 32,768,000 of two per layer). The
+  // bound moves half the ring's bytes: 4,096,000 / 100e9 = 40.96 µs per call.
+  const Operator& block = op(parallel, "block_all_reduce");
+  EXPECT_EQ(block.link_bytes, 8192000.0);
+  EXPECT_EQ(link_bytes, 16384000.0);
+  EXPECT_DOUBLE_EQ(block.seconds, 4096000.0 / 100e9);
+  // Launches: embedding + 2 layers × (9 kernels + 1 all-reduce) + final norm, LM head, sampling
+  // = 1 + 20 + 3 = 24 (two all-reduces per layer would make 26).
+  EXPECT_EQ(parallel.embedding.kernel_launches, 24.0);
+  // One device: the flag changes no operator.
+  const Trace single = trace_of({{"model", model}, {"prompt_tokens", 1000}});
+  EXPECT_EQ(single.operators.size(), trace_of({{"prompt_tokens", 1000}}).operators.size());
+}
+
 TEST(TensorParallel, KvHeadsReplicateBeyondTheirCount) {
   // Llama-3.1-8B has 8 KV heads; at TP 16 each device has 32/16 = 2 query heads and still needs
   // one whole KV head (replicated): 2·L·1·d_h·c = 2·32·1·128·2 = 16,384 bytes per token.
