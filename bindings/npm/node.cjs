@@ -4,11 +4,11 @@
 const { readFileSync } = require("node:fs");
 const path = require("node:path");
 
-const factory = require("./prefill_trace.js");
+const factory = require("./element/wasm/prefill_trace.js");
 let wasmBinary = null; // read on the first call, not at require
 
-/** @type {import("./node.d.cts")} */
+/** @type {import("./prefill_trace.d.ts")} */
 module.exports = function PrefillTrace(options = {}) {
-  wasmBinary ??= readFileSync(path.join(__dirname, "prefill_trace.wasm"));
+  wasmBinary ??= readFileSync(path.join(__dirname, "element/wasm/prefill_trace.wasm"));
   return factory({ wasmBinary, ...options });
 };

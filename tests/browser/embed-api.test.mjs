@@ -65,7 +65,7 @@ const EVENT_NAMES = [
 ];
 
 /** Opens the test host with `params`; records events (heard on document), requests and page errors. */
-async function openHost(t, params, { viewport = { width: 1024, height: 800 }, colorScheme = 'light', state = 'ready' } = {}) {
+async function openHost(t, params, { viewport = { width: 1024, height: 800 }, colorScheme = 'light', state = 'ready', initScript = null } = {}) {
   const context = await browser.newContext({ viewport, colorScheme });
   t.after(() => context.close());
   const page = await context.newPage();
@@ -80,6 +80,7 @@ async function openHost(t, params, { viewport = { width: 1024, height: 800 }, co
     window.__events = [];
     for (const name of names) document.addEventListener(name, (e) => window.__events.push({ name, detail: e.detail }));
   }, EVENT_NAMES);
+  if (initScript) await page.addInitScript(initScript);
   await page.goto(`${host.origin}/test-host.html?${new URLSearchParams(params)}`);
   await settled(page, state);
   return { page, problems, requests };
@@ -345,6 +346,45 @@ test('the progress line says where answers are kept, in each storage mode and vi
   assert.match(text, KEPT_HERE);
   assert.doesNotMatch(text, HOST_KEEPS);
   assert.deepEqual(problems, []);
+});
+
+test('storage="local" where the browser cannot store: the progress line does not promise to keep answers', async (t) => {
+  const KEPT_HERE = /Your answers are kept in this browser only\./;
+  const NOT_KEPT = /Your answers are not kept: this browser does not let the page store them\./;
+  const answerPublishedCheck = async (page) => {
+    await page.locator('input[name="check-0-choice"]').nth(lesson.check.answer).check();
+    await page.locator('form.quiz', { has: page.locator('#check-0-question') }).getByRole('button', { name: 'Check answer' }).click();
+    await page.locator('#check-0-feedback').getByText(/^Correct$/).waitFor();
+  };
+  const line = async (page) => normalize(await page.locator('.progress').innerText());
+
+  // Storage disabled (Chromium with site data blocked): reading window.localStorage throws a
+  // SecurityError. The first read of saved answers finds out, before any answer is given.
+  {
+    const { page, problems } = await openHost(t, { view: 'lesson', 'lesson-src': `/${LESSON_PATH}` }, {
+      initScript: () => Object.defineProperty(window, 'localStorage', {
+        get() { throw new DOMException('The document is sandboxed', 'SecurityError'); },
+      }),
+    });
+    await page.locator('.progress').getByText(NOT_KEPT).waitFor();
+    await answerPublishedCheck(page); // still checked, only not remembered
+    assert.match(await line(page), /Answered correctly: 1 of 1 checks/);
+    assert.doesNotMatch(await line(page), KEPT_HERE);
+    assert.deepEqual(problems, []);
+  }
+  // Storage full (or Safari's private mode of old): reading works, every write throws
+  // QuotaExceededError. The line promises until the first write fails, then says so.
+  {
+    const { page, problems } = await openHost(t, { view: 'lesson', 'lesson-src': `/${LESSON_PATH}` }, {
+      initScript: () => {
+        Storage.prototype.setItem = () => { throw new DOMException('quota', 'QuotaExceededError'); };
+      },
+    });
+    await answerPublishedCheck(page);
+    await page.locator('.progress').getByText(NOT_KEPT).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.length), 0);
+    assert.deepEqual(problems, []);
+  }
 });
 
 test('asset-base: every asset the element loads comes from the folder it names', async (t) => {

@@ -5,7 +5,9 @@
 // checks numbers derived by hand. Needs script/package (and so the wasm build and build-site).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -72,17 +74,32 @@ after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test("the tarball holds the entries, one .wasm at the top, the licences, and nothing of the repository", () => {
+test("the tarball holds the entries, the licences, each file once, and nothing of the repository", () => {
   const installed = path.join(project, "node_modules/prefill-trace");
-  for (const file of ["node.mjs", "node.cjs", "prefill_trace.mjs", "prefill_trace.js", "prefill_trace.wasm",
-    "prefill_trace.d.mts", "prefill_trace.d.ts", "node.d.mts", "node.d.cts", "LICENSE", "LICENSE-ATLAS.md", "NOTICE",
-    "element/app.js", "element/prefill-trace-lesson.d.ts", "element/wasm/prefill_trace.wasm",
+  for (const file of ["node.mjs", "node.cjs", "element/wasm/prefill_trace.mjs", "element/wasm/prefill_trace.js",
+    "element/wasm/prefill_trace.wasm", "prefill_trace.d.mts", "prefill_trace.d.ts",
+    "LICENSE", "LICENSE-ATLAS.md", "NOTICE", "element/app.js", "element/prefill-trace-lesson.d.ts",
     "element/lesson-data/prefill-resource-trace-a76d037833bd69f7.json", "element/lesson-data/NOTICE"]) {
     assert.ok(existsSync(path.join(installed, file)), `${file} is in the package`);
   }
   for (const file of ["index.html", "element/index.html", "src", "CMakeLists.txt"]) {
     assert.ok(!existsSync(path.join(installed, file)), `${file} is not in the package`);
   }
+  // No file ships twice (the .wasm once for every entry and the element; the chunks under their
+  // content-hashed names only), except the licence texts the element's data folder repeats on
+  // purpose (lesson-data/README.md says why).
+  const byContent = new Map();
+  for (const file of readdirSync(installed, { recursive: true })) {
+    const full = path.join(installed, file);
+    if (!statSync(full).isFile()) continue;
+    const digest = createHash("sha256").update(readFileSync(full)).digest("hex");
+    byContent.set(digest, [...(byContent.get(digest) ?? []), file]);
+  }
+  const twice = [...byContent.values()].filter((files) => files.length > 1).map((files) => files.sort().join(" = "));
+  assert.deepEqual(twice.sort(), [
+    "LICENSE-ATLAS.md = element/lesson-data/LICENSE-ATLAS.md",
+    "NOTICE = element/lesson-data/NOTICE",
+  ].sort());
   const compressed = readdirSync(installed, { recursive: true }).filter((f) => /\.(br|gz)$/.test(f));
   assert.deepEqual(compressed, [], "no precompressed copies");
   const pkg = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
@@ -118,7 +135,9 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
   assert.doesNotMatch(bundle, /require\(["']|node:fs|__dirname/, "no Node code in the browser bundle");
   // esbuild leaves `new URL("prefill_trace.wasm", import.meta.url)` alone: the .wasm goes next
   // to the bundle, as the package README says.
-  cpSync(path.join(project, "node_modules/prefill-trace/prefill_trace.wasm"), path.join(project, "dist/prefill_trace.wasm"));
+  // The file the package's `prefill-trace/prefill_trace.wasm` export names.
+  cpSync(createRequire(path.join(project, "package.json")).resolve("prefill-trace/prefill_trace.wasm"),
+    path.join(project, "dist/prefill_trace.wasm"));
   write("dist/index.html", `<!doctype html><title>consumer</title><script type="module" src="main.js"></script>`);
   const server = await startServer({ root: path.join(project, "dist") });
   const browser = await launchChromium();

@@ -27,6 +27,8 @@ export class ProgressStore {
   #storageKey;
   #persist;
   #onSave;
+  #onUnavailable;
+  #unavailable = false;
   #saved = null;
 
   /**
@@ -35,11 +37,30 @@ export class ProgressStore {
    * @param {boolean} [options.persist=true]  false: memory only, localStorage is never touched
    * @param {(key: string, answer: number, correct: boolean) => void} [options.onSave]  after a
    *        new or changed answer (not when a restored answer is saved again unchanged)
+   * @param {() => void} [options.onUnavailable]  once, when it turns out that answers cannot be
+   *        remembered here (no Web Crypto for the keys, localStorage missing, refused or full)
    */
-  constructor(storageKey, { persist = true, onSave = () => {} } = {}) {
+  constructor(storageKey, { persist = true, onSave = () => {}, onUnavailable = () => {} } = {}) {
     this.#storageKey = storageKey;
     this.#persist = persist;
     this.#onSave = onSave;
+    this.#onUnavailable = onUnavailable;
+    // Without Web Crypto no answer has a key (sha256Hex), so none can be saved.
+    if (persist && !globalThis.crypto?.subtle) this.#unavailable = true;
+  }
+
+  /**
+   * Whether saved answers outlive the page: false under persist=false, and false once storage
+   * has failed (the first read or write finds out; before that it is assumed to work).
+   */
+  get remembers() {
+    return this.#persist && !this.#unavailable;
+  }
+
+  #storageFailed() {
+    if (this.#unavailable) return;
+    this.#unavailable = true;
+    this.#onUnavailable();
   }
 
   /**
@@ -53,11 +74,19 @@ export class ProgressStore {
 
   #read() {
     if (!this.#persist) return { entries: {}, slots: {} };
+    let text = null;
     try {
-      const parsed = JSON.parse(globalThis.localStorage?.getItem(this.#storageKey) ?? 'null');
+      // Reading the property itself throws where storage is disabled (a SecurityError).
+      if (!globalThis.localStorage) throw new Error('no localStorage');
+      text = globalThis.localStorage.getItem(this.#storageKey);
+    } catch {
+      this.#storageFailed();
+    }
+    try {
+      const parsed = JSON.parse(text ?? 'null');
       if (parsed && typeof parsed === 'object' && parsed.entries && parsed.slots) return parsed;
     } catch {
-      // Unreadable or unavailable storage: start empty.
+      // An unreadable entry (another writer, an old format): start empty; the next save replaces it.
     }
     return { entries: {}, slots: {} };
   }
@@ -72,9 +101,11 @@ export class ProgressStore {
     }
     if (!this.#persist) return;
     try {
-      globalThis.localStorage?.setItem(this.#storageKey, JSON.stringify(this.#data));
+      if (!globalThis.localStorage) throw new Error('no localStorage');
+      globalThis.localStorage.setItem(this.#storageKey, JSON.stringify(this.#data));
     } catch {
-      // Full or disabled storage: progress is simply not kept.
+      // Full or disabled storage: progress is simply not kept, and the progress line says so.
+      this.#storageFailed();
     }
   }
 

@@ -94,6 +94,7 @@ export class Mount {
     this.#progress = new ProgressStore(PROGRESS_STORAGE_KEY, {
       persist: options.storage !== 'none',
       onSave: (questionKey, answer, correct) => emit('prefill-trace-answer', { questionKey, correct, answer }),
+      onUnavailable: () => this.#summary?.storageUnavailable(),
     });
     if (options.answers) this.#progress.replaceAnswers(options.answers);
   }
@@ -337,7 +338,7 @@ export class Mount {
   async #showExplorer(lead) {
     const engine = this.#engine;
     const presets = engine.listPresets();
-    this.#summary = new ProgressSummary(() => this.#forgetAnswers(), this.#options.storage);
+    this.#summary = this.#newSummary();
     let explorerNode;
     if (presets.ok) {
       this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary: this.#summary });
@@ -414,7 +415,7 @@ export class Mount {
     const engine = this.#engine;
     const progress = this.#progress;
     const withExplorer = Boolean(this.#explorer);
-    const summary = withExplorer ? this.#summary : new ProgressSummary(() => this.#forgetAnswers(), this.#options.storage);
+    const summary = withExplorer ? this.#summary : this.#newSummary();
     this.#summary = summary;
     const equations = equationPack?.[lesson.id];
     const related = relatedFile?.lessons;
@@ -461,6 +462,12 @@ export class Mount {
       );
     }
     return view;
+  }
+
+  /** The progress line, saying where answers go (storage="local" that cannot store says so). */
+  #newSummary() {
+    const storage = this.#options.storage === 'none' ? 'none' : this.#progress.remembers ? 'local' : 'unavailable';
+    return new ProgressSummary(() => this.#forgetAnswers(), storage);
   }
 
   #forgetAnswers() {

@@ -14,6 +14,8 @@ const STORAGE_NOTES = {
   local: 'Your answers are kept in this browser only.',
   // The element writes nothing; the host gets each answer (prefill-trace-answer) and may keep it.
   none: 'This lesson does not store your answers; the site showing it may keep them.',
+  // storage="local", but this browser refuses or has no storage (or no Web Crypto for the keys).
+  unavailable: 'Your answers are not kept: this browser does not let the page store them.',
 };
 
 /** "Answered correctly: 2 of 5" for every check on the page, with a way to forget answers. */
@@ -23,7 +25,8 @@ export class ProgressSummary {
 
   /**
    * @param {() => void} onClear
-   * @param {'local'|'none'} [storage='local']  the element's storage mode
+   * @param {'local'|'none'|'unavailable'} [storage='local']  the element's storage mode, or
+   *        'unavailable' where storage="local" cannot store
    */
   constructor(onClear, storage = 'local') {
     this.#storageNote = STORAGE_NOTES[storage] ?? STORAGE_NOTES.local;
@@ -46,6 +49,12 @@ export class ProgressSummary {
       if (!id.startsWith('published:')) this.#results.delete(id);
     }
     for (const id of ids) this.#results.set(id, null);
+    this.#render();
+  }
+
+  /** Storage turned out to be unavailable: the note stops promising to keep answers. */
+  storageUnavailable() {
+    this.#storageNote = STORAGE_NOTES.unavailable;
     this.#render();
   }
 
