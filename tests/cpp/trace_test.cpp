@@ -364,6 +364,26 @@ TEST(TensorParallel, Llama70bOnEightH100sByHand) {
   EXPECT_TRUE(trace.memory.fits);
 }
 
+TEST(Precision, Fp8KeepsTheTensorsBetweenKernelsInSixteenBits) {
+  // FP8 GEMMs take and return 16-bit tensors (TensorRT-LLM's FP8Linear); only weights, KV and
+  // the arithmetic are fp8. Llama-3.1-8B (d 4096, QKV out (32 + 2·8)·128 = 6144), T = 1000:
+  //   attn_norm: hidden + residual read, both written: 4·1000·4096·2 = 32,768,000 bytes
+  //   qkv_projection: inputs and outputs 1000·(4096 + 6144)·2 = 20,480,000 bytes, weights
+  //   4096·6144·1 = 25,165,824 bytes (fp8)
+  //   kv_cache_write: reads 2·1000·8·128·2 = 4,096,000 bytes, writes 2·1000·8·128·1 = 2,048,000
+  auto parsed = scenario_from_json({{"model", "llama-3.1-8b"},
+                                    {"hardware", "h100-sxm"},
+                                    {"precision", "fp8"},
+                                    {"prompt_tokens", 1000}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const Trace trace = compute_trace(parsed.value(), {});
+  EXPECT_EQ(op(trace, "attn_norm").hbm.activations, 32768000.0);
+  EXPECT_EQ(op(trace, "qkv_projection").hbm.activations, 20480000.0);
+  EXPECT_EQ(op(trace, "qkv_projection").hbm.weights, 25165824.0);
+  EXPECT_EQ(op(trace, "kv_cache_write").hbm.activations, 4096000.0);
+  EXPECT_EQ(op(trace, "kv_cache_write").hbm.kv, 2048000.0);
+}
+
 TEST(TensorParallel, AllReduceSumsInSixteenBitsUnderFp8) {
   // fp8 GEMM inputs, but the row-parallel output (the partial sum) stays in the residual
   // stream's 16 bits: Llama-3.1-70B, T = 2048, TP 8 sends the same 2·(8−1)/8·2048·8192·2 =
