@@ -37,7 +37,7 @@ import { download, traceFileName } from './downloads.js';
 import { figuresSignature, traceFromFigures } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
-import { FrameScheduler, StaleParts } from './scheduling.js';
+import { FrameScheduler, StaleParts, nextTask } from './scheduling.js';
 import { StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
 import { ExplorerView } from './view.js';
@@ -167,10 +167,21 @@ export class Explorer {
   }
 
   /**
-   * Reads the URL (when synced), shows the scenario and renders it in the next frame.
+   * Reads the URL (when synced), shows the scenario and renders it. V8 compiles the engine's
+   * functions on their first call, on the main thread: the figures path and then the JSON trace
+   * are called first, each in a task of its own, so that the first drawing (a task too) only
+   * runs compiled code (nextTask, docs/performance.md).
    * @returns {Promise<void>} settles after the first render
    */
-  start() {
+  async start() {
+    await nextTask('trace-figures');
+    if (this.#disposed) return;
+    this.engine.traceFigures(scenarioJson(this.state));
+    await nextTask('trace');
+    if (this.#disposed) return;
+    this.#compute();
+    await nextTask('first-draw');
+    if (this.#disposed) return;
     if (this.#url.enabled) this.#loadFromUrl();
     else this.controls.setState(this.state);
     const rendered = new Promise((resolve) => {
