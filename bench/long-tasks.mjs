@@ -164,6 +164,10 @@ function summarise(events) {
       at: task.ts - start,
       dur: task.dur,
       causes: selfTimes(task, onMain),
+      // The page's own marks in the task: the steps of its start (nextTask) and first-trace-drawn.
+      marks: events
+        .filter((e) => e.pid === renderer && e.cat?.includes('blink.user_timing') && e.ts >= task.ts && e.ts <= task.ts + task.dur)
+        .map((e) => e.name),
       functions: options.profile ? pageFunctions(task, sampled) : [],
     })),
     blocking: long.reduce((sum, t) => sum + Math.max(0, t.dur - LONG_TASK_MS * 1000) - Math.max(0, fcp.ts - t.ts), 0),
@@ -215,7 +219,7 @@ try {
         `${summary.tasks.length} long tasks, ${ms(summary.blocking)} ms over 50 ms after FCP`,
     );
     for (const task of summary.tasks) {
-      console.log(`  at ${ms(task.at).padStart(5)} ms  ${ms(task.dur).padStart(4)} ms`);
+      console.log(`  at ${ms(task.at).padStart(5)} ms  ${ms(task.dur).padStart(4)} ms  ${[...new Set(task.marks)].join(', ')}`);
       for (const [name, t] of task.causes.slice(0, 8)) console.log(`      ${ms(t).padStart(4)} ms  ${name}`);
       if (task.functions.length) console.log('    sampled (share of the task):');
       for (const [name, t] of task.functions) console.log(`      ${ms(t).padStart(4)} ms  ${name}`);

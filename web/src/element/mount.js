@@ -31,7 +31,7 @@ import { checksSection, renderLesson } from '../lesson-view.js';
 import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
 import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
 import { answerQuiz } from '../quiz.js';
-import { scenarioObject, stateFromScenario, toQuery } from '../scenario.js';
+import { DEFAULTS, scenarioJson, scenarioObject, stateFromScenario, toQuery } from '../scenario.js';
 import { PartError, assertSameOrigin, describe, fetchLesson, fetchOptionalJson } from './loading.js';
 import { loadKatexStyles } from './styles.js';
 import { nextTask } from '../explorer/scheduling.js';
@@ -363,6 +363,12 @@ export class Mount {
 
   async #makeExplorer(lead, placed) {
     const engine = this.#engine;
+    // V8 compiles the engine's functions on their first call, on the main thread. The first
+    // trace of the default scenario reads the built-in presets and compiles the per-change
+    // path; the presets' listing then compiles only their JSON writer: two tasks, not one.
+    await nextTask('engine-warm');
+    if (this.signal.aborted) return;
+    engine.traceFigures(scenarioJson(DEFAULTS));
     await nextTask('presets');
     if (this.signal.aborted) return;
     const presets = engine.listPresets();

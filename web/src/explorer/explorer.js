@@ -167,23 +167,22 @@ export class Explorer {
   }
 
   /**
-   * Reads the URL (when synced), shows the scenario and renders it. V8 compiles the engine's
-   * functions on their first call, on the main thread: the figures path and then the JSON trace
-   * are called first, each in a task of its own, so that the first drawing (a task too) only
-   * runs compiled code (nextTask, docs/performance.md).
+   * Reads the URL (when synced), shows the scenario and renders it: the trace (the engine's
+   * first JSON trace compiles its writer: V8 compiles wasm functions on first call, on the main
+   * thread) and the first drawing are tasks of their own (nextTask, docs/performance.md).
    * @returns {Promise<void>} settles after the first render
    */
   async start() {
-    await nextTask('trace-figures');
-    if (this.#disposed) return;
-    this.engine.traceFigures(scenarioJson(this.state));
     await nextTask('trace');
     if (this.#disposed) return;
-    this.#compute();
+    if (this.#url.enabled) {
+      this.#loadFromUrl();
+    } else {
+      this.controls.setState(this.state);
+      this.#compute();
+    }
     await nextTask('first-draw');
     if (this.#disposed) return;
-    if (this.#url.enabled) this.#loadFromUrl();
-    else this.controls.setState(this.state);
     const rendered = new Promise((resolve) => {
       this.#afterRender = resolve;
     });
