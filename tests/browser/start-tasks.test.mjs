@@ -16,7 +16,7 @@ import { openPage, useBrowser } from './helpers.mjs';
 const env = useBrowser();
 
 /** The steps of a cold load of index.html, in the order they start (docs/performance.md). */
-const STEPS = ['fetch-lesson', 'engine-ready', 'engine-warm', 'presets', 'explorer-build', 'trace', 'first-draw'];
+const STEPS = ['engine-fetch', 'fetch-lesson', 'engine-ready', 'engine-warm', 'presets', 'explorer-build', 'trace', 'first-draw'];
 
 test('the cold load runs each step of its start in a task of its own, in order', async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 412, height: 823 } });

@@ -169,9 +169,11 @@ export class Mount {
     const { view, base } = this.#options;
     const signal = this.signal;
     const showsLesson = view !== 'explorer';
-    // The engine first: it downloads and compiles off the main thread while the rest runs. The
-    // lesson's requests follow in a task of their own (each fetch() costs a phone-speed CPU
-    // ~10 ms, and this task is the one that evaluated app.js).
+    // This task evaluated app.js and adopted the lesson. The engine comes next, in a task of
+    // its own (it downloads and compiles off the main thread while the rest runs; the first
+    // fetch() of a page costs a phone-speed CPU 10-30 ms), then the lesson's requests.
+    await nextTask('engine-fetch');
+    if (signal.aborted) return null;
     const engineLoaded = loadEngine(base);
     engineLoaded.catch(() => {}); // awaited below
     await nextTask('fetch-lesson');
