@@ -262,7 +262,7 @@ export class Mount {
     let problem = null;
     try {
       ({ text: lessonText, integrity } = await lessonFile);
-      // Validating the lesson is ~0.1 s of wasm on a phone (parsing, checking, writing it back
+      // Validating the lesson is 50-60 ms of wasm at 4x (parsing, checking, writing it back
       // as JSON, compiling those functions on first use): a task of its own.
       await nextTask('lesson-validate');
       if (signal.aborted) return null;
