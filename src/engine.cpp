@@ -88,7 +88,7 @@ void write_shape(const Trace& t, FiguresWriter& w) {
        {double(m.layers), double(m.d_model), double(m.query_heads), double(m.kv_heads),
         double(m.head_dim), double(m.d_ff), double(m.mlp == MlpKind::gated), double(m.vocab),
         double(m.experts), double(m.active_experts), double(m.tied_embeddings),
-        double(m.sliding_window)})
+        double(m.sliding_window), double(m.parallel_attention)})
     w.shape(value);
   const Accelerator& a = t.scenario.hardware;
   for (std::string_view text :
@@ -103,10 +103,10 @@ void write_shape(const Trace& t, FiguresWriter& w) {
   for (double value :
        {a.memory_bandwidth, a.memory_capacity, double(a.compute_units), a.sram_per_unit_bytes,
         a.l2_bytes, a.launch_overhead_seconds, a.interconnect_bandwidth,
-        a.interconnect_latency_seconds, double(a.interconnect_reduces_in_network),
-        double(e.stated()), e.gemm_efficiency, e.expert_gemm_efficiency, e.attention_efficiency,
-        e.memory_efficiency, e.interconnect_efficiency, e.all_reduce_overhead_seconds,
-        e.kernel_gap_seconds, e.graph_launch_gap_seconds})
+        double(a.interconnect_kind), double(a.interconnect_reduces_in_network), double(e.stated()),
+        e.gemm_efficiency, e.expert_gemm_efficiency, e.attention_efficiency, e.memory_efficiency,
+        e.interconnect_efficiency, e.all_reduce_overhead_seconds, e.kernel_gap_seconds,
+        e.graph_launch_gap_seconds})
     w.shape(value);
   const Precision& p = t.scenario.precision;
   w.shape(p.name);

@@ -159,7 +159,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   const Fields fields(value, path,
                       {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads",
                        "kv_heads", "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts",
-                       "tied_embeddings", "sliding_window"},
+                       "tied_embeddings", "sliding_window", "parallel_attention"},
                       errors);
   bool from_preset = false;
   if (fields.has("preset")) {
@@ -222,6 +222,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     model.sliding_window =
         fields.integer("sliding_window", model.sliding_window, 0, limits::max_prompt_tokens);
   }
+  model.parallel_attention = fields.boolean("parallel_attention", model.parallel_attention);
   if (errors.failed()) return model;
 
   if (model.query_heads % model.kv_heads != 0) {
@@ -248,14 +249,13 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
                                          : "unknown hardware preset \"" + id + "\"");
     return accelerator;
   }
-  const Fields fields(
-      value, path,
-      {"preset", "id", "name", "source_url", "note", "peak_flops", "memory_bandwidth",
-       "memory_capacity", "compute_units", "sram_per_unit_bytes", "l2_bytes",
-       "launch_overhead_seconds", "interconnect_name", "interconnect_source_url",
-       "interconnect_bandwidth", "interconnect_latency_seconds", "interconnect_reduces_in_network",
-       "estimate"},
-      errors);
+  const Fields fields(value, path,
+                      {"preset", "id", "name", "source_url", "note", "peak_flops",
+                       "memory_bandwidth", "memory_capacity", "compute_units",
+                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds",
+                       "interconnect_name", "interconnect_source_url", "interconnect_bandwidth",
+                       "interconnect_kind", "interconnect_reduces_in_network", "estimate"},
+                      errors);
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
@@ -316,8 +316,12 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.interconnect_bandwidth =
       fields.number("interconnect_bandwidth", accelerator.interconnect_bandwidth, 0,
                     limits::max_interconnect_bandwidth);
-  accelerator.interconnect_latency_seconds =
-      fields.number("interconnect_latency_seconds", accelerator.interconnect_latency_seconds, 0, 1);
+  const std::string link_kind = fields.text(
+      "interconnect_kind", accelerator.interconnect_kind == LinkKind::nvlink ? "nvlink" : "pcie");
+  if (link_kind != "nvlink" && link_kind != "pcie") {
+    errors.fail(fields.path("interconnect_kind"), "must be \"nvlink\" or \"pcie\"");
+  }
+  accelerator.interconnect_kind = link_kind == "nvlink" ? LinkKind::nvlink : LinkKind::pcie;
   accelerator.interconnect_reduces_in_network = fields.boolean(
       "interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network);
   if (fields.has("estimate")) {

@@ -53,6 +53,10 @@ enum class AttentionKind { fused, materialized };
 /// bound: compulsory traffic at peak rates, launch overhead beside the total (a lower bound).
 /// estimate: the accelerator's calibrated profile, launch gaps inside the total.
 enum class Timing { bound, estimate };
+/// The class of link an all-reduce crosses, as NCCL's tuning model tells them apart: NVLink-like
+/// point-to-point GPU links (Infinity Fabric uses the same constants) or PCIe. It selects the
+/// per-step latencies of src/collective.hpp.
+enum class LinkKind { nvlink, pcie };
 
 struct ModelShape {
   std::string id;  // preset id, or "custom"
@@ -70,6 +74,10 @@ struct ModelShape {
   int64_t active_experts = 1;  // experts each token runs (MoE top-k)
   bool tied_embeddings = false;
   int64_t sliding_window = 0;  // keys each query sees, itself included (0 = the whole prefix)
+  // Attention and MLP read the same normalised input and add to one residual (GPT-J `parallel`,
+  // Falcon `parallel_attn` / `new_decoder_architecture`): under tensor parallelism their partial
+  // outputs are summed by one all-reduce per layer.
+  bool parallel_attention = false;
 };
 
 /// The calibrated `estimate` timing of one accelerator: achieved fractions of peak per kernel
@@ -81,7 +89,7 @@ struct EstimateProfile {
   double attention_efficiency = 0;         // of peak arithmetic, the attention kernel(s)
   double memory_efficiency = 0;            // of peak bandwidth, every kernel's HBM traffic
   double interconnect_efficiency = 0;      // of the link's one-way bandwidth, all-reduces
-  double all_reduce_overhead_seconds = 0;  // per all-reduce call, beyond the ring's steps
+  double all_reduce_overhead_seconds = 0;  // per all-reduce call, beyond NCCL's own latency
   double kernel_gap_seconds = 0;           // per kernel when each is launched on its own
   double graph_launch_gap_seconds = 0;     // per kernel when launches are graph-captured
   bool stated() const { return gemm_efficiency > 0; }
@@ -101,8 +109,8 @@ struct Accelerator {
   // The device-to-device link tensor parallelism all-reduces over (0 = none stated).
   std::string interconnect_name;
   std::string interconnect_source_url;
-  double interconnect_bandwidth = 0;        // bytes/s, one direction, per device
-  double interconnect_latency_seconds = 0;  // per ring step (an assumption)
+  double interconnect_bandwidth = 0;            // bytes/s, one direction, per device
+  LinkKind interconnect_kind = LinkKind::pcie;  // NCCL's latency class (pcie unless stated)
   // The switch sums in-network (NVLink SHARP on NVSwitch 3+): an all-reduce sends (N−1)/N of the
   // data each way instead of the ring's 2(N−1)/N.
   bool interconnect_reduces_in_network = false;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <iterator>
 
+#include "collective.hpp"
+
 namespace prefill_trace {
 namespace {
 
@@ -27,7 +29,7 @@ double window_of(const ModelShape& model) {
 // Bytes per element of each stored tensor kind, worked out once per trace.
 struct ByteWidths {
   double weights;      // w
-  double activations;  // a
+  double activations;  // a: the tensors between kernels (16 bits under fp8, see byte_widths)
   double kv;           // c
   double scores;       // s: scores are kept in at least 16 bits
   double tables;       // embedding table and LM head: never below 16 bits
@@ -37,7 +39,12 @@ struct ByteWidths {
 // quantise the layers' linear weights but keep the embedding table and the LM head in 16 bits.
 ByteWidths byte_widths(const Precision& precision) {
   const double w = bytes_per_element(precision.weights);
-  const double a = bytes_per_element(precision.activations);
+  // FP8 GEMMs take a 16-bit input, quantise it to fp8 for the tensor cores and return a 16-bit
+  // output (TensorRT-LLM's FP8Linear / FP8RowLinear: input and output in the model's dtype), so
+  // the residual stream and every tensor between kernels stay 16-bit; fp8 is the arithmetic's.
+  // int8 (SmoothQuant W8A8) writes its GEMM inputs as int8 (quantize_per_token): 1 byte.
+  const double a =
+      precision.activations == DType::fp8 ? 2.0 : bytes_per_element(precision.activations);
   return ByteWidths{w, a, bytes_per_element(precision.kv), std::max(a, 2.0), std::max(w, 2.0)};
 }
 
@@ -163,7 +170,6 @@ class OperatorBuilder {
     tokens_ = static_cast<double>(pass_.query_tokens);
     rows_ = batch_ * tokens_;
     devices_ = static_cast<double>(s_.workload.tensor_parallel);
-    ring_steps_ = 2 * (devices_ - 1);
     const Workload& work = s_.workload;
     const EstimateProfile& profile = s_.hardware.estimate;
     estimate_ = work.timing == Timing::estimate;
@@ -203,10 +209,18 @@ class OperatorBuilder {
     // Step 2 again: output projection and the MLP.
     ops.push_back(
         per_layer(gemm("o_projection", GemmShape{m_.query_heads * m_.head_dim, m_.d_model})));
-    if (devices_ > 1) ops.push_back(per_layer(all_reduce("attention_all_reduce")));
+    // Tensor parallelism sums each row-parallel output across devices; a parallel block adds
+    // the attention and MLP partials into one residual and sums them once (TensorRT-LLM's Falcon
+    // layer, docs/model.md).
+    const bool parallel_block = m_.parallel_attention;
+    if (devices_ > 1 && !parallel_block) {
+      ops.push_back(per_layer(all_reduce("attention_all_reduce")));
+    }
     ops.push_back(per_layer(norm("mlp_norm", layers_, rows_)));
     for (Operator& op : mlp()) ops.push_back(per_layer(std::move(op)));
-    if (devices_ > 1) ops.push_back(per_layer(all_reduce("mlp_all_reduce")));
+    if (devices_ > 1) {
+      ops.push_back(per_layer(all_reduce(parallel_block ? "block_all_reduce" : "mlp_all_reduce")));
+    }
     ops.push_back(norm("final_norm", 1, rows_));
 
     // Step 5: first-token delivery reads logits for the last prompt position only.
@@ -355,16 +369,11 @@ class OperatorBuilder {
     op.memory_seconds = op.hbm.total() / bandwidth_;
     // The bound charges half the ring's bytes, (N−1)/N of the output each way: what any
     // all-reduce must move when the switch reduces in-network (NVLink SHARP), and the least
-    // measured on DGX H100; ring-step latencies are left to the estimate, which sends the
-    // ring's bytes unless the accelerator's switch reduces in-network.
-    const double estimate_link_bytes =
-        s_.hardware.interconnect_reduces_in_network ? op.link_bytes / 2 : op.link_bytes;
-    op.interconnect_seconds =
-        op.link_bytes == 0 ? 0
-        : estimate_        ? estimate_link_bytes / link_bandwidth_ +
-                          op.launches * (ring_steps_ * s_.hardware.interconnect_latency_seconds +
-                                         s_.hardware.estimate.all_reduce_overhead_seconds)
-                    : op.link_bytes / 2 / link_bandwidth_;
+    // measured on DGX H100; no latency. The estimate times each call as NCCL's tuning model
+    // would (src/collective.hpp).
+    op.interconnect_seconds = op.link_bytes == 0 ? 0
+                              : estimate_        ? estimated_all_reduce_seconds()
+                                                 : op.link_bytes / 2 / link_bandwidth_;
     op.overhead_seconds = op.launches * gap_seconds_;
     const double roofline =
         std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
@@ -392,10 +401,12 @@ class OperatorBuilder {
   // row-parallel GEMM's output, in the residual stream's width: at least 16 bits even when the
   // GEMM inputs are fp8/int8 (summing 8-bit partials would lose the precision the residual
   // keeps, and the NCCL of the measured stacks had no 8-bit float type; docs/validation.md).
+  double partial_sum_width() const { return std::max(a_, 2.0); }
+
   Operator all_reduce(const char* name) const {
     const double d = static_cast<double>(m_.d_model);
     const double share = (devices_ - 1) / devices_;
-    const double sum_width = std::max(a_, 2.0);
+    const double sum_width = partial_sum_width();
     Operator op{name,
                 2,
                 layers_,
@@ -406,6 +417,22 @@ class OperatorBuilder {
     op.link_bytes = 2 * share * rows_ * d * sum_width;
     op.family = Family::interconnect;
     return finish(op);
+  }
+
+  // The estimate's link time of a layer's all-reduce: one call per chunk, each summing that
+  // chunk's partial layer output (rows·d values in at least 16 bits), timed as NCCL's fastest
+  // algorithm/protocol for its size plus the profile's fitted per-call overhead.
+  double estimated_all_reduce_seconds() const {
+    const double row_bytes = static_cast<double>(m_.d_model) * partial_sum_width();
+    const Accelerator& hw = s_.hardware;
+    double total = 0;
+    for_each_chunk_rows([&](double chunk_rows, double times) {
+      total += times *
+               (hw.estimate.all_reduce_overhead_seconds +
+                all_reduce_call_seconds(chunk_rows * row_bytes, devices_, link_bandwidth_,
+                                        hw.interconnect_kind, hw.interconnect_reduces_in_network));
+    });
+    return total;
   }
 
   // Whether one GQA group's K/V for the longest chunk fits the L2 share of the groups in flight:
@@ -445,7 +472,7 @@ class OperatorBuilder {
   Pass pass_;
   bool estimate_ = false;
   double gemm_peak_, expert_peak_, attention_peak_, link_bandwidth_, gap_seconds_, block_;
-  double devices_, ring_steps_;
+  double devices_;
   double w_, table_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, bandwidth_;
 };
 
@@ -548,7 +575,7 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
       "table and LM head stay 16-bit, as AWQ, GPTQ and FP8 checkpoints keep them.",
   };
   std::vector<std::string_view> list;
-  list.reserve(std::size(kAlways) + 5);  // + timing, attention, parallelism, window, experts
+  list.reserve(std::size(kAlways) + 6);  // + timing, attention, parallelism, block, window, MoE
   list.assign(std::begin(kAlways), std::end(kAlways));
   if (s.workload.timing == Timing::bound) {
     list.push_back(
@@ -577,11 +604,19 @@ std::vector<std::string_view> assumptions(const Scenario& s) {
         "Tensor parallelism (Megatron): each device holds 1/N of the query heads, MLP columns and "
         "LM-head rows; key/value heads split, or are replicated when N exceeds them; the "
         "embedding table and norms are replicated. Every figure is per device. The attention "
-        "output and MLP down projection are each followed by a ring all-reduce sending 2(N−1)/N "
-        "of the layer output per device at the one-way link bandwidth, plus 2(N−1) step "
-        "latencies, not overlapped with compute; the logit gather is not counted.");
+        "output and MLP down projection are each followed by an all-reduce of the layer output, "
+        "not overlapped with compute; the logit gather is not counted. Bound: (N−1)/N of it each "
+        "way at the one-way link bandwidth. Estimate: NCCL's fastest ring (LL, LL128, Simple) "
+        "or NVLS choice by NCCL's own latency and bandwidth model, plus a fitted per-call "
+        "cost.");
   } else {
     list.push_back("One device: no tensor parallelism.");
+  }
+  if (s.model.parallel_attention && s.workload.tensor_parallel > 1) {
+    list.push_back(
+        "Parallel attention and MLP: both read the same normalised input and add to one "
+        "residual, so one all-reduce per layer sums both partial outputs (block_all_reduce), as "
+        "TensorRT-LLM's Falcon layer does.");
   }
   if (s.model.sliding_window > 0) {
     list.push_back(

@@ -25,7 +25,8 @@ json model_to_json(const ModelShape& model) {
                       {"experts", model.experts},
                       {"active_experts", model.active_experts},
                       {"tied_embeddings", model.tied_embeddings},
-                      {"sliding_window", model.sliding_window}});
+                      {"sliding_window", model.sliding_window},
+                      {"parallel_attention", model.parallel_attention}});
 }
 
 json optional_number(const std::optional<double>& value) {
@@ -62,7 +63,7 @@ json accelerator_to_json(const Accelerator& accelerator) {
        {"interconnect_name", accelerator.interconnect_name},
        {"interconnect_source_url", accelerator.interconnect_source_url},
        {"interconnect_bandwidth", accelerator.interconnect_bandwidth},
-       {"interconnect_latency_seconds", accelerator.interconnect_latency_seconds},
+       {"interconnect_kind", accelerator.interconnect_kind == LinkKind::nvlink ? "nvlink" : "pcie"},
        {"interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network},
        {"estimate", estimate_profile_json(accelerator.estimate)}});
 }

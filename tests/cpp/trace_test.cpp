@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "collective.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "trace_json.hpp"
@@ -363,6 +364,26 @@ TEST(TensorParallel, Llama70bOnEightH100sByHand) {
   EXPECT_TRUE(trace.memory.fits);
 }
 
+TEST(Precision, Fp8KeepsTheTensorsBetweenKernelsInSixteenBits) {
+  // FP8 GEMMs take and return 16-bit tensors (TensorRT-LLM's FP8Linear); only weights, KV and
+  // the arithmetic are fp8. Llama-3.1-8B (d 4096, QKV out (32 + 2·8)·128 = 6144), T = 1000:
+  //   attn_norm: hidden + residual read, both written: 4·1000·4096·2 = 32,768,000 bytes
+  //   qkv_projection: inputs and outputs 1000·(4096 + 6144)·2 = 20,480,000 bytes, weights
+  //   4096·6144·1 = 25,165,824 bytes (fp8)
+  //   kv_cache_write: reads 2·1000·8·128·2 = 4,096,000 bytes, writes 2·1000·8·128·1 = 2,048,000
+  auto parsed = scenario_from_json({{"model", "llama-3.1-8b"},
+                                    {"hardware", "h100-sxm"},
+                                    {"precision", "fp8"},
+                                    {"prompt_tokens", 1000}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const Trace trace = compute_trace(parsed.value(), {});
+  EXPECT_EQ(op(trace, "attn_norm").hbm.activations, 32768000.0);
+  EXPECT_EQ(op(trace, "qkv_projection").hbm.activations, 20480000.0);
+  EXPECT_EQ(op(trace, "qkv_projection").hbm.weights, 25165824.0);
+  EXPECT_EQ(op(trace, "kv_cache_write").hbm.activations, 4096000.0);
+  EXPECT_EQ(op(trace, "kv_cache_write").hbm.kv, 2048000.0);
+}
+
 TEST(TensorParallel, AllReduceSumsInSixteenBitsUnderFp8) {
   // fp8 GEMM inputs, but the row-parallel output (the partial sum) stays in the residual
   // stream's 16 bits: Llama-3.1-70B, T = 2048, TP 8 sends the same 2·(8−1)/8·2048·8192·2 =
@@ -377,6 +398,40 @@ TEST(TensorParallel, AllReduceSumsInSixteenBitsUnderFp8) {
   const Trace trace = compute_trace(parsed.value(), {});
   EXPECT_EQ(op(trace, "mlp_all_reduce").link_bytes, 58720256.0);
   EXPECT_EQ(op(trace, "attention_all_reduce").hbm.total(), 67108864.0);
+}
+
+TEST(TensorParallel, ParallelBlockSumsOnce) {
+  // A parallel block (GPT-J, Falcon) adds attention and MLP outputs into one residual, so TP
+  // sums both partials with one all-reduce per layer (TensorRT-LLM's Falcon layer). Small model,
+  // L = 2, TP 2, T = 1000, bf16, bound, over a 100 GB/s link.
+  json hardware = round_hardware();
+  hardware["interconnect_bandwidth"] = 100e9;
+  json model = small_model();
+  model["parallel_attention"] = true;
+  const Trace parallel = trace_of(
+      {{"model", model}, {"hardware", hardware}, {"prompt_tokens", 1000}, {"tensor_parallel", 2}});
+  int reduces = 0;
+  double link_bytes = 0;
+  for (const Operator& o : parallel.operators) {
+    EXPECT_NE(o.name, "attention_all_reduce");
+    EXPECT_NE(o.name, "mlp_all_reduce");
+    if (o.link_bytes > 0) ++reduces;
+    link_bytes += o.count * o.link_bytes;
+  }
+  EXPECT_EQ(reduces, 1);
+  // One all-reduce of S = 1000·4096·2 = 8,192,000 bytes per layer; the ring sends 2·(1/2)·S =
+  // 8,192,000 per call, × 2 layers = 16,384,000 (half the 32,768,000 of two per layer). The
+  // bound moves half the ring's bytes: 4,096,000 / 100e9 = 40.96 µs per call.
+  const Operator& block = op(parallel, "block_all_reduce");
+  EXPECT_EQ(block.link_bytes, 8192000.0);
+  EXPECT_EQ(link_bytes, 16384000.0);
+  EXPECT_DOUBLE_EQ(block.seconds, 4096000.0 / 100e9);
+  // Launches: embedding + 2 layers × (9 kernels + 1 all-reduce) + final norm, LM head, sampling
+  // = 1 + 20 + 3 = 24 (two all-reduces per layer would make 26).
+  EXPECT_EQ(parallel.embedding.kernel_launches, 24.0);
+  // One device: the flag changes no operator.
+  const Trace single = trace_of({{"model", model}, {"prompt_tokens", 1000}});
+  EXPECT_EQ(single.operators.size(), trace_of({{"prompt_tokens", 1000}}).operators.size());
 }
 
 TEST(TensorParallel, KvHeadsReplicateBeyondTheirCount) {
@@ -399,15 +454,23 @@ TEST(TensorParallel, KvHeadsReplicateBeyondTheirCount) {
       {{"model", small_model()}, {"hardware", round_hardware()}, {"tensor_parallel", 2}});
   ASSERT_FALSE(no_link.ok());
   EXPECT_NE(no_link.error().find("interconnect_bandwidth"), std::string::npos);
+  // The link's class is one of NCCL's two latency rows; anything else is refused by its path.
+  json hardware = round_hardware();
+  hardware["interconnect_bandwidth"] = 100e9;
+  hardware["interconnect_kind"] = "infiniband";
+  auto bad_kind = scenario_from_json(
+      {{"model", small_model()}, {"hardware", hardware}, {"tensor_parallel", 2}});
+  ASSERT_FALSE(bad_kind.ok());
+  EXPECT_NE(bad_kind.error().find("/hardware/interconnect_kind"), std::string::npos)
+      << bad_kind.error();
 }
 
 TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
-  // TP 2 of the small model, T = 1000, over a 100 GB/s one-way link with 1 µs per ring step, a
-  // profile with η_link 0.5, a 10 µs per-call all-reduce cost and a 3 µs kernel gap.
+  // TP 2 of the small model, T = 1000, over a 100 GB/s one-way PCIe link (the kind when none is
+  // stated), a profile with η_link 0.5, a 10 µs per-call all-reduce cost and a 3 µs kernel gap.
   // Layer output S = 1000·4096·2 = 8,192,000 bytes; the ring sends 2·(1/2)·S = 8,192,000.
   json hardware = round_hardware();
   hardware["interconnect_bandwidth"] = 100e9;
-  hardware["interconnect_latency_seconds"] = 1e-6;
   hardware["estimate"] = {{"gemm_efficiency", 0.8},
                           {"attention_efficiency", 0.6},
                           {"memory_efficiency", 0.9},
@@ -420,10 +483,13 @@ TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
   const Trace estimate = trace_of(estimate_scenario);
   const Operator& reduce = op(estimate, "mlp_all_reduce");
   EXPECT_EQ(reduce.link_bytes, 8192000.0);
-  // 8,192,000 / (100e9 · 0.5) = 163.84 µs, + one call × (2 steps × 1 µs + 10 µs) = 175.84 µs,
-  // + the 3 µs gap of its one launch.
-  EXPECT_DOUBLE_EQ(reduce.interconnect_seconds, 8192000.0 / 50e9 + 12e-6);
-  EXPECT_DOUBLE_EQ(reduce.seconds, 8192000.0 / 50e9 + 12e-6 + 3e-6);
+  // NCCL's choices over PCIe at 50 GB/s (η_link 0.5), N = 2 (2 ring steps):
+  //   ring LL:     6.6 + 2·1.0 µs + 8,192,000 / (50e9 · ¼) = 8.6 + 655.36 = 663.96 µs
+  //   ring Simple: 8.4 + 2·5.7 µs + 8,192,000 / 50e9      = 19.8 + 163.84 = 183.64 µs
+  //   (LL128 is not enabled over PCIe; NVLS needs an in-network switch.)
+  // Simple wins: 183.64 µs + the 10 µs per-call cost = 193.64 µs; + the 3 µs gap of its launch.
+  EXPECT_NEAR(reduce.interconnect_seconds, 193.64e-6, 1e-12);
+  EXPECT_NEAR(reduce.seconds, 196.64e-6, 1e-12);
   // The bound: half the ring's bytes at the full link rate, nothing else: 40.96 µs.
   const Trace bound = trace_of(base);
   EXPECT_DOUBLE_EQ(op(bound, "mlp_all_reduce").seconds, 4096000.0 / 100e9);
@@ -431,6 +497,31 @@ TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
   // computes 2·1024 padded rows·2048·4096 FLOPs at 100 TFLOP/s · 0.8, above its memory time.
   const Operator& o = op(estimate, "o_projection");
   EXPECT_DOUBLE_EQ(o.compute_seconds, 2.0 * 1024 * 2048 * 4096 / (100e12 * 0.8));
+}
+
+TEST(Estimate, AllReduceTakesNcclsFastestChoice) {
+  // NCCL 2.19's tuning model (src/collective.hpp), all by hand, bandwidth 450 GB/s one way.
+  // 2 MiB (2,097,152 B) over 8 NVLink devices whose switch reduces in-network; a ring sends
+  // 2·7/8 of it = 3,670,016 B, NVLS 7/8 = 1,835,008 B:
+  //   ring LL     6.6 + 14·0.6 = 15.0 µs + 3,670,016 / 112.5e9 = 32.62 µs → 47.62 µs
+  //   ring LL128  14 + 14·1.9 = 40.6 µs + 3,670,016 / 414e9   =  8.86 µs → 49.46 µs
+  //   ring Simple 8.4 + 14·3.4 = 56.0 µs + 3,670,016 / 450e9  =  8.16 µs → 64.16 µs
+  //   NVLS        23 µs                 + 1,835,008 / 450e9   =  4.08 µs → 27.08 µs (fastest)
+  EXPECT_NEAR(all_reduce_call_seconds(2097152, 8, 450e9, LinkKind::nvlink, true),
+              23e-6 + 1835008 / 450e9, 1e-15);
+  // Without in-network reduction the ring's LL protocol is the fastest (47.62 µs).
+  EXPECT_NEAR(all_reduce_call_seconds(2097152, 8, 450e9, LinkKind::nvlink, false),
+              15.0e-6 + 3670016 / 112.5e9, 1e-15);
+  // 32 MiB over 2 devices: LL 7.8 + 298.26, LL128 17.8 + 81.05, Simple 15.2 + 74.57 µs (fastest).
+  EXPECT_NEAR(all_reduce_call_seconds(33554432, 2, 450e9, LinkKind::nvlink, false),
+              15.2e-6 + 33554432 / 450e9, 1e-15);
+  // 4 MiB over 4 devices (6,291,456 B sent): LL 10.2 + 55.92, LL128 25.4 + 15.20 µs (fastest),
+  // Simple 28.8 + 13.98 µs. Over PCIe LL128 is not enabled: LL 12.6 + 55.92, Simple
+  // 8.4 + 6·5.7 = 42.6 + 13.98 µs (fastest).
+  EXPECT_NEAR(all_reduce_call_seconds(4194304, 4, 450e9, LinkKind::nvlink, false),
+              25.4e-6 + 6291456 / 414e9, 1e-15);
+  EXPECT_NEAR(all_reduce_call_seconds(4194304, 4, 450e9, LinkKind::pcie, false),
+              42.6e-6 + 6291456 / 450e9, 1e-15);
 }
 
 TEST(Memory, ModelThatDoesNotFit) {

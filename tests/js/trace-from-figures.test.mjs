@@ -24,6 +24,9 @@ const cases = {
   "dense, fused, bound timing": [{ model: "llama-2-7b", hardware: "h100-sxm" }, { prompt_tokens: 3000, batch: 4 }],
   "tensor parallel over 8 devices": [
     { model: "llama-3.1-70b", hardware: "h100-sxm", tensor_parallel: 8 }, { prompt_tokens: 700 }],
+  "a parallel attention+MLP block over 4 devices, estimate": [
+    { model: { preset: "llama-3.1-8b", parallel_attention: true }, hardware: "h100-sxm", tensor_parallel: 4,
+      timing: "estimate" }, { prompt_tokens: 300 }],
   "sliding window, mistral-7b at 8192 tokens": [{ model: "mistral-7b", hardware: "h100-sxm" }, { prompt_tokens: 8192 }],
   "estimate timing": [{ model: "llama-3.1-8b", hardware: "h200", timing: "estimate" }, { prompt_tokens: 100 }],
   "an overloaded arrival rate": [{ model: "llama-2-7b", hardware: "h100-sxm" }, { arrival_rate: 1000 }],

@@ -24,12 +24,17 @@ CLI = os.environ.get("PREFILL_TRACE_CLI", os.path.join(ROOT, "build", "native", 
 CUSTOM_MODELS = {
     # Llama-2-70B: the llama-3.1-70b shapes with the 32,000-token vocabulary.
     "llama-2-70b": {"preset": "llama-3.1-70b", "vocab": 32000},
-    # GPT-J 6B (EleutherAI config): plain GELU MLP; its parallel attention+MLP is not modelled.
+    # GPT-J 6B (EleutherAI config): plain GELU MLP; attention and MLP in parallel (its block adds
+    # both to one residual; the table's GPT-J rows are single-device, so no all-reduce changes).
     "gpt-j-6b": {"layers": 28, "d_model": 4096, "query_heads": 16, "kv_heads": 16,
-                 "head_dim": 256, "d_ff": 16384, "mlp": "plain", "vocab": 50400},
-    # Falcon-180B (TensorRT-LLM ckpt_config): 232 query heads of 64, 8 KV heads, plain MLP.
+                 "head_dim": 256, "d_ff": 16384, "mlp": "plain", "vocab": 50400,
+                 "parallel_attention": True},
+    # Falcon-180B (TensorRT-LLM ckpt_config): 232 query heads of 64, 8 KV heads, plain MLP;
+    # new_decoder_architecture, which TensorRT-LLM's Falcon layer runs as a parallel block with
+    # one all-reduce per layer (models/falcon/model.py at 138f96d4, docs/validation.md).
     "falcon-180b": {"layers": 80, "d_model": 14848, "query_heads": 232, "kv_heads": 8,
-                    "head_dim": 64, "d_ff": 59392, "mlp": "plain", "vocab": 65024},
+                    "head_dim": 64, "d_ff": 59392, "mlp": "plain", "vocab": 65024,
+                    "parallel_attention": True},
 }
 PRECISIONS = {"fp16", "bf16", "fp8", "int8", "int4"}
 GEMM_OPERATORS = {"gemm_qkv_projection": "qkv_projection", "gemm_o_projection": "o_projection",

@@ -4,8 +4,8 @@
   fits in L2 (repeated microbenchmark runs can serve it from L2, which one prefill cannot) were
   candidates for exclusion; they are below the bound too, so none is left out.
 - `estimate`, with the profiles script/fit-estimate fitted on the other half, on the held-back
-  half: median absolute error ≤ 15 % (the issue's target) and 90th percentile ≤ 40 % (the
-  issue asks 35 %; docs/validation.md says which rows miss and why).
+  half: median absolute error ≤ 15 % and 90th percentile ≤ 35 % (the issue's targets;
+  docs/validation.md says which rows miss most and why).
 Runs the native CLI (PREFILL_TRACE_CLI, default build/native/prefill-trace). Standard library.
 """
 
@@ -57,7 +57,7 @@ class Validation(unittest.TestCase):
               % (len(errors), 100 * median, 100 * p90))
         self.assertGreater(len(errors), 40)
         self.assertLessEqual(median, 0.15)
-        self.assertLessEqual(p90, 0.40)
+        self.assertLessEqual(p90, 0.35)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 
 import { axisBottom, axisLeft } from 'd3-axis';
 import { create, namespace, selection } from 'd3-selection';
-import { symbol, symbolCircle, symbolSquare, symbolTriangle } from 'd3-shape';
+import { symbol, symbolCircle, symbolDiamond, symbolSquare, symbolTriangle } from 'd3-shape';
 import { h, setAttr, setText } from '../dom.js';
 import { tick } from '../format.js';
 
@@ -383,10 +383,10 @@ export function spreadLabels(labels, gap, top, bottom) {
   return sorted;
 }
 
-const SWATCH_SYMBOLS = { circle: symbolCircle, square: symbolSquare, triangle: symbolTriangle };
+const SWATCH_SYMBOLS = { circle: symbolCircle, square: symbolSquare, triangle: symbolTriangle, diamond: symbolDiamond };
 
 /**
- * A chart key: `items` are `{kind: 'circle'|'square'|'triangle'|'bar'|'hatch'|'rule', className,
+ * A chart key: `items` are `{kind: 'circle'|'square'|'triangle'|'diamond'|'bar'|'hatch'|'rule', className,
  * label}`. Swatches are small SVGs styled by the same classes as the chart's marks.
  */
 export function legend(items) {

@@ -25,6 +25,7 @@ export function createCharts(onSweepVariable) {
         { kind: 'circle', className: 'point bound-memory', label: 'memory-bound operator' },
         { kind: 'square', className: 'point bound-compute', label: 'compute-bound operator' },
         { kind: 'triangle', className: 'point bound-overhead', label: 'launch-overhead-bound operator' },
+        { kind: 'diamond', className: 'point bound-interconnect', label: 'interconnect-bound operator (all-reduce)' },
         { kind: 'rule', className: 'roof', label: 'roof: min(P, β × intensity)' },
       ]),
     ),

@@ -3,7 +3,7 @@
 // engine's time gives it (useful FLOPs / modelled seconds, per kernel instance).
 
 import { scaleLog } from 'd3-scale';
-import { line, symbol, symbolCircle, symbolSquare, symbolTriangle } from 'd3-shape';
+import { line, symbol, symbolCircle, symbolDiamond, symbolSquare, symbolTriangle } from 'd3-shape';
 import * as fmt from '../format.js';
 import {
   ChartPanel,
@@ -19,7 +19,12 @@ import {
   tableData,
 } from './common.js';
 
-const SYMBOLS = { memory: symbolCircle, compute: symbolSquare, overhead: symbolTriangle };
+const SYMBOLS = {
+  memory: symbolCircle,
+  compute: symbolSquare,
+  overhead: symbolTriangle,
+  interconnect: symbolDiamond,
+};
 const SYMBOL_PATHS = new Map();
 
 /** The d attribute of an operator's mark (a handful of shapes and sizes: computed once each). */

@@ -87,7 +87,9 @@ function draw(svg, width, { trace, highlight }) {
       const x0 = x(start);
       const w = Math.max(0, x(start + segment.seconds) - x0);
       const state = !highlight ? '' : highlight.has(segment.op.name) ? ' is-hi' : ' is-dim';
-      segments.push({ segment, x0, w, top, className: `segment step-${stepKey} shade-${i % 2}${state}` });
+      // All-reduces (tensor parallelism) are the link's time, not a kernel's: their own fill.
+      const fill = segment.op.family === 'interconnect' ? 'link' : `step-${stepKey} shade-${i % 2}`;
+      segments.push({ segment, x0, w, top, className: `segment ${fill}${state}` });
       const text = operatorLabel(segment.op.name);
       if (w > text.length * 6.2 + 8) segmentLabels.push({ id: segment.op.name, x: x0 + 4, top, text });
       start += segment.seconds;
@@ -184,6 +186,7 @@ export function timeChart() {
       { kind: 'bar', className: 'segment step-2 shade-0', label: 'Step 2 kernels' },
       { kind: 'bar', className: 'segment step-3 shade-0', label: 'Step 3 kernels' },
       { kind: 'bar', className: 'segment step-5 shade-0', label: 'Step 5 kernels' },
+      { kind: 'bar', className: 'segment link', label: 'All-reduces between devices (tensor parallelism)' },
       { kind: 'hatch', className: 'overhead', label: 'Kernel-launch overhead' },
     ]),
   });

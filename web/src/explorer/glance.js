@@ -15,6 +15,18 @@ function memoryText(memory) {
     : `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — does not fit`;
 }
 
+/** Which timing the times follow: the lesson's lower bound or the calibrated estimate. */
+function timingText(scenario) {
+  return scenario.timing === 'estimate' ? 'calibrated estimate' : 'lower bound';
+}
+
+/** The devices the scenario runs on; under tensor parallelism every figure is one device's. */
+function devicesText(scenario) {
+  return scenario.tensor_parallel > 1
+    ? `${fmt.count(scenario.tensor_parallel)} × ${scenario.hardware.name} (tensor parallel, figures per device)`
+    : `one ${scenario.hardware.name}`;
+}
+
 /** The summary sentence of a trace. */
 export function summaryText(trace) {
   const s = trace.scenario;
@@ -22,9 +34,9 @@ export function summaryText(trace) {
   const memory = trace.totals.memory;
   const step2 = trace.steps[1];
   return (
-    `${s.model.name} on ${s.hardware.name} in ${s.precision.name}, ${fmt.count(s.batch)} × ` +
-    `${fmt.count(s.prompt_tokens)} tokens: time to first token ${ttftText(ttft)}; the step-2 ` +
-    `projections are ${fmt.bound(step2.bound)}; the prompt leaves ` +
+    `${s.model.name} on ${devicesText(s)} in ${s.precision.name}, ${fmt.count(s.batch)} × ` +
+    `${fmt.count(s.prompt_tokens)} tokens: time to first token ${ttftText(ttft)} ` +
+    `(${timingText(s)}); the step-2 projections are ${fmt.bound(step2.bound)}; the prompt leaves ` +
     `${fmt.bytes(trace.totals.kv_cache.bytes)} of KV cache; peak memory ${memoryText(memory)}` +
     (memory.fits ? '.' : ` (over by ${fmt.bytes(memory.exceeds_by_bytes)}).`)
   );
@@ -39,7 +51,7 @@ const FIGURES = [
     note: (t) =>
       t.totals.ttft.overloaded
         ? `Arrivals outpace service: utilization ρ = ${fmt.number(t.steps[4].facts.utilization, 3)}.`
-        : `Queueing ${fmt.seconds(t.totals.ttft.queue_seconds)} + execution ${fmt.seconds(t.totals.ttft.execution_seconds)} + delivery ${fmt.seconds(t.totals.ttft.delivery_seconds)}.`,
+        : `${t.scenario.timing === 'estimate' ? 'Calibrated estimate' : 'Lower bound'}: queueing ${fmt.seconds(t.totals.ttft.queue_seconds)} + execution ${fmt.seconds(t.totals.ttft.execution_seconds)} + delivery ${fmt.seconds(t.totals.ttft.delivery_seconds)}.`,
   },
   {
     key: 'step2-bound',
