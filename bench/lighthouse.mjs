@@ -4,15 +4,19 @@
 // simulated slow 4G, 4x CPU slowdown) and desktop, RUNS cold loads each, medians of the
 // performance score, LCP, TBT, CLS and the accessibility score, against issue 13's targets.
 // Reports; never fails on a figure. Needs build/web (script/build-site).
-//   node bench/lighthouse.mjs [--runs 3]     CHROME_PATH overrides /usr/bin/chromium
+//   node bench/lighthouse.mjs [--runs 3] [--only mobile|desktop] [--root DIR (default build/web)]
+//   CHROME_PATH overrides /usr/bin/chromium
 
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM_ARGS, assertSiteBuilt, startServer } from '../tests/browser/helpers.mjs';
 
-const { values: options } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const { values: options } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, only: { type: 'string' }, root: { type: 'string' } },
+});
 const RUNS = Math.max(1, Number(options.runs) || 3);
 
 /** Issue 13's targets (mobile); "≥" for scores, "≤" for times and shift. */
@@ -49,10 +53,10 @@ async function run(url, formFactor) {
 }
 
 assertSiteBuilt();
-const server = await startServer();
+const server = await startServer(options.root ? { root: path.resolve(options.root) } : {});
 try {
   console.log(`${'lighthouse (median of ' + RUNS + ')'.padEnd(10)}`.padEnd(34) + 'performance      LCP      TBT     CLS  accessibility');
-  for (const formFactor of ['mobile', 'desktop']) {
+  for (const formFactor of ['mobile', 'desktop'].filter((f) => !options.only || f === options.only)) {
     const results = [];
     for (let i = 0; i < RUNS; i += 1) results.push(await run(server.url, formFactor));
     const m = (key) => median(results.map((r) => r[key]));

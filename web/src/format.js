@@ -90,33 +90,55 @@ export function byteRate(value) {
   return si(value, 'B/s');
 }
 
-// One formatter, made once: toLocaleString builds a new one on every call, which is slow when
-// a redraw formats hundreds of figures. It is made on first use, or earlier by
-// prepareNumberFormat(): the first Intl object of a page loads ICU's locale data, which takes
-// Chromium tens of milliseconds.
-let grouped = null;
+/** The most digits after the decimal point a plain number shows (as Intl's maximumFractionDigits). */
+const MAX_FRACTION_DIGITS = 12;
 
-function groupedFormat() {
-  grouped ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 12 });
-  return grouped;
-}
-
-/** Makes the number formatter now, so that it is ready before the first figure is formatted. */
-export function prepareNumberFormat() {
-  groupedFormat();
+/**
+ * `value` as en-US writes it, with thousands separators and at most MAX_FRACTION_DIGITS
+ * fraction digits: exactly what `new Intl.NumberFormat('en-US', {maximumFractionDigits: 12})`
+ * gives (tests/js/format.test.mjs holds it to that). Written out because the first Intl object
+ * of a page loads ICU's locale data, which costs Chromium 55–220 ms on a phone-speed CPU (4×
+ * slowed, docs/performance.md) in the middle of the explorer's first drawing. Like Intl, it
+ * starts from the shortest decimal digits that read back as `value`, rounds half away from zero
+ * and keeps the sign of a negative value that rounds to zero ("-0").
+ */
+export function groupedDecimal(value) {
+  if (!Number.isFinite(value)) return String(value);
+  const [mantissa, exponentText] = Math.abs(value).toExponential().split('e');
+  let digits = mantissa.replace('.', '');
+  // value = 0.d1d2d3… × 10^point: `point` digits go before the decimal point.
+  let point = Number(exponentText) + 1;
+  // Digits past the last fraction place are dropped, rounding half away from zero.
+  const kept = point + MAX_FRACTION_DIGITS;
+  if (kept < digits.length) {
+    const roundUp = kept >= 0 && digits[kept] >= '5';
+    digits = digits.slice(0, Math.max(0, kept));
+    if (roundUp) {
+      // One more at the last kept digit, carried left: 0.9995 → 1.000 moves the point.
+      const last = digits.search(/9*$/) - 1;
+      if (last < 0) point += 1;
+      digits = (last < 0 ? '1' : digits.slice(0, last) + String(Number(digits[last]) + 1)) + '0'.repeat(digits.length - last - 1);
+    }
+  }
+  const padded = point > digits.length ? digits + '0'.repeat(point - digits.length) : digits;
+  const whole = point > 0 ? padded.slice(0, point) : '0';
+  const fraction = (point > 0 ? padded.slice(point) : '0'.repeat(-point) + padded).replace(/0+$/, '');
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  return `${sign}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** A plain number with at most `digits` significant digits and thousands separators. */
 export function number(value, digits = 3) {
   if (!isNumber(value)) return MISSING;
-  if (Math.abs(value) >= 10 ** digits) return groupedFormat().format(Math.round(value));
-  return groupedFormat().format(Number(value.toPrecision(digits)));
+  if (Math.abs(value) >= 10 ** digits) return groupedDecimal(Math.round(value));
+  return groupedDecimal(Number(value.toPrecision(digits)));
 }
 
 /** An integer count with thousands separators: "2,098,176". */
 export function count(value) {
   if (!isNumber(value)) return MISSING;
-  return groupedFormat().format(Math.round(value));
+  return groupedDecimal(Math.round(value));
 }
 
 /** Arithmetic intensity: "1,117 FLOP/byte", "0.625 FLOP/byte". */

@@ -13,6 +13,12 @@ import { wireQuiz } from './quiz.js';
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered-lesson';
 /** Text shown where a part needs JavaScript; removed on adoption. */
 export const NEEDS_SCRIPT_CLASS = 'needs-script';
+/**
+ * The published lesson's quizzes, in order. The explorer's generated checks (quiz--generated,
+ * explorer/checks.js) sit in the same section and may be drawn before the lesson file has
+ * arrived: they are not the lesson's.
+ */
+const PUBLISHED_QUIZZES = '#check form.quiz:not(.quiz--generated)';
 
 /**
  * The pre-rendered lesson in `element`'s declarative shadow root, or null. Read before
@@ -47,7 +53,7 @@ export function placeExplorer(prerendered, { explorer, progress, extraChecks }) 
   article.querySelector('#explorer')?.replaceWith(explorer);
   const heading = article.querySelector('#check-heading');
   if (progress) heading?.after(progress);
-  const forms = article.querySelectorAll('#check form.quiz');
+  const forms = article.querySelectorAll(PUBLISHED_QUIZZES);
   if (extraChecks) (forms[forms.length - 1] ?? heading)?.after(extraChecks);
 }
 
@@ -59,7 +65,7 @@ export function placeExplorer(prerendered, { explorer, progress, extraChecks }) 
 export function adoptLesson(prerendered, { lesson, lessonUrl, onCheck, onAnswered = () => {}, onQuizCreated = () => {} }) {
   const { article } = prerendered;
   const checks = [lesson.check, ...(Array.isArray(lesson.checks) ? lesson.checks : [])];
-  [...article.querySelectorAll('#check form.quiz')].forEach((form, i) => {
+  [...article.querySelectorAll(PUBLISHED_QUIZZES)].forEach((form, i) => {
     wireQuiz(
       form,
       checks[i],

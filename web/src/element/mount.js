@@ -27,14 +27,14 @@ import { loadEngine } from '../engine.js';
 import { typesetEquations } from '../equation.js';
 import { GeneratedChecks, ProgressSummary } from '../explorer/checks.js';
 import { Explorer } from '../explorer/explorer.js';
-import { prepareNumberFormat } from '../format.js';
 import { checksSection, renderLesson } from '../lesson-view.js';
 import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
 import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
 import { answerQuiz } from '../quiz.js';
-import { scenarioObject, stateFromScenario, toQuery } from '../scenario.js';
+import { DEFAULTS, scenarioJson, scenarioObject, stateFromScenario, toQuery } from '../scenario.js';
 import { PartError, assertSameOrigin, describe, fetchLesson, fetchOptionalJson } from './loading.js';
 import { loadKatexStyles } from './styles.js';
+import { nextTask } from '../explorer/scheduling.js';
 
 export const VIEWS = Object.freeze(['full', 'lesson', 'explorer']);
 
@@ -169,6 +169,15 @@ export class Mount {
     const { view, base } = this.#options;
     const signal = this.signal;
     const showsLesson = view !== 'explorer';
+    // This task evaluated app.js and adopted the lesson. The engine comes next, in a task of
+    // its own (it downloads and compiles off the main thread while the rest runs; the first
+    // fetch() of a page costs a phone-speed CPU 10-30 ms), then the lesson's requests.
+    await nextTask('engine-fetch');
+    if (signal.aborted) return null;
+    const engineLoaded = loadEngine(base);
+    engineLoaded.catch(() => {}); // awaited below
+    await nextTask('fetch-lesson');
+    if (signal.aborted) return null;
     let lessonUrl = null;
     let lessonFile = null;
     let companions = Promise.resolve([null, null]);
@@ -192,7 +201,7 @@ export class Mount {
 
     let engine;
     try {
-      engine = await loadEngine(base);
+      engine = await engineLoaded;
     } catch (error) {
       if (signal.aborted) return null;
       await styled;
@@ -215,12 +224,11 @@ export class Mount {
       );
       return { state: 'error', lessonId: null };
     }
+    // The engine was instantiated in this task; each step after it is a task of its own.
+    await nextTask('engine-ready');
     if (signal.aborted) return null;
     this.#engine = engine;
     this.engineVersion = engine.version();
-    // The engine compiled on other threads meanwhile: the number formatter is made now (tens
-    // of ms, see format.js), in a task of its own, not in the first drawing.
-    setTimeout(prepareNumberFormat, 0);
 
     let explorerShown = null;
     if (view === 'explorer' && lessonUrl === null && this.#options.lessonSrc) {
@@ -254,6 +262,10 @@ export class Mount {
     let problem = null;
     try {
       ({ text: lessonText, integrity } = await lessonFile);
+      // Validating the lesson is 50-60 ms of wasm at 4x (parsing, checking, writing it back
+      // as JSON, compiling those functions on first use): a task of its own.
+      await nextTask('lesson-validate');
+      if (signal.aborted) return null;
       const validated = engine.loadLesson(lessonText);
       if (!validated.ok) throw new PartError('This lesson file is not valid', validated.error);
       lesson = validated.lesson;
@@ -266,6 +278,8 @@ export class Mount {
     const [equationPack, relatedFile] = await companions;
     if (signal.aborted) return null;
     await styled;
+    // The explorer is built over several tasks: what follows expects it in place.
+    await this.#explorerPlaced;
     if (signal.aborted) return null;
 
     if (this.#adopting && !(lesson && integrity?.status === 'verified')) {
@@ -294,6 +308,8 @@ export class Mount {
       explorerShown = null;
     } else if (lesson.id === EXPLORER_LESSON_ID && !this.#explorer && view === 'full') {
       explorerShown = this.#showExplorer(null);
+      await this.#explorerPlaced;
+      if (signal.aborted) return null;
     }
     const article = this.#renderLesson(lesson, lessonText, lessonUrl, integrity, equationPack, relatedFile);
     article.setAttribute('aria-busy', 'true');
@@ -330,14 +346,36 @@ export class Mount {
   }
 
   #placeholder = null;
+  /** Settles once the explorer being made is in the page (#showExplorer). */
+  #explorerPlaced = null;
 
   /**
    * Makes the explorer and its checks and shows them (in a frame that `lead` heads: the
-   * lesson's loading note or error); settles when every part of it is drawn.
+   * lesson's loading note or error); settles when every part of it is drawn. The presets, the
+   * explorer's making and its first drawing are tasks of their own (nextTask).
    */
-  async #showExplorer(lead) {
+  #showExplorer(lead) {
+    let placed;
+    this.#explorerPlaced = new Promise((resolve) => {
+      placed = resolve;
+    });
+    // (Also when it stops early: nothing waits for a part that will not come.)
+    return this.#makeExplorer(lead, placed).finally(placed);
+  }
+
+  async #makeExplorer(lead, placed) {
     const engine = this.#engine;
+    // V8 compiles the engine's functions on their first call, on the main thread. The first
+    // trace of the default scenario reads the built-in presets and compiles the per-change
+    // path; the presets' listing then compiles only their JSON writer: two tasks, not one.
+    await nextTask('engine-warm');
+    if (this.signal.aborted) return;
+    engine.traceFigures(scenarioJson(DEFAULTS));
+    await nextTask('presets');
+    if (this.signal.aborted) return;
     const presets = engine.listPresets();
+    await nextTask('explorer-build');
+    if (this.signal.aborted) return;
     this.#summary = this.#newSummary();
     let explorerNode;
     if (presets.ok) {
@@ -376,6 +414,7 @@ export class Mount {
     } else {
       this.#showPartial(lead, explorerNode);
     }
+    placed();
     if (!this.#explorer) return;
 
     if (this.#pendingScenario) {

@@ -37,7 +37,7 @@ import { download, traceFileName } from './downloads.js';
 import { figuresSignature, refillTrace } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
-import { FrameScheduler, StaleParts } from './scheduling.js';
+import { FrameScheduler, StaleParts, nextTask } from './scheduling.js';
 import { STEP_COUNT, StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
 import { ExplorerView } from './view.js';
@@ -178,12 +178,22 @@ export class Explorer {
   }
 
   /**
-   * Reads the URL (when synced), shows the scenario and renders it in the next frame.
+   * Reads the URL (when synced), shows the scenario and renders it: the trace (the engine's
+   * first JSON trace compiles its writer: V8 compiles wasm functions on first call, on the main
+   * thread) and the first drawing are tasks of their own (nextTask, docs/performance.md).
    * @returns {Promise<void>} settles after the first render
    */
-  start() {
-    if (this.#url.enabled) this.#loadFromUrl();
-    else this.controls.setState(this.state);
+  async start() {
+    await nextTask('trace');
+    if (this.#disposed) return;
+    if (this.#url.enabled) {
+      this.#loadFromUrl();
+    } else {
+      this.controls.setState(this.state);
+      this.#compute();
+    }
+    await nextTask('first-draw');
+    if (this.#disposed) return;
     const rendered = new Promise((resolve) => {
       this.#afterRender = resolve;
     });

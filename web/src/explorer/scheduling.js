@@ -2,13 +2,40 @@
 // event handler (no wait for the next frame); further edits in the same frame are coalesced
 // into one requestAnimationFrame. StaleParts: which parts of the results do not show the
 // current scenario yet; those on screen are drawn with the update, the rest in idle moments
-// (in document order, as many per idle callback as its deadline allows) or as soon as they
-// near the viewport, whichever comes first.
+// (in document order, as many per idle callback as its deadline allows: another part only when
+// one as long as the last still fits) or as soon as they near the viewport, whichever comes
+// first. nextTask(): how the page's start is cut into tasks short enough for a phone (no task
+// over 50 ms on a 4x slowed CPU, docs/performance.md).
 
 /** The longest a part off screen may stay stale. */
 const DEFERRED_TIMEOUT_MS = 250;
 /** Idle time (ms) an idle callback leaves unused rather than start drawing one more part. */
 const IDLE_RESERVE_MS = 4;
+
+/**
+ * Settles in a later task, so that what follows does not lengthen the current one: the browser
+ * may paint and answer input in between. `scheduler.yield()` where it exists (the rest of the
+ * work keeps its place ahead of other tasks), else a message to a MessageChannel (a task without
+ * setTimeout's minimum delay). The new task starts with the mark `prefill-trace:<step>`, which
+ * names what it does (a browser test reads the marks from a trace and checks that each step of
+ * the start is a task of its own).
+ * @param {string} step
+ */
+export async function nextTask(step) {
+  if (typeof globalThis.scheduler?.yield === 'function') {
+    await globalThis.scheduler.yield();
+  } else {
+    await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    });
+  }
+  performance.mark(`prefill-trace:${step}`);
+}
 
 export class FrameScheduler {
   #frame = 0;
@@ -167,8 +194,11 @@ export class StaleParts {
       if (!shown) return;
       for (const name of this.#parts.keys()) {
         if (!this.#dirty.has(name) || !this.#canRender(name)) continue;
+        const started = performance.now();
         this.#renderPart(name, shown);
-        if (!deadline || deadline.timeRemaining() < IDLE_RESERVE_MS) break;
+        // Another part only if one as long as this one still fits in the idle period.
+        const took = performance.now() - started;
+        if (!deadline || deadline.timeRemaining() < IDLE_RESERVE_MS + took) break;
       }
       this.settle();
       this.scheduleDeferred();
