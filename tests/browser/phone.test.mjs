@@ -61,6 +61,16 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
+test('phone: the scenario bar names the device count and a calibrated timing (they change what every figure means)', async (t) => {
+  // A permalink: Llama-3.1-70B on 8 devices, the estimate timing. The glance writes "8 × <part>";
+  // the bar writes the same, and "estimate" beside the workload (the default bound is unmarked).
+  const { page, problems } = await open(env, t, '/?model=llama-3.1-70b&tp=8&timing=estimate', { viewport: { width: 375, height: 740 } });
+  const bar = page.locator('.scenario-bar');
+  const seventy = presets.models.find((m) => m.id === 'llama-3.1-70b').name;
+  assert.equal(normalize(await bar.innerText()), `Scenario: ${seventy} · 8 × ${hardwareName} bf16 · 2,048 tokens · batch 1 · estimate Edit`);
+  assert.deepEqual(problems, []);
+});
+
 test('phone widths 360 and 430 px: the projections table fits; wide screens have no scenario bar', async (t) => {
   for (const width of [360, 430]) {
     const { page } = await open(env, t, '/', { viewport: { width, height: 740 } });

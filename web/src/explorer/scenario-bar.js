@@ -56,13 +56,19 @@ export class ScenarioBar {
     this.#explorer?.toggleAttribute('data-controls-open', open);
   }
 
-  /** Shows the key values of a scenario the engine computed: model, accelerator, precision, prompt, batch. */
+  /**
+   * Shows the key values of a scenario the engine computed: model, accelerator (with the device
+   * count under tensor parallelism, as the glance writes it), precision, prompt, batch, and the
+   * timing when it is not the default lower bound — the values that change what every figure means.
+   */
   update(state) {
     const model =
       state.model === CUSTOM_MODEL ? 'Custom model' : this.presets.models.find((m) => m.id === state.model)?.name ?? state.model;
     const hardware = this.presets.accelerators.find((a) => a.id === state.hardware)?.name ?? state.hardware;
+    const devices = Number(state.devices) > 1 ? `${fmt.count(Number(state.devices))} × ` : '';
     const prompt = `${fmt.count(Number(state.prompt))} tokens`;
-    setText(this.#machine, `${model} · ${hardware}`);
-    setText(this.#workload, `${state.precision} · ${prompt} · batch ${state.batch}`);
+    const timing = state.timing === 'estimate' ? ' · estimate' : '';
+    setText(this.#machine, `${model} · ${devices}${hardware}`);
+    setText(this.#workload, `${state.precision} · ${prompt} · batch ${state.batch}${timing}`);
   }
 }
