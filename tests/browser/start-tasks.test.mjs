@@ -7,6 +7,14 @@
 //   Chromium trace of a cold load must show each named step of the start (its mark) inside a
 //   task of its own, in order — merged back into one chain of microtasks, two marks share a
 //   task (as every step did before, in one 160-300 ms task at 4x);
+// - the explorer is placed in parts (explorer/view.js placeNext): its controls, then its
+//   figures, its steps and its charts' block, each appended in a task after a rendering that
+//   laid out the part before it (the whole explorer placed at once was one 110-210 ms layout
+//   at 4x, docs/performance.md); the trace must show a Layout between each part's task and the
+//   next part's;
+// - nothing forces a layout from the page's own JavaScript while it loads and draws (a chart's
+//   first drawing waits for the ResizeObserver's width instead of reading clientWidth): no
+//   Layout or style recalculation nested in a script call, idle callback or microtask;
 // - no Intl object is made while the page loads (the first one costs 55-220 ms at 4x; the page
 //   groups digits itself, format.js): a counting wrapper around the Intl constructors stays at 0.
 import assert from 'node:assert/strict';
@@ -16,13 +24,27 @@ import { openPage, useBrowser } from './helpers.mjs';
 const env = useBrowser();
 
 /** The steps of a cold load of index.html, in the order they start (docs/performance.md). */
-const STEPS = ['engine-fetch', 'fetch-lesson', 'engine-ready', 'engine-warm', 'presets', 'explorer-build', 'trace', 'first-draw'];
+const STEPS = [
+  'engine-fetch',
+  'fetch-lesson',
+  'engine-ready',
+  'engine-warm',
+  'presets',
+  'explorer-build',
+  'explorer-figures',
+  'explorer-steps',
+  'explorer-charts',
+  'trace',
+  'first-draw',
+];
+/** The steps that each add a part of the explorer to the page, in order. */
+const PLACEMENTS = ['explorer-build', 'explorer-figures', 'explorer-steps', 'explorer-charts'];
 
 test('the cold load runs each step of its start in a task of its own, in order', async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 412, height: 823 } });
   t.after(() => context.close());
   const page = await context.newPage();
-  await env.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
+  await env.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading'] });
   await page.goto(`${env.origin}/`);
   await page.waitForFunction(() => document.querySelector('prefill-trace-lesson')?.dataset.state === 'ready', null, { timeout: 30_000 });
   const events = JSON.parse((await env.browser.stopTracing()).toString('utf8')).traceEvents;
@@ -48,6 +70,41 @@ test('the cold load runs each step of its start in a task of its own, in order',
   // The first drawing is the task that ends with first-trace-drawn; the charts come later.
   const drawn = marks.find((m) => m.name === 'first-trace-drawn');
   assert.equal(taskOf(drawn), taskOf(step('first-draw')), 'first-trace-drawn is set in the first-draw task');
+
+  // Each part of the explorer is laid out before the next one is added: a Layout on the main
+  // thread after the task that added a part and before the task that adds the next.
+  const mainThread = taskOf(step('explorer-build')).tid;
+  const layouts = events.filter((e) => e.pid === pid && e.tid === mainThread && e.name === 'Layout' && e.ph === 'X');
+  for (let i = 1; i < PLACEMENTS.length; i += 1) {
+    const placed = taskOf(step(PLACEMENTS[i - 1]));
+    const next = taskOf(step(PLACEMENTS[i]));
+    assert.ok(
+      layouts.some((layout) => layout.ts >= placed.ts + placed.dur && layout.ts + layout.dur <= next.ts),
+      `the part added in ${PLACEMENTS[i - 1]} is laid out before ${PLACEMENTS[i]} adds the next`,
+    );
+  }
+
+  // No layout or style recalculation forced by the page's own JavaScript after the first
+  // paint (a script reading a size right after changing the DOM): every one of them runs in
+  // the browser's rendering, outside script.
+  const paint = events.find((e) => e.pid === pid && e.name === 'firstContentfulPaint');
+  const scripts = events.filter(
+    (e) => e.pid === pid && e.tid === mainThread && e.ph === 'X' && /^(FunctionCall|FireIdleCallback|RunMicrotasks|TimerFire|FireAnimationFrame|EventDispatch)$/.test(e.name),
+  );
+  const forced = events.filter(
+    (e) =>
+      e.pid === pid &&
+      e.tid === mainThread &&
+      e.ph === 'X' &&
+      (e.name === 'Layout' || e.name === 'UpdateLayoutTree') &&
+      e.ts > paint.ts &&
+      scripts.some((script) => script.ts <= e.ts && e.ts + e.dur <= script.ts + script.dur),
+  );
+  assert.deepEqual(
+    forced.map((e) => `${e.name} at ${((e.ts - paint.ts) / 1000).toFixed(0)} ms after the first paint`),
+    [],
+    'no layout forced by script',
+  );
 });
 
 test('no Intl object is made while the page loads and draws everything', async (t) => {

@@ -396,7 +396,7 @@ export class Mount {
       explorerNode = this.#explorer.element;
       explorerNode.setAttribute('part', 'explorer');
       explorerNode.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
-      explorerNode.querySelector('.charts-block')?.setAttribute('part', 'charts');
+      this.#explorer.view.chartsBlock.setAttribute('part', 'charts');
     } else {
       this.#fail('explorer', `The engine could not list its presets: ${presets.error}`);
       explorerNode = h(

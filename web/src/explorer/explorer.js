@@ -8,10 +8,13 @@
 // unmeasured mark to the moment everything on screen shows the new scenario (a benchmark reads
 // these measures).
 //
-// The first drawing is the figures and the five steps (the top of the results); the charts,
-// the 1 000-point sweep and the generated checks are below them, and on a cold load they
-// follow in idle moments (one part per moment, so the page stays responsive) or as soon as
-// they near the viewport. The charts and d3 are a module of their own (charts/index.js, built
+// The explorer is placed in parts, each laid out in a frame of its own: its controls, then the
+// figures, the steps and the charts' block (start(), view.js placeNext). The first drawing is
+// the figures and the five steps (the top of the results) unless the IntersectionObserver puts
+// them off screen (on a phone the explorer starts below the first screen); the charts, the
+// 1 000-point sweep and the generated checks are below them. On a cold load whatever is not
+// drawn first follows in idle moments (one first drawing per moment, so each is laid out in a
+// frame of its own and the page stays responsive) or as soon as it nears the viewport. The charts and d3 are a module of their own (charts/index.js, built
 // as CHARTS_MODULE), fetched once the first drawing is done. `first-trace-drawn` marks the end
 // of that first drawing. `data-scenario` on the explorer names the scenario once every part,
 // visible or not, shows it, and `fullyShown()` settles then.
@@ -37,7 +40,7 @@ import { download, traceFileName } from './downloads.js';
 import { figuresSignature, refillTrace } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
-import { FrameScheduler, StaleParts, nextTask } from './scheduling.js';
+import { FrameScheduler, StaleParts, nextFrame, nextTask } from './scheduling.js';
 import { STEP_COUNT, StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
 import { ExplorerView } from './view.js';
@@ -58,6 +61,11 @@ const dataPart = (chart) => `${chart}-data`;
 const DATA_PARTS = new Set(CHART_NAMES.map(dataPart));
 /** Every part that needs the charts module. */
 const CHART_PARTS = new Set([...CHART_NAMES, ...DATA_PARTS]);
+/**
+ * The longest the first drawing waits for the IntersectionObserver to say which steps are on
+ * screen (it reports after the explorer's first layout, normally well within this).
+ */
+const FIRST_REPORT_TIMEOUT_MS = 500;
 /** How many trace shapes (model, attention, … : trace-from-figures.js) the explorer keeps. */
 const SHAPES_KEPT = 8;
 
@@ -161,8 +169,8 @@ export class Explorer {
       },
       onResized: (names) => this.#resized(names),
     });
+    // The steps are observed once they are in the page (start()).
     this.#visibility.observePart('glance', this.glance.element);
-    STEP_PARTS.forEach((name, i) => this.#visibility.observePart(name, this.steps.cards[i].item));
     this.#visibility.observePart('checks', scenarioElement);
 
     this.#url = new UrlSync({
@@ -178,12 +186,23 @@ export class Explorer {
   }
 
   /**
-   * Reads the URL (when synced), shows the scenario and renders it: the trace (the engine's
-   * first JSON trace compiles its writer: V8 compiles wasm functions on first call, on the main
-   * thread) and the first drawing are tasks of their own (nextTask, docs/performance.md).
+   * Places the rest of the explorer, reads the URL (when synced), shows the scenario and
+   * renders it: each part placed, the trace (the engine's first JSON trace compiles its writer:
+   * V8 compiles wasm functions on first call, on the main thread) and the first drawing are
+   * tasks of their own (nextFrame, nextTask, docs/performance.md).
    * @returns {Promise<void>} settles after the first render
    */
   async start() {
+    // The explorer was placed with its controls; the figures, the steps and the charts' block
+    // follow in frames of their own (view.js placeNext).
+    for (const step of ['explorer-figures', 'explorer-steps', 'explorer-charts']) {
+      await nextFrame(step);
+      if (this.#disposed) return;
+      this.view.placeNext();
+      if (step === 'explorer-steps') {
+        STEP_PARTS.forEach((name, i) => this.#visibility.observePart(name, this.steps.cards[i].item));
+      }
+    }
     await nextTask('trace');
     if (this.#disposed) return;
     if (this.#url.enabled) {
@@ -192,6 +211,9 @@ export class Explorer {
       this.controls.setState(this.state);
       this.#compute();
     }
+    // Which steps are on screen decides what the first drawing holds (#isVisible): the
+    // IntersectionObserver's first report comes after the explorer's first layout.
+    await this.#visibility.whenKnown([...FIRST_PARTS], FIRST_REPORT_TIMEOUT_MS);
     await nextTask('first-draw');
     if (this.#disposed) return;
     const rendered = new Promise((resolve) => {
@@ -239,13 +261,19 @@ export class Explorer {
     this.#frames.schedule();
   }
 
-  /** Charts whose width changed: redrawn now when near the viewport, else marked stale. */
+  /**
+   * Charts whose width changed or was first reported: redrawn now when in view, else marked
+   * stale. A stale chart (one not drawn yet waits for its width) is drawn now when in view,
+   * else in idle time.
+   */
   #resized(names) {
     if (!this.#parts.shown?.ok) return;
     for (const name of names) {
+      if (this.#parts.isStale(name)) continue;
       if (this.#isVisible(name)) this.#charts[name].resize(this.#visibility.width(name));
       else this.#parts.markStale((part) => part === name);
     }
+    this.#parts.render(names.filter((name) => this.#parts.isStale(name) && this.#isVisible(name)));
     this.#parts.scheduleDeferred();
   }
 
@@ -283,9 +311,17 @@ export class Explorer {
     );
   }
 
-  /** Whether part `name` can be drawn now: a chart and its data wait for the charts module. */
+  /**
+   * Whether part `name` can be drawn now: a chart and its data wait for the charts module; a
+   * chart also for its width (the ResizeObserver's first report, which comes with the frame
+   * after the charts are placed: measured before it, a drawing would force the layout of the
+   * new chart grid itself), and a chart's data table for its chart.
+   */
   #canRender(name) {
-    return Boolean(this.#charts) || this.#chartsFailed || !CHART_PARTS.has(name);
+    if (this.#chartsFailed || !CHART_PARTS.has(name)) return true;
+    if (!this.#charts) return false;
+    if (DATA_PARTS.has(name)) return !this.#parts.isStale(name.slice(0, -'-data'.length));
+    return this.#visibility.width(name) !== undefined;
   }
 
   /** The permalink's scenario; values the engine rejects are noted beside their controls. */
@@ -456,15 +492,18 @@ export class Explorer {
   }
 
   /**
-   * Whether `name` is drawn with an update. Before the first drawing nothing is known of the
-   * layout (and measuring it would force the page's first layout early): only FIRST_PARTS
-   * count. Later a part counts unless the IntersectionObserver placed it outside the viewport:
-   * parts off screen, near it or not, follow in idle time (usually within the next frame or
-   * two), or at once when they come near (visibility.js).
+   * Whether `name` is drawn with an update. Before the first drawing only FIRST_PARTS count,
+   * and of those only the ones the IntersectionObserver has not placed outside the viewport
+   * (not yet reported counts as in view; nothing is measured: that would force the explorer's
+   * first layout early). On a phone the explorer starts below the first screen, and its steps
+   * follow one per idle moment, each laid out in a frame of its own. Later a part counts unless
+   * the IntersectionObserver placed it outside the viewport: parts off screen, near it or not,
+   * follow in idle time (usually within the next frame or two), or at once when they come near
+   * (visibility.js).
    */
   #isVisible(name) {
     if (DATA_PARTS.has(name)) return false;
-    if (!this.#firstDrawn) return FIRST_PARTS.has(name);
+    if (!this.#firstDrawn) return FIRST_PARTS.has(name) && this.#visibility.isInView(name);
     return this.#visibility.isInView(name);
   }
 

@@ -3,9 +3,11 @@
 // into one requestAnimationFrame. StaleParts: which parts of the results do not show the
 // current scenario yet; those on screen are drawn with the update, the rest in idle moments
 // (in document order, as many per idle callback as its deadline allows: another part only when
-// one as long as the last still fits) or as soon as they near the viewport, whichever comes
-// first. nextTask(): how the page's start is cut into tasks short enough for a phone (no task
-// over 50 ms on a 4x slowed CPU, docs/performance.md).
+// one as long as the last still fits, and never after a part's first drawing, whose new nodes
+// are styled and laid out in the next frame, outside the callback's own time) or as soon as
+// they near the viewport, whichever comes first. nextTask() and nextFrame(): how the page's
+// start is cut into tasks short enough for a phone (no task over 50 ms on a 4x slowed CPU,
+// docs/performance.md).
 
 /** The longest a part off screen may stay stale. */
 const DEFERRED_TIMEOUT_MS = 250;
@@ -35,6 +37,27 @@ export async function nextTask(step) {
     });
   }
   performance.mark(`prefill-trace:${step}`);
+}
+
+/** The longest nextFrame waits for a frame (a page that is not rendered gets none). */
+const FRAME_TIMEOUT_MS = 100;
+
+/**
+ * Like nextTask, but after the next rendering: the DOM changed before it is styled and laid out
+ * in that frame, apart from what the caller does next. A page that is not being rendered (a
+ * background tab) goes on after FRAME_TIMEOUT_MS.
+ * @param {string} step
+ */
+export async function nextFrame(step) {
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, FRAME_TIMEOUT_MS);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  // rAF callbacks run before the frame's style and layout: the step begins in the task after.
+  await nextTask(step);
 }
 
 export class FrameScheduler {
@@ -92,6 +115,8 @@ export class FrameScheduler {
 export class StaleParts {
   #parts = new Map();
   #dirty = new Set();
+  /** Parts drawn at least once (a later drawing changes nodes in place; the first makes them). */
+  #drawn = new Set();
   #deferred = 0;
   #shown = null;
   #waiters = [];
@@ -161,6 +186,7 @@ export class StaleParts {
     this.#dirty.delete(name);
     if (name !== 'checks' && !shown.ok) return;
     this.#parts.get(name).render(shown);
+    this.#drawn.add(name);
   }
 
   /** Resolves the waiters when no part is stale. */
@@ -182,7 +208,10 @@ export class StaleParts {
   /**
    * Brings the stale parts up to date in idle moments, in document order: as many per idle
    * callback as its deadline allows, at least one, and none left stale longer than about
-   * DEFERRED_TIMEOUT_MS per part while the page is busy.
+   * DEFERRED_TIMEOUT_MS per part while the page is busy. A part's first drawing ends the
+   * callback: the nodes it made are styled and laid out in the next frame, a cost its own time
+   * does not show (tens of ms at 4x on a phone for a step card or a chart); one first drawing
+   * per frame keeps each of those layouts to one part's (docs/performance.md).
    */
   scheduleDeferred() {
     // Parts that cannot be drawn yet (charts waiting for their module) are scheduled again
@@ -194,8 +223,10 @@ export class StaleParts {
       if (!shown) return;
       for (const name of this.#parts.keys()) {
         if (!this.#dirty.has(name) || !this.#canRender(name)) continue;
+        const first = !this.#drawn.has(name);
         const started = performance.now();
         this.#renderPart(name, shown);
+        if (first && this.#drawn.has(name)) break;
         // Another part only if one as long as this one still fits in the idle period.
         const took = performance.now() - started;
         if (!deadline || deadline.timeRemaining() < IDLE_RESERVE_MS + took) break;

@@ -9,6 +9,7 @@ const HIGHLIGHT_CHOICES = ['none', '1', '2', '3', '4', '5'];
 
 export class ExplorerView {
   #stale = null;
+  #held;
 
   /**
    * @param {object} parts
@@ -40,19 +41,18 @@ export class ExplorerView {
     this.chartGrid = h('div', { class: 'charts' });
 
     this.resultsError = h('div', { class: 'results-error', hidden: true });
-    this.results = h(
-      'div',
-      { class: 'results' },
-      glance,
-      steps,
-      h(
-        'section',
-        { class: 'explorer-block charts-block', 'aria-labelledby': 'charts-heading' },
-        h('h3', { id: 'charts-heading' }, 'Pictures of the trace'),
-        this.stepPicker,
-        this.chartGrid,
-      ),
+    this.chartsBlock = h(
+      'section',
+      { class: 'explorer-block charts-block', 'aria-labelledby': 'charts-heading' },
+      h('h3', { id: 'charts-heading' }, 'Pictures of the trace'),
+      this.stepPicker,
+      this.chartGrid,
     );
+    // The explorer is placed with its controls; the figures, the steps and the charts' block
+    // follow, each appended in a frame of its own (placeNext), so that no single rendering
+    // styles and lays out all of it (docs/performance.md, "Long tasks").
+    this.#held = [glance, steps, this.chartsBlock];
+    this.results = h('div', { class: 'results' });
     this.element = h(
       'section',
       { id: 'explorer', class: 'explorer', 'aria-labelledby': 'explorer-heading', 'data-state': 'loading' },
@@ -70,6 +70,18 @@ export class ExplorerView {
         (this.resultsBox = h('div', { class: 'explorer-results' }, this.resultsError, this.results)),
       ),
     );
+  }
+
+  /** Appends the next part held back at construction; false when none is left. */
+  placeNext() {
+    const part = this.#held.shift();
+    if (part) this.results.append(part);
+    return this.#held.length > 0;
+  }
+
+  /** Whether every part is in the results. */
+  get complete() {
+    return this.#held.length === 0;
   }
 
   /** Puts the phone's scenario bar (scenario-bar.js) atop the results. */

@@ -18,6 +18,7 @@ export class PartVisibility {
   #nearness = null;
   #views = null;
   #resizes;
+  #known = [];
 
   /**
    * @param {object} callbacks
@@ -35,6 +36,7 @@ export class PartVisibility {
               states?.set(name, entry.isIntersecting);
               if (entry.isIntersecting) entered.push(name);
             }
+            if (states) this.#settleKnown();
             if (entered.length) onNear(entered);
           },
           { rootMargin },
@@ -56,8 +58,34 @@ export class PartVisibility {
     });
   }
 
+  /**
+   * Settles once the observer has said whether each of `names` is in the viewport (its first
+   * report on a part follows the first layout with the part in the page), or after
+   * `timeoutMs` (a page that is not rendered; without IntersectionObserver at once): parts
+   * not reported count as in view.
+   */
+  whenKnown(names, timeoutMs) {
+    if (!this.#views) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = { names, resolve };
+      this.#known.push(waiter);
+      setTimeout(() => this.#settleKnown(waiter), timeoutMs);
+      this.#settleKnown();
+    });
+  }
+
+  /** Settles the whenKnown waiters whose parts are all reported (and `expired`, whatever they are). */
+  #settleKnown(expired = null) {
+    this.#known = this.#known.filter((waiter) => {
+      if (waiter !== expired && !waiter.names.every((name) => this.#inView.has(name))) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
   /** Stops observing (the explorer was removed). */
   disconnect() {
+    for (const waiter of this.#known.splice(0)) waiter.resolve();
     this.#nearness?.disconnect();
     this.#views?.disconnect();
     this.#resizes.disconnect();
