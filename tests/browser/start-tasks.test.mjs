@@ -29,6 +29,7 @@ const STEPS = [
   'fetch-lesson',
   'engine-ready',
   'engine-warm',
+  'engine-warm-trace',
   'presets',
   'explorer-build',
   'explorer-figures',
