@@ -15,6 +15,8 @@
 // - nothing forces a layout from the page's own JavaScript while it loads and draws (a chart's
 //   first drawing waits for the ResizeObserver's width instead of reading clientWidth): no
 //   Layout or style recalculation nested in a script call, idle callback or microtask;
+// - the step cards and chart frames are CSS-contained (contain: content), so a part's drawing
+//   is laid out and painted inside it;
 // - no Intl object is made while the page loads (the first one costs 55-220 ms at 4x; the page
 //   groups digits itself, format.js): a counting wrapper around the Intl constructors stays at 0.
 import assert from 'node:assert/strict';
@@ -106,6 +108,18 @@ test('the cold load runs each step of its start in a task of its own, in order',
     [],
     'no layout forced by script',
   );
+});
+
+test('each step card and chart frame is contained: what is drawn inside it is laid out and painted inside it', async (t) => {
+  const { page, problems } = await openPage(env, t, '/', { viewport: { width: 412, height: 823 } });
+  const contain = await page.evaluate(() => {
+    const root = document.querySelector('prefill-trace-lesson').shadowRoot;
+    return [...root.querySelectorAll('.trace-step, .chart')].map((e) => `${e.className.split(' ')[0]}: ${getComputedStyle(e).contain}`);
+  });
+  // Five step cards and seven charts (explorer.js CHART_NAMES), each `contain: content`
+  // (layout paint style; the computed value keeps the keyword).
+  assert.deepEqual(contain, [...Array(5).fill('trace-step: content'), ...Array(7).fill('chart: content')]);
+  assert.deepEqual(problems, []);
 });
 
 test('no Intl object is made while the page loads and draws everything', async (t) => {
