@@ -7,8 +7,8 @@
 //   Chromium trace of a cold load must show each named step of the start (its mark) inside a
 //   task of its own, in order — merged back into one chain of microtasks, two marks share a
 //   task (as every step did before, in one 160-300 ms task at 4x);
-// - the explorer is placed in parts (explorer/view.js placeNext): its controls, then its
-//   figures, its steps and its charts' block, each appended in a task after a rendering that
+// - the explorer is placed in parts (explorer/view.js placeNext): its controls in two halves,
+//   then its figures, its steps and its charts' block, each appended in a task after a rendering that
 //   laid out the part before it (the whole explorer placed at once was one 110-210 ms layout
 //   at 4x, docs/performance.md); the trace must show a Layout between each part's task and the
 //   next part's;
@@ -34,6 +34,7 @@ const STEPS = [
   'engine-warm-trace',
   'presets',
   'explorer-build',
+  'explorer-controls',
   'explorer-figures',
   'explorer-steps',
   'explorer-charts',
@@ -41,7 +42,7 @@ const STEPS = [
   'first-draw',
 ];
 /** The steps that each add a part of the explorer to the page, in order. */
-const PLACEMENTS = ['explorer-build', 'explorer-figures', 'explorer-steps', 'explorer-charts'];
+const PLACEMENTS = ['explorer-build', 'explorer-controls', 'explorer-figures', 'explorer-steps', 'explorer-charts'];
 
 test('the cold load runs each step of its start in a task of its own, in order', async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 412, height: 823 } });

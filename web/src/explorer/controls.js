@@ -26,6 +26,7 @@ function options(list, selected) {
 
 export class Controls {
   #fields = new Map();
+  #rest;
   #inputs = new Map();
 
   /**
@@ -206,6 +207,8 @@ export class Controls {
       return b;
     };
 
+    // The fields after the prompt are held back until placeRest(): the explorer lays the
+    // controls out in two frames (explorer.js start()), not in one long rendering.
     this.element = h(
       'form',
       { class: 'controls', 'aria-labelledby': 'controls-heading', novalidate: true },
@@ -215,6 +218,8 @@ export class Controls {
       this.#field('hardware', 'Accelerator', hardware),
       this.#field('precision', 'Precision', precision, 'Number formats of weights, activations and KV cache.'),
       promptField,
+    );
+    this.#rest = [
       this.#field('batch', 'Requests per batch', batch, 'Requests prefilled together (B).'),
       this.#field('chunk', 'Chunk size', chunk, 'Tokens per chunk; 0 = whole prompt at once.'),
       this.#field('attention', 'Attention', attention),
@@ -236,8 +241,13 @@ export class Controls {
       ),
       this.linkOutput,
       this.status,
-    );
+    ];
     this.element.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  /** Appends the fields held back at construction (the batch size onwards, and the actions). */
+  placeRest() {
+    this.element.append(...this.#rest.splice(0));
   }
 
   /**

@@ -8,8 +8,8 @@
 // unmeasured mark to the moment everything on screen shows the new scenario (a benchmark reads
 // these measures).
 //
-// The explorer is placed in parts, each laid out in a frame of its own: its controls, then the
-// figures, the steps and the charts' block (start(), view.js placeNext). The first drawing is
+// The explorer is placed in parts, each laid out in a frame of its own: its controls (in two
+// halves), then the figures, the steps and the charts' block (start(), view.js placeNext). The first drawing is
 // the figures and the five steps (the top of the results) unless the IntersectionObserver puts
 // them off screen (on a phone the explorer starts below the first screen); the charts, the
 // 1 000-point sweep and the generated checks are below them. On a cold load whatever is not
@@ -193,8 +193,12 @@ export class Explorer {
    * @returns {Promise<void>} settles after the first render
    */
   async start() {
-    // The explorer was placed with its controls; the figures, the steps and the charts' block
-    // follow in frames of their own (view.js placeNext).
+    // The explorer was placed with the first half of its controls; the rest of them, the
+    // figures, the steps and the charts' block follow in frames of their own (controls.js
+    // placeRest, view.js placeNext).
+    await nextFrame('explorer-controls');
+    if (this.#disposed) return;
+    this.controls.placeRest();
     for (const step of ['explorer-figures', 'explorer-steps', 'explorer-charts']) {
       await nextFrame(step);
       if (this.#disposed) return;
