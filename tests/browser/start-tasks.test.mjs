@@ -8,10 +8,10 @@
 //   task of its own, in order — merged back into one chain of microtasks, two marks share a
 //   task (as every step did before, in one 160-300 ms task at 4x);
 // - the explorer is placed in parts (explorer/view.js placeNext): its controls in two halves,
-//   then its figures, its steps and its charts' block, each appended in a task after a rendering that
-//   laid out the part before it (the whole explorer placed at once was one 110-210 ms layout
-//   at 4x, docs/performance.md); the trace must show a Layout between each part's task and the
-//   next part's;
+//   then its figures, its steps and its charts' block, each appended in a task after a
+//   rendering that laid out the part before it (the whole explorer placed at once was one
+//   110-210 ms layout at 4x, docs/performance.md); the trace must show a Layout between each
+//   part's task and the next part's (it fails when nextFrame is made a nextTask);
 // - nothing forces a layout from the page's own JavaScript while it loads and draws (a chart's
 //   first drawing waits for the ResizeObserver's width instead of reading clientWidth): no
 //   Layout or style recalculation nested in a script call, idle callback or microtask;
