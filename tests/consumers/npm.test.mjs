@@ -127,6 +127,34 @@ console.log(result.ok, result.error);`);
   assert.match(run(process.execPath, ["bad.js"]), /^false .*prompt_tokens/);
 });
 
+/**
+ * Serves `root`, opens a page in headless Chromium and hands it to `visit(page, errors, url)`;
+ * `errors` collects page errors (a visit may add its own, e.g. failed responses) and must be
+ * empty at the end.
+ */
+async function inChromium(root, visit) {
+  const server = await startServer({ root });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await visit(page, errors, server.url);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/** A consumer's built page writes the hand-derived figures and the version to body's data-result. */
+const assertBuildRuns = (root) =>
+  inChromium(root, async (page, errors, url) => {
+    await page.goto(url);
+    await page.waitForFunction(() => document.body?.dataset.result, null, { timeout: 15_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.result), `${EXPECTED} ${version}`);
+  });
+
 test("an esbuild browser bundle with no extra flags runs in headless Chromium", async () => {
   write("web/main.js", `import PrefillTrace from "prefill-trace";
 const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = line;`);
@@ -139,20 +167,7 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
   cpSync(createRequire(path.join(project, "package.json")).resolve("prefill-trace/prefill_trace.wasm"),
     path.join(project, "dist/prefill_trace.wasm"));
   write("dist/index.html", `<!doctype html><title>consumer</title><script type="module" src="main.js"></script>`);
-  const server = await startServer({ root: path.join(project, "dist") });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (error) => errors.push(error.message));
-    await page.goto(server.url);
-    await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 15_000 });
-    assert.equal(await page.evaluate(() => document.body.dataset.result), `${EXPECTED} ${version}`);
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
+  await assertBuildRuns(path.join(project, "dist"));
 });
 
 test("a Vite build with no configuration emits the .wasm and runs in headless Chromium", async () => {
@@ -164,34 +179,16 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
     "--logLevel", "error", "--base", "./"]);
   const emitted = readdirSync(path.join(project, "vite-app/dist/assets"));
   assert.ok(emitted.some((f) => /\.wasm$/.test(f)), `Vite emitted the .wasm (${emitted.join(", ")})`);
-  const server = await startServer({ root: path.join(project, "vite-app/dist") });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (error) => errors.push(error.message));
-    await page.goto(server.url);
-    await page.waitForFunction(() => document.body?.dataset.result, null, { timeout: 15_000 });
-    assert.equal(await page.evaluate(() => document.body.dataset.result), `${EXPECTED} ${version}`);
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
+  await assertBuildRuns(path.join(project, "vite-app/dist"));
 });
 
 test("the element from the installed package renders the bundled lesson, its assets found next to app.js", async () => {
   write("element.html", `<!doctype html><title>element</title>
 <script type="module" src="node_modules/prefill-trace/element/app.js"></script>
 <prefill-trace-lesson view="lesson"></prefill-trace-lesson>`);
-  const server = await startServer({ root: project });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (error) => errors.push(error.message));
+  await inChromium(project, async (page, errors, url) => {
     page.on("response", (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`));
-    await page.goto(new URL("element.html", server.url).href);
+    await page.goto(new URL("element.html", url).href);
     const lesson = page.locator("prefill-trace-lesson");
     await page.waitForFunction(() => document.querySelector("prefill-trace-lesson")?.dataset.state !== "loading",
       null, { timeout: 20_000 });
@@ -208,11 +205,7 @@ test("the element from the installed package renders the bundled lesson, its ass
       });
     });
     assert.deepEqual(reflected, [], "observed attributes without a property");
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
+  });
 });
 
 test("the element bundled into a host's own esbuild bundle finds its assets through asset-base", async () => {
@@ -225,22 +218,13 @@ element.addEventListener("prefill-trace-error", (event) => { document.body.datas
 document.body.append(element);`);
   run(bin("esbuild"), ["host/main.js", "--bundle", "--format=esm", "--outfile=host-dist/main.js", "--log-level=warning"]);
   write("host.html", `<!doctype html><title>host</title><body><script type="module" src="host-dist/main.js"></script>`);
-  const server = await startServer({ root: project });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (error) => errors.push(error.message));
+  await inChromium(project, async (page, errors, url) => {
     page.on("response", (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`));
-    await page.goto(new URL("host.html", server.url).href);
+    await page.goto(new URL("host.html", url).href);
     await page.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 20_000 });
     assert.equal(await page.evaluate(() => document.body.dataset.error), undefined);
     assert.equal(await page.evaluate(() => document.body.dataset.ready), "prefill-resource-trace");
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
+  });
 });
 
 // Type-level checks the declarations must pass under --strict; each @ts-expect-error must be an
