@@ -12,6 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
+import { rendererMainThread } from './trace-events.mjs';
 
 const { values: options } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, save: { type: 'string' } },
@@ -33,11 +34,9 @@ function summarise(events) {
   const mark = events.find((e) => e.name === 'first-trace-drawn');
   if (!mark) throw new Error('the trace has no first-trace-drawn mark');
   const renderer = mark.pid;
-  const start = events.find((e) => e.pid === renderer && e.name === 'navigationStart')?.ts;
-  const mainThread = events.find((e) => e.pid === renderer && e.name === 'ParseHTML')?.tid;
+  const { start, mainThread, onMain } = rendererMainThread(events, renderer);
   if (start === undefined || mainThread === undefined) throw new Error('no navigation in the trace');
   const beforeMark = (e) => e.ts >= start && e.ts <= mark.ts;
-  const onMain = events.filter((e) => e.pid === renderer && e.tid === mainThread && e.ph === 'X');
 
   const lazy = onMain.filter((e) => e.name === 'wasm.CompileLazy' && beforeMark(e));
   const tasks = onMain

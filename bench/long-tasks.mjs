@@ -18,6 +18,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
+import { rendererMainThread } from './trace-events.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -149,9 +150,7 @@ function summarise(events) {
   const fcp = events.find((e) => e.name === 'firstContentfulPaint');
   if (!fcp) throw new Error('the trace has no firstContentfulPaint');
   const renderer = fcp.pid;
-  const start = events.find((e) => e.pid === renderer && e.name === 'navigationStart')?.ts;
-  const mainThread = events.find((e) => e.pid === renderer && e.name === 'ParseHTML')?.tid;
-  const onMain = events.filter((e) => e.pid === renderer && e.tid === mainThread && e.ph === 'X');
+  const { start, onMain } = rendererMainThread(events, renderer);
   const mark = (name) => events.find((e) => e.pid === renderer && e.name === name)?.ts;
   const sampled = options.profile ? samples(events, renderer) : [];
   const long = onMain
