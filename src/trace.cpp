@@ -1040,3 +1040,58 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
 }
 
 }  // namespace prefill_trace
+
+namespace prefill_trace {
+
+IterationOperators::IterationOperators(const Scenario& scenario) : device_(scenario) {
+  device_.model = device_shard(scenario.model, scenario.workload.tensor_parallel);
+  device_.workload.batch = 1;
+  device_.workload.chunk_tokens = 0;
+}
+
+std::vector<Operator> IterationOperators::token_operators(int64_t rows) const {
+  const Pass pass{rows, rows, 0};
+  OperatorBuilder builder(device_, pass);
+  const int64_t block = flash_block(device_);
+  std::vector<Operator> ops =
+      builder.build(attention_sums(pass, static_cast<double>(block), window_of(device_.model)));
+  // The attention kernels are the requests' own (attention_operators); the LM head and sampling
+  // run over the sampling requests only (head_operators). The K/V write is per token: kept.
+  ops.erase(std::remove_if(ops.begin(), ops.end(),
+                           [](const Operator& op) {
+                             return op.step == 5 || (op.step == 3 && op.name != "kv_cache_write");
+                           }),
+            ops.end());
+  return ops;
+}
+
+std::vector<Operator> IterationOperators::attention_operators(int64_t query_tokens,
+                                                              int64_t prior_tokens) const {
+  const Pass pass{query_tokens, query_tokens, prior_tokens};
+  OperatorBuilder builder(device_, pass);
+  const int64_t block = flash_block(device_);
+  std::vector<Operator> ops =
+      builder.attention(attention_sums(pass, static_cast<double>(block), window_of(device_.model)));
+  ops.erase(ops.begin());  // kv_cache_write: a token-parallel kernel
+  return ops;
+}
+
+std::vector<Operator> IterationOperators::head_operators(int64_t requests) const {
+  Scenario heads = device_;
+  heads.workload.batch = requests;
+  const Pass pass{1, 1, 0};
+  OperatorBuilder builder(heads, pass);
+  const int64_t block = flash_block(heads);
+  std::vector<Operator> ops =
+      builder.build(attention_sums(pass, static_cast<double>(block), window_of(heads.model)));
+  ops.erase(std::remove_if(ops.begin(), ops.end(), [](const Operator& op) { return op.step != 5; }),
+            ops.end());
+  return ops;
+}
+
+Operator IterationOperators::timed(Operator op) const {
+  const OperatorBuilder builder(device_, Pass{1, 1, 0});
+  return builder.finish(op);
+}
+
+}  // namespace prefill_trace

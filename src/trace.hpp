@@ -255,3 +255,31 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
                                       const std::vector<double>& values);
 
 }  // namespace prefill_trace
+
+namespace prefill_trace {
+
+/// The operator model as a serving iteration uses it (src/serving_cost.cpp): one device's
+/// kernels for an iteration whose rows mix requests — the token-parallel kernels over all rows
+/// at once, the attention of each request at its own context, the LM head over the requests
+/// that sample. The same OperatorBuilder as the trace, so an iteration is timed by the formulas
+/// the lesson's trace shows, never by a separate fit. Figures per device and per run (`count`
+/// runs: layers for per-layer kernels).
+class IterationOperators {
+ public:
+  /// `scenario` is the whole model; the device's shard is taken from its tensor_parallel.
+  explicit IterationOperators(const Scenario& scenario);
+  /// Embedding, norms, projections, MLP, K/V write and all-reduces over `rows` token rows.
+  std::vector<Operator> token_operators(int64_t rows) const;
+  /// The attention kernel(s) of one request: `query_tokens` new rows after `prior_tokens` keys.
+  std::vector<Operator> attention_operators(int64_t query_tokens, int64_t prior_tokens) const;
+  /// LM head and sampling for `requests` last positions.
+  std::vector<Operator> head_operators(int64_t requests) const;
+  /// Times an operator whose FLOPs and bytes were summed over requests: one kernel, one launch.
+  Operator timed(Operator op) const;
+  const Scenario& device() const { return device_; }
+
+ private:
+  Scenario device_;  // the model's shard, batch 1
+};
+
+}  // namespace prefill_trace
