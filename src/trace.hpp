@@ -18,6 +18,7 @@
 
 #include "prefill_trace/result.hpp"
 #include "scenario.hpp"
+#include "trace/device_shard.hpp"  // parameter_count, device_shard: every trace is one device's
 
 namespace prefill_trace {
 
@@ -211,18 +212,6 @@ struct Trace {
 /// The operator of that name in the trace, or nullptr.
 const Operator* find_operator(const Trace& trace, std::string_view name);
 
-/// Parameter count of the model (all experts), from its shape.
-double parameter_count(const ModelShape& model);
-
-/// Parameters one device holds under tensor parallelism over `devices` (Megatron-style): its
-/// share of the query heads, key/value heads (replicated when fewer than devices), MLP columns
-/// and LM-head rows; norms, the router and the embedding table are replicated.
-double parameters_per_device(const ModelShape& model, int64_t devices);
-
-/// The shard of the model one device computes: h_q/N query heads, max(h_kv/N, 1) key/value
-/// heads, d_ff/N MLP columns, ⌈V/N⌉ LM-head rows. N = 1 returns the model unchanged.
-ModelShape device_shard(const ModelShape& model, int64_t devices);
-
 struct TraceOptions {
   bool decode_comparison = true;  // sweeps skip it: it doubles the work and they do not show it
 };
@@ -231,14 +220,6 @@ struct TraceOptions {
 /// steps get an empty text). Never fails for a validated Scenario.
 Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism,
                     const TraceOptions& options = {});
-
-/// The M/D/1 mean wait (DistServe's prefill model): λ·D² / (2·(1 − λ·D)); none when λ·D ≥ 1.
-std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds);
-
-/// Step 5 for a given execution time and on-device delivery time (LM head, sampling): the
-/// M/D/1 queue per batch, batch formation, and the user's transport latency.
-Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds,
-                         const Workload& work);
 
 /// TTFT against prompt length or arrival rate: one engine trace per point.
 enum class SweepVariable { prompt_tokens, arrival_rate };
@@ -253,33 +234,5 @@ struct SweepPoint {
 using limits::max_sweep_points;  // src/limits.hpp
 Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
                                       const std::vector<double>& values);
-
-}  // namespace prefill_trace
-
-namespace prefill_trace {
-
-/// The operator model as a serving iteration uses it (src/serving_cost.cpp): one device's
-/// kernels for an iteration whose rows mix requests — the token-parallel kernels over all rows
-/// at once, the attention of each request at its own context, the LM head over the requests
-/// that sample. The same OperatorBuilder as the trace, so an iteration is timed by the formulas
-/// the lesson's trace shows, never by a separate fit. Figures per device and per run (`count`
-/// runs: layers for per-layer kernels).
-class IterationOperators {
- public:
-  /// `scenario` is the whole model; the device's shard is taken from its tensor_parallel.
-  explicit IterationOperators(const Scenario& scenario);
-  /// Embedding, norms, projections, MLP, K/V write and all-reduces over `rows` token rows.
-  std::vector<Operator> token_operators(int64_t rows) const;
-  /// The attention kernel(s) of one request: `query_tokens` new rows after `prior_tokens` keys.
-  std::vector<Operator> attention_operators(int64_t query_tokens, int64_t prior_tokens) const;
-  /// LM head and sampling for `requests` last positions.
-  std::vector<Operator> head_operators(int64_t requests) const;
-  /// Times an operator whose FLOPs and bytes were summed over requests: one kernel, one launch.
-  Operator timed(Operator op) const;
-  const Scenario& device() const { return device_; }
-
- private:
-  Scenario device_;  // the model's shard, batch 1
-};
 
 }  // namespace prefill_trace
