@@ -1,6 +1,62 @@
 #include "serving_cost.hpp"
 
+#include <algorithm>
+
+#include "trace/attention_schedule.hpp"
+#include "trace/device_shard.hpp"
+#include "trace/operator_model.hpp"
+
 namespace prefill_trace {
+
+IterationOperators::IterationOperators(const Scenario& scenario)
+    : device_(scenario), roofs_(roofs_of(scenario)) {
+  device_.model = device_shard(scenario.model, scenario.workload.tensor_parallel);
+  device_.workload.batch = 1;
+  device_.workload.chunk_tokens = 0;
+}
+
+std::vector<Operator> IterationOperators::token_operators(int64_t rows) const {
+  const Pass pass{rows, rows, 0};
+  const OperatorModel model(device_, roofs_, pass);
+  const auto block = static_cast<double>(flash_block(device_));
+  std::vector<Operator> ops =
+      model.operators(attention_sums(pass, block, window_of(device_.model)));
+  // The attention kernels are the requests' own (attention_operators); the LM head and sampling
+  // run over the sampling requests only (head_operators). The K/V write is per token: kept.
+  ops.erase(std::remove_if(ops.begin(), ops.end(),
+                           [](const Operator& op) {
+                             return op.step == 5 || (op.step == 3 && op.name != "kv_cache_write");
+                           }),
+            ops.end());
+  return ops;
+}
+
+std::vector<Operator> IterationOperators::attention_operators(int64_t query_tokens,
+                                                              int64_t prior_tokens) const {
+  const Pass pass{query_tokens, query_tokens, prior_tokens};
+  const OperatorModel model(device_, roofs_, pass);
+  const auto block = static_cast<double>(flash_block(device_));
+  std::vector<Operator> ops =
+      model.attention(attention_sums(pass, block, window_of(device_.model)));
+  ops.erase(ops.begin());  // kv_cache_write: a token-parallel kernel
+  return ops;
+}
+
+std::vector<Operator> IterationOperators::head_operators(int64_t requests) const {
+  Scenario heads = device_;
+  heads.workload.batch = requests;
+  const Pass pass{1, 1, 0};
+  const OperatorModel model(heads, roofs_, pass);
+  const auto block = static_cast<double>(flash_block(heads));
+  std::vector<Operator> ops = model.operators(attention_sums(pass, block, window_of(heads.model)));
+  ops.erase(std::remove_if(ops.begin(), ops.end(), [](const Operator& op) { return op.step != 5; }),
+            ops.end());
+  return ops;
+}
+
+Operator IterationOperators::timed(Operator op) const {
+  return OperatorModel(device_, roofs_, Pass{1, 1, 0}).timed(op);
+}
 
 IterationCost::IterationCost(const Scenario& scenario) : ops_(scenario) {
   attention_shape_ = ops_.attention_operators(1, 0);

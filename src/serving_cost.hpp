@@ -1,6 +1,7 @@
 #pragma once
 // The time of one serving iteration on one instance, from the trace's operator model
-// (IterationOperators in src/trace.hpp): the token-parallel kernels (embedding, norms, the
+// (src/trace/operator_model.hpp, the same formulas the lesson's trace shows, never a separate
+// fit): the token-parallel kernels (embedding, norms, the
 // GEMMs with p + d rows, K/V write, all-reduces) over every row of the iteration at once; each
 // request's attention at its own context, summed into one kernel per layer (as a varlen or paged
 // attention kernel runs them) and timed at the roofline of the summed work; the LM head and
@@ -11,8 +12,30 @@
 #include <vector>
 
 #include "trace.hpp"
+#include "trace/roofs.hpp"
 
 namespace prefill_trace {
+
+/// One device's kernels for an iteration whose rows mix requests, from the trace's operator
+/// model. Figures per device and per run (`count` runs: layers for per-layer kernels).
+class IterationOperators {
+ public:
+  /// `scenario` is the whole model; the device's shard is taken from its tensor_parallel.
+  explicit IterationOperators(const Scenario& scenario);
+  /// Embedding, norms, projections, MLP, K/V write and all-reduces over `rows` token rows.
+  std::vector<Operator> token_operators(int64_t rows) const;
+  /// The attention kernel(s) of one request: `query_tokens` new rows after `prior_tokens` keys.
+  std::vector<Operator> attention_operators(int64_t query_tokens, int64_t prior_tokens) const;
+  /// LM head and sampling for `requests` last positions.
+  std::vector<Operator> head_operators(int64_t requests) const;
+  /// Times an operator whose FLOPs and bytes were summed over requests: one kernel, one launch.
+  Operator timed(Operator op) const;
+  const Scenario& device() const { return device_; }
+
+ private:
+  Scenario device_;  // the model's shard, batch 1
+  Roofs roofs_;
+};
 
 class IterationCost {
  public:

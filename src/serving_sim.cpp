@@ -98,8 +98,8 @@ class Simulation {
       }
       if (next == nullptr) break;  // unreachable: an unfinished request always has a next step
       next->clock = std::max(next->clock, next_time);
-      if (queued_at(next->clock) >= plan_.max_queue) {
-        stop("the waiting queue reached " + std::to_string(plan_.max_queue) + " requests",
+      if (queued_at(next->clock) > plan_.max_queue) {
+        stop("more than " + std::to_string(plan_.max_queue) + " requests waited for admission",
              next->clock);
         break;
       }
