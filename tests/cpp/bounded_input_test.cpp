@@ -16,6 +16,7 @@
 #include "scenario.hpp"
 #include "test_support.hpp"
 #include "trace.hpp"
+#include "trace/queueing.hpp"  // time_to_first_token
 #include "trace_json.hpp"
 
 namespace prefill_trace {
