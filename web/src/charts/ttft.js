@@ -344,7 +344,10 @@ export function sweepChart(onVariable) {
     describe: describeSweep,
     table: tableSweep,
     key: keySweep,
-    extra: [group],
+    // In a form of its own: radio buttons outside a form are grouped by name across the whole
+    // shadow root, and Chromium kept a removed rendering's buttons (and its explorer) in that
+    // group until the element was removed (issue 24, W5).
+    extra: [h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group)],
     legend: legend([
       { kind: 'bar', className: 'sweep-swatch sweep-total', label: 'Time to first token' },
       { kind: 'bar', className: 'sweep-swatch sweep-execution', label: 'Execution alone' },
