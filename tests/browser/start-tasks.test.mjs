@@ -36,13 +36,14 @@ const STEPS = [
   'explorer-build',
   'explorer-controls',
   'explorer-figures',
+  'explorer-compare',
   'explorer-steps',
   'explorer-charts',
   'trace',
   'first-draw',
 ];
 /** The steps that each add a part of the explorer to the page, in order. */
-const PLACEMENTS = ['explorer-build', 'explorer-controls', 'explorer-figures', 'explorer-steps', 'explorer-charts'];
+const PLACEMENTS = ['explorer-build', 'explorer-controls', 'explorer-figures', 'explorer-compare', 'explorer-steps', 'explorer-charts'];
 
 test('the cold load runs each step of its start in a task of its own, in order', async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 412, height: 823 } });

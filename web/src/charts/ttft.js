@@ -28,19 +28,40 @@ const PARTS = [
   { key: 'delivery_seconds', label: 'First-token delivery', className: 'ttft-delivery' },
 ];
 
-function keyBar({ trace }) {
-  return JSON.stringify([trace.totals.ttft, trace.steps[4].facts.utilization]);
+function keyBar({ trace, ghost = null, top = null }) {
+  return JSON.stringify([trace.totals.ttft, trace.steps[4].facts.utilization, ghost?.totals.ttft ?? null, top]);
 }
 
-function drawBar(svg, width, { trace }) {
+/** The stacked segments of a TTFT bar on scale `x` (the known parts; an overloaded queue is left out). */
+function segmentsOf(ttft, x) {
+  let start = 0;
+  const segments = [];
+  for (const p of PARTS) {
+    const value = ttft[p.key];
+    if (value === null) continue;
+    const x0 = x(Math.min(start, x.domain()[1]));
+    const x1 = x(Math.min(start + value, x.domain()[1]));
+    segments.push({ ...p, value, x0, w: Math.max(0, x1 - x0) });
+    start += value;
+  }
+  return { segments, end: start };
+}
+
+function drawBar(svg, width, { trace, ghost = null, top = null }) {
   const ttft = trace.totals.ttft;
-  const height = 118;
-  const m = { top: 22, right: 16, bottom: 50, left: 16 };
+  // While comparing (compare.js), the pinned scenario A is a thin grey bar above B's, and the
+  // axis is fixed (`top`) so that changing B moves its bar, not the scale.
+  const ghostH = ghost ? 14 : 0;
+  const height = 118 + (ghost ? ghostH + 8 : 0);
+  const m = { top: 22 + (ghost ? ghostH + 8 : 0), right: 16, bottom: 50, left: 16 };
   sizeSvg(svg, width, height, 'ttft');
   const hatch = hatchPattern(svg, 'unbounded');
   const known = (ttft.execution_seconds ?? 0) + (ttft.delivery_seconds ?? 0);
   const end = ttft.overloaded ? known * 2 : ttft.total_seconds;
-  const x = scaleLinear().domain([0, end || 1e-9]).nice().range([m.left, width - m.right]);
+  const x = top
+    ? scaleLinear().domain([0, top]).range([m.left, width - m.right])
+    : scaleLinear().domain([0, end || 1e-9]).nice().range([m.left, width - m.right]);
+  svg.attr('data-x-domain', x.domain().join(','));
   bottomAxis(svg, x, {
     y: height - m.bottom,
     width: width - m.left - m.right,
@@ -49,15 +70,22 @@ function drawBar(svg, width, { trace }) {
   });
   const barY = m.top;
   const barH = height - m.bottom - barY - 8;
-  let start = 0;
-  const segments = [];
-  for (const p of PARTS) {
-    const value = ttft[p.key];
-    if (value === null) continue;
-    const x0 = x(start);
-    segments.push({ ...p, value, x0, w: Math.max(0, x(start + value) - x0) });
-    start += value;
-  }
+  const { segments, end: start } = segmentsOf(ttft, x);
+  const ghostSegments = ghost ? segmentsOf(ghost.totals.ttft, x).segments : [];
+  joinMarks(part(svg, 'ghost'), 'rect', 'ttft-part', ghostSegments, (d) => d.key, true)
+    .attr('class', (d) => `ttft-part ttft-part--ghost ${d.className}`)
+    .attr('x', (d) => d.x0)
+    .attr('y', 8)
+    .attr('width', (d) => d.w)
+    .attr('height', ghostH)
+    .select('title')
+    .text((d) => `A: ${d.label}: ${fmt.seconds(d.value)}`);
+  label(svg, 'ghost-label', ghost ? `A: ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}` : null, {
+    class: 'chart-note',
+    x: width - m.right,
+    y: 8 + ghostH + 11,
+    'text-anchor': 'end',
+  });
   joinMarks(part(svg, 'parts'), 'rect', 'ttft-part', segments, (d) => d.key, true)
     .attr('class', (d) => `ttft-part ${d.className}`)
     .attr('x', (d) => d.x0)
@@ -67,7 +95,7 @@ function drawBar(svg, width, { trace }) {
     .select('title')
     .text((d) => `${d.label}: ${fmt.seconds(d.value)}`);
   segmentLabels(svg, segments, barY, barH);
-  const x0 = x(start);
+  const x0 = x(Math.min(start, x.domain()[1]));
   part(svg, 'unbounded', 'rect')
     .attr('class', 'ttft-part unbounded-area')
     .attr('fill', hatch)

@@ -35,6 +35,7 @@ import {
   shapeOf,
   withField,
 } from '../scenario.js';
+import { Compare } from '../compare/compare.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
 import { figuresSignature, refillTrace } from './trace-from-figures.js';
@@ -98,6 +99,8 @@ export class Explorer {
   #visibility;
   #url;
   #disposed = false;
+  // A pinned scenario's trace and the fixed TTFT axis while comparing (compare.js), or null.
+  #comparison = null;
 
   /**
    * @param {object} options
@@ -143,6 +146,9 @@ export class Explorer {
       onHighlight: (step) => this.#highlight(step),
     });
     this.element = this.view.element;
+    // Pin and compare sits under the figures: A beside B (compare.js).
+    this.compare = new Compare({ engine, explorer: this });
+    this.view.holdAfterGlance(this.compare.element);
     this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox);
     this.scenarioBar.attach(this.element);
     this.view.showScenarioBar(this.scenarioBar.element);
@@ -160,6 +166,7 @@ export class Explorer {
     // after its chart: idle moments draw stale parts in the order they were added.
     for (const name of CHART_NAMES) this.#parts.add(dataPart(name), () => this.#charts?.[name].updateData());
     this.#parts.add('checks', (shown) => onScenario(shown.json, shown.ok));
+    this.#parts.add('compare', (shown) => this.compare.update(shown.trace));
 
     this.#visibility = new PartVisibility({
       // A stale part coming near the viewport is brought up to date before it shows.
@@ -172,6 +179,7 @@ export class Explorer {
     // The steps are observed once they are in the page (start()).
     this.#visibility.observePart('glance', this.glance.element);
     this.#visibility.observePart('checks', scenarioElement);
+    this.#visibility.observePart('compare', this.compare.element);
 
     this.#url = new UrlSync({
       enabled: syncUrl,
@@ -179,10 +187,38 @@ export class Explorer {
       onPopState: () => {
         this.#markChange();
         this.#loadFromUrl();
+        this.compare.readUrl(this.#url.params(), { clearMissing: true });
         this.#checksDirty = true;
         this.#frames.schedule();
       },
     });
+  }
+
+  /** Whether the scenario (and a pinned comparison) live in the page's URL. */
+  get syncsUrl() {
+    return this.#url.enabled;
+  }
+
+  /**
+   * Shows `state` as if the reader had set it (a guided investigation's "Show me"): like
+   * setState, then committed — into the URL when synced, and reported through onCommit.
+   */
+  apply(state) {
+    if (this.#disposed) return;
+    this.setState(state);
+    this.#commit();
+  }
+
+  /**
+   * Draws the charts with `comparison` beside the scenario shown (compare.js: A's trace as a
+   * ghost series, the TTFT axis fixed while comparing), or alone when null.
+   */
+  setComparison(comparison) {
+    if (this.#disposed) return;
+    this.#comparison = comparison;
+    this.#markChange();
+    if (this.#parts.shown?.ok) this.#parts.markStale((name) => name === 'roofline' || name === 'ttft' || name === 'roofline-data' || name === 'ttft-data');
+    this.#frames.schedule();
   }
 
   /**
@@ -199,7 +235,7 @@ export class Explorer {
     await nextFrame('explorer-controls');
     if (this.#disposed) return;
     this.controls.placeRest();
-    for (const step of ['explorer-figures', 'explorer-steps', 'explorer-charts']) {
+    for (const step of ['explorer-figures', 'explorer-compare', 'explorer-steps', 'explorer-charts']) {
       await nextFrame(step);
       if (this.#disposed) return;
       this.view.placeNext();
@@ -211,6 +247,7 @@ export class Explorer {
     if (this.#disposed) return;
     if (this.#url.enabled) {
       this.#loadFromUrl();
+      this.compare.readUrl(this.#url.params());
     } else {
       this.controls.setState(this.state);
       this.#compute();
@@ -342,6 +379,11 @@ export class Explorer {
     this.#notes = notes;
     this.state = state;
     this.controls.setState(state);
+  }
+
+  /** `state` with its preset model's shape (a custom model keeps its own). */
+  withPresetShape(state) {
+    return this.#withPresetShape(state);
   }
 
   #withPresetShape(state) {
@@ -484,7 +526,11 @@ export class Explorer {
       }
     } else if (name === 'memory') {
       chart.update({ trace, related: stepIndex === 4 }, width);
-    } else if (name === 'roofline' || name === 'time') {
+    } else if (name === 'roofline') {
+      chart.update({ trace, highlight, ghost: this.#comparison?.trace ?? null }, width);
+    } else if (name === 'ttft') {
+      chart.update({ trace, ghost: this.#comparison?.trace ?? null, top: this.#comparison?.ttftTop ?? null }, width);
+    } else if (name === 'time') {
       chart.update({ trace, highlight }, width);
     } else {
       chart.update({ trace }, width);

@@ -72,6 +72,16 @@ export class ExplorerView {
     );
   }
 
+  /** Holds `node` back to be placed just after the figures (pin and compare). */
+  holdAfterGlance(node) {
+    this.#held.splice(1, 0, node);
+  }
+
+  /** Puts the guided investigations (a <details>) between the intro and the controls. */
+  showInvestigations(node) {
+    this.element.querySelector('.explorer-layout').before(node);
+  }
+
   /** Appends the next part held back at construction; false when none is left. */
   placeNext() {
     const part = this.#held.shift();
