@@ -110,7 +110,7 @@ test('every control has a visible label; the default scenario shows the engineâ€
   assert.ok(await page.locator('.omissions-list').isVisible());
 
   // Charts: SVG with axes and a text alternative; one roofline point per arithmetic operator.
-  const charts = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
+  const charts = ['roofline', 'intensity', 'time', 'bytes', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
   for (const name of charts) {
     const chart = page.locator(`#chart-${name}`);
     const svg = chart.locator('svg.chart-svg');

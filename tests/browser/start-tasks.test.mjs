@@ -118,9 +118,9 @@ test('each step card and chart frame is contained: what is drawn inside it is la
     const root = document.querySelector('prefill-trace-lesson').shadowRoot;
     return [...root.querySelectorAll('.trace-step, .chart')].map((e) => `${e.className.split(' ')[0]}: ${getComputedStyle(e).contain}`);
   });
-  // Five step cards and seven charts (explorer.js CHART_NAMES), each `contain: content`
+  // Five step cards and nine charts (explorer.js CHART_NAMES), each `contain: content`
   // (layout paint style; the computed value keeps the keyword).
-  assert.deepEqual(contain, [...Array(5).fill('trace-step: content'), ...Array(7).fill('chart: content')]);
+  assert.deepEqual(contain, [...Array(5).fill('trace-step: content'), ...Array(9).fill('chart: content')]);
   assert.deepEqual(problems, []);
 });
 

@@ -38,7 +38,7 @@ import {
 import { Compare } from '../compare/compare.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
-import { figuresSignature, refillTrace } from './trace-from-figures.js';
+import { figuresSignature, operatorFigure, refillTrace } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { FrameScheduler, StaleParts, nextFrame, nextTask } from './scheduling.js';
@@ -56,7 +56,7 @@ const MAX_MEASURES = 500;
 const STEP_PARTS = Array.from({ length: STEP_COUNT }, (_, i) => `step-${i + 1}`);
 const FIRST_PARTS = new Set(['glance', ...STEP_PARTS]);
 /** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
-const CHART_NAMES = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
+const CHART_NAMES = ['roofline', 'intensity', 'time', 'bytes', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 /** The part that writes a chart's data table: never on screen, so always drawn in idle time. */
 const dataPart = (chart) => `${chart}-data`;
 const DATA_PARTS = new Set(CHART_NAMES.map(dataPart));
@@ -81,6 +81,8 @@ export class Explorer {
   #shapes = new Map();
   #lastSweepKey = null;
   #lastSweep = null;
+  #curveKey = null;
+  #curve = null;
   #sweepVariable = 'prompt_tokens';
   #notes = {};
   #afterRender = null;
@@ -510,6 +512,34 @@ export class Explorer {
     return this.#lastSweep;
   }
 
+  /**
+   * Each projection's intensity at every prompt length of the intensity chart: one
+   * traceFigures call per length, reused while only the prompt length changes (a slider drag).
+   */
+  #intensityCurve(trace) {
+    const rest = scenarioObject(this.state);
+    delete rest.prompt_tokens;
+    // The queue does not change what a projection moves or computes: a new arrival rate keeps the curve.
+    rest.arrival_rate = 0;
+    const names = this.#chartsModule.projectionNames(trace);
+    const key = JSON.stringify([rest, names]);
+    if (key === this.#curveKey) return this.#curve;
+    const indices = names.map((name) => trace.operators.findIndex((op) => op.name === name));
+    const series = names.map((name) => ({ name, points: [] }));
+    for (const prompt of this.#chartsModule.curvePrompts()) {
+      const result = this.engine.traceFigures(JSON.stringify({ ...rest, prompt_tokens: prompt }));
+      // A length the engine rejects for this scenario (e.g. shorter than a chunk it requires) is left out.
+      if (!result.ok || result.figures[1] !== trace.operators.length) continue;
+      indices.forEach((index, s) => {
+        const intensity = operatorFigure(result.figures, index, 'intensity');
+        if (Number.isFinite(intensity)) series[s].points.push({ prompt, intensity });
+      });
+    }
+    this.#curveKey = key;
+    this.#curve = { id: (this.#curve?.id ?? 0) + 1, series };
+    return this.#curve;
+  }
+
   #renderChart(name, { trace }) {
     const chart = this.#charts?.[name];
     if (!chart) return;
@@ -524,6 +554,8 @@ export class Explorer {
       } else {
         chart.showError(`The engine could not sweep this scenario: ${sweep.error}`);
       }
+    } else if (name === 'intensity') {
+      chart.update({ trace, curve: this.#intensityCurve(trace) }, width);
     } else if (name === 'memory') {
       chart.update({ trace, related: stepIndex === 4 }, width);
     } else if (name === 'roofline') {
@@ -625,6 +657,7 @@ function relatedToStep(chart, step) {
   if (!step) return false;
   if (step === 4) return chart === 'memory';
   if (step === 5) return chart === 'ttft' || chart === 'sweep' || chart === 'time';
-  if (step === 2) return chart === 'roofline' || chart === 'time' || chart === 'reuse';
+  if (step === 2) return chart === 'roofline' || chart === 'time' || chart === 'reuse' || chart === 'intensity' || chart === 'bytes';
+  if (step === 3) return chart === 'roofline' || chart === 'time' || chart === 'bytes';
   return chart === 'roofline' || chart === 'time';
 }

@@ -100,10 +100,12 @@ export class ExplorerView {
   }
 
   /** Puts the charts in the grid, in the order they are read. */
-  showCharts({ roofline, time, memory, ttft, sweep, decode, reuse }) {
+  showCharts({ roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse }) {
     this.chartGrid.replaceChildren(
       roofline.element,
+      intensity.element,
       time.element,
+      bytes.element,
       memory.element,
       h('div', { class: 'chart-pair' }, ttft.element, sweep.element),
       decode.element,
