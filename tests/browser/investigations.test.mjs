@@ -211,6 +211,34 @@ test('every guided investigation: predict, show, a sentence of the engine’s nu
     await item.locator('summary').click();
   }
   assert.match(await block.locator('.investigations-count').innerText(), new RegExp(`${WALK.length} of ${WALK.length}`));
+
+  // Plain words (item 5), on the queueing investigation's scenario: ρ = 0.9 puts 4.5·D of the
+  // 5.5·D of TTFT in the queue (M/D/1), so step 5 says queueing dominates: 81.8% of TTFT.
+  const queueing = root.locator('[data-investigation="queueing"]');
+  await queueing.locator('summary').click();
+  await queueing.locator('button[type="submit"]').click();
+  await waitForScenario(page, { prompt_tokens: 2048, batch: 1 });
+  const badge = root.locator('li.trace-step[data-step="5"] .bound-badge');
+  assert.equal(await badge.getAttribute('data-dominant'), 'queueing');
+  assert.match(await badge.innerText(), /^queueing dominates · 81\.8% of TTFT$/);
+  // The saturation rate beside the arrival-rate field: λ where ρ = 1, i.e. B / service time.
+  const service = Number(await queueing.locator('.investigation-reading[data-reading="first"] data[data-name="service"]').getAttribute('value'));
+  const hint = await root.locator('[data-field="rate"] .hint').innerText();
+  const saturation = Number(hint.match(/saturates at ([\d,.]+) requests\/s/)[1].replaceAll(',', ''));
+  close(saturation, 1 / service, 1e-3, 'saturation rate in the hint');
+  // A term's meaning, one click away.
+  const term = root.locator('dfn[data-term="ridge-point"] button');
+  assert.equal(await term.getAttribute('aria-expanded'), 'false');
+  await term.click();
+  assert.equal(await term.getAttribute('aria-expanded'), 'true');
+  assert.match(await root.locator(`#${await term.getAttribute('aria-controls')}`).innerText(), /P\/β/);
+  // An error in a sentence that names the field as labelled, the engine's message after it.
+  const batch = root.getByLabel('Requests per batch', { exact: true });
+  await batch.fill('1.5');
+  await batch.press('Enter');
+  const error = root.locator('[data-field="batch"] .field-error');
+  await error.waitFor();
+  assert.match(await error.innerText(), /^Requests per batch must be a whole number, without a fraction\. \(\/batch: /);
   assert.deepEqual(problems, []);
 });
 

@@ -19,9 +19,11 @@ export { curvePrompts, projectionNames } from './intensity.js';
 /**
  * Makes the charts, in the order they are shown (an update draws them in place later).
  * @param {(variable: string) => void} onSweepVariable  the reader picked what the sweep varies
+ * @param {(scale: string) => void} [onSweepScale]  the reader picked the sweep's axes (log | linear)
+ * @param {(held: boolean) => void} [onTtftHold]  the reader held (or freed) the TTFT bar's axis
  * @returns {{roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse}} ChartPanel-based charts
  */
-export function createCharts(onSweepVariable) {
+export function createCharts(onSweepVariable, onSweepScale, onTtftHold) {
   return {
     roofline: rooflineChart(
       legend([
@@ -36,8 +38,8 @@ export function createCharts(onSweepVariable) {
     time: timeChart(),
     bytes: bytesChart(),
     memory: memoryChart(),
-    ttft: ttftChart(),
-    sweep: sweepChart(onSweepVariable),
+    ttft: ttftChart(onTtftHold),
+    sweep: sweepChart(onSweepVariable, onSweepScale),
     decode: decodeChart(),
     reuse: reuseChart(),
   };

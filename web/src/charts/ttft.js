@@ -141,8 +141,16 @@ function tableBar({ trace }) {
   );
 }
 
-export function ttftChart() {
+/**
+ * The TTFT bar, with a "Hold this axis" box: checked, the axis stops following each scenario
+ * (it is only widened when a bar would run off it), so moving a control moves the bar, not the
+ * scale. `onHold(held)` gets the box's state.
+ */
+export function ttftChart(onHold = () => {}) {
+  const hold = h('input', { type: 'checkbox', id: 'ttft-hold' });
+  hold.addEventListener('change', () => onHold(hold.checked));
   return new ChartPanel({
+    extra: [h('p', { class: 'chart-option' }, h('label', { for: 'ttft-hold' }, hold, ' Hold this axis while I change the scenario'))],
     id: 'chart-ttft',
     title: 'Time to first token',
     draw: drawBar,
@@ -220,20 +228,32 @@ function currentPoint(variable, trace) {
 const sweepIds = new WeakMap();
 let nextSweepId = 0;
 
-function keySweep({ points, variable, trace }) {
+function keySweep({ points, variable, trace, scale = 'log' }) {
   if (!sweepIds.has(points)) sweepIds.set(points, (nextSweepId += 1));
-  return JSON.stringify([variable, sweepIds.get(points), currentPoint(variable, trace), trace.scenario.arrival_rate]);
+  return JSON.stringify([variable, sweepIds.get(points), currentPoint(variable, trace), trace.scenario.arrival_rate, scale]);
 }
 
-function drawSweep(svg, width, { points, variable, trace }) {
+/**
+ * The top of the linear TTFT axis: ten times the least TTFT on the curve (against arrival rate,
+ * the wait grows without bound near saturation, and a linear axis up to the largest finite value
+ * would flatten the knee into the floor); at least the current point.
+ */
+export function linearTop(points, here) {
+  const finite = points.map((p) => p.total_seconds).filter((v) => v !== null && v > 0);
+  if (!finite.length) return 1;
+  const cap = Math.min(Math.max(...finite), 10 * Math.min(...finite));
+  return Math.max(cap, here?.total_seconds ?? 0);
+}
+
+function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
   const spec = SWEEP_VARIABLES[variable];
+  const linear = scale === 'linear';
   const height = width < 480 ? 260 : 300;
   const m = { top: 14, right: 16, bottom: 50, left: 70 };
   sizeSvg(svg, width, height, 'sweep');
   const hatch = hatchPattern(svg, 'unbounded');
-  const x = scaleLog()
-    .domain([points[0].value, points[points.length - 1].value])
-    .range([m.left, width - m.right]);
+  const xDomain = [linear ? 0 : points[0].value, points[points.length - 1].value];
+  const x = (linear ? scaleLinear() : scaleLog()).domain(xDomain).range([m.left, width - m.right]);
   const here = currentPoint(variable, trace);
   const ys = points
     .flatMap((p) => [p.total_seconds, p.execution_seconds])
@@ -241,19 +261,25 @@ function drawSweep(svg, width, { points, variable, trace }) {
     .filter((v) => v !== null && v > 0);
   const lo = Math.min(...ys);
   const hi = Math.max(...ys);
-  const y = scaleLog()
-    .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
-    .range([height - m.bottom, m.top]);
+  const y = linear
+    ? scaleLinear().domain([0, linearTop(points, here)]).nice().range([height - m.bottom, m.top])
+    : scaleLog()
+        .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
+        .range([height - m.bottom, m.top]);
+  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
+  const axisName = linear ? spec.axis.replace(', log scale', '').replace(' (log scale)', '') : spec.axis;
   bottomAxis(svg, x, {
     y: height - m.bottom,
-    ticks: decadeTicks(x, Math.floor((width - 80) / 48)),
-    title: spec.axis,
+    ticks: linear ? undefined : decadeTicks(x, Math.floor((width - 80) / 48)),
+    width: width - m.left - m.right,
+    title: axisName,
   });
   leftAxis(svg, y, {
     x: m.left,
-    ticks: decadeTicks(y, 7),
+    ticks: linear ? undefined : decadeTicks(y, 7),
+    height: height - m.top - m.bottom,
     format: fmt.seconds,
-    title: 'Seconds (log scale)',
+    title: linear ? 'Seconds' : 'Seconds (log scale)',
     titleOffset: 58,
   });
 
@@ -276,9 +302,10 @@ function drawSweep(svg, width, { points, variable, trace }) {
     y: m.top + 14,
   });
 
+  const top = y.domain()[1];
   const curve = (key) =>
     line()
-      .defined((p) => p[key] !== null && p[key] > 0)
+      .defined((p) => p[key] !== null && p[key] > 0 && p[key] <= top * 1.0001 && p.value >= x.domain()[0])
       .x((p) => x(p.value))
       .y((p) => y(p[key]));
   part(svg, 'execution', 'path').attr('class', 'sweep-line sweep-execution').attr('d', curve('execution_seconds')(points));
@@ -292,7 +319,7 @@ function drawSweep(svg, width, { points, variable, trace }) {
     .attr('x2', cx)
     .attr('y1', m.top)
     .attr('y2', height - m.bottom);
-  joinMarks(part(marker, 'dot'), 'circle', 'current-dot', here && here.total_seconds !== null ? [here] : [])
+  joinMarks(part(marker, 'dot'), 'circle', 'current-dot', here && here.total_seconds !== null && here.total_seconds <= top * 1.0001 ? [here] : [])
     .attr('cx', cx)
     .attr('cy', (d) => y(d.total_seconds))
     .attr('r', 4.5);
@@ -304,7 +331,7 @@ function drawSweep(svg, width, { points, variable, trace }) {
   });
 }
 
-function describeSweep({ points, variable, trace }) {
+function describeSweep({ points, variable, trace, scale = 'log' }) {
   const spec = SWEEP_VARIABLES[variable];
   const finite = points.filter((p) => p.total_seconds !== null);
   const firstOverloaded = points.find((p) => p.overloaded);
@@ -313,9 +340,11 @@ function describeSweep({ points, variable, trace }) {
       `${spec.format(points[0].value)} to ${spec.format(points[points.length - 1].value)}`,
   ];
   if (finite.length) {
-    parts.push(
-      `from ${fmt.seconds(finite[0].total_seconds)} to ${fmt.seconds(finite[finite.length - 1].total_seconds)}`,
-    );
+    // The least and the most TTFT on the curve, the current point included (the curve's last
+    // finite point is not its maximum when the current point lies between it and the overload).
+    const here = currentPoint(variable, trace);
+    const values = finite.map((p) => p.total_seconds).concat(here?.total_seconds ?? []);
+    parts.push(`TTFT from ${fmt.seconds(Math.min(...values))} to ${fmt.seconds(Math.max(...values))}`);
   }
   if (firstOverloaded) parts.push(`overloaded from ${spec.format(firstOverloaded.value)} on`);
   const current = spec.current(trace);
@@ -327,6 +356,7 @@ function describeSweep({ points, variable, trace }) {
     );
   }
   if (variable === 'arrival_rate' && !(current > 0)) parts.push('current rate 0: no queue');
+  if (scale === 'linear') parts.push(`linear axes, TTFT shown up to ${fmt.seconds(linearTop(points, here))}`);
   return `${parts.join('; ')}.`;
 }
 
@@ -347,8 +377,12 @@ function tableSweep({ points, variable }) {
   );
 }
 
-/** The sweep chart with its "Sweep against" radio group; `onVariable` gets the new choice. */
-export function sweepChart(onVariable) {
+/**
+ * The sweep chart with its "Sweep against" and "Axes" radio groups; `onVariable` gets the new
+ * variable, `onScale` the new scale ('log' | 'linear': linear shows the queueing knee as a
+ * knee, where the log axes squeeze it).
+ */
+export function sweepChart(onVariable, onScale = () => {}) {
   const name = 'sweep-variable';
   const group = h(
     'fieldset',
@@ -365,6 +399,15 @@ export function sweepChart(onVariable) {
     ),
   );
   group.addEventListener('change', (event) => onVariable(event.target.value));
+  const scales = h(
+    'fieldset',
+    { class: 'segmented' },
+    h('legend', {}, 'Axes'),
+    [['log', 'log'], ['linear', 'linear']].map(([value, text], i) =>
+      h('label', {}, h('input', { type: 'radio', name: 'sweep-scale', value, checked: i === 0 }), ' ', text),
+    ),
+  );
+  scales.addEventListener('change', (event) => onScale(event.target.value));
   const panel = new ChartPanel({
     id: 'chart-sweep',
     title: 'TTFT sweep',
@@ -372,7 +415,7 @@ export function sweepChart(onVariable) {
     describe: describeSweep,
     table: tableSweep,
     key: keySweep,
-    extra: [group],
+    extra: [group, scales],
     legend: legend([
       { kind: 'bar', className: 'sweep-swatch sweep-total', label: 'Time to first token' },
       { kind: 'bar', className: 'sweep-swatch sweep-execution', label: 'Execution alone' },

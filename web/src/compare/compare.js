@@ -266,7 +266,7 @@ function describeState(state) {
 }
 
 /** How long a trace's TTFT bar is: its total, or twice the known part when overloaded. */
-function ttftSpan(trace) {
+export function ttftSpan(trace) {
   const t = trace.totals.ttft;
   return t.overloaded ? 2 * ((t.execution_seconds ?? 0) + (t.delivery_seconds ?? 0)) : t.total_seconds;
 }

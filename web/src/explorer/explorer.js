@@ -35,7 +35,9 @@ import {
   shapeOf,
   withField,
 } from '../scenario.js';
-import { Compare } from '../compare/compare.js';
+import { Compare, niceCeil, ttftSpan } from '../compare/compare.js';
+import { plainError } from '../plain-words/errors.js';
+import * as fmt from '../format.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
 import { figuresSignature, operatorFigure, refillTrace } from './trace-from-figures.js';
@@ -84,6 +86,10 @@ export class Explorer {
   #curveKey = null;
   #curve = null;
   #sweepVariable = 'prompt_tokens';
+  #sweepScale = 'log';
+  // "Hold this axis" on the TTFT bar: the axis's end once held (widened, never narrowed).
+  #ttftHeld = false;
+  #ttftHoldTop = null;
   #notes = {};
   #afterRender = null;
   #firstDrawn = false;
@@ -140,7 +146,7 @@ export class Explorer {
       onAction: (name) => this.#action(name),
     });
     this.glance = new Glance();
-    this.steps = new StepTrace((step) => this.#highlight(step));
+    this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }));
     this.view = new ExplorerView({
       controls: this.controls.element,
       glance: this.glance.element,
@@ -331,11 +337,26 @@ export class Explorer {
       (module) => {
         if (this.#disposed) return;
         this.#chartsModule = module;
-        this.#charts = module.createCharts((variable) => {
-          this.#markChange();
-          this.#sweepVariable = variable;
-          this.#frames.schedule();
-        });
+        this.#charts = module.createCharts(
+          (variable) => {
+            this.#markChange();
+            this.#sweepVariable = variable;
+            this.#frames.schedule();
+          },
+          (scale) => {
+            this.#markChange();
+            this.#sweepScale = scale;
+            this.#parts.markStale((name) => name === 'sweep' || name === 'sweep-data');
+            this.#frames.schedule();
+          },
+          (held) => {
+            this.#markChange();
+            this.#ttftHeld = held;
+            this.#ttftHoldTop = null;
+            this.#parts.markStale((name) => name === 'ttft' || name === 'ttft-data');
+            this.#frames.schedule();
+          },
+        );
         this.view.showCharts(this.#charts);
         for (const name of CHART_NAMES) {
           const chart = this.#charts[name];
@@ -420,13 +441,34 @@ export class Explorer {
     this.#frames.schedule();
   }
 
+  /** The held TTFT axis's end for `trace` (compare.js's rule: 1.25 × the bar, rounded up), or null. */
+  #heldTtftTop(trace) {
+    if (!this.#ttftHeld) return null;
+    const span = ttftSpan(trace);
+    if (this.#ttftHoldTop === null || span > this.#ttftHoldTop) this.#ttftHoldTop = niceCeil(span * 1.25);
+    return this.#ttftHoldTop;
+  }
+
   /** Selects a step (or none): its operators are highlighted in the charts. */
-  #highlight(step) {
+  #highlight(step, { reveal = false } = {}) {
     this.#markChange();
     this.highlightStep = step;
     this.steps.select(step);
     this.view.selectStep(step);
     this.#frames.schedule();
+    if (reveal && step) this.#revealChart(step);
+  }
+
+  /**
+   * Brings the first chart that shows step `step`'s operators into view (the step cards sit
+   * above the charts): smoothly, unless the reader asked for reduced motion.
+   */
+  #revealChart(step) {
+    const name = CHART_NAMES.find((chart) => relatedToStep(chart, step));
+    const element = name && this.#charts?.[name]?.element;
+    if (!element) return;
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    element.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
   }
 
   async #action(name) {
@@ -550,7 +592,7 @@ export class Explorer {
       chart.setVariable(this.#sweepVariable);
       const sweep = this.#sweep(trace);
       if (sweep.ok) {
-        chart.update({ points: sweep.value.points, variable: this.#sweepVariable, trace }, width);
+        chart.update({ points: sweep.value.points, variable: this.#sweepVariable, trace, scale: this.#sweepScale }, width);
       } else {
         chart.showError(`The engine could not sweep this scenario: ${sweep.error}`);
       }
@@ -561,7 +603,7 @@ export class Explorer {
     } else if (name === 'roofline') {
       chart.update({ trace, highlight, ghost: this.#comparison?.trace ?? null }, width);
     } else if (name === 'ttft') {
-      chart.update({ trace, ghost: this.#comparison?.trace ?? null, top: this.#comparison?.ttftTop ?? null }, width);
+      chart.update({ trace, ghost: this.#comparison?.trace ?? null, top: this.#comparison?.ttftTop ?? this.#heldTtftTop(trace) }, width);
     } else if (name === 'time') {
       chart.update({ trace, highlight }, width);
     } else {
@@ -593,7 +635,21 @@ export class Explorer {
     const key = JSON.stringify([errors, this.#notes]);
     if (key === this.#messagesKey) return;
     this.#messagesKey = key;
-    this.controls.setMessages(errors, this.#notes);
+    // In a sentence naming the field as its control is labelled, the engine's message after it.
+    const plain = Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, plainError(message)]));
+    const notes = Object.fromEntries(Object.entries(this.#notes).map(([field, message]) => [field, plainError(message)]));
+    this.controls.setMessages(plain, notes);
+  }
+
+  /** The arrival rate's hint names the rate at which this scenario saturates (utilization 1). */
+  #setRateHint(trace) {
+    const saturation = trace.steps[4]?.facts?.saturation_arrival_rate;
+    this.controls.setHint(
+      'rate',
+      saturation > 0
+        ? `Requests per second; 0 = no queue. This scenario saturates at ${fmt.rate(saturation)}.`
+        : 'Requests per second; 0 = no queue.',
+    );
   }
 
   #update() {
@@ -613,7 +669,7 @@ export class Explorer {
       const key = fieldOfError(result.error);
       this.#setMessages(key ? { [key]: result.error } : {});
       this.controls.setPrecisionHint(null);
-      this.view.showEngineError(result.error, Boolean(key));
+      this.view.showEngineError(plainError(result.error), Boolean(key));
       // Stale figures are not redrawn: only the checks follow the (rejected) scenario.
       this.#parts.clearStale((name) => name !== 'checks');
       this.#parts.show({ json, ok: false, trace: null });
@@ -621,6 +677,7 @@ export class Explorer {
       const trace = result.value;
       this.#setMessages({});
       this.controls.setPrecisionHint(trace.scenario.precision);
+      this.#setRateHint(trace);
       this.view.showReady();
       // The bar names the scenario the results show (a rejected edit leaves both as they were).
       this.scenarioBar.update(this.state);

@@ -3,6 +3,7 @@
 // builds and shows; what to show is decided in explorer.js.
 
 import { h } from '../dom.js';
+import { glossaryLine } from '../plain-words/glossary.js';
 
 /** The steps a reader can highlight in the charts ("none" first). */
 const HIGHLIGHT_CHOICES = ['none', '1', '2', '3', '4', '5'];
@@ -63,6 +64,7 @@ export class ExplorerView {
         'Change the model, the accelerator and the prompt, and watch the five steps of prefill change. ',
         'Every figure is computed by the prefill-trace engine (WebAssembly) in your browser.',
       ),
+      glossaryLine(),
       h(
         'div',
         { class: 'explorer-layout' },

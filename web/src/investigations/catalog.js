@@ -62,7 +62,7 @@ export const INVESTIGATIONS = Object.freeze([
       ];
     },
     next: {
-      label: 'Try it in fp8 (one byte per weight): does the ridge point or the intensity move?',
+      label: 'try it in fp8 (one byte per weight): does the ridge point or the intensity move?',
       apply: (state) => ({ ...state, precision: 'fp8' }),
     },
   },
@@ -94,7 +94,7 @@ export const INVESTIGATIONS = Object.freeze([
       ];
     },
     next: {
-      label: 'Batch 8 such prompts together (256 rows share each weight load)',
+      label: 'batch 8 such prompts together (256 rows share each weight load)',
       apply: (state) => ({ ...state, batch: 8 }),
     },
   },
@@ -137,7 +137,7 @@ export const INVESTIGATIONS = Object.freeze([
       ];
     },
     next: {
-      label: 'Shorten the prompt to 512 tokens: does the gap grow or shrink?',
+      label: 'shorten the prompt to 512 tokens: does the gap grow or shrink?',
       apply: (state) => ({ ...state, prompt: 512 }),
     },
   },
@@ -179,7 +179,7 @@ export const INVESTIGATIONS = Object.freeze([
       ];
     },
     next: {
-      label: 'Halve the arrival rate (utilization 45%)',
+      label: 'halve the arrival rate (utilization 45%)',
       apply: (state, traceOf) => ({ ...state, rate: atUtilization({ ...state, rate: 0 }, traceOf, 0.45) }),
     },
   },
@@ -222,7 +222,7 @@ export const INVESTIGATIONS = Object.freeze([
       ];
     },
     next: {
-      label: 'Raise the arrival rate to 40 requests per second: the batch fills sooner',
+      label: 'raise the arrival rate to 40 requests per second: the batch fills sooner',
       apply: (state) => ({ ...state, rate: 40 }),
     },
   },
@@ -264,7 +264,7 @@ export const INVESTIGATIONS = Object.freeze([
       ];
     },
     next: {
-      label: 'Use chunks of 512 tokens: shorter passes, more weight traffic',
+      label: 'use chunks of 512 tokens: shorter passes, more weight traffic',
       apply: (state) => (state.chunk > 0 ? { ...state, chunk: 512 } : state),
     },
   },
@@ -304,7 +304,7 @@ export const INVESTIGATIONS = Object.freeze([
       ];
     },
     next: {
-      label: 'Batch 16 requests: decode shares each weight load among 16 tokens',
+      label: 'batch 16 requests: decode shares each weight load among 16 tokens',
       apply: (state) => ({ ...state, batch: 16 }),
     },
   },
