@@ -80,11 +80,15 @@ function drawBar(svg, width, { trace, ghost = null, top = null }) {
     .attr('height', ghostH)
     .select('title')
     .text((d) => `A: ${d.label}: ${fmt.seconds(d.value)}`);
-  label(svg, 'ghost-label', ghost ? `A: ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}` : null, {
+  // A's label just after its bar (before it, when the bar reaches the right edge).
+  const ghostEnd = ghostSegments.length ? Math.max(...ghostSegments.map((d) => d.x0 + d.w)) : m.left;
+  const ghostText = ghost ? `A (pinned): ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}` : null;
+  const ghostRight = ghostEnd + 6 + (ghostText?.length ?? 0) * 6.3 <= width - m.right;
+  label(svg, 'ghost-label', ghostText, {
     class: 'chart-note',
-    x: width - m.right,
-    y: 8 + ghostH + 11,
-    'text-anchor': 'end',
+    x: ghostRight ? ghostEnd + 6 : ghostEnd - 6,
+    y: 8 + ghostH - 3,
+    'text-anchor': ghostRight ? 'start' : 'end',
   });
   joinMarks(part(svg, 'parts'), 'rect', 'ttft-part', segments, (d) => d.key, true)
     .attr('class', (d) => `ttft-part ${d.className}`)
@@ -112,7 +116,14 @@ function drawBar(svg, width, { trace, ghost = null, top = null }) {
   });
 }
 
-function describeBar({ trace }) {
+function describeBar({ trace, ghost = null }) {
+  const pinned = ghost
+    ? ` Pinned scenario A (the thin bar): ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}.`
+    : '';
+  return describeOne(trace) + pinned;
+}
+
+function describeOne(trace) {
   const ttft = trace.totals.ttft;
   const rho = trace.steps[4].facts.utilization;
   if (ttft.overloaded) {
@@ -234,14 +245,16 @@ function keySweep({ points, variable, trace, scale = 'log' }) {
 }
 
 /**
- * The top of the linear TTFT axis: ten times the least TTFT on the curve (against arrival rate,
- * the wait grows without bound near saturation, and a linear axis up to the largest finite value
- * would flatten the knee into the floor); at least the current point.
+ * The top of the linear TTFT axis: against arrival rate, ten times the least TTFT on the curve
+ * (the wait grows without bound near saturation, and a linear axis up to the largest finite value
+ * would flatten the knee into the floor); against prompt length, the largest; at least the
+ * current point.
  */
-export function linearTop(points, here) {
+export function linearTop(points, here, variable = 'arrival_rate') {
   const finite = points.map((p) => p.total_seconds).filter((v) => v !== null && v > 0);
   if (!finite.length) return 1;
-  const cap = Math.min(Math.max(...finite), 10 * Math.min(...finite));
+  const most = Math.max(...finite);
+  const cap = variable === 'arrival_rate' ? Math.min(most, 10 * Math.min(...finite)) : most;
   return Math.max(cap, here?.total_seconds ?? 0);
 }
 
@@ -262,7 +275,7 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
   const lo = Math.min(...ys);
   const hi = Math.max(...ys);
   const y = linear
-    ? scaleLinear().domain([0, linearTop(points, here)]).nice().range([height - m.bottom, m.top])
+    ? scaleLinear().domain([0, linearTop(points, here, variable)]).nice().range([height - m.bottom, m.top])
     : scaleLog()
         .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
         .range([height - m.bottom, m.top]);
@@ -356,7 +369,7 @@ function describeSweep({ points, variable, trace, scale = 'log' }) {
     );
   }
   if (variable === 'arrival_rate' && !(current > 0)) parts.push('current rate 0: no queue');
-  if (scale === 'linear') parts.push(`linear axes, TTFT shown up to ${fmt.seconds(linearTop(points, here))}`);
+  if (scale === 'linear') parts.push(`linear axes, TTFT shown up to ${fmt.seconds(linearTop(points, here, variable))}`);
   return `${parts.join('; ')}.`;
 }
 
