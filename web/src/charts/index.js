@@ -15,6 +15,7 @@ import { sweepChart, ttftChart } from './ttft.js';
 
 export { sweepValues } from './ttft.js';
 export { curvePrompts, projectionNames } from './intensity.js';
+export { POLICIES, attainmentChart, percentileChart, timelineChart } from './serving.js';
 
 /**
  * Makes the charts, in the order they are shown (an update draws them in place later).

@@ -37,6 +37,7 @@ import {
 } from '../scenario.js';
 import { Compare, niceCeil, ttftSpan } from '../compare/compare.js';
 import { plainError } from '../plain-words/errors.js';
+import { UnderLoad } from '../under-load/under-load.js';
 import * as fmt from '../format.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
@@ -157,6 +158,9 @@ export class Explorer {
     // Pin and compare sits under the figures: A beside B (compare.js).
     this.compare = new Compare({ engine, explorer: this });
     this.view.holdAfterGlance(this.compare.element);
+    // Under load: the serving simulation, when this engine has it (under-load/under-load.js).
+    this.underLoad = engine.hasServing?.() ? new UnderLoad({ explorer: this, assetBase }) : null;
+    if (this.underLoad) this.element.append(this.underLoad.element);
     this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox);
     this.scenarioBar.attach(this.element);
     this.view.showScenarioBar(this.scenarioBar.element);
@@ -285,6 +289,7 @@ export class Explorer {
   dispose() {
     this.#disposed = true;
     this.#url.stop();
+    this.underLoad?.dispose();
     this.#visibility.disconnect();
     this.#frames.stop();
     this.#parts.stop();
@@ -637,8 +642,8 @@ export class Explorer {
     this.#messagesKey = key;
     // In a sentence naming the field as its control is labelled, the engine's message after it.
     const plain = Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, plainError(message)]));
-    const notes = Object.fromEntries(Object.entries(this.#notes).map(([field, message]) => [field, plainError(message)]));
-    this.controls.setMessages(plain, notes);
+    // (A permalink's rejected value is already said in a sentence around the engine's message.)
+    this.controls.setMessages(plain, this.#notes);
   }
 
   /** The arrival rate's hint names the rate at which this scenario saturates (utilization 1). */
@@ -678,6 +683,7 @@ export class Explorer {
       this.#setMessages({});
       this.controls.setPrecisionHint(trace.scenario.precision);
       this.#setRateHint(trace);
+      this.underLoad?.update(trace);
       this.view.showReady();
       // The bar names the scenario the results show (a rejected edit leaves both as they were).
       this.scenarioBar.update(this.state);
