@@ -40,6 +40,7 @@ import { download, traceFileName } from './downloads.js';
 import { figuresSignature, refillTrace } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
+import { ScrollportWatch } from './scrollport.js';
 import { FrameScheduler, StaleParts, nextFrame, nextTask } from './scheduling.js';
 import { STEP_COUNT, StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
@@ -98,6 +99,7 @@ export class Explorer {
   #visibility;
   #url;
   #disposed = false;
+  #scrollport;
 
   /**
    * @param {object} options
@@ -143,9 +145,11 @@ export class Explorer {
       onHighlight: (step) => this.#highlight(step),
     });
     this.element = this.view.element;
-    this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox);
+    this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox, this.controls.element);
     this.scenarioBar.attach(this.element);
     this.view.showScenarioBar(this.scenarioBar.element);
+    // The sticky parts size themselves from the box the explorer scrolls in (scrollport.js).
+    this.#scrollport = new ScrollportWatch(this.element);
 
     this.#frames = new FrameScheduler(() => this.#update());
     this.#parts = new StaleParts({
@@ -241,6 +245,8 @@ export class Explorer {
     this.#disposed = true;
     this.#url.stop();
     this.#visibility.disconnect();
+    this.#scrollport.disconnect();
+    this.scenarioBar.dispose();
     this.#frames.stop();
     this.#parts.stop();
     this.#afterRender?.();
