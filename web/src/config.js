@@ -62,6 +62,8 @@ export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';
 /* global PREFILL_TRACE_CHARTS_MODULE, PREFILL_TRACE_KATEX_MODULE */
 export const CHARTS_MODULE =
   typeof PREFILL_TRACE_CHARTS_MODULE === 'string' ? PREFILL_TRACE_CHARTS_MODULE : 'chunks/charts.js';
+/** The serving simulation's Worker (web/src/under-load/worker.js), a classic script: build-site bundles it. */
+export const SERVING_WORKER = 'chunks/serving-worker.js';
 export const KATEX_MODULE =
   typeof PREFILL_TRACE_KATEX_MODULE === 'string' ? PREFILL_TRACE_KATEX_MODULE : 'chunks/katex.js';
 

@@ -27,6 +27,7 @@ import { loadEngine } from '../engine.js';
 import { typesetEquations } from '../equation.js';
 import { GeneratedChecks, ProgressSummary } from '../explorer/checks.js';
 import { Explorer } from '../explorer/explorer.js';
+import { Investigations } from '../investigations/investigations.js';
 import { checksSection, renderLesson } from '../lesson-view.js';
 import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
 import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
@@ -58,6 +59,7 @@ export class Mount {
   #emit;
   #engine = null;
   #explorer = null;
+  #investigations = null;
   #generated = null;
   #summary = null;
   #progress;
@@ -400,6 +402,14 @@ export class Mount {
         scenarioElement: this.#generated.element,
       });
       explorerNode = this.#explorer.element;
+      // The guided investigations drive the explorer and keep predictions like answers.
+      this.#investigations = new Investigations({
+        engine,
+        explorer: this.#explorer,
+        compare: this.#explorer.compare,
+        progress: this.#progress,
+      });
+      this.#explorer.view.showInvestigations(this.#investigations.element);
       explorerNode.setAttribute('part', 'explorer');
       explorerNode.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
       this.#explorer.view.chartsBlock.setAttribute('part', 'charts');
@@ -519,6 +529,7 @@ export class Mount {
     this.#progress.clear();
     this.#summary?.reset();
     for (const form of this.#root.querySelectorAll('form.quiz')) resetQuiz(form);
+    this.#investigations?.reset();
     this.#emit('prefill-trace-progress-reset', {});
   }
 }

@@ -340,6 +340,12 @@ export class Controls {
     }
   }
 
+  /** Replaces the hint under field `key` (the arrival rate's names the scenario's saturation rate). */
+  setHint(key, text) {
+    const hint = this.#fields.get(key)?.querySelector('.hint');
+    if (hint) setText(hint, text);
+  }
+
   /** The hint under "Precision": what the chosen format means for each tensor (from the trace). */
   setPrecisionHint(precision) {
     const hint = this.#fields.get('precision').querySelector('.hint');

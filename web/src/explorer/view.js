@@ -3,6 +3,7 @@
 // builds and shows; what to show is decided in explorer.js.
 
 import { h } from '../dom.js';
+import { glossaryLine } from '../plain-words/glossary.js';
 
 /** The steps a reader can highlight in the charts ("none" first). */
 const HIGHLIGHT_CHOICES = ['none', '1', '2', '3', '4', '5'];
@@ -63,6 +64,7 @@ export class ExplorerView {
         'Change the model, the accelerator and the prompt, and watch the five steps of prefill change. ',
         'Every figure is computed by the prefill-trace engine (WebAssembly) in your browser.',
       ),
+      glossaryLine(),
       h(
         'div',
         { class: 'explorer-layout' },
@@ -70,6 +72,16 @@ export class ExplorerView {
         (this.resultsBox = h('div', { class: 'explorer-results' }, this.resultsError, this.results)),
       ),
     );
+  }
+
+  /** Holds `node` back to be placed just after the figures (pin and compare). */
+  holdAfterGlance(node) {
+    this.#held.splice(1, 0, node);
+  }
+
+  /** Puts the guided investigations (a <details>) between the intro and the controls. */
+  showInvestigations(node) {
+    this.element.querySelector('.explorer-layout').before(node);
   }
 
   /** Appends the next part held back at construction; false when none is left. */
@@ -90,10 +102,12 @@ export class ExplorerView {
   }
 
   /** Puts the charts in the grid, in the order they are read. */
-  showCharts({ roofline, time, memory, ttft, sweep, decode, reuse }) {
+  showCharts({ roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse }) {
     this.chartGrid.replaceChildren(
       roofline.element,
+      intensity.element,
       time.element,
+      bytes.element,
       memory.element,
       h('div', { class: 'chart-pair' }, ttft.element, sweep.element),
       decode.element,
