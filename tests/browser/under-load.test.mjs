@@ -8,8 +8,9 @@
 // weight but the embedding table, plus the request's K/V: for Llama 3.1 8B in bf16 on an H100
 // SXM (3.35 TB/s) that is (8,030,261,248 − 128,256 × 4,096) × 2 bytes = 15.01 GB, plus
 // 2 · 32 layers · 8 heads · 128 · 2 bytes = 131,072 bytes of K/V per token of context (2,048 to
-// 2,048 + 256 tokens: 0.27 to 0.30 GB) — 4.56 to 4.57 ms a token. Without overlap even the
-// slowest 1% of tokens (p99 TPOT, in the part's sentence) must lie within 3% of that.
+// 2,048 + 256 tokens: 0.27 to 0.30 GB) — 4.56 to 4.57 ms a token. The median request's TPOT
+// must lie within 1% of that. (Its 99th percentile need not: the rare request whose decode
+// another prompt's prefill interrupts pays for that prefill — the interference chunking is for.)
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -67,8 +68,13 @@ test('under load: the simulation runs in a Worker and the page shows the engine�
   for (const id of ['chart-serving-percentiles', 'chart-serving-attainment', 'chart-serving-timeline']) {
     assert.ok((await root.locator(`#${id} svg.chart-svg rect, #${id} svg.chart-svg path`).count()) > 0, `${id} is drawn`);
   }
-  // Prefill first's p99 TPOT, as the sentence states it (a <data> element's exact value).
-  const tpot = Number(await part.locator('data[data-name="tpot-p99-prefill-first"]').getAttribute('value'));
-  assert.ok(tpot >= stepSeconds(2048) * 0.97 && tpot <= stepSeconds(2048 + 256) * 1.03, `p99 TPOT ${tpot} s against one decode step at batch 1 (${stepSeconds(2048)}–${stepSeconds(2304)} s)`);
+  // Prefill first's TPOT, as the sentence states it (<data> elements' exact values).
+  const value = async (name) => Number(await part.locator(`data[data-name="${name}"]`).getAttribute('value'));
+  const median = await value('tpot-p50-prefill-first');
+  assert.ok(
+    median >= stepSeconds(2048) * 0.99 && median <= stepSeconds(2048 + 256) * 1.01,
+    `median TPOT ${median} s against one decode step at batch 1 (${stepSeconds(2048)}–${stepSeconds(2304)} s)`,
+  );
+  assert.ok((await value('tpot-p99-prefill-first')) >= median);
   assert.deepEqual(problems, []);
 });
