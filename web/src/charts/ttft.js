@@ -428,7 +428,13 @@ export function sweepChart(onVariable, onScale = () => {}) {
     describe: describeSweep,
     table: tableSweep,
     key: keySweep,
-    extra: [group, scales],
+    // Each radio group in a form of its own: radio buttons outside a form are grouped by name
+    // across the whole shadow root, and Chromium kept a removed rendering's buttons (and through
+    // them its explorer) in that group until the element was removed (issue 24, W5).
+    extra: [
+      h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group),
+      h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales),
+    ],
     legend: legend([
       { kind: 'bar', className: 'sweep-swatch sweep-total', label: 'Time to first token' },
       { kind: 'bar', className: 'sweep-swatch sweep-execution', label: 'Execution alone' },

@@ -108,6 +108,8 @@ export class Explorer {
   #visibility;
   #url;
   #disposed = false;
+  // A host's scenario was given before start(): it is shown, not the URL's (issue 24, W8).
+  #hostScenario = false;
   // A pinned scenario's trace and the fixed TTFT axis while comparing (compare.js), or null.
   #comparison = null;
 
@@ -257,10 +259,13 @@ export class Explorer {
     }
     await nextTask('trace');
     if (this.#disposed) return;
-    if (this.#url.enabled) {
+    if (this.#url.enabled && !this.#hostScenario) {
       this.#loadFromUrl();
       this.compare.readUrl(this.#url.params());
     } else {
+      // A host's explicit scenario wins over the address: the address is made to say it
+      // (replaced, not a new history entry), so a copied or reloaded address agrees.
+      if (this.#url.enabled) this.#url.replace(this.state);
       this.controls.setState(this.state);
       this.#compute();
     }
@@ -301,7 +306,7 @@ export class Explorer {
    * Shows `state` (a host's scenario, see scenario.js stateFromScenario) as if the reader had
    * set every control; a value the engine rejects is reported beside its control. Not pushed
    * to the URL and not reported through onCommit (the host knows what it set). `quiet`: only
-   * set it (before start()).
+   * set it (before start(), which then shows it rather than the URL's scenario).
    */
   setState(state, { quiet = false } = {}) {
     if (this.#disposed) return;
@@ -309,7 +314,10 @@ export class Explorer {
     this.state = next;
     this.#notes = {};
     this.controls.setState(next);
-    if (quiet) return;
+    if (quiet) {
+      this.#hostScenario = true;
+      return;
+    }
     this.#markChange();
     this.#checksDirty = true;
     this.#frames.schedule();

@@ -46,7 +46,10 @@ export class ExplorerView {
       'section',
       { class: 'explorer-block charts-block', 'aria-labelledby': 'charts-heading' },
       h('h3', { id: 'charts-heading' }, 'Pictures of the trace'),
-      this.stepPicker,
+      // In a form of its own: radio buttons outside a form are grouped by name in the whole
+      // shadow root, and Chromium kept every removed rendering's buttons in that group (with
+      // its whole explorer, ~2 900 nodes) until the element itself was removed (issue 24, W5).
+      h('form', { class: 'step-picker-form', 'aria-label': 'Highlight a step' }, this.stepPicker),
       this.chartGrid,
     );
     // The explorer is placed with its controls; the figures, the steps and the charts' block
