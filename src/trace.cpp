@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "collective.hpp"
+#include "occupancy.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -175,7 +176,8 @@ class OperatorBuilder {
     estimate_ = work.timing == Timing::estimate;
     const double raw_peak = s_.hardware.peak_flops.at(s_.precision.activations);
     gemm_peak_ = raw_peak * compute_efficiency(work, profile.gemm_efficiency);
-    attention_peak_ = raw_peak * compute_efficiency(work, profile.attention_efficiency);
+    attention_peak_ =
+        raw_peak * compute_efficiency(work, profile.attention_efficiency_of(work.attention_kernel));
     expert_peak_ = raw_peak * compute_efficiency(work, profile.expert_gemm_efficiency > 0
                                                            ? profile.expert_gemm_efficiency
                                                            : profile.gemm_efficiency);
@@ -185,9 +187,15 @@ class OperatorBuilder {
         s_.hardware.interconnect_bandwidth * (estimate_ ? profile.interconnect_efficiency : 1);
     // Gaps between kernels, fitted: with each kernel launched on its own, or replayed from a
     // captured graph.
-    gap_seconds_ = !estimate_    ? 0
-                   : work.graphs ? profile.graph_launch_gap_seconds
-                                 : profile.kernel_gap_seconds;
+    // Gaps between kernels, fitted: with each kernel launched on its own (the stack's gap), or
+    // replayed from a captured graph; none for device time alone (`kernels`).
+    gap_seconds_ = !estimate_                         ? 0
+                   : work.stack == Stack::kernels     ? 0
+                   : work.graphs                      ? profile.graph_launch_gap_seconds
+                                                      : profile.gap_seconds(work.stack);
+    memory_latency_ = estimate_ ? profile.memory_latency_seconds : 0;
+    units_ = static_cast<double>(s_.hardware.compute_units);
+    multi_device_ = s_.workload.tensor_parallel > 1;
   }
 
   std::vector<Operator> build(const AttentionSums& sums) {
@@ -261,6 +269,11 @@ class OperatorBuilder {
       const double kv_per_key = batch_ * hkv * 2 * dh * c_;
       op.hbm.kv = kv_per_key * (estimate_ && !group_kv_fits_l2(sums) ? sums.fused_keys_loaded
                                                                      : sums.visible_keys);
+      // The estimate: one thread block per request, query head and query block of the chunk.
+      if (estimate_) {
+        op.occupancy = attention_occupancy(
+            batch_ * hq * ceil_div(static_cast<double>(pass_.chunk), block_), units_);
+      }
       ops.push_back(finish(op));
       return ops;
     }
@@ -311,6 +324,7 @@ class OperatorBuilder {
     Operator total{name, 2, layers_, chunks_, 0, 0, {}};
     total.family = shape.expert() ? Family::expert_gemm : Family::gemm;
     total.gemm = shape;
+    double largest_rows = 0;
     for_each_chunk_rows([&](double chunk_rows, double times) {
       double rows = chunk_rows;
       double groups = 1;
@@ -321,6 +335,11 @@ class OperatorBuilder {
         rows = chunk_rows * k / groups;
       }
       const Operator part = gemm_rows(name, 2, layers_, shape, rows, groups, 1);
+      // Occupancy of the full chunks (the remainder's differs little; the largest chunk sets it).
+      if (times > 0 && chunk_rows >= largest_rows) {
+        largest_rows = chunk_rows;
+        total.occupancy = part.occupancy;
+      }
       total.flops += part.flops * times;
       total.computed_flops += part.computed_flops * times;
       total.hbm.weights += part.hbm.weights * times;
@@ -352,6 +371,12 @@ class OperatorBuilder {
     op.hbm.activations = groups * rows * (din + dout) * a_;
     op.family = Family::gemm;
     op.gemm = shape;
+    // The estimate: output tiles of (padded rows) × 128 columns over the compute units.
+    if (estimate_) {
+      const double tile_rows = std::min(tile, padded_rows);
+      op.occupancy = gemm_occupancy(
+          groups * ceil_div(padded_rows, tile_rows) * ceil_div(dout, kGemmTileColumns), units_);
+    }
     return op;
   }
 
@@ -365,8 +390,10 @@ class OperatorBuilder {
     op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
     op.compute_seconds = op.computed_flops / (op.family == Family::attention     ? attention_peak_
                                               : op.family == Family::expert_gemm ? expert_peak_
-                                                                                 : gemm_peak_);
-    op.memory_seconds = op.hbm.total() / bandwidth_;
+                                                                                 : gemm_peak_) /
+                         op.occupancy;
+    // The estimate's latency floor: a fixed device time per launch before the bytes stream.
+    op.memory_seconds = op.hbm.total() / bandwidth_ + op.launches * memory_latency_;
     // The bound charges half the ring's bytes, (N−1)/N of the output each way: what any
     // all-reduce must move when the switch reduces in-network (NVLink SHARP), and the least
     // measured on DGX H100; no latency. The estimate times each call as NCCL's tuning model
@@ -378,6 +405,9 @@ class OperatorBuilder {
     const double roofline =
         std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
     op.seconds = roofline + op.overhead_seconds;
+    const auto& range = s_.hardware.estimate.interval[static_cast<std::size_t>(interval_family(op))];
+    op.seconds_low = estimate_ ? op.seconds * range[0] : op.seconds;
+    op.seconds_high = estimate_ ? op.seconds * range[1] : op.seconds;
     op.bound = estimate_ && op.overhead_seconds > roofline           ? Bound::overhead
                : op.interconnect_seconds == roofline && roofline > 0 ? Bound::interconnect
                : op.compute_seconds >= op.memory_seconds             ? Bound::compute
@@ -449,6 +479,21 @@ class OperatorBuilder {
     return group_bytes <= s_.hardware.l2_bytes / groups_in_flight;
   }
 
+  static IntervalFamily interval_family(const Operator& op) {
+    switch (op.family) {
+      case Family::gemm:
+      case Family::expert_gemm:
+        return IntervalFamily::gemm;
+      case Family::attention:
+        return IntervalFamily::attention;
+      case Family::interconnect:
+        return IntervalFamily::all_reduce;
+      case Family::memory:
+        break;
+    }
+    return IntervalFamily::elementwise;
+  }
+
   static Operator with_family(Family family, Operator op) {
     op.family = family;
     return op;
@@ -472,6 +517,8 @@ class OperatorBuilder {
   Pass pass_;
   bool estimate_ = false;
   double gemm_peak_, expert_peak_, attention_peak_, link_bandwidth_, gap_seconds_, block_;
+  double memory_latency_ = 0, units_ = 0;
+  bool multi_device_ = false;
   double devices_;
   double w_, table_, a_, c_, score_, batch_, layers_, chunks_, tokens_, rows_, bandwidth_;
 };
@@ -483,6 +530,8 @@ Totals sum(const std::vector<Operator>& ops) {
     totals.hbm_bytes += op.count * op.hbm.total();
     totals.seconds += op.count * op.seconds;
     totals.overhead_seconds += op.count * op.overhead_seconds;
+    totals.seconds_low += op.count * op.seconds_low;
+    totals.seconds_high += op.count * op.seconds_high;
   }
   return totals;
 }
@@ -980,6 +1029,23 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   trace.attention = attention_facts(in);
   memory_and_chunking(in, trace, trace.memory, trace.chunking);
   trace.ttft = ttft_of(trace.operators, work);
+  // The whole prefill's interval is fitted on whole-prefill measurements (docs/validation.md),
+  // not summed from the kernels' (their errors are not independent).
+  if (estimate) {
+    const auto& range = profile.interval[static_cast<std::size_t>(
+        work.tensor_parallel > 1 ? IntervalFamily::end_to_end_parallel
+                                 : IntervalFamily::end_to_end_single)];
+    trace.totals.seconds_low = trace.totals.seconds * range[0];
+    trace.totals.seconds_high = trace.totals.seconds * range[1];
+    if (trace.ttft.total_seconds) {
+      const double service = trace.ttft.service_seconds;
+      trace.ttft.total_seconds_low = *trace.ttft.total_seconds - service * (1 - range[0]);
+      trace.ttft.total_seconds_high = *trace.ttft.total_seconds + service * (range[1] - 1);
+    }
+  } else {
+    trace.ttft.total_seconds_low = trace.ttft.total_seconds;
+    trace.ttft.total_seconds_high = trace.ttft.total_seconds;
+  }
   trace.steps = mechanism_steps(trace.operators, mechanism);
   if (options.decode_comparison) trace.decode = decode_comparison(in, trace);
   trace.assumptions = assumptions(scenario);

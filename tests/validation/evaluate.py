@@ -22,6 +22,10 @@ FAMILIES = ("end-to-end, TP 1", "end-to-end, TP > 1", "GEMM", "attention", "elem
             "all-reduce")
 # The interval is the 10th–90th percentile of log(measured / predicted) on held-out rows.
 INTERVAL = (0.10, 0.90)
+# The engine's names of the families (hardware.json → estimate.interval).
+INTERVAL_KEYS = {"end-to-end, TP 1": "end_to_end_single", "end-to-end, TP > 1":
+                 "end_to_end_parallel", "GEMM": "gemm", "attention": "attention",
+                 "elementwise": "elementwise", "all-reduce": "all_reduce"}
 
 
 def source_of(case):
@@ -85,7 +89,8 @@ def held_out_predictions(entries, hardware, assign):
         for case, parts in entries:
             if assign(case) == fold:
                 accelerator = case["scenario"]["hardware"]
-                out[case["id"]] = (case, fit.predict(parts, profiles[accelerator]), fold)
+                out[case["id"]] = (case, fit.predict(parts, profiles[accelerator],
+                                                     fit.settings(case)), fold)
     return out
 
 

@@ -146,6 +146,9 @@ def to_case(row, presets):
     if row["framework"].startswith("llama.cpp") and row["precision"] == "int8":
         # Q8_0 prompt processing dequantises to fp16 GEMMs: int8 weights, fp16 arithmetic.
         scenario["precision"] = {"weights": "int8", "activations": "fp16", "kv": "fp16"}
+    scenario["stack"] = stack_of(row)
+    if operator in (None, "attention"):
+        scenario["attention_kernel"] = attention_kernel_of(row)
     micro_l2 = "leave out of bound checks" in notes
     # What the estimate models is device execution. Rows whose source says the time is the
     # client's (HTTP, tokenization) or a host stack's overhead measure something else: they
@@ -158,6 +161,34 @@ def to_case(row, presets):
             if micro_l2 else None,
             "estimate_excluded": "the time is the client's or a host stack's, not the device's"
             if host_dominated else None}, None
+
+
+def stack_of(row):
+    """The software stack of a row (the scenario's `stack`): kernel timings are device time."""
+    if row["kind"] == "kernel":
+        return "kernels"
+    framework = row["framework"]
+    for needle, stack in (("TensorRT-LLM", "tensorrt-llm"), ("NIM", "tensorrt-llm"),
+                          ("vLLM", "vllm"), ("SGLang", "sglang"), ("llama.cpp", "llama.cpp"),
+                          ("transformers", "transformers"),
+                          ("Text Generation Inference", "transformers")):
+        if needle in framework:
+            return stack
+    return "tensorrt-llm"
+
+
+def attention_kernel_of(row):
+    """The attention implementation a row names (the scenario's `attention_kernel`): auto for
+    a serving stack's own fused kernel (TensorRT-LLM's FMHA, ggml's)."""
+    text = row["framework"] + " " + row["notes"]
+    if "FlashAttention-3" in text or "FA3" in row["framework"]:
+        return "flash-attention-3"
+    if ("flash-attn 2" in text or "FlashAttention-2" in row["framework"] or
+            "FLASH_ATTENTION backend" in row["framework"] or "FA2" in row["framework"]):
+        return "flash-attention-2"
+    if "FlashInfer" in row["framework"]:
+        return "flashinfer"
+    return "auto"
 
 
 def load(table=TABLE):
