@@ -80,7 +80,7 @@ def raw_parts(case, hardware):
         count = 1.0 if case["operator"] is not None else op["count"]
         # (…, launches the host gap is charged for, device launches the latency floor is)
         parts.append((count, op["family"], op["compute_seconds"], op["memory_seconds"], link,
-                      calls, launches, op["launches"]))
+                      calls, launches, op["launches"], op.get("occupancy", 1.0)))
     return parts
 
 
@@ -125,7 +125,7 @@ def predict(parts, profile, setting=("tensorrt-llm", "auto")):
     gap_each = gap_of(profile, stack)
     floor = profile.get("memory_latency_seconds", 0.0)
     total = 0.0
-    for count, family, compute, memory, link, calls, launches, device_launches in parts:
+    for count, family, compute, memory, link, calls, launches, device_launches, _ in parts:
         eta_c = attention_efficiency_of(profile, kernel) if family == "attention" else \
             profile["expert_gemm_efficiency"] if family == "expert_gemm" else \
             profile["gemm_efficiency"]

@@ -6,10 +6,6 @@
 
 namespace prefill_trace {
 
-/// Columns of one output tile of a prefill GEMM: the 128-wide CTA tiles of CUTLASS / cuBLAS
-/// Hopper and Ampere GEMM kernels (rows follow the scenario's gemm_m_tile).
-inline constexpr double kGemmTileColumns = 128;
-
 /// The share of `units` compute units kept busy by `work_units` equal pieces of work, averaged
 /// over the waves they run in: work_units / (⌈work_units / units⌉ · units). One partial wave of
 /// w < units pieces keeps w / units busy.
@@ -17,14 +13,6 @@ inline double wave_occupancy(double work_units, double units) {
   if (work_units <= 0 || units <= 0) return 1;
   const double waves = std::ceil(work_units / units);
   return work_units / (waves * units);
-}
-
-/// A GEMM of `tiles` output tiles. At least one full wave: its partial last wave idles compute
-/// units (wave quantization). Fewer tiles than units: the libraries split the K dimension
-/// (split-K, stream-K) to fill the machine, so no idle share is charged; such small GEMMs are
-/// bound by streaming their weights anyway.
-inline double gemm_occupancy(double tiles, double units) {
-  return tiles < units ? 1 : wave_occupancy(tiles, units);
 }
 
 /// Fused prefill attention: one thread block per (request, query head, query block), none split
