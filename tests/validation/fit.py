@@ -24,9 +24,13 @@ GAP_GRID = [round(0.5e-6 * i, 7) for i in range(121)]  # 0 .. 60 µs
 PARAMETERS = ("gemm_efficiency", "attention_efficiency", "memory_efficiency",
               "interconnect_efficiency")
 # Efficiencies 1 and no fitted costs: the engine's raw parts, whatever hardware.json holds now.
+# Every member the preset's profile may hold is overridden (a member left out would keep the
+# preset's fitted value inside the raw parts).
 UNIT = dict({name: 1.0 for name in PARAMETERS}, expert_gemm_efficiency=1.0,
             all_reduce_overhead_seconds=0, memory_latency_seconds=0,
-            kernel_gap_seconds=0, graph_launch_gap_seconds=0)
+            kernel_gap_seconds=0, graph_launch_gap_seconds=0,
+            attention_kernel_efficiency={k: 1.0 for k in (
+                "flash-attention-2", "flash-attention-3", "flashinfer", "sdpa")})
 FITTED = PARAMETERS + ("expert_gemm_efficiency", "all_reduce_overhead_seconds",
                       "kernel_gap_seconds", "memory_latency_seconds")
 LINK = ("interconnect_efficiency", "all_reduce_overhead_seconds")

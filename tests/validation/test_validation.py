@@ -23,11 +23,14 @@ import measurements  # noqa: E402
 # Held-out (grouped 5-fold) guards per family: (median, p90) |error|, the reported figures
 # rounded up to the next 5 %. docs/validation.md has the table these come from.
 GROUPED_GUARDS = {
-    "end-to-end, TP 1": (0.10, 0.25),
-    "end-to-end, TP > 1": (0.20, 4.70),
-    "GEMM": (0.15, 0.60),
-    "all-reduce": (0.10, 0.25),
+    "end-to-end, TP 1": (0.10, 0.45),    # reported 5.6 % / 43.6 %
+    "end-to-end, TP > 1": (0.20, 0.50),  # reported 17.7 % / 44.9 %
+    "GEMM": (0.15, 0.50),                # reported 14.6 % / 47.5 %
+    "all-reduce": (0.10, 0.25),          # reported 9.6 % / 22.2 %
 }
+# Share of held-out rows inside the p10–p90 interval computed from the other folds only:
+# reported 72 % (142 / 198) against the 75–85 % target; guarded at 65 %.
+COVERAGE_GUARD = 0.65
 
 
 class Validation(unittest.TestCase):
@@ -66,8 +69,11 @@ class Validation(unittest.TestCase):
     def test_estimate_under_grouped_cross_validation(self):
         hardware = measurements.accelerators()
         entries = evaluate.with_parts(evaluate.scored(self.cases), hardware)
-        stats = evaluate.summary(evaluate.grouped_cv(entries, hardware))
+        held_out = evaluate.grouped_cv(entries, hardware)
+        stats = evaluate.summary(held_out)
         print("\n" + evaluate.table("grouped CV", stats))
+        inside, total = evaluate.coverage(held_out)["all"]
+        self.assertGreaterEqual(inside / total, COVERAGE_GUARD)
         for family, (median_guard, p90_guard) in GROUPED_GUARDS.items():
             rows, median, p90 = stats[family]
             self.assertGreaterEqual(rows, 10, family)
