@@ -8,6 +8,8 @@
 export type PrefillTraceView = "full" | "lesson" | "explorer";
 /** `theme`: follow the reader's setting, or force light or dark. */
 export type PrefillTraceTheme = "auto" | "light" | "dark";
+/** `header`: the lesson's own title, trail and Atlas link, or none (the host shows its own). */
+export type PrefillTraceHeader = "full" | "none";
 /** `storage`: keep answers in localStorage, or nowhere (the host keeps them: `progress`). */
 export type PrefillTraceStorage = "local" | "none";
 
@@ -16,9 +18,13 @@ export interface PrefillTraceReadyDetail {
   lessonId: string;
   view: PrefillTraceView;
 }
-/** `prefill-trace-error`: one part could not be shown (the rest still is). */
+/**
+ * `prefill-trace-error`: one part could not be shown (the rest still is). `asset-base`: the
+ * attribute is no http(s) address, and nothing was loaded; `equations`: the equation pack could
+ * not be had (the equations are shown as text).
+ */
 export interface PrefillTraceErrorDetail {
-  part: "lesson" | "engine" | "explorer" | "charts" | "scenario";
+  part: "lesson" | "engine" | "explorer" | "charts" | "scenario" | "equations" | "asset-base";
   message: string;
 }
 /** `prefill-trace-scenario-change`: the reader committed a change in the explorer. */
@@ -53,6 +59,7 @@ export interface PrefillTraceLessonAttributes {
   "lesson-src"?: string;
   view?: PrefillTraceView;
   theme?: PrefillTraceTheme;
+  header?: PrefillTraceHeader;
   /** The explorer's scenario as JSON text (the CLI's --scenario format). */
   scenario?: string;
   storage?: PrefillTraceStorage;
@@ -70,6 +77,7 @@ export interface PrefillTraceLesson extends HTMLElement {
   lessonSrc: string;
   view: PrefillTraceView;
   theme: PrefillTraceTheme;
+  header: PrefillTraceHeader;
   storage: PrefillTraceStorage;
   syncUrl: boolean;
   assetBase: string;

@@ -6,7 +6,8 @@
 //   <prefill-trace-lesson lesson-src="…/lesson.json"></prefill-trace-lesson>
 //
 // The host API (attributes, properties, events: element/host-api.js, README "Embedding in the
-// Atlas"): `view` (full | lesson | explorer), `theme` (auto | light | dark), `lesson-src`,
+// Atlas"): `view` (full | lesson | explorer), `theme` (auto | light | dark), `header` (full |
+// none: a host showing the lesson's title itself hides the element's), `lesson-src`,
 // `scenario` (JSON text, the CLI's --scenario format), `storage` (local | none) with the
 // `progress` property, `sync-url` (the element owns the page's URL: the scenario in the query
 // string, `?lesson=`, the document title) and `asset-base` (where the built site lives, for a
@@ -15,13 +16,14 @@
 // `data-state` is `loading` until every shown part is drawn, then `ready`, or `error` when a
 // part could not be shown (the rest still is; `prefill-trace-error` names the part). A change
 // of `lesson-src`, `view`, `storage`, `sync-url` or `asset-base` makes a new rendering (the
-// scenario and in-memory answers carry over); `theme` only restyles; `scenario` updates the
+// scenario and in-memory answers carry over); `theme` and `header` only restyle; `scenario` updates the
 // explorer in place. Removing the element releases everything it holds (element/mount.js).
 
 import { LESSON_TIMEOUT_MS, MAX_LESSON_BYTES, SHADOW_STYLESHEET, defaultAssetBase, folderUrl, setDefaultAssetBase } from './config.js';
 import { h } from './dom.js';
 import {
   ATTRIBUTES,
+  HEADER_VALUES,
   RELOADING,
   STORAGE_VALUES,
   THEME_VALUES,
@@ -33,6 +35,7 @@ import { describe } from './element/loading.js';
 import { Mount } from './element/mount.js';
 import { stylesheet } from './element/styles.js';
 import { findPrerendered } from './prerendered.js';
+import { scenarioShapeError } from './scenario.js';
 
 export class PrefillTraceLesson extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
@@ -84,7 +87,9 @@ export class PrefillTraceLesson extends HTMLElement {
   }
 
   attributeChangedCallback(name, previous, value) {
-    if (previous === value || !this.#mount) return;
+    // (Before the first connection the rendering reads every attribute; a refused rendering,
+    // #refuse, has no mount but must still follow a corrected attribute.)
+    if (previous === value || !this.#shadow || !this.isConnected) return;
     if (RELOADING.has(name)) {
       this.#render();
     } else if (name === 'scenario' && !this.#reflecting) {
@@ -115,6 +120,14 @@ export class PrefillTraceLesson extends HTMLElement {
 
   set theme(value) {
     this.setAttribute('theme', String(value));
+  }
+
+  get header() {
+    return enumValue(this.getAttribute('header'), HEADER_VALUES);
+  }
+
+  set header(value) {
+    this.setAttribute('header', String(value));
   }
 
   get storage() {
@@ -173,17 +186,18 @@ export class PrefillTraceLesson extends HTMLElement {
     if (this.#mount) this.#mount.answers = this.#answers;
   }
 
-  /** The asset base of this element: its attribute, else the document's. */
+  /**
+   * The asset base of this element: its attribute, else the document's; `{problem}` when the
+   * attribute is not an http(s) address (nothing is then loaded from it, config.js fetchableUrl).
+   */
   #base() {
     const own = this.getAttribute('asset-base');
-    if (own) {
-      try {
-        return folderUrl(own);
-      } catch {
-        // An unreadable address: the default, and the error event says so (#render).
-      }
+    if (!own) return { base: defaultAssetBase() };
+    try {
+      return { base: folderUrl(own) };
+    } catch (error) {
+      return { base: null, problem: describe(error) };
     }
-    return defaultAssetBase();
   }
 
   #release() {
@@ -210,7 +224,11 @@ export class PrefillTraceLesson extends HTMLElement {
     this.#release();
     const generation = ++this.#generation;
     this.setAttribute('data-state', 'loading');
-    const base = this.#base();
+    const { base, problem } = this.#base();
+    if (problem) {
+      this.#refuse(problem);
+      return;
+    }
     this.#ensureStyles(base);
     const view = this.view;
     const prerendered = this.#prerendered;
@@ -267,6 +285,29 @@ export class PrefillTraceLesson extends HTMLElement {
       });
   }
 
+  /**
+   * Settles as `error` without loading anything: the element cannot know where its engine and
+   * styles are. The message takes the place of the lesson (styled from the document's asset
+   * base, when that has the style sheet).
+   */
+  #refuse(problem) {
+    this.#ensureStyles(defaultAssetBase());
+    const root = h(
+      'div',
+      { class: 'ptl' },
+      h(
+        'article',
+        { class: 'lesson', part: 'lesson' },
+        h('div', { class: 'page-error', role: 'alert' }, h('h2', {}, 'The lesson could not be loaded'), h('p', {}, problem)),
+      ),
+    );
+    this.#root?.remove();
+    this.#root = root;
+    this.#shadow.append(root);
+    this.setAttribute('data-state', 'error');
+    dispatch(this, 'prefill-trace-error', { part: 'asset-base', message: problem });
+  }
+
   #onMountEvent(name, detail) {
     if (name === 'prefill-trace-scenario-change') {
       this.#scenario = detail.scenario;
@@ -286,6 +327,18 @@ export class PrefillTraceLesson extends HTMLElement {
       parsed = JSON.parse(text);
     } catch (error) {
       dispatch(this, 'prefill-trace-error', { part: 'scenario', message: `scenario: invalid JSON (${describe(error)})` });
+      return;
+    }
+    // Its shape (an object of known fields) is checked now, whether or not an explorer exists
+    // yet: "null" or an array was once kept silently for an explorer that then ignored it.
+    const shapeError = scenarioShapeError(parsed);
+    if (shapeError) {
+      dispatch(this, 'prefill-trace-error', { part: 'scenario', message: `scenario ${shapeError}` });
+      return;
+    }
+    if (!this.#mount) {
+      // No rendering to show it (a refused asset-base): kept for the next one.
+      this.#scenario = parsed;
       return;
     }
     const result = this.#mount.setScenario(parsed);

@@ -45,8 +45,15 @@ function header(lesson) {
     h(
       'p',
       { class: 'context' },
-      lesson.scale ? [h('span', { class: 'label' }, 'Scale'), ' ', lesson.scale, ' · '] : null,
-      externalLink('Explore in Atlas', ATLAS_EXPLORE_URL + encodeURIComponent(lesson.id)),
+      lesson.scale ? [h('span', { class: 'label' }, 'Scale'), ' ', lesson.scale] : null,
+      // The link to the lesson in the Atlas (hidden with header="none": inside the Atlas it
+      // would point at the page it is on).
+      h(
+        'span',
+        { class: 'self-link' },
+        lesson.scale ? ' · ' : null,
+        externalLink('Explore in Atlas', ATLAS_EXPLORE_URL + encodeURIComponent(lesson.id)),
+      ),
     ),
   );
 }
@@ -65,7 +72,7 @@ function mechanism(lesson) {
   );
 }
 
-function science(lesson, equations) {
+function science(lesson, equations, equationsProblem) {
   if (!Array.isArray(lesson.science) || lesson.science.length === 0) return null;
   return section(
     'science',
@@ -75,7 +82,7 @@ function science(lesson, equations) {
         'article',
         { class: 'science-item' },
         item.title.trim() ? h('h3', {}, item.title) : null, // no empty heading
-        equationBlock(item.equation, equations[i]),
+        equationBlock(item.equation, equations[i], equationsProblem),
         h('p', {}, item.explanation),
         labelled('Assumptions', item.assumptions),
       ),
@@ -254,6 +261,7 @@ function continueExploring(lesson, relatedLessons) {
  * @param {object} options
  * @param {object} options.lesson          the record as validated by the engine
  * @param {object[]} options.equations     equation-pack entries for this lesson (may be empty)
+ * @param {string|null} [options.equationsProblem]  why the equation pack could not be had, if so
  * @param {Record<string, {name: string, url: string}>} options.relatedLessons
  * @param {string} options.lessonUrl       the lesson file's address, for "Published lesson data"
  * @param {(checkIndex: number, choice: number) => object} options.onCheck
@@ -267,6 +275,7 @@ function continueExploring(lesson, relatedLessons) {
 export function renderLesson({
   lesson,
   equations,
+  equationsProblem = null,
   relatedLessons,
   lessonUrl,
   onCheck,
@@ -283,7 +292,7 @@ export function renderLesson({
     lesson.learningObjective ? section('objective', 'Learning objective', h('p', {}, lesson.learningObjective)) : null,
     mechanism(lesson),
     explorer,
-    science(lesson, equations),
+    science(lesson, equations, equationsProblem),
     history(lesson),
     lesson.engineeringExample ? section('example', 'Engineering example', h('p', {}, lesson.engineeringExample)) : null,
     distinctions(lesson),
