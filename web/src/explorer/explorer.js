@@ -700,7 +700,7 @@ export class Explorer {
       this.underLoad?.update(trace);
       this.view.showReady();
       // The bar names the scenario the results show (a rejected edit leaves both as they were).
-      this.scenarioBar.update(this.state);
+      this.scenarioBar.update(this.state, trace);
       this.#parts.show({ json, ok: true, trace });
       this.#parts.markStale((name) => name !== 'checks');
     }

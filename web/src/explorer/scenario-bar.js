@@ -3,13 +3,15 @@
 // in, with the scenario's key values. A tap opens the controls as a sheet under the bar, inside
 // the explorer's own box (never over the host's page) and no taller than about half of the
 // scrolling box, so the results stay in view below it while the reader edits; the bar, now
-// "Done", stays on screen above the sheet. Done, Escape, a tap outside the sheet or focus leaving
-// it close the sheet; closing by Done or Escape puts the focus back on the bar. Wider layouts
-// hide the bar: there the controls sit beside or above the results (style.css).
+// "Done", stays on screen above the sheet, and the sheet's first line keeps the glance's key
+// figures in view. Done, Escape, a tap outside the sheet or focus leaving it close the sheet;
+// closing by Done or Escape puts the focus back on the bar. Wider layouts hide the bar: there
+// the controls sit beside or above the results (style.css).
 
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { CUSTOM_MODEL, hardwareName } from '../scenario.js';
+import { keyFiguresText } from './glance.js';
 
 export class ScenarioBar {
   #open = false;
@@ -19,6 +21,7 @@ export class ScenarioBar {
   #action;
   #explorer = null;
   #dock;
+  #figures;
 
   /**
    * @param {object} presets     listPresets() value (for the models' and accelerators' names)
@@ -41,6 +44,10 @@ export class ScenarioBar {
       this.#action,
     );
     this.element.addEventListener('click', () => this.toggle(!this.#open));
+    // The key figures atop the sheet, so the glance stays in view while the controls cover it
+    // (hidden from screen readers: the glance's summary already announces each change).
+    this.#figures = h('p', { class: 'sheet-figures', 'aria-hidden': 'true' });
+    panel.prepend(this.#figures);
     dock.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.#open) {
         event.stopPropagation();
@@ -93,9 +100,11 @@ export class ScenarioBar {
   /**
    * Shows the key values of a scenario the engine computed: model, accelerator (with the device
    * count under tensor parallelism, as the glance writes it), precision, prompt, batch, and the
-   * timing when it is not the default lower bound — the values that change what every figure means.
+   * timing when it is not the default lower bound — the values that change what every figure means;
+   * and the trace's key figures atop the sheet.
    */
-  update(state) {
+  update(state, trace = null) {
+    if (trace) setText(this.#figures, keyFiguresText(trace));
     const model =
       state.model === CUSTOM_MODEL ? 'Custom model' : this.presets.models.find((m) => m.id === state.model)?.name ?? state.model;
     const hardware = hardwareName(state.hardware, this.presets.accelerators);
