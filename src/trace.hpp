@@ -18,6 +18,7 @@
 
 #include "prefill_trace/result.hpp"
 #include "scenario.hpp"
+#include "trace/device_shard.hpp"  // parameter_count, device_shard: every trace is one device's
 
 namespace prefill_trace {
 
@@ -211,18 +212,6 @@ struct Trace {
 /// The operator of that name in the trace, or nullptr.
 const Operator* find_operator(const Trace& trace, std::string_view name);
 
-/// Parameter count of the model (all experts), from its shape.
-double parameter_count(const ModelShape& model);
-
-/// Parameters one device holds under tensor parallelism over `devices` (Megatron-style): its
-/// share of the query heads, key/value heads (replicated when fewer than devices), MLP columns
-/// and LM-head rows; norms, the router and the embedding table are replicated.
-double parameters_per_device(const ModelShape& model, int64_t devices);
-
-/// The shard of the model one device computes: h_q/N query heads, max(h_kv/N, 1) key/value
-/// heads, d_ff/N MLP columns, ⌈V/N⌉ LM-head rows. N = 1 returns the model unchanged.
-ModelShape device_shard(const ModelShape& model, int64_t devices);
-
 struct TraceOptions {
   bool decode_comparison = true;  // sweeps skip it: it doubles the work and they do not show it
 };
@@ -231,14 +220,6 @@ struct TraceOptions {
 /// steps get an empty text). Never fails for a validated Scenario.
 Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism,
                     const TraceOptions& options = {});
-
-/// The M/D/1 mean wait (DistServe's prefill model): λ·D² / (2·(1 − λ·D)); none when λ·D ≥ 1.
-std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds);
-
-/// Step 5 for a given execution time and on-device delivery time (LM head, sampling): the
-/// M/D/1 queue per batch, batch formation, and the user's transport latency.
-Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds,
-                         const Workload& work);
 
 /// TTFT against prompt length or arrival rate: one engine trace per point.
 enum class SweepVariable { prompt_tokens, arrival_rate };

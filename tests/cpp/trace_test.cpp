@@ -10,6 +10,7 @@
 #include "collective.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
+#include "trace/queueing.hpp"
 #include "trace_json.hpp"
 
 namespace prefill_trace {

@@ -1,0 +1,26 @@
+#pragma once
+// Step 5 of the trace: time to first token as queueing + execution + delivery. The queue is
+// M/D/1 per batch (DistServe's prefill model): Poisson arrivals, the device's deterministic
+// service time per batch of B requests.
+
+#include <optional>
+#include <vector>
+
+#include "scenario.hpp"
+#include "trace.hpp"
+
+namespace prefill_trace {
+
+/// The M/D/1 mean wait (DistServe's prefill model): λ·D² / (2·(1 − λ·D)); none when λ·D ≥ 1.
+std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds);
+
+/// Step 5 for a given execution time and on-device delivery time (LM head, sampling): the
+/// M/D/1 queue per batch, batch formation, and the user's transport latency.
+Ttft time_to_first_token(double execution_seconds, double delivery_compute_seconds,
+                         const Workload& work);
+
+/// Step 5 of a trace's kernels: execution is every kernel before delivery; delivery is the LM
+/// head and sampling (step 5).
+Ttft time_to_first_token(const std::vector<Operator>& ops, const Workload& work);
+
+}  // namespace prefill_trace

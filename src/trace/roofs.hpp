@@ -1,0 +1,31 @@
+#pragma once
+// The rates every operator of a scenario is timed against, worked out once per trace: the peak
+// arithmetic of the activation format × the family's η_c, HBM bandwidth × η_m, the link's
+// bandwidth, and the gap each launch adds. The trace's `roofline` (and its ridge point) is the
+// GEMM roof of the same values.
+
+#include "scenario.hpp"
+#include "trace.hpp"
+
+namespace prefill_trace {
+
+struct Roofs {
+  Timing timing = Timing::bound;
+  double gemm_peak_flops = 0;       // FLOP/s × η_c of dense GEMMs
+  double expert_peak_flops = 0;     // FLOP/s × η_c of expert (MoE) GEMMs
+  double attention_peak_flops = 0;  // FLOP/s × η_c of attention kernels
+  double bandwidth = 0;             // HBM bytes/s × η_m
+  double link_bandwidth = 0;        // interconnect bytes/s one way × the link's η
+  double gap_seconds = 0;           // launch gap per kernel: 0 under the bound timing
+
+  bool estimate() const { return timing == Timing::estimate; }
+  /// The compute roof an operator of `family` runs against.
+  double peak_flops(Family family) const;
+  /// The GEMM roofline the trace reports: peak, bandwidth and their ratio, the ridge point.
+  Roofline roofline() const;
+};
+
+/// The roofs of `scenario`'s accelerator, precision and timing (and the user's η overrides).
+Roofs roofs_of(const Scenario& scenario);
+
+}  // namespace prefill_trace
