@@ -26,7 +26,6 @@ export const ATLAS_LICENSES_URL = 'https://semiaifoundry.com/ai-atlas/licenses.h
 const BUNDLED = {
   'style.css': () => new URL('./style.css', import.meta.url),
   'katex/katex.min.css': () => new URL('./katex/katex.min.css', import.meta.url),
-  'katex/katex-fonts.css': () => new URL('./katex/katex-fonts.css', import.meta.url),
   'lesson-data/prefill-resource-trace-a76d037833bd69f7.json': () =>
     new URL('./lesson-data/prefill-resource-trace-a76d037833bd69f7.json', import.meta.url),
   'lesson-data/prefill-resource-trace.equations.json': () =>
@@ -95,14 +94,6 @@ export const SHADOW_STYLESHEET = 'style.css';
  * refine it) when the first equation is typeset; the math is far below the fold.
  */
 export const KATEX_STYLESHEET = 'katex/katex.min.css';
-
-/**
- * KaTeX's @font-face rules, added once to the host document with KATEX_STYLESHEET: Chromium
- * ignores @font-face inside a shadow root, so the fonts must be declared at document level to
- * render the math. The sheet holds only @font-face rules for KaTeX_* families and cannot
- * restyle the host.
- */
-export const DOCUMENT_FONT_STYLESHEET = 'katex/katex-fonts.css';
 
 /**
  * The lesson whose trace the explorer computes: the explorer and the generated checks are shown
