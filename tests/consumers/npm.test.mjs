@@ -190,14 +190,15 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
 });
 
 // The element and the engine in one page, as a host bundles them with its own build: the
-// element shows the explorer with the default scenario (llama-3.1-8b, 2048 tokens, bf16), whose
+// element (view="full": the lesson with its typeset equations, so the style sheets, the lesson
+// data and KaTeX's fonts must all be found, and the explorer) shows the default scenario (llama-3.1-8b, 2048 tokens, bf16), whose
 // KV cache is 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 = 268 435 456 bytes: "268 MB (256 MiB)"; the
 // page's own engine call writes the tiny model's figures (EXPECTED). The two share one module
 // (the element imports the package's ES-module engine), so the .wasm is downloaded once.
 const ELEMENT_APP_JS = `import PrefillTrace from "prefill-trace";
 import "prefill-trace/element";
 const element = document.createElement("prefill-trace-lesson");
-element.setAttribute("view", "explorer");
+element.setAttribute("view", "full");
 element.setAttribute("storage", "none");
 document.body.append(element);
 PrefillTrace().then((engine) => {${CHECK_JS} document.body.dataset.result = line; });
@@ -227,6 +228,10 @@ async function assertElementApp(page, errors, url) {
   assert.equal(await lesson.getAttribute("data-state"), "ready");
   assert.equal(await kvFigure(lesson), "268 MB (256 MiB)");
   assert.equal(wasm.length, 1, `one .wasm download: ${wasm.join(" ")}`);
+  // The equations typeset, in KaTeX's own fonts (declared by the element, emitted by the bundler).
+  assert.ok(await lesson.locator(".equation-math .katex").count() > 0, "typeset equations");
+  assert.ok(await page.evaluate(() => [...document.fonts].some((face) => face.family === "KaTeX_Main" && face.status === "loaded")),
+    "KaTeX_Main loaded");
   // No global: the element imports the ES module (no UMD <script>).
   assert.equal(await page.evaluate(() => typeof window.PrefillTrace), "undefined");
 }
