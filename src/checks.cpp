@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "json_path.hpp"  // quoted_excerpt: an unknown id is shown bounded and escaped
 #include "trace.hpp"
 
 namespace prefill_trace {
@@ -155,7 +156,7 @@ Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_v
     }
     return outcome;
   }
-  return Error{"unknown check \"" + std::string(id) + "\""};
+  return Error{"unknown check " + quoted_excerpt(id)};
 }
 
 }  // namespace prefill_trace

@@ -350,8 +350,23 @@ JsonReply list_presets() {
   return reply;
 }
 
+namespace {
+// A name passed on its own is bounded here too, not only by the wasm boundary's JS: C++
+// callers of this facade get the same limit and the same message shape.
+std::string identifier_too_long(const char* what, std::string_view name) {
+  if (name.size() <= limits::max_identifier_bytes) return {};
+  return std::string(what) + ": string of " + std::to_string(name.size()) +
+         " bytes exceeds the limit of " + std::to_string(limits::max_identifier_bytes);
+}
+}  // namespace
+
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,
                 const std::vector<double>& values) {
+  if (auto error = identifier_too_long("variable", variable); !error.empty()) {
+    JsonReply reply;
+    reply.error = std::move(error);
+    return reply;
+  }
   return with_scenario<JsonReply>(scenario_json, [&](const Scenario& scenario, JsonReply& reply) {
     if (variable != "prompt_tokens" && variable != "arrival_rate") {
       reply.error = "sweep variable must be \"prompt_tokens\" or \"arrival_rate\"";
@@ -391,6 +406,11 @@ JsonReply generate_checks(std::string_view scenario_json) {
 }
 
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {
+  if (auto error = identifier_too_long("id", id); !error.empty()) {
+    GeneratedReply reply;
+    reply.error = std::move(error);
+    return reply;
+  }
   return with_scenario<GeneratedReply>(
       scenario_json, [&](const Scenario& scenario, GeneratedReply& reply) {
         auto outcome = prefill_trace::check_generated(scenario, id, answer);

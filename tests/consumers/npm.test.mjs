@@ -1,4 +1,4 @@
-// npm consumer tests: the packed tarball (npm pack build/npm) installed once into an empty
+// npm consumer tests: the packed tarball (npm pack ./build/npm) installed once into an empty
 // project in a temporary directory, used the ways a stranger would: require(), import from a
 // "type": "module" package, esbuild, webpack 5 (default configuration), Vite build and vite dev
 // browser builds of the engine and the element run in one headless Chromium, the element from a

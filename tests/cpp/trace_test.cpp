@@ -692,7 +692,7 @@ TEST(Scenario, OutOfRangeValuesNameTheirField) {
             "/prompt_tokens: must be an integer from 1 to 16777216");
   EXPECT_EQ(error({{"prompt_tokens", 1e308}}),
             "/prompt_tokens: must be an integer from 1 to 16777216");
-  EXPECT_EQ(error({{"arrival_rate", -1}}), "/arrival_rate: must be from 0 to 1000000000");
+  EXPECT_EQ(error({{"arrival_rate", -1}}), "/arrival_rate: must be 0 or from 1e-30 to 1000000000");
   EXPECT_EQ(error({{"compute_efficiency", 0}}), "/compute_efficiency: must be from 0.001 to 1");
   EXPECT_EQ(error({{"attention", "flash"}}), "/attention: must be \"fused\" or \"materialized\"");
   EXPECT_EQ(error({{"prompt_token", 5}}), "/prompt_token: unknown field");
