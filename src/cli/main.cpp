@@ -63,6 +63,10 @@ scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, 
   --tensor-parallel N     devices each layer is split over (figures per device)
   --timing bound|estimate bound: a lower bound (default); estimate: the calibrated profile
   --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
+  --stack NAME            estimate only: whose host gaps per kernel: tensorrt-llm (default),
+                          vllm, sglang, llama.cpp, transformers, kernels (device time only)
+  --attention-kernel NAME estimate only: auto (default), flash-attention-2, flash-attention-3,
+                          flashinfer, sdpa
 
 Numbers are plain decimals (2048, 0.5, 1e-3); hexadecimal, inf and nan are refused.
 PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
@@ -117,6 +121,8 @@ constexpr ScenarioFlag kScenarioFlags[] = {
     {"--tensor-parallel", "tensor_parallel", true},
     {"--timing", "timing", false},
     {"--graphs", "graphs", false},
+    {"--stack", "stack", false},
+    {"--attention-kernel", "attention_kernel", false},
 };
 
 // Options that take a value; every other --option is a switch.

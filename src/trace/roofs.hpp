@@ -4,6 +4,8 @@
 // bandwidth, and the gap each launch adds. The trace's `roofline` (and its ridge point) is the
 // GEMM roof of the same values.
 
+#include <array>
+
 #include "scenario.hpp"
 #include "trace.hpp"
 
@@ -17,6 +19,10 @@ struct Roofs {
   double bandwidth = 0;             // HBM bytes/s × η_m
   double link_bandwidth = 0;        // interconnect bytes/s one way × the link's η
   double gap_seconds = 0;           // launch gap per kernel: 0 under the bound timing
+  double memory_latency_seconds = 0;  // fixed device time per launch (estimate's floor)
+  double compute_units = 0;         // SMs/CUs the occupancy terms divide work among
+  // The estimate's p10–p90 factors per interval family (1, 1 under the bound timing).
+  std::array<std::array<double, 2>, kIntervalFamilyCount> interval{};
 
   bool estimate() const { return timing == Timing::estimate; }
   /// The compute roof an operator of `family` runs against.
