@@ -132,4 +132,6 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function(
       "generateChecks", +[](const std::string& text) { return api::generate_checks(text); });
   function("checkGenerated", &check_generated);
+  function(
+      "simulateServing", +[](const std::string& text) { return api::simulate_serving(text); });
 }

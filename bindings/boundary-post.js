@@ -35,6 +35,7 @@
     generateChecks: [[scenarioJson], function () { return { json: "" }; }],
     checkGenerated: [[scenarioJson, ["id", NAME], ["answer", NUMBER]],
                      function () { return { correct: false, expected: 0, explanation: "" }; }],
+    simulateServing: [[scenarioJson], function () { return { json: "" }; }],
   };
 
   function describe(value) {

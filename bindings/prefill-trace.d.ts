@@ -128,6 +128,17 @@ export interface PrefillTraceModule {
    * 256 bytes).
    */
   checkGenerated(scenarioJson: string, id: string, answer: number): GeneratedCheckResult;
+  /**
+   * The serving simulation (docs/serving.md): many requests sharing devices under a scheduler.
+   * `scenarioJson` is a scenario with a `serving` object, e.g. `{"model": "llama-3.1-8b",
+   * "hardware": "h100-sxm", "serving": {"policy": "chunked", "rate": 10, "requests": 500,
+   * "prompt": "lognormal:1024:0.5", "output": 128, "ttft_slo": 0.5, "tpot_slo": 0.05}}`.
+   * `json` is the report (docs/serving.md, "Output": ttft_seconds, tpot_seconds,
+   * tbt_max_seconds, e2e_seconds as {mean, p50, p90, p99}, slo_attainment, throughput, a
+   * timeline, and with `goodput: true` goodput_requests_per_second), byte for byte what
+   * `prefill-trace serve --json` prints for the same input. Deterministic for a seed.
+   */
+  simulateServing(scenarioJson: string): JsonResult;
 }
 
 /**

@@ -7,6 +7,7 @@
 #include "lesson.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
+#include "serving_json.hpp"
 #include "trace.hpp"
 #include "trace_json.hpp"
 
@@ -402,6 +403,38 @@ JsonReply generate_checks(std::string_view scenario_json) {
     }
     reply.ok = true;
     reply.json = dump_json(json_object({{"checks", checks}}));
+  });
+}
+
+namespace {
+template <typename Reply, typename Write>
+Reply serve_with(std::string_view scenario_json, Write write) {
+  Reply reply;
+  auto request = parse_serving_request(scenario_json);
+  if (!request) {
+    reply.error = request.error();
+    return reply;
+  }
+  auto report = prefill_trace::simulate_serving(request->scenario, request->config);
+  if (!report) {
+    reply.error = report.error();
+    return reply;
+  }
+  write(report.value(), reply);
+  reply.ok = true;
+  return reply;
+}
+}  // namespace
+
+JsonReply simulate_serving(std::string_view scenario_json) {
+  return serve_with<JsonReply>(scenario_json, [](const ServingReport& report, JsonReply& reply) {
+    reply.json = dump_json(serving_report_to_json(report));
+  });
+}
+
+CsvReply simulate_serving_csv(std::string_view scenario_json) {
+  return serve_with<CsvReply>(scenario_json, [](const ServingReport& report, CsvReply& reply) {
+    reply.csv = serving_report_to_csv(report);
   });
 }
 

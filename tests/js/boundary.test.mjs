@@ -23,6 +23,7 @@ const CALLS = {
   sweep: [["D", scenario, "scenarioJson"], ["N", "prompt_tokens", "variable"], ["A", [128, 2048], "values"]],
   generateChecks: [["D", scenario, "scenarioJson"]],
   checkGenerated: [["D", scenario, "scenarioJson"], ["N", "kv-bytes", "id"], ["#", 1, "answer"]],
+  simulateServing: [["D", scenario, "scenarioJson"]],
 };
 // A refusal that comes from C++ itself (a valid-typed but wrong value), for the shape of each reply.
 const CPP_REFUSALS = {
@@ -35,6 +36,7 @@ const CPP_REFUSALS = {
   sweep: () => module.sweep(scenario, "batch", [1]),
   generateChecks: () => module.generateChecks("{}"),
   checkGenerated: () => module.checkGenerated(scenario, "no-such-check", 1),
+  simulateServing: () => module.simulateServing(scenario),  // no "serving" object: refused
 };
 
 const hostileProxy = new Proxy([], { get() { throw new Error("trap"); } });
