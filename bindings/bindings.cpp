@@ -119,6 +119,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
 
   function("version", &version);
   function(
+      "bundledLessonText", +[] { return std::string(api::bundled_lesson_text()); });
+  function(
       "loadLesson", +[](const std::string& text) { return api::load_lesson(text); });
   function("checkAnswer", &check_answer);
   function(

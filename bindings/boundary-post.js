@@ -130,5 +130,9 @@
     var version = Module["version"];
     Module["version"] = function () { return version(); };
     Module["version"].argCount = 0;
+    // bundledLessonText() neither: the lesson compiled into the module, as the C++ API's.
+    var bundledLessonText = Module["bundledLessonText"];
+    Module["bundledLessonText"] = function () { return bundledLessonText(); };
+    Module["bundledLessonText"].argCount = 0;
   });
 })();
