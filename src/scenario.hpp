@@ -64,8 +64,14 @@ enum class AttentionKernel { automatic, flash_attention_2, flash_attention_3, fl
 inline constexpr std::size_t kAttentionKernelCount = 4;  // the named ones, without automatic
 /// The families the estimate's interval is fitted for (docs/validation.md): one per operator
 /// family, and the whole prefill on one device or under tensor parallelism.
-enum class IntervalFamily { end_to_end_single, end_to_end_parallel, gemm, attention, elementwise,
-                            all_reduce };
+enum class IntervalFamily {
+  end_to_end_single,
+  end_to_end_parallel,
+  gemm,
+  attention,
+  elementwise,
+  all_reduce
+};
 inline constexpr std::size_t kIntervalFamilyCount = 6;
 const char* stack_name(Stack stack);
 const char* attention_kernel_name(AttentionKernel kernel);
@@ -177,7 +183,7 @@ struct Workload {
   double delivery_seconds = 0;  // transport latency of the first token
   Timing timing = Timing::bound;
   bool graphs = false;  // kernels launched from a captured CUDA/HIP graph (estimate's gaps)
-  Stack stack = Stack::tensorrt_llm;                         // whose host gaps the estimate charges
+  Stack stack = Stack::tensorrt_llm;  // whose host gaps the estimate charges
   AttentionKernel attention_kernel = AttentionKernel::automatic;  // the estimate's attention η
   // η_c, η_m in (0, 1]: achievable / peak. Unset: 1 under `bound`, the accelerator's profile
   // under `estimate` (η_c then stands for both GEMM and attention efficiencies).

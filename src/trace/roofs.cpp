@@ -35,7 +35,7 @@ Roofs roofs_of(const Scenario& scenario) {
       scenario.hardware.interconnect_bandwidth * (estimate ? profile.interconnect_efficiency : 1);
   // Gaps between kernels, fitted: with each kernel launched on its own (the stack's gap), or
   // replayed from a captured graph; none for device time alone (stack `kernels`).
-  roofs.gap_seconds = !estimate                     ? 0
+  roofs.gap_seconds = !estimate                      ? 0
                       : work.stack == Stack::kernels ? 0
                       : work.graphs                  ? profile.graph_launch_gap_seconds
                                                      : profile.gap_seconds(work.stack);

@@ -31,13 +31,14 @@ json hardware(const json& estimate) {
 
 // η = 1 everywhere, no gaps, no floor: only the shape terms differ from the bound.
 json unit_profile() {
-  return {{"gemm_efficiency", 1},       {"attention_efficiency", 1}, {"memory_efficiency", 1},
-          {"interconnect_efficiency", 1}, {"kernel_gap_seconds", 0},    {"memory_latency_seconds", 0}};
+  return {{"gemm_efficiency", 1},    {"attention_efficiency", 1},
+          {"memory_efficiency", 1},  {"interconnect_efficiency", 1},
+          {"kernel_gap_seconds", 0}, {"memory_latency_seconds", 0}};
 }
 
 // One GEMM of M rows, K → N: the o_projection of a one-layer model with one head of width K.
 json gemm_model(int n, int k) {
-  return {{"layers", 1},  {"d_model", n}, {"query_heads", 1}, {"kv_heads", 1},
+  return {{"layers", 1},   {"d_model", n}, {"query_heads", 1}, {"kv_heads", 1},
           {"head_dim", k}, {"d_ff", 16},   {"vocab", 16}};
 }
 
@@ -92,8 +93,7 @@ TEST(ShapeModel, AttentionOccupancyAtShortSequences) {
                       {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
   const Operator short_prompt = named(estimate(model, 128, unit_profile()), "attention");
   EXPECT_DOUBLE_EQ(short_prompt.occupancy, 0.32);
-  EXPECT_NEAR(short_prompt.compute_seconds,
-              short_prompt.computed_flops / 100e12 / 0.32, 1e-15);
+  EXPECT_NEAR(short_prompt.compute_seconds, short_prompt.computed_flops / 100e12 / 0.32, 1e-15);
   EXPECT_DOUBLE_EQ(named(estimate(model, 512, unit_profile()), "attention").occupancy, 0.64);
 }
 
@@ -133,8 +133,9 @@ TEST(ShapeModel, StackGapAndInterval) {
 }
 
 TEST(ShapeModel, UnknownStackOrKernelIsAnErrorNamingTheField) {
-  auto bad_stack = scenario_from_json(
-      {{"model", gemm_model(1280, 4096)}, {"hardware", hardware(unit_profile())}, {"stack", "tgi"}});
+  auto bad_stack = scenario_from_json({{"model", gemm_model(1280, 4096)},
+                                       {"hardware", hardware(unit_profile())},
+                                       {"stack", "tgi"}});
   ASSERT_FALSE(bad_stack.ok());
   EXPECT_NE(bad_stack.error().find("/stack"), std::string::npos) << bad_stack.error();
   auto bad_kernel = scenario_from_json({{"model", gemm_model(1280, 4096)},
