@@ -8,12 +8,20 @@
 
 namespace prefill_trace {
 
-IterationOperators::IterationOperators(const Scenario& scenario)
-    : device_(scenario), roofs_(roofs_of(scenario)) {
-  device_.model = device_shard(scenario.model, scenario.workload.tensor_parallel);
-  device_.workload.batch = 1;
-  device_.workload.chunk_tokens = 0;
+namespace {
+Scenario device_of(const Scenario& scenario) {
+  Scenario device = scenario;
+  device.model = device_shard(scenario.model, scenario.workload.tensor_parallel);
+  device.workload.batch = 1;
+  device.workload.chunk_tokens = 0;
+  return device;
 }
+}  // namespace
+
+IterationOperators::IterationOperators(const Scenario& scenario)
+    : device_(device_of(scenario)),
+      roofs_(roofs_of(scenario)),
+      single_row_(device_, roofs_, Pass{1, 1, 0}) {}
 
 std::vector<Operator> IterationOperators::token_operators(int64_t rows) const {
   const Pass pass{rows, rows, 0};
@@ -55,11 +63,17 @@ std::vector<Operator> IterationOperators::head_operators(int64_t requests) const
 }
 
 Operator IterationOperators::timed(Operator op) const {
-  return OperatorModel(device_, roofs_, Pass{1, 1, 0}).timed(op);
+  return single_row_.timed(op);
 }
 
 IterationCost::IterationCost(const Scenario& scenario) : ops_(scenario) {
   attention_shape_ = ops_.attention_operators(1, 0);
+  for (Operator& kernel : attention_shape_) {
+    kernel.launches = 1;
+    kernel.link_bytes = 0;
+  }
+  kernels_ = static_cast<int>(std::min<std::size_t>(
+      attention_shape_.size(), static_cast<std::size_t>(kMaxAttentionKernels)));
   const ModelShape& shard = ops_.device().model;
   kv_bytes_per_token_ = 2 * static_cast<double>(shard.layers) *
                         static_cast<double>(shard.kv_heads * shard.head_dim) *
@@ -84,25 +98,29 @@ IterationCost::PieceCost IterationCost::piece(int64_t tokens, int64_t prior) con
   return cost;
 }
 
-void IterationCost::add(const PieceCost& cost) {
-  for (int k = 0; k < kMaxAttentionKernels; ++k) {
-    sum_.flops[k] += cost.flops[k];
-    sum_.computed_flops[k] += cost.computed_flops[k];
-    sum_.bytes[k] += cost.bytes[k];
-  }
-}
-
 void IterationCost::add_prefill(int64_t tokens, int64_t prior) {
   rows_ += tokens;
-  add(piece(tokens, prior));
+  constexpr int64_t kKeyLimit = int64_t{1} << 32;
+  if (tokens >= kKeyLimit || prior >= kKeyLimit) {
+    add(piece(tokens, prior));
+    return;
+  }
+  const uint64_t key = (static_cast<uint64_t>(tokens) << 32) | static_cast<uint64_t>(prior);
+  const auto found = prefill_cache_.find(key);
+  if (found != prefill_cache_.end()) {
+    add(found->second);
+    return;
+  }
+  if (prefill_cache_.size() >= kMaxCachedChunks) prefill_cache_.clear();
+  const PieceCost cost = piece(tokens, prior);
+  prefill_cache_.emplace(key, cost);
+  add(cost);
 }
 
-void IterationCost::add_decode(int64_t context) {
-  rows_ += 1;
-  const auto index = static_cast<std::size_t>(context);
-  if (index >= decode_cache_.size()) decode_cache_.resize(index + index / 2 + 64);
-  PieceCost& cached = decode_cache_[index];
-  if (!cached.known) cached = piece(1, context);
+void IterationCost::add_decode_uncached(std::size_t context) {
+  if (context >= decode_cache_.size()) decode_cache_.resize(context + context / 2 + 64);
+  PieceCost& cached = decode_cache_[context];
+  cached = piece(1, static_cast<int64_t>(context));
   add(cached);
 }
 
@@ -133,14 +151,12 @@ double IterationCost::head_seconds(int64_t requests) {
 
 double IterationCost::seconds() {
   double attention = 0;
-  for (std::size_t k = 0; k < attention_shape_.size() && k < kMaxAttentionKernels; ++k) {
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kernels_); ++k) {
     // The requests' attention as one kernel per layer: one launch, the summed work.
-    Operator kernel = attention_shape_[k];
-    kernel.launches = 1;
+    Operator& kernel = attention_shape_[k];
     kernel.flops = sum_.flops[k];
     kernel.computed_flops = sum_.computed_flops[k];
     kernel.hbm = HbmBytes{0, sum_.bytes[k], 0, 0};
-    kernel.link_bytes = 0;
     attention += kernel.count * ops_.timed(kernel).seconds;
   }
   return token_seconds(rows_) + attention + head_seconds(sampled_);

@@ -9,9 +9,11 @@
 // context, sampling requests — so a 10,000-request run computes each shape once.
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "trace.hpp"
+#include "trace/operator_model.hpp"
 #include "trace/roofs.hpp"
 
 namespace prefill_trace {
@@ -22,6 +24,9 @@ class IterationOperators {
  public:
   /// `scenario` is the whole model; the device's shard is taken from its tensor_parallel.
   explicit IterationOperators(const Scenario& scenario);
+  // `single_row_` refers to `device_`: the object stays where it was built.
+  IterationOperators(const IterationOperators&) = delete;
+  IterationOperators& operator=(const IterationOperators&) = delete;
   /// Embedding, norms, projections, MLP, K/V write and all-reduces over `rows` token rows.
   std::vector<Operator> token_operators(int64_t rows) const;
   /// The attention kernel(s) of one request: `query_tokens` new rows after `prior_tokens` keys.
@@ -35,6 +40,7 @@ class IterationOperators {
  private:
   Scenario device_;  // the model's shard, batch 1
   Roofs roofs_;
+  OperatorModel single_row_;  // times summed kernels (built once: timed() runs every iteration)
 };
 
 class IterationCost {
@@ -46,8 +52,17 @@ class IterationCost {
   void begin();
   /// A prefill chunk of `tokens` new rows of one request after `prior` keys (cached or computed).
   void add_prefill(int64_t tokens, int64_t prior);
-  /// One decode row of a request whose context holds `context` keys before it.
-  void add_decode(int64_t context);
+  /// One decode row of a request whose context holds `context` keys before it. Inline: it runs
+  /// once per running request per iteration, the simulation's innermost loop.
+  void add_decode(int64_t context) {
+    rows_ += 1;
+    const auto index = static_cast<std::size_t>(context);
+    if (index < decode_cache_.size() && decode_cache_[index].known) {
+      add(decode_cache_[index]);
+      return;
+    }
+    add_decode_uncached(index);
+  }
   /// Requests that emit a token at the end of the iteration (decodes and finished prefills).
   void add_sampled(int64_t requests) { sampled_ += requests; }
   /// The iteration's device time.
@@ -64,16 +79,39 @@ class IterationCost {
     bool known = false;
   };
   PieceCost piece(int64_t tokens, int64_t prior) const;
-  void add(const PieceCost& cost);
+  void add_decode_uncached(std::size_t context);
+  // Adds a piece's work to the iteration's sums, request after request in the order added (the
+  // same additions in the same order, so the same bits natively and in wasm). Only the model's
+  // attention kernels are summed: the other slots stay 0.
+  void add(const PieceCost& cost) {
+    // Every model has a first attention kernel (kernels_ ≥ 1): summed without a loop, as it
+    // runs once per decode row per iteration.
+    sum_.flops[0] += cost.flops[0];
+    sum_.computed_flops[0] += cost.computed_flops[0];
+    sum_.bytes[0] += cost.bytes[0];
+    for (int k = 1; k < kernels_; ++k) {
+      sum_.flops[k] += cost.flops[k];
+      sum_.computed_flops[k] += cost.computed_flops[k];
+      sum_.bytes[k] += cost.bytes[k];
+    }
+  }
   double token_seconds(int64_t rows);
   double head_seconds(int64_t requests);
 
   IterationOperators ops_;
-  std::vector<Operator> attention_shape_;  // the attention kernels' names, families and counts
+  // The attention kernels' names, families and counts, as one launch without link traffic: the
+  // summed kernels seconds() times.
+  std::vector<Operator> attention_shape_;
+  int kernels_ = 0;  // min(attention_shape_.size(), kMaxAttentionKernels)
   double kv_bytes_per_token_ = 0;
   std::vector<double> token_cache_;      // by rows; < 0 = not computed
   std::vector<double> head_cache_;       // by sampling requests
   std::vector<PieceCost> decode_cache_;  // by context
+  // Prefill chunks by (tokens << 32 | prior): a chunk's attention is one operator-model call
+  // (~2k instructions), the lookup a few dozen; prompts repeat across a run and across the
+  // runs of a goodput search or sweep. Cleared when it reaches kMaxCachedChunks.
+  static constexpr std::size_t kMaxCachedChunks = std::size_t{1} << 18;
+  std::unordered_map<uint64_t, PieceCost> prefill_cache_;
   int64_t rows_ = 0;
   int64_t sampled_ = 0;
   PieceCost sum_;

@@ -187,10 +187,11 @@ class Simulation {
       prefill_tokens += tokens;
     };
     const auto add_decodes = [&] {
+      work_.reserve(work_.size() + in.running.size());
       for (const int index : in.running) {
-        const RequestState& s = states_[static_cast<std::size_t>(index)];
-        if (s.generated == 0) continue;  // still prefilling
-        cost.add_decode(specs_[static_cast<std::size_t>(index)].prompt + s.generated - 1);
+        const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
+        if (generated == 0) continue;  // still prefilling
+        cost.add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
         work_.push_back(Work{index, 0});
         ++decode_tokens;
       }
@@ -210,11 +211,14 @@ class Simulation {
       // unfinished prompts first, in admission order, then newly admitted ones.
       add_decodes();
       int64_t room = plan_.token_budget - decode_tokens;
-      for (const int index : in.running) {
-        if (room <= 0) break;
-        const int64_t left = remaining_prompt(index);
-        if (left <= 0) continue;
-        const int64_t chunk = std::min(left, room);
+      // Prompts still prefilling are the most recently admitted ones — a prompt gets a chunk
+      // only after every earlier prompt has finished — so they are the tail of `running`: find
+      // it from the end instead of walking every running decode.
+      std::size_t tail = in.running.size();
+      while (tail > 0 && remaining_prompt(in.running[tail - 1]) > 0) --tail;
+      for (std::size_t i = tail; i < in.running.size() && room > 0; ++i) {
+        const int index = in.running[i];
+        const int64_t chunk = std::min(remaining_prompt(index), room);
         add_prefill(index, chunk);
         room -= chunk;
       }
