@@ -114,7 +114,13 @@ constexpr int64_t max_timeline_points = 10000;
 /// Gamma inter-arrival coefficient of variation, and lognormal σ of ln(length).
 constexpr double max_arrival_cv = 100;
 constexpr double max_length_sigma = 4;
-/// Seconds of an explicit request row's arrival: a year.
+/// Seconds of an explicit request row's arrival: a year. It bounds generated arrivals too: at
+/// every rate a run uses (`rate`, `sweep_rates`, the goodput search's), requests / rate — the
+/// expected last arrival — must not exceed it. The simulation keeps absolute times in doubles,
+/// which resolve about t·2⁻⁵² s at time t: 7e-9 s at a year, below any iteration. Unbounded,
+/// λ = 1e-300 put arrivals near 1e300 s, where a 1 ms prefill vanished into rounding (TTFT 0),
+/// and λ = 1e-320 made every arrival Infinity (an empty report). The trace's queue is a formula
+/// without a clock and keeps min_arrival_rate (1e-30).
 constexpr double max_arrival_seconds = 3.2e7;
 /// SLO targets, seconds.
 constexpr double max_slo_seconds = 1e6;

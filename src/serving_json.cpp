@@ -290,6 +290,28 @@ void read_sweep_rates(const ServingFields& fields, ServingConfig& config) {
   }
 }
 
+// Generated arrivals must end within limits::max_arrival_seconds (a year) at every rate a run
+// uses: requests / rate, the expected last arrival, is at most that.
+void check_arrival_span(const ServingFields& fields, const ServingConfig& config) {
+  if (config.requests <= 0) return;
+  const double requests = static_cast<double>(config.requests);
+  const double floor = requests / limits::max_arrival_seconds;
+  const std::string why = " requests/s: " + std::to_string(config.requests) +
+                          " requests at a lower rate would arrive over more than a year (" +
+                          number_text(limits::max_arrival_seconds) + " s)";
+  if (config.rate > 0 && requests / config.rate > limits::max_arrival_seconds) {
+    fields.errors().fail(fields.path("rate"), "must be at least " + number_text(floor) + why);
+    return;
+  }
+  for (std::size_t i = 0; i < config.sweep_rates.size(); ++i) {
+    if (requests / config.sweep_rates[i] > limits::max_arrival_seconds) {
+      fields.errors().fail(child_path(fields.path("sweep_rates"), i),
+                           "must be at least " + number_text(floor) + why);
+      return;
+    }
+  }
+}
+
 ServingConfig read_serving(const json& object, FirstError& errors) {
   ServingConfig config;
   if (!object.is_object()) {
@@ -337,6 +359,7 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
   read_sweep_rates(fields, config);
   config.timeline_points = fields.integer("timeline_points", 200, 0, limits::max_timeline_points);
   config.max_queue = fields.integer("max_queue", 0, 1, limits::max_serving_requests);
+  check_arrival_span(fields, config);
   return config;
 }
 

@@ -759,7 +759,9 @@ GoodputSearch search_goodput(const ServingConfig& config, const Plan& plan,
     }
   } else {
     high = rate;
-    while (runs++ < kMaxSearchRuns / 2) {
+    // Halving stops where the arrivals would span more than limits::max_arrival_seconds.
+    const double floor = static_cast<double>(specs.size()) / limits::max_arrival_seconds;
+    while (runs++ < kMaxSearchRuns / 2 && rate / 2 >= floor) {
       rate /= 2;
       if (meets(rate)) {
         low = rate;

@@ -191,6 +191,17 @@ TEST(Serving, BadInputNamesThePath) {
   };
   EXPECT_EQ(error_of(with("rate", 0)).rfind("/serving/rate:", 0), 0u);
   EXPECT_EQ(error_of(with("rate", "fast")).rfind("/serving/rate:", 0), 0u);
+  // Arrivals must end within a year (limits::max_arrival_seconds = 3.2e7 s): 10 requests need
+  // a rate ≥ 10 / 3.2e7 = 3.1e-7. 1e-320 (a denormal) used to put every arrival at Infinity and
+  // report an empty run with exit 0.
+  EXPECT_EQ(error_of(with("rate", 1e-7)).rfind("/serving/rate:", 0), 0u);
+  EXPECT_EQ(error_of(with("rate", 1e-320)).rfind("/serving/rate:", 0), 0u);
+  EXPECT_EQ(
+      error_of(with("sweep_rates", json::array({1, 1e-7}))).rfind("/serving/sweep_rates/1:", 0),
+      0u);
+  EXPECT_EQ(error_of(with("decode_devices", 2)).rfind("/serving/decode_devices:", 0), 0u);
+  EXPECT_EQ(
+      error_of(with("decode_tensor_parallel", 2)).rfind("/serving/decode_tensor_parallel:", 0), 0u);
   EXPECT_EQ(error_of(with("requests", 100001)).rfind("/serving/requests:", 0), 0u);
   EXPECT_EQ(error_of(with("prompt", "uniform:9:3")).rfind("/serving/prompt:", 0), 0u);
   EXPECT_EQ(error_of(with("output", "lognormal:100:-1")).rfind("/serving/output:", 0), 0u);
@@ -205,6 +216,30 @@ TEST(Serving, BadInputNamesThePath) {
   // A request whose K/V cannot fit an instance beside the weights (80 GB, 16 GB of weights,
   // 128 KiB of K/V per token: ~490k tokens) is refused, not admitted or left waiting forever.
   EXPECT_EQ(error_of(with("prompt", 1000000)).rfind("/serving/prompt:", 0), 0u);
+}
+
+// A goodput search whose target no rate meets halves the rate from `rate` and stops where 5
+// requests would arrive over more than a year: the floor is 5 / 3.2e7 = 1.5625e-7, so the last
+// rate run is 2^-22 = 2.38e-7 (2^-23 = 1.19e-7 is below it): 23 runs, goodput 0. A 1 ns TTFT
+// SLO is met by no request.
+TEST(Serving, GoodputSearchStopsAtTheRateFloor) {
+  const json doc = {{"model", "llama-3.1-8b"},
+                    {"hardware", "h100-sxm"},
+                    {"serving",
+                     {{"rate", 1},
+                      {"requests", 5},
+                      {"prompt", 128},
+                      {"output", 4},
+                      {"ttft_slo", 1e-9},
+                      {"goodput", true}}}};
+  const auto reply = api::simulate_serving(doc.dump());
+  ASSERT_TRUE(reply.ok) << reply.error;
+  const json report = json::parse(reply.json);
+  EXPECT_EQ(report["goodput_requests_per_second"], 0.0);
+  const json& probes = report["goodput"]["probes"];
+  ASSERT_EQ(probes.size(), 23u);
+  EXPECT_EQ(probes.front()["rate_requests_per_second"], 1.0 / (1 << 22));
+  EXPECT_EQ(probes.back()["rate_requests_per_second"], 1.0);
 }
 
 TEST(Serving, SameSeedSameBytes) {

@@ -111,6 +111,12 @@ test("bad input: exit 2 naming the flag or the JSON path", () => {
   const cases = [
     [["serve", "--rate", "0", "--requests", "10", "--prompt", "512", "--output", "8"], /^prefill-trace: --rate \(\/serving\/rate\): /],
     [["serve", "--rate", "fast", "--requests", "10", "--prompt", "512", "--output", "8"], /^prefill-trace: --rate: "fast" is not a decimal number/],
+    [["serve", "--rate", "nan", "--requests", "10", "--prompt", "512", "--output", "8"], /^prefill-trace: --rate: "nan" is not a decimal number/],
+    // 10 requests at 1e-320/s would arrive over far more than a year (limits::max_arrival_seconds).
+    [["serve", "--rate", "1e-320", "--requests", "10", "--prompt", "512", "--output", "8"], /^prefill-trace: --rate \(\/serving\/rate\): must be at least 3\.125e-07/],
+    [[...base, "--sweep-rates", "1,1e-9"], /^prefill-trace: --sweep-rates \(\/serving\/sweep_rates\/1\): must be at least/],
+    [[...base, "--decode-devices", "2"], /^prefill-trace: --decode-devices \(\/serving\/decode_devices\): only the disaggregated policy/],
+    [[...base, "--decode-tensor-parallel", "2"], /^prefill-trace: --decode-tensor-parallel \(\/serving\/decode_tensor_parallel\): only the disaggregated policy/],
     [[...base.slice(0, 3), "--requests", "100001", "--prompt", "512", "--output", "8"], /^prefill-trace: --requests \(\/serving\/requests\): /],
     [["serve", "--rate", "5", "--requests", "10", "--prompt-dist", "uniform:9:3", "--output", "8"], /^prefill-trace: --prompt-dist \(\/serving\/prompt\): uniform:A:B needs/],
     [[...base, "--arrival", "gamma:-1"], /^prefill-trace: --arrival \(\/serving\/arrival\): /],
