@@ -26,22 +26,28 @@ const std::vector<std::string>& bundled_mechanism() {
   return mechanism;
 }
 
+// Every reply reports a refusal the same way: its code, path and message (ok stays false).
+template <typename Reply>
+Reply& refuse(Reply& reply, const Error& error) {
+  reply.error = error.message;
+  reply.code = error.code;
+  reply.path = error.path;
+  return reply;
+}
+
 // Parses the scenario, then lets `body` fill the reply; a parse error becomes the reply's error.
 template <typename Reply, typename Body>
 Reply with_scenario(std::string_view scenario_json, Body body) {
   Reply reply;
   auto scenario = parse_scenario(scenario_json);
-  if (!scenario) {
-    reply.error = scenario.error();
-    return reply;
-  }
+  if (!scenario) return refuse(reply, scenario.failure());
   body(scenario.value(), reply);
   return reply;
 }
 
 Result<Trace> trace_for(std::string_view scenario_json) {
   auto scenario = parse_scenario(scenario_json);
-  if (!scenario) return Error{scenario.error()};
+  if (!scenario) return scenario.failure();
   return compute_trace(scenario.value(), bundled_mechanism());
 }
 
@@ -252,10 +258,7 @@ std::string_view bundled_lesson_name() {
 LessonReply load_lesson(std::string_view lesson_text) {
   LessonReply reply;
   auto lesson = parse_lesson(lesson_text);
-  if (!lesson) {
-    reply.error = lesson.error();
-    return reply;
-  }
+  if (!lesson) return refuse(reply, lesson.failure());
   reply.ok = true;
   reply.lesson_json = dump_json(lesson->document);
   return reply;
@@ -264,15 +267,9 @@ LessonReply load_lesson(std::string_view lesson_text) {
 QuizReply check_answer(std::string_view lesson_text, double check_index, double choice) {
   QuizReply reply;
   auto lesson = parse_lesson(lesson_text);
-  if (!lesson) {
-    reply.error = lesson.error();
-    return reply;
-  }
+  if (!lesson) return refuse(reply, lesson.failure());
   auto outcome = prefill_trace::check_answer(lesson.value(), check_index, choice);
-  if (!outcome) {
-    reply.error = outcome.error();
-    return reply;
-  }
+  if (!outcome) return refuse(reply, outcome.failure());
   reply.ok = true;
   reply.correct = outcome->correct;
   reply.correct_index = outcome->correct_index;
@@ -283,10 +280,7 @@ QuizReply check_answer(std::string_view lesson_text, double check_index, double 
 JsonReply compute_trace(std::string_view scenario_json) {
   JsonReply reply;
   auto trace = trace_for(scenario_json);
-  if (!trace) {
-    reply.error = trace.error();
-    return reply;
-  }
+  if (!trace) return refuse(reply, trace.failure());
   reply.ok = true;
   reply.json = dump_json(trace_to_json(trace.value()));
   return reply;
@@ -295,10 +289,7 @@ JsonReply compute_trace(std::string_view scenario_json) {
 FiguresReply trace_figures(std::string_view scenario_json) {
   FiguresReply reply;
   auto trace = trace_for(scenario_json);
-  if (!trace) {
-    reply.error = trace.error();
-    return reply;
-  }
+  if (!trace) return refuse(reply, trace.failure());
   const Trace& t = trace.value();
   const Ttft& ttft = t.ttft;
   std::vector<double>& out = reply.figures;
@@ -329,10 +320,7 @@ FiguresReply trace_figures(std::string_view scenario_json) {
 CsvReply compute_trace_csv(std::string_view scenario_json) {
   CsvReply reply;
   auto trace = trace_for(scenario_json);
-  if (!trace) {
-    reply.error = trace.error();
-    return reply;
-  }
+  if (!trace) return refuse(reply, trace.failure());
   reply.csv = trace_to_csv(trace.value());
   reply.ok = true;
   return reply;
@@ -342,8 +330,8 @@ JsonReply list_presets() {
   JsonReply reply;
   const Presets& presets = builtin_presets();
   if (presets.models.empty() || presets.accelerators.empty()) {
-    reply.error = "the built-in presets failed to load (a build defect)";
-    return reply;
+    return refuse(reply, error_at(ErrorCode::internal, "",
+                                  "the built-in presets failed to load (a build defect)"));
   }
   reply.ok = true;
   reply.json = dump_json(presets_to_json(presets));
@@ -354,14 +342,15 @@ JsonReply sweep(std::string_view scenario_json, std::string_view variable,
                 const std::vector<double>& values) {
   return with_scenario<JsonReply>(scenario_json, [&](const Scenario& scenario, JsonReply& reply) {
     if (variable != "prompt_tokens" && variable != "arrival_rate") {
-      reply.error = "sweep variable must be \"prompt_tokens\" or \"arrival_rate\"";
+      refuse(reply, error_at(ErrorCode::unknown_name, "/variable",
+                             "must be \"prompt_tokens\" or \"arrival_rate\""));
       return;
     }
     const SweepVariable which =
         variable == "prompt_tokens" ? SweepVariable::prompt_tokens : SweepVariable::arrival_rate;
     auto points = prefill_trace::sweep(scenario, which, values);
     if (!points) {
-      reply.error = points.error();
+      refuse(reply, points.failure());
       return;
     }
     reply.ok = true;
@@ -395,7 +384,7 @@ GeneratedReply check_generated(std::string_view scenario_json, std::string_view 
       scenario_json, [&](const Scenario& scenario, GeneratedReply& reply) {
         auto outcome = prefill_trace::check_generated(scenario, id, answer);
         if (!outcome) {
-          reply.error = outcome.error();
+          refuse(reply, outcome.failure());
           return;
         }
         reply.ok = true;

@@ -97,8 +97,9 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
 Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
                                       const std::vector<double>& values) {
   if (values.empty() || values.size() > max_sweep_points) {
-    return Error{"sweep: between 1 and " + std::to_string(max_sweep_points) + " points, not " +
-                 std::to_string(values.size())};
+    return error_at(values.empty() ? ErrorCode::out_of_range : ErrorCode::too_large, "/values",
+                    "between 1 and " + std::to_string(max_sweep_points) + " points, not " +
+                        std::to_string(values.size()));
   }
   const auto point = [](double value, const Ttft& ttft) {
     return SweepPoint{value,
@@ -117,24 +118,29 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
     fixed = compute_trace(scenario, {}, TraceOptions{false});
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double value = values[i];
-    const std::string where = "sweep value " + std::to_string(i);
-    if (!std::isfinite(value)) return Error{where + ": must be a finite number"};
+    // The values argument read as a JSON array: "/values/3" is its fourth value.
+    const std::string where = "/values/" + std::to_string(i);
+    if (!std::isfinite(value))
+      return error_at(ErrorCode::out_of_range, where, "must be a finite number");
     if (variable == SweepVariable::prompt_tokens) {
       if (value < 1 || value > static_cast<double>(limits::max_prompt_tokens) ||
           value != std::floor(value)) {
-        return Error{where + ": prompt_tokens must be an integer from 1 to " +
-                     std::to_string(limits::max_prompt_tokens)};
+        return error_at(ErrorCode::out_of_range, where,
+                        "prompt_tokens must be an integer from 1 to " +
+                            std::to_string(limits::max_prompt_tokens));
       }
       point_scenario.workload.prompt_tokens = static_cast<int64_t>(value);
       const int64_t chunk = point_scenario.workload.chunk_tokens;
       if (chunk > 0 &&
           (point_scenario.workload.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
-        return Error{where + ": too many chunks for chunk_tokens " + std::to_string(chunk)};
+        return error_at(ErrorCode::too_large, where,
+                        "too many chunks for chunk_tokens " + std::to_string(chunk));
       }
       points.push_back(point(value, compute_trace(point_scenario, {}, TraceOptions{false}).ttft));
     } else {
       if (value < 0 || value > limits::max_arrival_rate) {
-        return Error{where + ": arrival_rate must be from 0 to 1e9 requests/s"};
+        return error_at(ErrorCode::out_of_range, where,
+                        "arrival_rate must be from 0 to 1e9 requests/s");
       }
       point_scenario.workload.arrival_rate = value;
       const Ttft& base = fixed->ttft;

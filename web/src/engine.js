@@ -120,6 +120,24 @@ export function loadEngine(base) {
 
 /** Parses the `json` payload of a JsonResult into `{ok, error, value, json}`. */
 /**
+ * What a refusal is about: `code`, the ErrorCode's stable name ("unknown_field"; the module
+ * exports the enum, include/prefill_trace/result.hpp lists them), and `path`, the JSON Pointer of
+ * the value concerned ("" when none). The page branches on these, never on the message.
+ */
+function refusal(reply) {
+  return { code: codeName(reply.code), path: String(reply.path ?? '') };
+}
+
+/** An Embind enum value's name: its constructor is named "ErrorCode_<name>". */
+function codeName(code) {
+  const name = code?.constructor?.name ?? '';
+  return name.startsWith('ErrorCode_') ? name.slice('ErrorCode_'.length) : 'internal';
+}
+
+/** The engine itself failed (a trap, unreadable output): no field is to blame. */
+const FAILED = { code: 'internal', path: '' };
+
+/**
  * Runs an answer-checking call and returns a plain `{ok, error, correct, explanation, ...}`;
  * `extra(reply)` adds the call's own fields, `fallback` holds them when the engine traps.
  */
@@ -129,6 +147,7 @@ function answerResult(call, extra, fallback) {
     return {
       ok: Boolean(r.ok),
       error: String(r.error),
+      ...refusal(r),
       correct: Boolean(r.correct),
       explanation: String(r.explanation),
       ...extra(r),
@@ -137,6 +156,7 @@ function answerResult(call, extra, fallback) {
     return {
       ok: false,
       error: `the engine failed while checking the answer: ${describe(error)}`,
+      ...FAILED,
       correct: false,
       explanation: '',
       ...fallback,
@@ -149,13 +169,13 @@ function jsonResult(call, what) {
   try {
     result = call();
   } catch (error) {
-    return { ok: false, error: `the engine failed while ${what}: ${describe(error)}` };
+    return { ok: false, error: `the engine failed while ${what}: ${describe(error)}`, ...FAILED };
   }
-  if (!result.ok) return { ok: false, error: String(result.error) };
+  if (!result.ok) return { ok: false, error: String(result.error), ...refusal(result) };
   try {
     return { ok: true, error: '', value: JSON.parse(result.json), json: String(result.json) };
   } catch (error) {
-    return { ok: false, error: `the engine returned unreadable JSON while ${what}: ${describe(error)}` };
+    return { ok: false, error: `the engine returned unreadable JSON while ${what}: ${describe(error)}`, ...FAILED };
   }
 }
 
@@ -184,13 +204,13 @@ export class Engine {
     try {
       result = this.#module.loadLesson(text);
     } catch (error) {
-      return { ok: false, error: `the engine failed while validating: ${describe(error)}` };
+      return { ok: false, error: `the engine failed while validating: ${describe(error)}`, ...FAILED };
     }
-    if (!result.ok) return { ok: false, error: String(result.error) };
+    if (!result.ok) return { ok: false, error: String(result.error), ...refusal(result) };
     try {
       return { ok: true, lesson: JSON.parse(result.lessonJson) };
     } catch (error) {
-      return { ok: false, error: `the engine returned unreadable lesson JSON: ${describe(error)}` };
+      return { ok: false, error: `the engine returned unreadable lesson JSON: ${describe(error)}`, ...FAILED };
     }
   }
 
@@ -223,9 +243,9 @@ export class Engine {
   traceFigures(scenarioJson) {
     try {
       const r = this.#module.traceFigures(scenarioJson);
-      return { ok: Boolean(r.ok), error: String(r.error), figures: r.figures };
+      return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r), figures: r.figures };
     } catch (error) {
-      return { ok: false, error: `the engine failed while computing the trace: ${describe(error)}`, figures: null };
+      return { ok: false, error: `the engine failed while computing the trace: ${describe(error)}`, ...FAILED, figures: null };
     }
   }
 
@@ -233,9 +253,9 @@ export class Engine {
   traceCsv(scenarioJson) {
     try {
       const r = this.#module.traceCsv(scenarioJson);
-      return { ok: Boolean(r.ok), error: String(r.error), csv: String(r.csv) };
+      return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r), csv: String(r.csv) };
     } catch (error) {
-      return { ok: false, error: `the engine failed while writing the CSV: ${describe(error)}`, csv: '' };
+      return { ok: false, error: `the engine failed while writing the CSV: ${describe(error)}`, ...FAILED, csv: '' };
     }
   }
 
