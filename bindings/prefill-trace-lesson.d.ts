@@ -16,9 +16,13 @@ export interface PrefillTraceReadyDetail {
   lessonId: string;
   view: PrefillTraceView;
 }
-/** `prefill-trace-error`: one part could not be shown (the rest still is). */
+/**
+ * `prefill-trace-error`: one part could not be shown (the rest still is). `asset-base`: the
+ * attribute is no http(s) address, and nothing was loaded; `equations`: the equation pack could
+ * not be had (the equations are shown as text).
+ */
 export interface PrefillTraceErrorDetail {
-  part: "lesson" | "engine" | "explorer" | "charts" | "scenario";
+  part: "lesson" | "engine" | "explorer" | "charts" | "scenario" | "equations" | "asset-base";
   message: string;
 }
 /** `prefill-trace-scenario-change`: the reader committed a change in the explorer. */

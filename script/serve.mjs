@@ -5,7 +5,12 @@
 // Sends the same Content-Security-Policy as the page's <meta> tag (read from <root>/index.html,
 // so the policy has one source), correct MIME types (application/wasm enables streaming
 // compilation), an ETag so `no-cache` revalidation can answer 304, and refuses any path that
-// leaves the root.
+// leaves the root: every file it sends (the file asked for, a directory's index.html, a
+// precompressed sibling) goes through one resolver, `fileInside`, which follows symlinks with
+// realpath and keeps only a regular file whose real path is inside the root's real path.
+// A request target no URL parser accepts (`//`, `http://`, `//[`) is answered 400 without a log
+// line; slow or idle clients are cut off by stated timeouts, and the open sockets are capped
+// (TIMEOUTS below).
 //
 // Compression: script/build-site writes `<file>.br` and `<file>.gz` beside each text and wasm
 // file; the server sends the best one the request's Accept-Encoding allows (brotli, then gzip,
@@ -26,6 +31,19 @@ import { parseArgs } from 'node:util';
 import Negotiator from 'negotiator';
 
 const HOST = '127.0.0.1';
+
+/**
+ * How long a client may take, and how many sockets may be open at once. Node's defaults let a
+ * client that sends its headers a byte at a time (slowloris) hold a socket ~90 s; these are
+ * stated here instead. `connectionsCheckingInterval` is how often Node checks the first two.
+ */
+const TIMEOUTS = {
+  headersTimeout: 10_000, // ms to receive the request's headers
+  requestTimeout: 30_000, // ms to receive the whole request
+  keepAliveTimeout: 5_000, // ms an idle keep-alive socket is kept
+  connectionsCheckingInterval: 1_000,
+};
+const MAX_SOCKETS = 512;
 
 const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -106,7 +124,43 @@ function sendText(res, status, text, extra = {}) {
   res.end(`${text}\n`);
 }
 
-/** Maps a URL path to a file under root, or null when it is malformed or escapes root. */
+/**
+ * The one path resolver: `candidate`'s real path (symlinks followed) when it is a regular file
+ * inside the root's real path, with its size and modification time; otherwise null. Every file
+ * the server sends comes from here.
+ */
+async function fileInside(candidate) {
+  let real;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    return null;
+  }
+  if (real !== root && !real.startsWith(root + path.sep)) return null;
+  try {
+    const info = await stat(real);
+    return info.isFile() ? { file: real, size: info.size, mtimeMs: info.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `candidate` is a directory whose real path is inside the root's. */
+async function directoryInside(candidate) {
+  try {
+    const real = await realpath(candidate);
+    if (real !== root && !real.startsWith(root + path.sep)) return false;
+    return (await stat(real)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Maps a URL path to a file under root, or null when it is malformed or leaves root. `name` is
+ * the path as asked for (inside root, before symlinks): its precompressed siblings are looked
+ * up beside it, then resolved like the file itself.
+ */
 async function resolveFile(urlPath) {
   let decoded;
   try {
@@ -117,35 +171,9 @@ async function resolveFile(urlPath) {
   if (decoded.includes('\0') || decoded.includes('\\')) return null;
   const candidate = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);
   if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
-  let real;
-  try {
-    real = await realpath(candidate);
-  } catch {
-    return null;
-  }
-  // A symlink inside root must not lead outside it either.
-  if (real !== root && !real.startsWith(root + path.sep)) return null;
-  const info = await stat(real);
-  if (info.isDirectory()) {
-    const index = path.join(real, 'index.html');
-    try {
-      const indexInfo = await stat(index);
-      return indexInfo.isFile() ? { file: index, size: indexInfo.size, mtimeMs: indexInfo.mtimeMs } : null;
-    } catch {
-      return null;
-    }
-  }
-  return info.isFile() ? { file: real, size: info.size, mtimeMs: info.mtimeMs } : null;
-}
-
-/** A regular file's size and modification time, or null when there is none. */
-async function fileInfo(file) {
-  try {
-    const info = await stat(file);
-    return info.isFile() ? { file, size: info.size, mtimeMs: info.mtimeMs } : null;
-  } catch {
-    return null;
-  }
+  const name = (await directoryInside(candidate)) ? path.join(candidate, 'index.html') : candidate;
+  const found = await fileInside(name);
+  return found ? { ...found, name } : null;
 }
 
 /**
@@ -155,7 +183,9 @@ async function fileInfo(file) {
 async function chooseEncoding(req, found) {
   const siblings = new Map();
   for (const { name, suffix } of ENCODINGS) {
-    const sibling = await fileInfo(found.file + suffix);
+    // Beside the name asked for, and through the same resolver: a sibling that links out of
+    // the root is no sibling.
+    const sibling = await fileInside(found.name + suffix);
     if (sibling) siblings.set(name, sibling);
   }
   if (siblings.size === 0) return { sent: found, encoding: null, varies: false };
@@ -178,13 +208,26 @@ function etagOf(found) {
   return `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
 }
 
-const server = createServer(async (req, res) => {
+/** The request target's path, or null when no URL parser accepts it (a client error). */
+function pathnameOf(target) {
+  try {
+    return new URL(target ?? '/', `http://${HOST}`).pathname;
+  } catch {
+    return null;
+  }
+}
+
+const server = createServer(TIMEOUTS, async (req, res) => {
   try {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendText(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
       return;
     }
-    const { pathname } = new URL(req.url ?? '/', `http://${HOST}`);
+    const pathname = pathnameOf(req.url);
+    if (pathname === null) {
+      sendText(res, 400, 'Bad Request');
+      return;
+    }
     const found = await resolveFile(pathname);
     if (!found) {
       sendText(res, 404, 'Not Found');
@@ -225,6 +268,12 @@ const server = createServer(async (req, res) => {
     else res.destroy();
   }
 });
+
+// createServer's options cover the first two timeouts in Node 20; the properties are set too.
+server.headersTimeout = TIMEOUTS.headersTimeout;
+server.requestTimeout = TIMEOUTS.requestTimeout;
+server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
+server.maxConnections = MAX_SOCKETS;
 
 server.on('error', (error) => {
   console.error(`serve: cannot listen on ${HOST}:${port}: ${error.message}`);

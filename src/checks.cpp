@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "json_path.hpp"  // quoted_excerpt: an unknown id is shown bounded and escaped
 #include "trace.hpp"
 
 namespace prefill_trace {
@@ -157,7 +158,7 @@ Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_v
     }
     return outcome;
   }
-  return error_at(ErrorCode::unknown_name, "", "unknown check \"" + std::string(id) + "\"");
+  return error_at(ErrorCode::unknown_name, "", "unknown check " + quoted_excerpt(id));
 }
 
 }  // namespace prefill_trace

@@ -338,8 +338,28 @@ JsonReply list_presets() {
   return reply;
 }
 
+namespace {
+// A name passed on its own is bounded here too, not only by the wasm boundary's JS: C++
+// callers of this facade get the same limit and the same message shape. Empty: within it.
+std::string identifier_too_long(const char* what, std::string_view name) {
+  if (name.size() <= limits::max_identifier_bytes) return {};
+  return std::string(what) + ": string of " + std::to_string(name.size()) +
+         " bytes exceeds the limit of " + std::to_string(limits::max_identifier_bytes);
+}
+
+// The refusal of an over-long name: no JSON path (the boundary's JS says the same).
+template <typename Reply>
+Reply too_long(std::string message) {
+  Reply reply;
+  return refuse(reply, error_at(ErrorCode::too_large, "", std::move(message)));
+}
+}  // namespace
+
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,
                 const std::vector<double>& values) {
+  if (auto error = identifier_too_long("variable", variable); !error.empty()) {
+    return too_long<JsonReply>(std::move(error));
+  }
   return with_scenario<JsonReply>(scenario_json, [&](const Scenario& scenario, JsonReply& reply) {
     if (variable != "prompt_tokens" && variable != "arrival_rate") {
       refuse(reply, error_at(ErrorCode::unknown_name, "/variable",
@@ -380,6 +400,9 @@ JsonReply generate_checks(std::string_view scenario_json) {
 }
 
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {
+  if (auto error = identifier_too_long("id", id); !error.empty()) {
+    return too_long<GeneratedReply>(std::move(error));
+  }
   return with_scenario<GeneratedReply>(
       scenario_json, [&](const Scenario& scenario, GeneratedReply& reply) {
         auto outcome = prefill_trace::check_generated(scenario, id, answer);

@@ -1,12 +1,17 @@
 #include "json_path.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace prefill_trace {
 namespace {
 
 using nlohmann::json;
+
+constexpr const char* kDataAfterDocument = "invalid JSON (unexpected data after the document)";
 
 // Builds the document from nlohmann's SAX events, enforcing the limits as it goes and tracking
 // where it is, so an error can name a JSON Pointer rather than a byte. A handler that returns
@@ -47,12 +52,14 @@ class StrictDomBuilder {
 
   bool parse_error(std::size_t position, const std::string& /*last_token*/,
                    const nlohmann::detail::exception& error) {
-    // A syntax error has a byte offset, not a path.
+    // A syntax error has a byte offset, not a path. After a complete document the only
+    // possible error is that more follows; say so in those words rather than nlohmann's, which
+    // vary with what the extra bytes look like.
     error_ = error_at(ErrorCode::invalid_json, "",
-                      error.id == kNumberOverflowId
-                          ? overflow_message(error.what())
-                          : "byte " + std::to_string(position) + ": invalid JSON (" +
-                                syntax_reason(error.what()) + ")");
+                      error.id == kNumberOverflowId ? overflow_message(error.what())
+                      : complete_ ? "byte " + std::to_string(position) + ": " + kDataAfterDocument
+                                  : "byte " + std::to_string(position) + ": invalid JSON (" +
+                                        syntax_reason(error.what()) + ")");
     return false;
   }
 
@@ -72,6 +79,7 @@ class StrictDomBuilder {
   bool add(json value) {
     next_slot() = std::move(value);
     value_done();
+    complete_ = frames_.empty();  // a scalar document is complete once read
     return true;
   }
 
@@ -91,6 +99,7 @@ class StrictDomBuilder {
   bool close() {
     frames_.pop_back();
     value_done();
+    complete_ = frames_.empty();
     return true;
   }
 
@@ -151,6 +160,7 @@ class StrictDomBuilder {
   const JsonLimits& limits_;
   json document_;
   std::vector<Frame> frames_;
+  bool complete_ = false;  // the top-level value has been read
   Error error_;
 };
 
@@ -165,10 +175,118 @@ std::string StrictDomBuilder::syntax_reason(const std::string& what) {
 
 }  // namespace
 
+namespace {
+
+// The length of the UTF-8 sequence starting at text[i], or 0 when the bytes there are not one
+// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(1) < low || byte(1) > high) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(k) < 0x80 || byte(k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+// Code points shown escaped although they are valid UTF-8: the C1 controls (U+009B is a
+// terminal's CSI), the line and paragraph separators, and the bidirectional overrides and
+// isolates that can make a terminal show text in another order than it was written.
+bool shown_escaped(uint32_t code_point) {
+  return (code_point >= 0x80 && code_point <= 0x9F) || code_point == 0x200E ||
+         code_point == 0x200F || code_point == 0x2028 || code_point == 0x2029 ||
+         (code_point >= 0x202A && code_point <= 0x202E) ||
+         (code_point >= 0x2066 && code_point <= 0x2069);
+}
+
+uint32_t decode_utf8(std::string_view sequence) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(sequence[k]); };
+  switch (sequence.size()) {
+    case 1:
+      return byte(0);
+    case 2:
+      return (uint32_t{byte(0) & 0x1Fu} << 6) | (byte(1) & 0x3Fu);
+    case 3:
+      return (uint32_t{byte(0) & 0x0Fu} << 12) | (uint32_t{byte(1) & 0x3Fu} << 6) |
+             (byte(2) & 0x3Fu);
+    default:
+      return (uint32_t{byte(0) & 0x07u} << 18) | (uint32_t{byte(1) & 0x3Fu} << 12) |
+             (uint32_t{byte(2) & 0x3Fu} << 6) | (byte(3) & 0x3Fu);
+  }
+}
+
+void append_hex(std::string& out, const char* prefix, uint32_t value, int digits) {
+  static const char hex[] = "0123456789abcdef";
+  out += prefix;
+  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += hex[(value >> shift) & 15];
+}
+
+// The escaped prefix of `text` of at most max_bytes input bytes, and whether it was cut.
+std::pair<std::string, bool> escaped_prefix(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t length = utf8_sequence_length(text, i);
+    if (i + std::max<std::size_t>(length, 1) > max_bytes) break;
+    if (length == 0) {
+      append_hex(out, "\\x", static_cast<unsigned char>(text[i]), 2);
+      ++i;
+      continue;
+    }
+    const std::string_view sequence = text.substr(i, length);
+    const uint32_t code_point = decode_utf8(sequence);
+    if (code_point == '\n') {
+      out += "\\n";
+    } else if (code_point == '\t') {
+      out += "\\t";
+    } else if (code_point == '\r') {
+      out += "\\r";
+    } else if (code_point < 0x20 || code_point == 0x7F || shown_escaped(code_point)) {
+      append_hex(out, "\\u", code_point, 4);
+    } else {
+      out += sequence;
+    }
+    i += length;
+  }
+  return {out, i < text.size()};
+}
+
+}  // namespace
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+  auto [shown, cut] = escaped_prefix(text, max_bytes);
+  if (cut) shown += "… (" + std::to_string(text.size()) + " bytes)";
+  return shown;
+}
+
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
+  auto [shown, cut] = escaped_prefix(text, max_bytes);
+  return cut ? "\"" + shown + "…\" (" + std::to_string(text.size()) + " bytes)"
+             : "\"" + shown + "\"";
+}
+
 std::string child_path(const std::string& parent, std::string_view key) {
   std::string path = parent == "/" ? std::string() : parent;
   path += '/';
-  for (const char c : key) {
+  for (const char c : excerpt(key)) {
     if (c == '~') {
       path += "~0";
     } else if (c == '/') {
@@ -234,6 +352,13 @@ Result<json> parse_strict_json(std::string_view text, const JsonLimits& limits) 
   }
   StrictDomBuilder builder(text, limits);
   if (!json::sax_parse(text.begin(), text.end(), &builder)) return builder.error();
+  // nlohmann's lexer reads a NUL byte as the end of the input (for C strings), so a parse that
+  // succeeded stopped at the first NUL, if there is one (inside a string it is an error): what
+  // follows is data after the document, however valid. Counted from 1, as nlohmann counts.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    return error_at(ErrorCode::invalid_json, "",
+                    "byte " + std::to_string(nul + 1) + ": " + kDataAfterDocument);
+  }
   return std::move(builder.document());
 }
 

@@ -20,11 +20,22 @@ struct JsonLimits {
   std::size_t max_string_bytes = limits::max_json_string_bytes;
 };
 
-/// Parses `text` as one JSON document. Rejects invalid UTF-8, a byte-order mark, trailing
-/// garbage, duplicate object keys, and anything over the limits, naming the path or offset.
+/// Parses `text` (all of its bytes: a NUL does not end it) as one JSON document. Rejects invalid
+/// UTF-8, a byte-order mark, any byte after the document ("byte N: invalid JSON (unexpected data
+/// after the document)"), duplicate object keys, and anything over the limits, naming the path or
+/// offset.
 Result<nlohmann::json> parse_strict_json(std::string_view text, const JsonLimits& limits = {});
 
-/// Appends "/key" to a JSON Pointer, escaping '~' and '/' as RFC 6901 requires.
+/// Input text as an error message may show it: at most `max_bytes` bytes of it (whole UTF-8
+/// sequences), then "… (N bytes)" when cut; control characters (C0, DEL, C1), line and
+/// direction-changing format characters escaped as \n, \t, \r or \uXXXX, and bytes that are
+/// not UTF-8 as \xNN. The result is one line of printable text whatever the input held.
+std::string excerpt(std::string_view text, std::size_t max_bytes = limits::max_quoted_bytes);
+/// The excerpt in double quotes, the byte count outside them when cut: "abc…" (100000 bytes).
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes = limits::max_quoted_bytes);
+
+/// Appends "/key" to a JSON Pointer, escaping '~' and '/' as RFC 6901 requires. The path is for
+/// messages: the key appears as its excerpt, so a path stays short whatever the keys hold.
 std::string child_path(const std::string& parent, std::string_view key);
 std::string child_path(const std::string& parent, std::size_t index);
 

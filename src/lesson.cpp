@@ -320,16 +320,16 @@ Result<bool> verify_published_name(std::string_view file_name, std::string_view 
   if (file_name.size() < prefix_digits + 1 + suffix.size() ||
       file_name.substr(file_name.size() - suffix.size()) != suffix) {
     return error_at(ErrorCode::integrity, "",
-                    "file name \"" + std::string(file_name) +
-                        "\" does not carry a published hash (expected NAME-<16 hex digits>.json)");
+                    "file name " + quoted_excerpt(file_name) +
+                        " does not carry a published hash (expected NAME-<16 hex digits>.json)");
   }
   const auto digits =
       file_name.substr(file_name.size() - suffix.size() - prefix_digits, prefix_digits);
   const char dash = file_name[file_name.size() - suffix.size() - prefix_digits - 1];
   if (dash != '-' || !is_lower_hex(digits)) {
     return error_at(ErrorCode::integrity, "",
-                    "file name \"" + std::string(file_name) +
-                        "\" does not carry a published hash (expected NAME-<16 hex digits>.json)");
+                    "file name " + quoted_excerpt(file_name) +
+                        " does not carry a published hash (expected NAME-<16 hex digits>.json)");
   }
   if (sha256_hex.size() != 64 || !is_lower_hex(sha256_hex)) {
     return error_at(ErrorCode::integrity, "", "digest must be 64 lowercase hex digits");

@@ -20,10 +20,19 @@ constexpr std::size_t max_json_string_bytes = std::size_t{64} << 10;  // 64 KiB
 /// A name passed on its own (a sweep variable, a generated check's id): the longest real ones
 /// are 17 bytes ("step2-bound-at-t1", "projection-flops" is 16).
 constexpr std::size_t max_identifier_bytes = 256;
+/// Input quoted back in an error message (a key in a JSON path, an unknown preset id, a flag's
+/// value, a file name): at most this many bytes of it, then "… (N bytes)". Control characters
+/// are escaped, so a message is one line of printable text whatever the input held.
+constexpr std::size_t max_quoted_bytes = 80;
 
 // --- Sweep -----------------------------------------------------------------------------------
 /// Points per sweep call: one call is one trace per point and must not freeze a page.
 constexpr std::size_t max_sweep_points = 4096;
+/// Work per sweep call, in chunk passes: a prompt_tokens point costs ⌈T/C⌉ (the trace's one loop
+/// that grows with input), an arrival_rate sweep one trace plus one per point. 2^22 passes take
+/// ~0.3 s natively here; 4096 points of 2^20 chunks each (4.3e9 passes, both limits above
+/// respected) took 45–55 s in one call before this bound.
+constexpr double max_sweep_work = double(1 << 22);
 
 // --- Model shape -----------------------------------------------------------------------------
 constexpr int64_t max_layers = 4096;
@@ -46,7 +55,10 @@ constexpr double min_sram_per_unit_bytes = 1024;
 constexpr double max_sram_per_unit_bytes = 1e9;
 constexpr double max_l2_bytes = 1e12;
 constexpr double max_launch_overhead_seconds = 1;
-/// Device-to-device link bandwidth (bytes/s, one way) for tensor parallelism's all-reduces.
+/// Device-to-device link bandwidth (bytes/s, one way) for tensor parallelism's all-reduces:
+/// 0 (no link stated) or the same range as HBM bandwidth. Without a floor, 1e-300 B/s gave
+/// infinite all-reduce times.
+constexpr double min_interconnect_bandwidth = 1e6;
 constexpr double max_interconnect_bandwidth = 1e15;
 
 // --- Workload --------------------------------------------------------------------------------
@@ -55,7 +67,13 @@ constexpr int64_t max_batch = int64_t{1} << 16;
 constexpr int64_t max_chunks = int64_t{1} << 20;  // ⌈T/C⌉, the attention loop's length
 constexpr int64_t max_gemm_m_tile = 4096;
 constexpr int64_t max_attention_block = 4096;
-constexpr double max_arrival_rate = 1e9;  // requests/s
+/// Requests/s: 0 (no queue), else at least 1e-30. Batch formation waits (B − 1)/(2λ): at the
+/// floor and B = 2^16 that is 3.3e34 s, finite (λ = 1e-320 made it Infinity with `overloaded`
+/// false). The floor sits below every rate a sweep may sensibly ask for: the slowest admitted
+/// scenario (below) serves a batch in ~2.3e26 s, a saturation rate of ~2.9e-22/s, and the page
+/// sweeps from 1e-3 of the saturation rate.
+constexpr double min_arrival_rate = 1e-30;
+constexpr double max_arrival_rate = 1e9;
 constexpr double max_delivery_seconds = 3600;
 /// Devices one layer is split over (tensor parallelism).
 constexpr int64_t max_tensor_parallel = 1024;

@@ -71,6 +71,25 @@ class Fields {
     return number;
   }
 
+  // A rate or bandwidth where 0 means "none" (no queue, no link) and anything else must clear
+  // a floor: a denormal such as 1e-320 would pass a plain 0 … max check and turn a time into
+  // Infinity.
+  double zero_or_number(std::string_view key, double fallback, double min, double max) const {
+    if (!has(key)) return fallback;
+    const json& value = at(key);
+    if (value.is_number() && value.get<double>() == 0) return 0;
+    if (!value.is_number()) {
+      fail_type(key, "must be a number", value);
+      return fallback;
+    }
+    const double number = value.get<double>();
+    if (!std::isfinite(number) || number > max || number < min) {
+      fail_zero_or_range(key, min, max);
+      return fallback;
+    }
+    return number;
+  }
+
   int64_t integer(std::string_view key, int64_t fallback, int64_t min, int64_t max) const {
     if (!has(key)) return fallback;
     const json& value = at(key);
@@ -124,6 +143,11 @@ class Fields {
     errors_.fail(ErrorCode::out_of_range, path(key),
                  "must be from " + format_limit(min) + " to " + format_limit(max));
   }
+  [[gnu::noinline, gnu::cold]] void fail_zero_or_range(std::string_view key, double min,
+                                                       double max) const {
+    errors_.fail(ErrorCode::out_of_range, path(key),
+                 "must be 0 or from " + format_limit(min) + " to " + format_limit(max));
+  }
   [[gnu::noinline, gnu::cold]] void fail_integer_range(std::string_view key, int64_t min,
                                                        int64_t max) const {
     errors_.fail(ErrorCode::out_of_range, path(key),
@@ -143,8 +167,9 @@ DType parse_dtype(const std::string& name, const std::string& path, FirstError& 
   for (const auto& [text, dtype] : table) {
     if (name == text) return dtype;
   }
-  errors.fail(ErrorCode::unknown_name, path,
-              "unknown number format \"" + name + "\" (fp32, bf16, fp16, fp8, int8, int4)");
+  errors.fail(
+      ErrorCode::unknown_name, path,
+      "unknown number format " + quoted_excerpt(name) + " (fp32, bf16, fp16, fp8, int8, int4)");
   return DType::bf16;
 }
 
@@ -159,7 +184,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     if (preset != nullptr) return *preset;
     errors.fail(ErrorCode::unknown_name, path,
                 presets == nullptr ? "presets are not available here"
-                                   : "unknown model preset \"" + id + "\"");
+                                   : "unknown model preset " + quoted_excerpt(id));
     return model;
   }
   const Fields fields(value, path,
@@ -177,7 +202,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     const ModelShape* preset = presets->find_model(id);
     if (preset == nullptr) {
       errors.fail(ErrorCode::unknown_name, fields.path("preset"),
-                  "unknown model preset \"" + id + "\"");
+                  "unknown model preset " + quoted_excerpt(id));
       return model;
     }
     model = *preset;
@@ -255,7 +280,7 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     if (preset != nullptr) return *preset;
     errors.fail(ErrorCode::unknown_name, path,
                 presets == nullptr ? "presets are not available here"
-                                   : "unknown hardware preset \"" + id + "\"");
+                                   : "unknown hardware preset " + quoted_excerpt(id));
     return accelerator;
   }
   const Fields fields(value, path,
@@ -275,7 +300,7 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     const Accelerator* preset = presets->find_accelerator(id);
     if (preset == nullptr) {
       errors.fail(ErrorCode::unknown_name, fields.path("preset"),
-                  "unknown hardware preset \"" + id + "\"");
+                  "unknown hardware preset " + quoted_excerpt(id));
       return accelerator;
     }
     accelerator = *preset;
@@ -326,8 +351,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.interconnect_source_url =
       fields.text("interconnect_source_url", accelerator.interconnect_source_url);
   accelerator.interconnect_bandwidth =
-      fields.number("interconnect_bandwidth", accelerator.interconnect_bandwidth, 0,
-                    limits::max_interconnect_bandwidth);
+      fields.zero_or_number("interconnect_bandwidth", accelerator.interconnect_bandwidth,
+                            limits::min_interconnect_bandwidth, limits::max_interconnect_bandwidth);
   const std::string link_kind = fields.text(
       "interconnect_kind", accelerator.interconnect_kind == LinkKind::nvlink ? "nvlink" : "pcie");
   if (link_kind != "nvlink" && link_kind != "pcie") {
@@ -472,7 +497,8 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   work.attention = attention == "fused" ? AttentionKind::fused : AttentionKind::materialized;
   work.gemm_m_tile = fields.integer("gemm_m_tile", work.gemm_m_tile, 1, limits::max_gemm_m_tile);
   work.attention_block = fields.integer("attention_block", 0, 0, limits::max_attention_block);
-  work.arrival_rate = fields.number("arrival_rate", 0, 0, limits::max_arrival_rate);
+  work.arrival_rate =
+      fields.zero_or_number("arrival_rate", 0, limits::min_arrival_rate, limits::max_arrival_rate);
   work.delivery_seconds = fields.number("delivery_seconds", 0, 0, limits::max_delivery_seconds);
   if (fields.has("compute_efficiency") && !fields.at("compute_efficiency").is_null())
     work.compute_efficiency =
@@ -543,8 +569,8 @@ Result<Precision> precision_preset(std::string_view name) {
   if (name == "int8") return Precision{"int8", DType::int8, DType::int8, DType::bf16};
   if (name == "int4") return Precision{"int4", DType::int4, DType::bf16, DType::bf16};
   return error_at(ErrorCode::unknown_name, "",
-                  "unknown precision \"" + std::string(name) +
-                      "\" (bf16, fp16, fp8, int8, int4, or an object {weights, activations, kv})");
+                  "unknown precision " + quoted_excerpt(name) +
+                      " (bf16, fp16, fp8, int8, int4, or an object {weights, activations, kv})");
 }
 
 const ModelShape* Presets::find_model(std::string_view id) const {

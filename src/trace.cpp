@@ -101,6 +101,48 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
                     "between 1 and " + std::to_string(max_sweep_points) + " points, not " +
                         std::to_string(values.size()));
   }
+  // Every value is checked, and the call's work counted, before any trace runs: a prompt_tokens
+  // point costs its ⌈T/C⌉ chunk passes; an arrival_rate sweep one trace of the scenario.
+  const int64_t chunk = scenario.workload.chunk_tokens;
+  const auto chunks_of = [chunk](int64_t tokens) {
+    return chunk > 0 ? (tokens + chunk - 1) / chunk : int64_t{1};
+  };
+  double work = variable == SweepVariable::arrival_rate
+                    ? static_cast<double>(chunks_of(scenario.workload.prompt_tokens))
+                    : 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double value = values[i];
+    // The values argument read as a JSON array: "/values/3" is its fourth value.
+    const std::string where = "/values/" + std::to_string(i);
+    if (!std::isfinite(value))
+      return error_at(ErrorCode::out_of_range, where, "must be a finite number");
+    if (variable == SweepVariable::prompt_tokens) {
+      if (value < 1 || value > static_cast<double>(limits::max_prompt_tokens) ||
+          value != std::floor(value)) {
+        return error_at(ErrorCode::out_of_range, where,
+                        "prompt_tokens must be an integer from 1 to " +
+                            std::to_string(limits::max_prompt_tokens));
+      }
+      const int64_t chunks = chunks_of(static_cast<int64_t>(value));
+      if (chunks > limits::max_chunks) {
+        return error_at(ErrorCode::too_large, where,
+                        "too many chunks for chunk_tokens " + std::to_string(chunk));
+      }
+      work += static_cast<double>(chunks);
+    } else if (value != 0 &&
+               (value < limits::min_arrival_rate || value > limits::max_arrival_rate)) {
+      return error_at(ErrorCode::out_of_range, where,
+                      "arrival_rate must be 0 or from 1e-30 to 1e9 requests/s");
+    }
+  }
+  if (work > limits::max_sweep_work) {
+    return error_at(ErrorCode::too_large, "/values",
+                    std::to_string(static_cast<int64_t>(work)) +
+                        " chunk passes (the points' ⌈T/C⌉ summed) exceed the limit of " +
+                        std::to_string(static_cast<int64_t>(limits::max_sweep_work)) +
+                        "; use fewer points or a larger chunk");
+  }
+
   const auto point = [](double value, const Ttft& ttft) {
     return SweepPoint{value,
                       ttft.queue_seconds,
@@ -116,32 +158,11 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
   std::optional<Trace> fixed;
   if (variable == SweepVariable::arrival_rate)
     fixed = compute_trace(scenario, {}, TraceOptions{false});
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double value = values[i];
-    // The values argument read as a JSON array: "/values/3" is its fourth value.
-    const std::string where = "/values/" + std::to_string(i);
-    if (!std::isfinite(value))
-      return error_at(ErrorCode::out_of_range, where, "must be a finite number");
+  for (const double value : values) {
     if (variable == SweepVariable::prompt_tokens) {
-      if (value < 1 || value > static_cast<double>(limits::max_prompt_tokens) ||
-          value != std::floor(value)) {
-        return error_at(ErrorCode::out_of_range, where,
-                        "prompt_tokens must be an integer from 1 to " +
-                            std::to_string(limits::max_prompt_tokens));
-      }
       point_scenario.workload.prompt_tokens = static_cast<int64_t>(value);
-      const int64_t chunk = point_scenario.workload.chunk_tokens;
-      if (chunk > 0 &&
-          (point_scenario.workload.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
-        return error_at(ErrorCode::too_large, where,
-                        "too many chunks for chunk_tokens " + std::to_string(chunk));
-      }
       points.push_back(point(value, compute_trace(point_scenario, {}, TraceOptions{false}).ttft));
     } else {
-      if (value < 0 || value > limits::max_arrival_rate) {
-        return error_at(ErrorCode::out_of_range, where,
-                        "arrival_rate must be from 0 to 1e9 requests/s");
-      }
       point_scenario.workload.arrival_rate = value;
       const Ttft& base = fixed->ttft;
       points.push_back(point(

@@ -2,6 +2,7 @@
 // 2 bad input or bad usage (one line on stderr).
 
 #include <fcntl.h>
+#include <limits.h>  // PATH_MAX
 #include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,6 +78,16 @@ struct Failure {
   throw Failure{message};
 }
 
+// What the user typed, as an error shows it: bounded and with control characters escaped
+// (src/json_path.hpp), so a message is one printable line whatever argv held.
+std::string typed(const std::string& text) {
+  return quoted_excerpt(text);
+}
+// A file name is shown whole up to PATH_MAX (any name the system could open), escaped.
+std::string file_name(const std::string& path) {
+  return excerpt(path, PATH_MAX);
+}
+
 struct Args {
   std::vector<std::string> positional;
   std::map<std::string, std::string> options;  // --name -> value ("" for switches)
@@ -136,10 +147,11 @@ Args parse_args(int argc, char** argv, int first, const std::vector<std::string>
     }
     bool known = false;
     for (const auto& name : allowed) known = known || name == word;
-    if (!known) fail(word + ": unknown option here (see --help)");
+    if (!known) fail(excerpt(word) + ": unknown option here (see --help)");
     if (!takes_value(word)) {
       // "--json=false" must not print JSON: a switch is given or not, never given a value.
-      if (inline_value) fail(word + ": is a switch and takes no value (drop \"=" + value + "\")");
+      if (inline_value)
+        fail(word + ": is a switch and takes no value (drop " + typed("=" + value) + ")");
     } else if (!inline_value) {
       if (i + 1 >= argc) fail(word + ": needs a value");
       value = argv[++i];
@@ -168,10 +180,10 @@ const char* file_kind(mode_t mode) {
 
 void refuse_unless_regular(const std::string& path, const struct stat& info) {
   if (!S_ISREG(info.st_mode))
-    fail(path + ": is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
+    fail(file_name(path) + ": is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
   const auto limit = static_cast<off_t>(limits::max_document_bytes);
   if (info.st_size > limit) {
-    fail(path + ": byte 0: document of " + std::to_string(info.st_size) +
+    fail(file_name(path) + ": byte 0: document of " + std::to_string(info.st_size) +
          " bytes exceeds the limit of " + std::to_string(limit));
   }
 }
@@ -184,7 +196,7 @@ void refuse_unless_regular(const std::string& path, const struct stat& info) {
 std::string read_file(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
-    fail(path + ": cannot open the file (" + std::strerror(errno) + ")");
+    fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
   refuse_unless_regular(path, info);
   // Closed on every path out, the failures (which throw) included.
   struct Descriptor {
@@ -193,9 +205,9 @@ std::string read_file(const std::string& path) {
       if (fd >= 0) ::close(fd);
     }
   } const file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-  if (file.fd < 0) fail(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  if (file.fd < 0) fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
   if (::fstat(file.fd, &info) != 0)
-    fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
+    fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
   refuse_unless_regular(path, info);
   // One byte over the limit is read, so a file that grew since fstat is still refused.
   std::string text(limits::max_document_bytes + 1, '\0');
@@ -205,7 +217,7 @@ std::string read_file(const std::string& path) {
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;
-      fail(path + ": cannot read the file (" + std::strerror(errno) + ")");
+      fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
     }
     filled += static_cast<std::size_t>(got);
   }
@@ -238,14 +250,14 @@ std::pair<std::string, std::string> lesson_source(const Args& args) {
                               : std::pair{read_file(args.positional[0]), args.positional[0]};
   if (option(args, "--verify")) {
     auto verified = verify_published_name(source.second, sha256_hex(source.first));
-    if (!verified) fail(source.second + ": " + verified.error());
+    if (!verified) fail(file_name(source.second) + ": " + verified.error());
   }
   return source;
 }
 
 Lesson load_lesson_or_fail(const std::pair<std::string, std::string>& source) {
   auto lesson = parse_lesson(source.first);
-  if (!lesson) fail(source.second + ": " + lesson.error());
+  if (!lesson) fail(file_name(source.second) + ": " + lesson.error());
   return lesson.value();
 }
 
@@ -308,7 +320,7 @@ int run_lesson(const Args& args) {
 // Flags read numbers by the one rule the page also uses (src/number_text.hpp).
 double parse_number(const std::string& flag, const std::string& text) {
   const auto value = parse_decimal(text);
-  if (!value) fail(flag + ": \"" + text + "\" " + value.error());
+  if (!value) fail(flag + ": " + typed(text) + " " + value.error());
   return *value;
 }
 
@@ -319,7 +331,7 @@ std::size_t parse_ordinal(const std::string& flag, const std::string& text, std:
   const double number = parse_number(flag, text);
   if (number != std::floor(number) || number < 1 || number > static_cast<double>(count)) {
     fail(flag + ": must be " + what + " from 1 to " + std::to_string(count) + note + ", not " +
-         text);
+         excerpt(text));
   }
   return static_cast<std::size_t>(number) - 1;
 }
@@ -360,8 +372,8 @@ ScenarioInput scenario_input(const Args& args) {
   ScenarioInput input{{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}}, {}, {}};
   if (const auto file = option(args, "--scenario")) {
     auto parsed = parse_strict_json(read_file(*file));
-    if (!parsed) fail(*file + ": " + parsed.error());
-    if (!parsed->is_object()) fail(*file + ": a scenario must be a JSON object");
+    if (!parsed) fail(file_name(*file) + ": " + parsed.error());
+    if (!parsed->is_object()) fail(file_name(*file) + ": a scenario must be a JSON object");
     input.file = *file;
     for (const auto& item : parsed->items()) {
       input.value[item.key()] = item.value();
@@ -405,9 +417,15 @@ std::string with_source(const Args& args, const ScenarioInput& input, const Erro
       return std::string(spec.flag) + ": " + error.message;
     }
   }
-  const bool from_file =
-      std::find(input.file_keys.begin(), input.file_keys.end(), top) != input.file_keys.end();
-  return from_file ? *input.file + ": " + error.message : error.message;
+  // The file's keys as the engine's paths show them (escaped per RFC 6901, bounded): a key
+  // holding '/' or ':' is still found.
+  for (const std::string& key : input.file_keys) {
+    const std::string shown = child_path("", key);
+    if (error.path == shown || error.path.rfind(shown + "/", 0) == 0) {
+      return file_name(*input.file) + ": " + error.message;
+    }
+  }
+  return error.message;
 }
 
 Scenario scenario_or_fail(const Args& args) {
@@ -500,7 +518,7 @@ std::vector<std::string> scenario_options() {
 }
 
 int run_trace(const Args& args) {
-  if (!args.positional.empty()) fail("trace: unexpected argument \"" + args.positional[0] + "\"");
+  if (!args.positional.empty()) fail("trace: unexpected argument " + typed(args.positional[0]));
   const int formats = (option(args, "--json") ? 1 : 0) + (option(args, "--csv") ? 1 : 0) +
                       (option(args, "--table") ? 1 : 0);
   if (formats > 1) fail("trace: choose one of --json, --csv, --table");
@@ -612,9 +630,11 @@ int run(int argc, char** argv) {
       return run_sweep(parse_args(argc, argv, 2, options));
     }
     if (command == "presets") return run_presets(parse_args(argc, argv, 2, {"--json"}));
-    fail("unknown command \"" + command + "\"; see --help");
+    fail("unknown command " + typed(command) + "; see --help");
   } catch (const Failure& failure) {
-    std::cerr << "prefill-trace: " << failure.message << '\n';
+    // Every piece quoted from input is escaped where it is quoted; escaping the whole line once
+    // more (a no-op on escaped text) keeps it one printable line whatever a message missed.
+    std::cerr << "prefill-trace: " << excerpt(failure.message, failure.message.size()) << '\n';
     return kBadInput;
   } catch (const std::exception& error) {
     std::cerr << "prefill-trace: internal error: " << error.what() << '\n';

@@ -1,5 +1,7 @@
 #include "trace/queueing.hpp"
 
+#include <cmath>
+
 namespace prefill_trace {
 
 std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds) {
@@ -22,8 +24,11 @@ Ttft time_to_first_token(double execution_seconds, double delivery_compute_secon
     ttft.utilization = batch_rate * ttft.service_seconds;
     ttft.batch_formation_seconds = (batch - 1) / (2 * work.arrival_rate);
     const auto wait = md1_wait_seconds(batch_rate, ttft.service_seconds);
-    ttft.overloaded = !wait.has_value();
-    if (wait) ttft.queue_seconds = *wait + ttft.batch_formation_seconds;
+    // A queue that does not settle to a finite wait is overloaded, whatever the cause: ρ ≥ 1,
+    // or a wait beyond double range (the limits keep it finite; this keeps the promise if not).
+    if (wait && std::isfinite(*wait + ttft.batch_formation_seconds))
+      ttft.queue_seconds = *wait + ttft.batch_formation_seconds;
+    ttft.overloaded = !ttft.queue_seconds.has_value();
   } else {
     ttft.queue_seconds = 0.0;
   }

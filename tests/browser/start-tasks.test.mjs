@@ -36,13 +36,14 @@ const STEPS = [
   'explorer-build',
   'explorer-controls',
   'explorer-figures',
+  'explorer-compare',
   'explorer-steps',
   'explorer-charts',
   'trace',
   'first-draw',
 ];
 /** The steps that each add a part of the explorer to the page, in order. */
-const PLACEMENTS = ['explorer-build', 'explorer-controls', 'explorer-figures', 'explorer-steps', 'explorer-charts'];
+const PLACEMENTS = ['explorer-build', 'explorer-controls', 'explorer-figures', 'explorer-compare', 'explorer-steps', 'explorer-charts'];
 
 test('the cold load runs each step of its start in a task of its own, in order', async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 412, height: 823 } });
@@ -117,9 +118,9 @@ test('each step card and chart frame is contained: what is drawn inside it is la
     const root = document.querySelector('prefill-trace-lesson').shadowRoot;
     return [...root.querySelectorAll('.trace-step, .chart')].map((e) => `${e.className.split(' ')[0]}: ${getComputedStyle(e).contain}`);
   });
-  // Five step cards and seven charts (explorer.js CHART_NAMES), each `contain: content`
+  // Five step cards and nine charts (explorer.js CHART_NAMES), each `contain: content`
   // (layout paint style; the computed value keeps the keyword).
-  assert.deepEqual(contain, [...Array(5).fill('trace-step: content'), ...Array(7).fill('chart: content')]);
+  assert.deepEqual(contain, [...Array(5).fill('trace-step: content'), ...Array(9).fill('chart: content')]);
   assert.deepEqual(problems, []);
 });
 

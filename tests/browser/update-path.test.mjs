@@ -12,7 +12,7 @@ const env = useBrowser();
 const openPage = (t, pathAndQuery, options) => open(env, t, pathAndQuery, options);
 const engine = await loadModule();
 
-const CHARTS = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
+const CHARTS = ['roofline', 'intensity', 'time', 'bytes', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 const VIEWPORT = { width: 1280, height: 900 };
 
 /** The engine's trace for the default scenario with `overrides`. */
@@ -169,7 +169,7 @@ test('a change that leaves a chart’s data as it was does not touch the chart',
   await waitForScenario(page, { arrival_rate: 2 });
   await settle(page);
   const counts = await mutationCounts(page);
-  for (const name of ['roofline', 'time', 'memory', 'decode', 'reuse']) {
+  for (const name of ['roofline', 'intensity', 'time', 'bytes', 'memory', 'decode', 'reuse']) {
     assert.equal(counts[name], 0, `${name}: ${counts[name]} mutation records`);
   }
   // The observers do see a chart whose data changed: the TTFT bar gains a queue.

@@ -1,4 +1,4 @@
-// npm consumer tests: the packed tarball (npm pack build/npm) installed into an empty project in
+// npm consumer tests: the packed tarball (npm pack ./build/npm) installed into an empty project in
 // a temporary directory, used the ways a stranger would: require(), import from a
 // "type": "module" package, an esbuild browser bundle (no extra flags) run in headless Chromium,
 // and TypeScript --strict with moduleResolution nodenext and bundler. Each calls the engine and

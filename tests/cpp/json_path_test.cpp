@@ -58,5 +58,36 @@ TEST(StrictJson, PointerEscapesSlashAndTilde) {
   EXPECT_EQ(child_path("/x", std::size_t{3}), "/x/3");
 }
 
+// What an error message quotes of its input (issue 24, E5): whole up to the limit, then cut at a
+// whole UTF-8 sequence with the input's byte count; control characters and bytes that are not
+// UTF-8 escaped, so one line of printable text comes out whatever went in.
+TEST(Excerpt, EscapesControlsAndBoundsLength) {
+  EXPECT_EQ(excerpt("plain"), "plain");
+  EXPECT_EQ(excerpt("a\nb\tc\rd"), R"(a\nb\tc\rd)");
+  EXPECT_EQ(excerpt(std::string("\x1b[2J\a\0\x7f", 7)), R"(\u001b[2J\u0007\u0000\u007f)");
+  // U+009B (CSI, C2 9B) and U+202E (right-to-left override, E2 80 AE) are valid UTF-8 that a
+  // terminal acts on; "é" (C3 A9) is shown as it is.
+  EXPECT_EQ(excerpt("\xC2\x9B"
+                    "31m \xE2\x80\xAE"
+                    "abc \xC3\xA9"),
+            R"(\u009b31m \u202eabc )"
+            "\xC3\xA9");
+  // A lone continuation byte and a truncated sequence are not UTF-8.
+  EXPECT_EQ(excerpt("\x80x\xE2\x80"), R"(\x80x\xe2\x80)");
+  // 10 bytes at a limit of 4: "abcd", then the input's size.
+  EXPECT_EQ(excerpt("abcdefghij", 4), "abcd… (10 bytes)");
+  EXPECT_EQ(quoted_excerpt("abcdefghij", 4), "\"abcd…\" (10 bytes)");
+  EXPECT_EQ(quoted_excerpt("abcd", 4), "\"abcd\"");
+  // "é" is 2 bytes: at a limit of 3 after "a", the second "é" (bytes 4–5) does not fit whole.
+  EXPECT_EQ(excerpt("a\xC3\xA9\xC3\xA9", 3), "a\xC3\xA9… (5 bytes)");
+  // A key in a path is its excerpt, then RFC 6901's escapes.
+  EXPECT_EQ(
+      child_path("", std::string(100, '/')), "/" + [] {
+        std::string escaped;
+        for (int i = 0; i < 80; ++i) escaped += "~1";
+        return escaped;
+      }() + "… (100 bytes)");
+}
+
 }  // namespace
 }  // namespace prefill_trace

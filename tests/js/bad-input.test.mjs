@@ -81,7 +81,7 @@ const hostileFlags = [
   ["--prompt", "18446744073709551616", "--prompt (/prompt_tokens): must be an integer from 1 to 16777216"],
   ["--prompt", "12abc", '--prompt: "12abc" is not a decimal number'],
   ["--batch", "0.5", "--batch (/batch): must be an integer, not number"],
-  ["--arrival-rate", "-1", "--arrival-rate (/arrival_rate): must be from 0 to 1000000000"],
+  ["--arrival-rate", "-1", "--arrival-rate (/arrival_rate): must be 0 or from 1e-30 to 1000000000"],
   ["--compute-efficiency", "1.5", "--compute-efficiency (/compute_efficiency): must be from 0.001 to 1"],
   ["--memory-efficiency", "1e-310", "--memory-efficiency (/memory_efficiency): must be from 0.001 to 1"],
   ["--model", "gpt-9", '--model (/model): unknown model preset "gpt-9"'],

@@ -135,3 +135,57 @@ test("the table prints any finite figure whole, however large", () => {
   const printed = /^TTFT: .* = (\S+) s$/m.exec(table.stdout)[1];
   assert.equal(printed, total.toExponential(2).replace(/e\+(\d+)$/, (_, e) => `e+${e.padStart(2, "0")}`));
 });
+
+// Issue 24, E6: characters from the input that a terminal acts on (ESC starting a colour or
+// a title change, BEL, a line break that forges a second message line) come out escaped, and a
+// long value is quoted as its first 80 bytes and its size.
+test("errors escape control characters from the input and quote long values bounded", () => {
+  const escape = "\x1b[31mred\x07\nprefill-trace: forged";
+  const shown = String.raw`\u001b[31mred\u0007\nprefill-trace: forged`;
+  assert.equal(cli(["trace", "--prompt", escape]).stderr, `prefill-trace: --prompt: "${shown}" is not a decimal number\n`);
+  assert.equal(cli([escape]).stderr, `prefill-trace: unknown command "${shown}"; see --help\n`);
+  assert.equal(cli(["trace", "--model", escape]).stderr, `prefill-trace: --model (/model): unknown model preset "${shown}"\n`);
+  const missing = path.join(scratch, "new\nline\x1b.json");
+  assert.equal(cli(["lesson", missing]).stderr,
+    `prefill-trace: ${scratch}/new\\nline\\u001b.json: cannot open the file (No such file or directory)\n`);
+  // 100 000 bytes typed: the message quotes 80 of them and says how many there were.
+  const run = cli(["trace", "--prompt", "9".repeat(50000) + "x".repeat(50000)]);
+  assert.equal(run.status, 2);
+  assert.equal(run.stderr, `prefill-trace: --prompt: "${"9".repeat(80)}…" (100000 bytes) is not a decimal number\n`);
+});
+
+// Issue 24, E7: a scenario file's key holding "/" (written "~1" in a JSON path) or ":" was not
+// recognised as the file's, so its error lost the file name.
+test("a scenario file's error keeps the file name whatever its keys hold", () => {
+  const file = path.join(scratch, "keys.json");
+  for (const [key, shownPath] of [["a/b", "/a~1b"], ["a:b", "/a:b"], ["~/x:y", "/~0~1x:y"], ["\x1b[2J", "/\\u001b[2J"]]) {
+    writeFileSync(file, JSON.stringify({ [key]: 1 }));
+    assert.equal(cli(["trace", "--scenario", file]).stderr, `prefill-trace: ${file}: ${shownPath}: unknown field\n`, key);
+  }
+});
+
+// Issue 24, E1 and E2 from the command line: rates under their floors are refused by name
+// instead of printing "inf s" or "unbounded" with `overloaded` false.
+test("rates below their floors are refused, not printed as inf", () => {
+  assert.equal(cli(["trace", "--arrival-rate", "1e-320", "--batch", "2"]).stderr,
+    "prefill-trace: --arrival-rate (/arrival_rate): must be 0 or from 1e-30 to 1000000000\n");
+  const file = path.join(scratch, "slow-link.json");
+  writeFileSync(file, JSON.stringify({ model: "llama-3.1-8b", hardware: { preset: "h100-sxm", interconnect_bandwidth: 1e-300 }, tensor_parallel: 2 }));
+  const run = cli(["trace", "--scenario", file]);
+  assert.equal(run.status, 2);
+  assert.equal(run.stderr, `prefill-trace: ${file}: /hardware/interconnect_bandwidth: must be 0 or from 1000000 to 1e+15\n`);
+});
+
+// Issue 24, E3: the file's bytes after a NUL are part of the file.
+test("a NUL byte in a lesson or scenario file does not end the document", () => {
+  const lesson = readFileSync(lessonPath);
+  const file = path.join(scratch, "lesson-nul.json");
+  writeFileSync(file, Buffer.concat([lesson, Buffer.from("\0garbage")]));
+  assert.equal(cli(["lesson", file]).stderr,
+    `prefill-trace: ${file}: byte ${lesson.length + 1}: invalid JSON (unexpected data after the document)\n`);
+  const scenario = path.join(scratch, "scenario-nul.json");
+  writeFileSync(scenario, '{"prompt_tokens": 16}\0{"x":1}');
+  // '{"prompt_tokens": 16}' is 21 bytes: the NUL is byte 22.
+  assert.equal(cli(["trace", "--scenario", scenario]).stderr,
+    `prefill-trace: ${scenario}: byte 22: invalid JSON (unexpected data after the document)\n`);
+});

@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { count, groupedDecimal, number } from "../../web/src/format.js";
+import * as fmt from "../../web/src/format.js";
 
 const reference = new Intl.NumberFormat("en-US", { maximumFractionDigits: 12 });
 
@@ -54,4 +55,13 @@ test("number() and count() use it", () => {
   assert.equal(count(2098176.4), "2,098,176");
   assert.equal(number(1117.09, 3), "1,117"); // ≥ 10^3: rounded to an integer
   assert.equal(number(0.000123456, 3), "0.000123");
+});
+
+// Issue 20 item 5: the roofline's 0.1 FLOP/byte tick read "100m" (SI milli), which a reader
+// takes for a hundred million; below 1 the tick is the plain decimal.
+test('tick labels below 1 are plain decimals, not milli-prefixed', () => {
+  assert.equal(fmt.tick(0.1), '0.1');
+  assert.equal(fmt.tick(0.01), '0.01');
+  assert.equal(fmt.tick(100), '100');
+  assert.equal(fmt.tick(1e5), '100k');
 });

@@ -31,12 +31,44 @@ export function defaultAssetBase() {
 
 /** Sets (or with null, clears) the document-wide asset base; relative values resolve against the page. */
 export function setDefaultAssetBase(base) {
-  documentAssetBase = base == null || base === '' ? null : folderUrl(base);
+  documentAssetBase = base == null || base === '' ? null : folderUrl(base, 'PrefillTraceLesson.assetBase');
 }
 
-/** `base` as an absolute folder URL (a trailing slash added), resolved against the page. */
-export function folderUrl(base) {
-  const url = new URL(String(base), document.baseURI);
+/** The schemes an address the element fetches from may have (asset-base, lesson-src, equations-src). */
+export const FETCHED_SCHEMES = Object.freeze(['http:', 'https:']);
+
+/** At most this much of a refused address is quoted in a message. */
+const QUOTED_CHARS = 120;
+
+/** `value` in quotes for a message: at most QUOTED_CHARS of it, and its length when longer. */
+export function quoted(value) {
+  const text = String(value);
+  return text.length <= QUOTED_CHARS ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, QUOTED_CHARS))}… (${text.length} characters)`;
+}
+
+/**
+ * `value` (an attribute's text, resolved against the page) as a URL the element may fetch
+ * from, or a TypeError naming `what` (the attribute): an address the URL parser refuses
+ * ("http://[") or one of a scheme that names no file (javascript:, data:, blob:, about:,
+ * mailto:, …). Checked before anything is built from it: such a base made `new URL(path,
+ * base)` throw deep inside a rendering.
+ */
+export function fetchableUrl(value, what) {
+  const text = String(value);
+  if (!URL.canParse(text, document.baseURI)) throw new TypeError(`${what}: ${quoted(text)} is not a URL`);
+  const url = new URL(text, document.baseURI);
+  if (!FETCHED_SCHEMES.includes(url.protocol)) {
+    throw new TypeError(`${what}: ${quoted(text)} is a ${url.protocol} address; only http: and https: addresses are loaded`);
+  }
+  return url;
+}
+
+/**
+ * `base` as an absolute folder URL (a trailing slash added), resolved against the page; a
+ * TypeError naming `what` when it is not an http(s) address (fetchableUrl).
+ */
+export function folderUrl(base, what = 'asset-base') {
+  const url = fetchableUrl(base, what);
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   url.search = '';
   url.hash = '';
@@ -62,6 +94,8 @@ export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';
 /* global PREFILL_TRACE_CHARTS_MODULE, PREFILL_TRACE_KATEX_MODULE */
 export const CHARTS_MODULE =
   typeof PREFILL_TRACE_CHARTS_MODULE === 'string' ? PREFILL_TRACE_CHARTS_MODULE : 'chunks/charts.js';
+/** The serving simulation's Worker (web/src/under-load/worker.js), a classic script: build-site bundles it. */
+export const SERVING_WORKER = 'chunks/serving-worker.js';
 export const KATEX_MODULE =
   typeof PREFILL_TRACE_KATEX_MODULE === 'string' ? PREFILL_TRACE_KATEX_MODULE : 'chunks/katex.js';
 
@@ -101,6 +135,12 @@ export const EXPLORER_LESSON_ID = 'prefill-resource-trace';
  */
 export const LESSON_TIMEOUT_MS = 15_000;
 export const MAX_LESSON_BYTES = 1 << 20;
+
+/**
+ * The most bytes read of a companion file (an equation pack, the lesson names): the lesson
+ * file's own limit (the bundled pack is 852 bytes); a larger body is cancelled.
+ */
+export const MAX_COMPANION_BYTES = 1 << 20;
 
 /** localStorage key of saved quiz progress (see progress.js). */
 export const PROGRESS_STORAGE_KEY = 'prefill-trace:progress:v1';

@@ -33,6 +33,7 @@ import { describe } from './element/loading.js';
 import { Mount } from './element/mount.js';
 import { stylesheet } from './element/styles.js';
 import { findPrerendered } from './prerendered.js';
+import { scenarioShapeError } from './scenario.js';
 
 export class PrefillTraceLesson extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
@@ -84,7 +85,9 @@ export class PrefillTraceLesson extends HTMLElement {
   }
 
   attributeChangedCallback(name, previous, value) {
-    if (previous === value || !this.#mount) return;
+    // (Before the first connection the rendering reads every attribute; a refused rendering,
+    // #refuse, has no mount but must still follow a corrected attribute.)
+    if (previous === value || !this.#shadow || !this.isConnected) return;
     if (RELOADING.has(name)) {
       this.#render();
     } else if (name === 'scenario' && !this.#reflecting) {
@@ -173,17 +176,18 @@ export class PrefillTraceLesson extends HTMLElement {
     if (this.#mount) this.#mount.answers = this.#answers;
   }
 
-  /** The asset base of this element: its attribute, else the document's. */
+  /**
+   * The asset base of this element: its attribute, else the document's; `{problem}` when the
+   * attribute is not an http(s) address (nothing is then loaded from it, config.js fetchableUrl).
+   */
   #base() {
     const own = this.getAttribute('asset-base');
-    if (own) {
-      try {
-        return folderUrl(own);
-      } catch {
-        // An unreadable address: the default, and the error event says so (#render).
-      }
+    if (!own) return { base: defaultAssetBase() };
+    try {
+      return { base: folderUrl(own) };
+    } catch (error) {
+      return { base: null, problem: describe(error) };
     }
-    return defaultAssetBase();
   }
 
   #release() {
@@ -210,7 +214,11 @@ export class PrefillTraceLesson extends HTMLElement {
     this.#release();
     const generation = ++this.#generation;
     this.setAttribute('data-state', 'loading');
-    const base = this.#base();
+    const { base, problem } = this.#base();
+    if (problem) {
+      this.#refuse(problem);
+      return;
+    }
     this.#ensureStyles(base);
     const view = this.view;
     const prerendered = this.#prerendered;
@@ -267,6 +275,29 @@ export class PrefillTraceLesson extends HTMLElement {
       });
   }
 
+  /**
+   * Settles as `error` without loading anything: the element cannot know where its engine and
+   * styles are. The message takes the place of the lesson (styled from the document's asset
+   * base, when that has the style sheet).
+   */
+  #refuse(problem) {
+    this.#ensureStyles(defaultAssetBase());
+    const root = h(
+      'div',
+      { class: 'ptl' },
+      h(
+        'article',
+        { class: 'lesson', part: 'lesson' },
+        h('div', { class: 'page-error', role: 'alert' }, h('h2', {}, 'The lesson could not be loaded'), h('p', {}, problem)),
+      ),
+    );
+    this.#root?.remove();
+    this.#root = root;
+    this.#shadow.append(root);
+    this.setAttribute('data-state', 'error');
+    dispatch(this, 'prefill-trace-error', { part: 'asset-base', message: problem });
+  }
+
   #onMountEvent(name, detail) {
     if (name === 'prefill-trace-scenario-change') {
       this.#scenario = detail.scenario;
@@ -286,6 +317,18 @@ export class PrefillTraceLesson extends HTMLElement {
       parsed = JSON.parse(text);
     } catch (error) {
       dispatch(this, 'prefill-trace-error', { part: 'scenario', message: `scenario: invalid JSON (${describe(error)})` });
+      return;
+    }
+    // Its shape (an object of known fields) is checked now, whether or not an explorer exists
+    // yet: "null" or an array was once kept silently for an explorer that then ignored it.
+    const shapeError = scenarioShapeError(parsed);
+    if (shapeError) {
+      dispatch(this, 'prefill-trace-error', { part: 'scenario', message: `scenario ${shapeError}` });
+      return;
+    }
+    if (!this.#mount) {
+      // No rendering to show it (a refused asset-base): kept for the next one.
+      this.#scenario = parsed;
       return;
     }
     const result = this.#mount.setScenario(parsed);

@@ -226,6 +226,11 @@ export class Engine {
     );
   }
 
+  /** Whether this build of the engine has the serving simulation (docs/serving.md). */
+  hasServing() {
+    return typeof this.#module.simulateServing === 'function';
+  }
+
   /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
   listPresets() {
     return jsonResult(() => this.#module.listPresets(), 'listing presets');

@@ -6,6 +6,14 @@
 // typesetEquations() loads KaTeX (with its style sheet and fonts) and fills the slots when one
 // nears the viewport or the page is idle, whichever comes first. The reading and the plain
 // equation are there from the start.
+//
+// An equation pack comes from the host (`equations-src`) and is not trusted to be small or
+// tame: KaTeX's HTML for \frac{ nested 200 deep crashed Chromium's renderer (its layout
+// recursion), and 100 KB of LaTeX took 31 s of main-thread typesetting. So each LaTeX string is
+// measured before KaTeX sees it (LATEX_LIMITS: its length and its nesting depth), KaTeX's own
+// macro-expansion and size limits are set, at most LATEX_LIMITS.maxEquations equations are
+// typeset per lesson, and each is typeset in a task of its own. An equation outside a limit
+// shows its text reading and LaTeX source with the reason; nothing else on the page depends on it.
 
 import { KATEX_MODULE, assetUrl } from './config.js';
 import { h } from './dom.js';
@@ -20,7 +28,72 @@ export const KATEX_OPTIONS = Object.freeze({
   // text instead. KaTeX's own error rendering would put a style attribute on its error span,
   // which the page's CSP refuses (and reports).
   throwOnError: true,
+  // Macro expansions per equation (KaTeX's default is 1000): a \def chain multiplies the tokens
+  // typeset; the formal equations the Atlas writes expand a handful of built-in macros.
+  maxExpand: 100,
+  // The largest size, in em, an equation may ask for (\rule, \kern, \rule{1000em}{1000em}).
+  maxSize: 20,
 });
+
+/**
+ * What one equation's LaTeX may be before KaTeX is asked to typeset it. Measured in headless
+ * Chromium on this project's 2-core machine (KaTeX 0.19.1, render and layout, medians of 7):
+ * 996 characters of "\frac{x}{y}+" took 473 ms, \frac nested 16 deep 76 ms, the bundled
+ * equation (64 characters, 2 levels) 3 ms; the renderer crashed on \frac nested 200 deep and
+ * still drew it at 100. So 500 characters (a long task of at most ~0.25 s, one per equation)
+ * and 16 levels (a factor of 6 from the crash), for equations that need a few dozen characters
+ * and a few levels.
+ */
+export const LATEX_LIMITS = Object.freeze({
+  /** UTF-16 code units of one LaTeX string. */
+  maxLength: 500,
+  /** Groups open at once: { … }, \left … \right and \begin … \end each count one level. */
+  maxDepth: 16,
+  /** Equations typeset in one lesson (an Atlas lesson has one to three); more are shown as text. */
+  maxEquations: 16,
+});
+
+/** The deepest nesting of `latex`: braces, \left…\right and \begin…\end (escaped braces excepted). */
+export function latexDepth(latex) {
+  let depth = 0;
+  let deepest = 0;
+  const open = () => {
+    depth += 1;
+    if (depth > deepest) deepest = depth;
+  };
+  for (let i = 0; i < latex.length; i += 1) {
+    const c = latex[i];
+    if (c === '{') open();
+    else if (c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '\\') {
+      // A control word (letters) or a control symbol (one other character, e.g. \{).
+      const word = /^[A-Za-z]+/.exec(latex.slice(i + 1, i + 33))?.[0] ?? '';
+      if (word === 'left' || word === 'begin') open();
+      else if (word === 'right' || word === 'end') depth = Math.max(0, depth - 1);
+      i += word ? word.length : 1;
+    }
+  }
+  return deepest;
+}
+
+/** Why `latex` is not typeset (a limit it passes), or null when it may be. */
+export function latexProblem(latex) {
+  // (The depth first: it names what crashed the renderer; one pass over a 1 MiB string took 26 ms.)
+  const depth = latexDepth(latex);
+  if (depth > LATEX_LIMITS.maxDepth) {
+    return `its LaTeX nests ${depth} levels deep, more than the ${LATEX_LIMITS.maxDepth} an equation may`;
+  }
+  if (latex.length > LATEX_LIMITS.maxLength) {
+    return `its LaTeX is ${latex.length} characters long, more than the ${LATEX_LIMITS.maxLength} an equation may have`;
+  }
+  return null;
+}
+
+/** The source shown in place of math that was not typeset: at most maxLength characters of it. */
+function shownSource(latex) {
+  if (latex.length <= LATEX_LIMITS.maxLength) return latex;
+  return `${latex.slice(0, LATEX_LIMITS.maxLength)}… (${latex.length} characters in all)`;
+}
 
 /** How far ahead of the viewport an equation starts loading KaTeX. */
 const NEAR_VIEWPORT = '100% 0px';
@@ -44,11 +117,13 @@ function loadKatex(base) {
  * (renderToString + innerHTML would not, and would parse markup).
  */
 function typeset(katex, latex) {
+  const problem = latexProblem(latex);
+  if (problem) return fallbackMath(latex, problem);
   const box = h('div', { class: 'equation-math' });
   try {
     katex.render(latex, box, KATEX_OPTIONS);
-  } catch {
-    return fallbackMath(latex);
+  } catch (error) {
+    return fallbackMath(latex, error instanceof Error ? error.message : String(error));
   }
   // Kept as a safety net: with throwOnError, KaTeX does not render error nodes itself.
   return box.querySelector('.katex-error') ? fallbackMath(latex) : box;
@@ -67,12 +142,17 @@ export function pendingLatexOf(slot) {
   return pendingLatex.get(slot) ?? null;
 }
 
-function fallbackMath(latex) {
+/** The LaTeX source in place of the math, and why (`reason`, when known). */
+function fallbackMath(latex, reason = null) {
   return h(
     'div',
     { class: 'equation-math equation-math--fallback' },
-    h('p', { class: 'note' }, 'The typeset equation could not be drawn; its LaTeX source:'),
-    h('code', {}, latex),
+    h(
+      'p',
+      { class: 'note' },
+      reason ? `The typeset equation could not be drawn: ${reason}. Its LaTeX source:` : 'The typeset equation could not be drawn; its LaTeX source:',
+    ),
+    h('code', {}, shownSource(latex)),
   );
 }
 
@@ -120,7 +200,7 @@ function symbolsTable(variables) {
  * @param {string} plainEquation  science[i].equation from the lesson record
  * @param {{latex?: string, variables?: Array, text?: string} | undefined} formal  equation pack entry
  */
-export function equationBlock(plainEquation, formal) {
+export function equationBlock(plainEquation, formal, packProblem = null) {
   const math = formal ? mathSlot(formal.latex) : null;
   return h(
     'div',
@@ -136,6 +216,8 @@ export function equationBlock(plainEquation, formal) {
         formal?.text ? h('span', { class: 'equation-reading' }, formal.text) : null,
         h('code', { class: 'equation-plain' }, plainEquation),
       ),
+      // The pack could not be had: the equation is shown as text, and the reader told why.
+      !formal && packProblem ? h('p', { class: 'note equation-note' }, `The typeset form is not shown: ${packProblem}`) : null,
     ),
     formal ? symbolsTable(formal.variables) : null,
   );
@@ -198,13 +280,21 @@ async function fillSlots(slots, loadStyles, base) {
   } catch (error) {
     console.warn(`Showing the equations as LaTeX source: ${error instanceof Error ? error.message : error}`);
   }
-  const boxes = slots.map((slot) => {
+  const boxes = [];
+  for (const [i, slot] of slots.entries()) {
+    // One equation per task: however many a lesson has, the page answers input between them.
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
     const latex = pendingLatex.get(slot);
     pendingLatex.delete(slot);
-    const box = katex ? typeset(katex, latex) : fallbackMath(latex);
+    let box;
+    if (i >= LATEX_LIMITS.maxEquations) {
+      box = fallbackMath(latex, `a lesson typesets at most ${LATEX_LIMITS.maxEquations} equations`);
+    } else {
+      box = katex ? typeset(katex, latex) : fallbackMath(latex);
+    }
     slot.replaceWith(box);
-    return box;
-  });
+    boxes.push(box);
+  }
   await loadMathFonts(boxes);
 }
 

@@ -180,9 +180,13 @@ export function bound(name) {
   return BOUND_LABELS[name] ?? (name ? String(name) : 'no kernels');
 }
 
-/** Axis tick labels: compact SI without unit ("100k", "1T", "10m"). */
+/**
+ * Axis tick labels: compact SI without unit ("100k", "1T"); below 1 a plain decimal ("0.1",
+ * "0.01"), since a bare "100m" on an axis of FLOP/byte reads as a hundred million (or metres).
+ */
 export function tick(value) {
   if (!isNumber(value)) return '';
   if (value === 0) return '0';
+  if (Math.abs(value) < 1 && Math.abs(value) >= 1e-4) return String(Number(value.toPrecision(3)));
   return si(value, '', 3).replace(' ', '');
 }

@@ -65,7 +65,7 @@ function mechanism(lesson) {
   );
 }
 
-function science(lesson, equations) {
+function science(lesson, equations, equationsProblem) {
   if (!Array.isArray(lesson.science) || lesson.science.length === 0) return null;
   return section(
     'science',
@@ -75,7 +75,7 @@ function science(lesson, equations) {
         'article',
         { class: 'science-item' },
         item.title.trim() ? h('h3', {}, item.title) : null, // no empty heading
-        equationBlock(item.equation, equations[i]),
+        equationBlock(item.equation, equations[i], equationsProblem),
         h('p', {}, item.explanation),
         labelled('Assumptions', item.assumptions),
       ),
@@ -254,6 +254,7 @@ function continueExploring(lesson, relatedLessons) {
  * @param {object} options
  * @param {object} options.lesson          the record as validated by the engine
  * @param {object[]} options.equations     equation-pack entries for this lesson (may be empty)
+ * @param {string|null} [options.equationsProblem]  why the equation pack could not be had, if so
  * @param {Record<string, {name: string, url: string}>} options.relatedLessons
  * @param {string} options.lessonUrl       the lesson file's address, for "Published lesson data"
  * @param {(checkIndex: number, choice: number) => object} options.onCheck
@@ -267,6 +268,7 @@ function continueExploring(lesson, relatedLessons) {
 export function renderLesson({
   lesson,
   equations,
+  equationsProblem = null,
   relatedLessons,
   lessonUrl,
   onCheck,
@@ -283,7 +285,7 @@ export function renderLesson({
     lesson.learningObjective ? section('objective', 'Learning objective', h('p', {}, lesson.learningObjective)) : null,
     mechanism(lesson),
     explorer,
-    science(lesson, equations),
+    science(lesson, equations, equationsProblem),
     history(lesson),
     lesson.engineeringExample ? section('example', 'Engineering example', h('p', {}, lesson.engineeringExample)) : null,
     distinctions(lesson),

@@ -4,6 +4,19 @@
 // changes and the old answer is no longer found; entries for a published check's slot that no
 // longer match are deleted, and the store keeps only the most recent answers.
 //
+// The store is shared: every element on the page and every tab of the origin reads and writes
+// the same localStorage key. So nothing is cached across operations: each save, slot claim or
+// read takes the stored progress as it is now, changes one answer and writes it back — two
+// elements or tabs answering different questions keep each other's answers (before, each
+// wrote back the copy it had read at load, and the last writer won). A change made by another
+// element of the page (an in-page notice) or another tab (the window's `storage` event) is
+// reported through `onExternalChange`, so shown answers follow it.
+//
+// Stored progress is not trusted: another writer, an old format or a hand edit may have left
+// anything under the key. It is read into fresh objects, entry by entry; what is not an answer
+// (`{answer: finite number, correct: boolean, savedAt: finite number}`) or a slot (a string) is
+// discarded, once, with `onDiscarded(reason)`, and the next write replaces it.
+//
 // Storage is best effort: without Web Crypto (an insecure origin) or localStorage (disabled,
 // full), answers are still checked, just not remembered. A host that keeps progress itself
 // (the element's storage="none") gets a store that never touches localStorage: it starts from
@@ -28,8 +41,15 @@ export class ProgressStore {
   #persist;
   #onSave;
   #onUnavailable;
+  #onDiscarded;
+  #onExternalChange;
   #unavailable = false;
-  #saved = null;
+  #discardReported = false;
+  // The progress as last read or written: all of it under persist=false or once storage has
+  // failed, otherwise only what the last operation saw.
+  #memory = emptyProgress();
+  #onStorage = null;
+  #onPageChange = null;
 
   /**
    * @param {string} storageKey  the localStorage key
@@ -39,14 +59,44 @@ export class ProgressStore {
    *        new or changed answer (not when a restored answer is saved again unchanged)
    * @param {() => void} [options.onUnavailable]  once, when it turns out that answers cannot be
    *        remembered here (no Web Crypto for the keys, localStorage missing, refused or full)
+   * @param {(reason: string) => void} [options.onDiscarded]  once, when stored progress that is
+   *        not progress was discarded
+   * @param {() => void} [options.onExternalChange]  another element or tab changed the stored
+   *        progress (call close() to stop listening)
    */
-  constructor(storageKey, { persist = true, onSave = () => {}, onUnavailable = () => {} } = {}) {
+  constructor(
+    storageKey,
+    { persist = true, onSave = () => {}, onUnavailable = () => {}, onDiscarded = () => {}, onExternalChange = null } = {},
+  ) {
     this.#storageKey = storageKey;
     this.#persist = persist;
     this.#onSave = onSave;
     this.#onUnavailable = onUnavailable;
+    this.#onDiscarded = onDiscarded;
+    this.#onExternalChange = onExternalChange;
     // Without Web Crypto no answer has a key (sha256Hex), so none can be saved.
     if (persist && !globalThis.crypto?.subtle) this.#unavailable = true;
+    if (persist && onExternalChange) {
+      this.#onPageChange = (event) => {
+        if (event.detail.key === storageKey && event.detail.store !== this) onExternalChange();
+      };
+      pageChanges.addEventListener('change', this.#onPageChange);
+      if (typeof window !== 'undefined') {
+        // Another tab: `key` is null when it cleared the whole storage.
+        this.#onStorage = (event) => {
+          if (event.key === storageKey || event.key === null) onExternalChange();
+        };
+        window.addEventListener('storage', this.#onStorage);
+      }
+    }
+  }
+
+  /** Stops listening for other elements' and tabs' changes (the element was removed). */
+  close() {
+    if (this.#onPageChange) pageChanges.removeEventListener('change', this.#onPageChange);
+    if (this.#onStorage) window.removeEventListener('storage', this.#onStorage);
+    this.#onPageChange = null;
+    this.#onStorage = null;
   }
 
   /**
@@ -63,50 +113,49 @@ export class ProgressStore {
     this.#onUnavailable();
   }
 
-  /**
-   * The stored progress, read on first use: the first localStorage access of a page opens the
-   * origin's storage (milliseconds), and no saved answer is needed before the page is drawn.
-   */
-  get #data() {
-    this.#saved ??= this.#read();
-    return this.#saved;
-  }
-
-  #read() {
-    if (!this.#persist) return { entries: {}, slots: {} };
-    let text = null;
+  /** The progress as stored now (a fresh object), or the memory copy where nothing is stored. */
+  #current() {
+    if (!this.remembers) return this.#memory;
+    let text;
     try {
       // Reading the property itself throws where storage is disabled (a SecurityError).
       if (!globalThis.localStorage) throw new Error('no localStorage');
       text = globalThis.localStorage.getItem(this.#storageKey);
     } catch {
       this.#storageFailed();
+      return this.#memory;
     }
-    try {
-      const parsed = JSON.parse(text ?? 'null');
-      if (parsed && typeof parsed === 'object' && parsed.entries && parsed.slots) return parsed;
-    } catch {
-      // An unreadable entry (another writer, an old format): start empty; the next save replaces it.
+    if (text === null) return emptyProgress();
+    const { progress, problem } = readProgress(text);
+    if (problem && !this.#discardReported) {
+      this.#discardReported = true;
+      this.#onDiscarded(problem);
     }
-    return { entries: {}, slots: {} };
+    return progress;
   }
 
-  #write() {
-    const keys = Object.keys(this.#data.entries);
+  /** Applies `change` to the progress as it is now, keeps the newest MAX_ENTRIES, stores it. */
+  #update(change) {
+    const data = this.#current();
+    if (change(data) === false) return;
+    const keys = Object.keys(data.entries);
     if (keys.length > MAX_ENTRIES) {
       keys
-        .sort((a, b) => this.#data.entries[a].savedAt - this.#data.entries[b].savedAt)
+        .sort((a, b) => data.entries[a].savedAt - data.entries[b].savedAt)
         .slice(0, keys.length - MAX_ENTRIES)
-        .forEach((key) => delete this.#data.entries[key]);
+        .forEach((key) => delete data.entries[key]);
     }
-    if (!this.#persist) return;
+    this.#memory = data;
+    if (!this.remembers) return;
     try {
       if (!globalThis.localStorage) throw new Error('no localStorage');
-      globalThis.localStorage.setItem(this.#storageKey, JSON.stringify(this.#data));
+      globalThis.localStorage.setItem(this.#storageKey, JSON.stringify(data));
     } catch {
       // Full or disabled storage: progress is simply not kept, and the progress line says so.
       this.#storageFailed();
+      return;
     }
+    pageChanges.dispatchEvent(new CustomEvent('change', { detail: { key: this.#storageKey, store: this } }));
   }
 
   /**
@@ -115,33 +164,39 @@ export class ProgressStore {
    * saved answer is discarded.
    */
   claimSlot(slot, key) {
-    const previous = this.#data.slots[slot];
-    if (previous === key) return;
-    if (previous) delete this.#data.entries[previous];
-    this.#data.slots[slot] = key;
-    this.#write();
+    this.#update((data) => {
+      const previous = data.slots[slot];
+      if (previous === key) return false;
+      if (previous) delete data.entries[previous];
+      data.slots[slot] = key;
+      return true;
+    });
   }
 
   /** The saved `{answer, correct}` for a question key, or null. */
   get(key) {
     if (!key) return null;
-    const entry = this.#data.entries[key];
-    return entry ? { answer: entry.answer, correct: Boolean(entry.correct) } : null;
+    const entry = ownValue(this.#current().entries, key);
+    return entry ? { answer: entry.answer, correct: entry.correct } : null;
   }
 
   save(key, answer, correct) {
     if (!key) return;
-    const previous = this.#data.entries[key];
-    if (previous && previous.answer === answer && previous.correct === Boolean(correct)) return;
-    this.#data.entries[key] = { answer, correct: Boolean(correct), savedAt: Date.now() };
-    this.#write();
-    this.#onSave(key, answer, Boolean(correct));
+    let changed = false;
+    this.#update((data) => {
+      const previous = ownValue(data.entries, key);
+      if (previous && previous.answer === answer && previous.correct === Boolean(correct)) return false;
+      data.entries[key] = { answer, correct: Boolean(correct), savedAt: Date.now() };
+      changed = true;
+      return true;
+    });
+    if (changed) this.#onSave(key, answer, Boolean(correct));
   }
 
-  /** Every saved answer: `{[questionKey]: {answer, correct}}` (a copy). */
+  /** Every saved answer: `{[questionKey]: {answer, correct}}` (a copy). Never throws. */
   answers() {
     return Object.fromEntries(
-      Object.entries(this.#data.entries).map(([key, e]) => [key, { answer: e.answer, correct: Boolean(e.correct) }]),
+      Object.entries(this.#current().entries).map(([key, e]) => [key, { answer: e.answer, correct: e.correct }]),
     );
   }
 
@@ -150,25 +205,72 @@ export class ProgressStore {
    * not `{answer: finite number, correct?: boolean}` are skipped.
    */
   replaceAnswers(answers) {
-    const entries = {};
+    const entries = Object.create(null);
     if (answers && typeof answers === 'object') {
       for (const [key, value] of Object.entries(answers)) {
         if (!value || typeof value !== 'object' || !Number.isFinite(value.answer)) continue;
         entries[key] = { answer: value.answer, correct: Boolean(value.correct), savedAt: 0 };
       }
     }
-    this.#saved = { entries, slots: { ...this.#data.slots } };
-    this.#write();
+    this.#update((data) => {
+      data.entries = entries;
+      return true;
+    });
   }
 
   /** Forgets every saved answer. */
   clear() {
-    this.#saved = { entries: {}, slots: {} };
-    if (!this.#persist) return;
+    this.#memory = emptyProgress();
+    if (!this.remembers) return;
     try {
       globalThis.localStorage?.removeItem(this.#storageKey);
     } catch {
       // Nothing to clear.
     }
+    pageChanges.dispatchEvent(new CustomEvent('change', { detail: { key: this.#storageKey, store: this } }));
   }
+}
+
+/** Stores of one page hear of each other's writes here (the `storage` event is for other tabs). */
+const pageChanges = new EventTarget();
+
+function emptyProgress() {
+  return { entries: Object.create(null), slots: Object.create(null) };
+}
+
+/** `object[key]` when `key` is its own member (never a prototype's: "__proto__", "toString"). */
+function ownValue(object, key) {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/**
+ * Stored text as progress: fresh objects holding only well-formed answers and slots, and what
+ * was discarded (null when nothing was).
+ * @returns {{progress: {entries: object, slots: object}, problem: string|null}}
+ */
+export function readProgress(text) {
+  const progress = emptyProgress();
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { progress, problem: 'the saved answers are not JSON' };
+  }
+  const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isObject(parsed) || !isObject(parsed.entries) || !isObject(parsed.slots)) {
+    return { progress, problem: 'the saved answers are not in the format this page writes' };
+  }
+  let dropped = 0;
+  for (const [key, entry] of Object.entries(parsed.entries)) {
+    if (isObject(entry) && Number.isFinite(entry.answer) && typeof entry.correct === 'boolean' && Number.isFinite(entry.savedAt)) {
+      progress.entries[key] = { answer: entry.answer, correct: entry.correct, savedAt: entry.savedAt };
+    } else {
+      dropped += 1;
+    }
+  }
+  for (const [slot, key] of Object.entries(parsed.slots)) {
+    if (typeof key === 'string') progress.slots[slot] = key;
+    else dropped += 1;
+  }
+  return { progress, problem: dropped ? `${dropped} saved ${dropped === 1 ? 'entry was' : 'entries were'} not answers` : null };
 }

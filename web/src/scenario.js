@@ -65,6 +65,31 @@ export function readDecimal(text) {
   return Number.isFinite(value) ? value : null;
 }
 
+/** A digit, a group separator (comma, underscore, apostrophe, a space of any kind), a digit. */
+const DIGIT_GROUP = /\d([,_'\s\u00a0\u202f])\d/u;
+
+/**
+ * A typed answer under the rule above, or the reason it is not read, naming what is wrong:
+ * digit-group separators are refused by name, because "1,5" is fifteen to one reader and one
+ * and a half to another (the checks' reader used to drop them and read 15).
+ * @returns {{value: number, problem: null} | {value: null, problem: string}}
+ */
+export function readTypedNumber(text) {
+  const value = readDecimal(text);
+  if (value !== null) return { value, problem: null };
+  const trimmed = String(text ?? '').replace(ASCII_SPACE_AROUND, '');
+  if (trimmed === '') return { value: null, problem: 'Enter a number first, for example 1.5e9.' };
+  const separator = DIGIT_GROUP.exec(trimmed)?.[1];
+  if (separator !== undefined) {
+    const name = separator === ',' ? 'a comma' : separator === '_' ? 'an underscore' : separator === "'" ? 'an apostrophe' : 'a space';
+    return {
+      value: null,
+      problem: `"${trimmed.slice(0, 40)}" has a digit-group separator (${name}), which is not read: write the digits alone, with "." for a decimal point (1500000 or 1.5e6).`,
+    };
+  }
+  return { value: null, problem: `"${trimmed.slice(0, 40)}" is not a decimal number; write digits with "." for a decimal point, for example 1.5e9.` };
+}
+
 /**
  * Text from a field or a query parameter as the engine should see it: a number when it reads as
  * one under the rule above, null when empty, otherwise the text itself (so the engine's message
@@ -75,6 +100,30 @@ export function parseValue(text, numeric) {
   const trimmed = String(text ?? '').replace(ASCII_SPACE_AROUND, '');
   if (trimmed === '') return null;
   return readDecimal(trimmed) ?? trimmed;
+}
+
+/**
+ * The name to show for the scenario's `hardware`: a preset's name (or its id when unknown), or
+ * for a host's own accelerator object (the CLI's custom hardware: `{"preset"?, "name"?, …}`)
+ * its `name`, else its preset's name marked "(modified)", else "Custom accelerator" — the names
+ * the engine gives it (src/scenario.cpp read_accelerator), never "[object Object]".
+ * @param {string|object} hardware  the scenario's value
+ * @param {Array<{id: string, name: string}>} accelerators  listPresets().accelerators
+ */
+export function hardwareName(hardware, accelerators = []) {
+  const presetName = (id) => accelerators.find((a) => a.id === id)?.name ?? null;
+  if (hardware && typeof hardware === 'object' && !Array.isArray(hardware)) {
+    if (typeof hardware.name === 'string' && hardware.name.trim()) return hardware.name.trim();
+    const base = typeof hardware.preset === 'string' ? presetName(hardware.preset) ?? hardware.preset : null;
+    return base ? `${base} (modified)` : 'Custom accelerator';
+  }
+  return presetName(hardware) ?? String(hardware ?? '');
+}
+
+/** The structural problem of a host's scenario (stateFromScenario's), before any explorer exists; null when none. */
+export function scenarioShapeError(scenario) {
+  const result = stateFromScenario(scenario, defaultState({}));
+  return result.ok ? null : result.error;
 }
 
 /** The shape fields of a preset model record (from listPresets). */

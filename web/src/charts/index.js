@@ -3,7 +3,9 @@
 // first trace, since the charts sit below the figures and the steps. A cold load fetches,
 // parses and runs none of it before then.
 
+import { bytesChart } from './bytes.js';
 import { legend } from './common.js';
+import { intensityChart } from './intensity.js';
 import { decodeChart } from './decode.js';
 import { memoryChart } from './memory.js';
 import { reuseChart } from './reuse.js';
@@ -12,13 +14,17 @@ import { timeChart } from './time.js';
 import { sweepChart, ttftChart } from './ttft.js';
 
 export { sweepValues } from './ttft.js';
+export { curvePrompts, projectionNames } from './intensity.js';
+export { POLICIES, attainmentChart, percentileChart, timelineChart } from './serving.js';
 
 /**
  * Makes the charts, in the order they are shown (an update draws them in place later).
  * @param {(variable: string) => void} onSweepVariable  the reader picked what the sweep varies
- * @returns {{roofline, time, memory, ttft, sweep, decode, reuse}} ChartPanel-based charts
+ * @param {(scale: string) => void} [onSweepScale]  the reader picked the sweep's axes (log | linear)
+ * @param {(held: boolean) => void} [onTtftHold]  the reader held (or freed) the TTFT bar's axis
+ * @returns {{roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse}} ChartPanel-based charts
  */
-export function createCharts(onSweepVariable) {
+export function createCharts(onSweepVariable, onSweepScale, onTtftHold) {
   return {
     roofline: rooflineChart(
       legend([
@@ -29,10 +35,12 @@ export function createCharts(onSweepVariable) {
         { kind: 'rule', className: 'roof', label: 'roof: min(P, β × intensity)' },
       ]),
     ),
+    intensity: intensityChart(),
     time: timeChart(),
+    bytes: bytesChart(),
     memory: memoryChart(),
-    ttft: ttftChart(),
-    sweep: sweepChart(onSweepVariable),
+    ttft: ttftChart(onTtftHold),
+    sweep: sweepChart(onSweepVariable, onSweepScale),
     decode: decodeChart(),
     reuse: reuseChart(),
   };

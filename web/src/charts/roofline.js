@@ -54,14 +54,35 @@ function plotted(trace) {
     .map((op) => ({ op, x: op.intensity, y: op.flops / op.seconds }));
 }
 
-function domainOf(values, padLow, padHigh) {
-  const lo = Math.min(...values) / padLow;
-  const hi = Math.max(...values) * padHigh;
-  return [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))];
+/**
+ * The intensity axis, the same for every scenario: 0.01 to 100,000 FLOP/byte holds every
+ * operator the engine models (norms and gathers near 1, long-prompt attention in the
+ * thousands); an operator outside is drawn at the edge.
+ */
+export const INTENSITY_DOMAIN = Object.freeze([1e-2, 1e5]);
+
+/**
+ * The rate axis of an accelerator, fixed whatever the scenario (precision, timing, model): from
+ * the decade below its memory slope at the axis's lowest intensity to the decade above 1.5 × its
+ * highest peak of any number format. Changing the prompt, the model or the precision moves the
+ * points, never the axes; only another accelerator (A's, when comparing) widens them.
+ */
+export function rateDomain(hardware) {
+  const peaks = Object.values(hardware?.peak_flops ?? {}).filter((v) => v > 0);
+  const peak = peaks.length ? Math.max(...peaks) : 1e15;
+  const bandwidth = hardware?.memory_bandwidth > 0 ? hardware.memory_bandwidth : 1e12;
+  return [10 ** Math.floor(Math.log10(bandwidth * INTENSITY_DOMAIN[0] * 0.5)), 10 ** Math.ceil(Math.log10(peak * 1.5))];
 }
 
-function key({ trace, highlight }) {
+/** Keeps a value inside a log domain (a point outside is drawn at the edge). */
+function clamp(value, [lo, hi]) {
+  return Math.min(hi, Math.max(lo, value));
+}
+
+function key({ trace, highlight, ghost }) {
   return JSON.stringify([
+    ghost ? ghost.operators.map((op) => [op.name, op.intensity, op.flops, op.seconds]) : null,
+    ghost?.roofline ?? null,
     trace.operators.map((op) => [op.name, op.step, op.intensity, op.flops, op.seconds, op.bound]),
     trace.roofline,
     highlight ? [...highlight] : null,
@@ -71,23 +92,22 @@ function key({ trace, highlight }) {
   ]);
 }
 
-function draw(svg, width, { trace, highlight }) {
+function draw(svg, width, { trace, highlight, ghost = null }) {
   const height = width < 480 ? 300 : 340;
   const m = { top: 16, right: 14, bottom: 50, left: 58 };
   sizeSvg(svg, width, height, 'roofline');
   const points = plotted(trace);
   const roofs = roofsOf(trace);
-  const xs = points.map((p) => p.x).concat(roofs.ridge ?? []);
-  const x = scaleLog()
-    .domain(domainOf(xs.length ? xs : [1, 1000], 3, 3))
-    .range([m.left, width - m.right]);
+  const x = scaleLog().domain(INTENSITY_DOMAIN).range([m.left, width - m.right]);
   const [x0, x1] = x.domain();
-  const ys = points.map((p) => p.y);
-  if (roofs.peak) ys.push(roofs.peak);
-  if (roofs.bandwidth) ys.push(roofs.bandwidth * x0);
-  const y = scaleLog()
-    .domain(domainOf(ys.length ? ys : [1e9, 1e15], 1.5, 2))
-    .range([height - m.bottom, m.top]);
+  const domains = [rateDomain(trace.scenario.hardware)];
+  if (ghost) domains.push(rateDomain(ghost.scenario.hardware));
+  const yDomain = [Math.min(...domains.map((d) => d[0])), Math.max(...domains.map((d) => d[1]))];
+  const y = scaleLog().domain(yDomain).range([height - m.bottom, m.top]);
+  // The axes a test (or a host) can read: they change only with the accelerator(s).
+  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
+  const px = (v) => x(clamp(v, x.domain()));
+  const py = (v) => y(clamp(v, y.domain()));
 
   bottomAxis(svg, x, {
     y: height - m.bottom,
@@ -151,17 +171,33 @@ function draw(svg, width, { trace, highlight }) {
     });
   }
 
+  // A pinned scenario (compare.js): its roof dashed and its operators as hollow marks behind B's.
+  const ghostRoofs = ghost ? roofsOf(ghost) : null;
+  const ghostLayer = part(svg, 'ghost').attr('class', 'ghost').attr('display', ghost ? null : 'none');
+  if (ghost && ghostRoofs.peak && ghostRoofs.bandwidth && ghostRoofs.ridge) {
+    const startX = Math.max(x0, y.domain()[0] / ghostRoofs.bandwidth);
+    part(ghostLayer, 'ghost-roof', 'path')
+      .attr('class', 'roof roof--ghost')
+      .attr('d', line()([[x(startX), y(ghostRoofs.bandwidth * startX)], [x(ghostRoofs.ridge), y(ghostRoofs.peak)], [x(x1), y(ghostRoofs.peak)]]));
+  }
+  joinMarks(part(ghostLayer, 'ghost-points'), 'path', 'point', ghost ? plotted(ghost) : [], (p) => p.op.name, true)
+    .attr('class', 'point point--ghost')
+    .attr('transform', (p) => `translate(${px(p.x)},${py(p.y)})`)
+    .attr('d', (p) => symbolPath(p.op.bound, 60))
+    .select('title')
+    .text((p) => `A: ${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
+
   const hi = (p) => Boolean(highlight?.has(p.op.name));
   joinMarks(part(svg, 'points').attr('class', 'points'), 'path', 'point', points, (p) => p.op.name, true)
     .attr('class', (p) => `point bound-${p.op.bound}${!highlight ? '' : hi(p) ? ' is-hi' : ' is-dim'}`)
-    .attr('transform', (p) => `translate(${x(p.x)},${y(p.y)})`)
+    .attr('transform', (p) => `translate(${px(p.x)},${py(p.y)})`)
     .attr('d', (p) => symbolPath(p.op.bound, hi(p) ? 90 : 60))
     .select('title')
     .text((p) => `${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
 
   const labels = highlight
     ? spreadLabels(
-        points.filter(hi).map((p) => ({ p, y: y(p.y) })),
+        points.filter(hi).map((p) => ({ p, y: py(p.y) })),
         12,
         m.top + 8,
         height - m.bottom - 4,
@@ -169,24 +205,27 @@ function draw(svg, width, { trace, highlight }) {
     : [];
   joinMarks(part(svg, 'point-labels'), 'text', 'point-label', labels, (d) => d.p.op.name)
     .each(function place(d) {
-      const px = x(d.p.x);
-      const leftSide = px > width * 0.6;
-      this.setAttribute('x', px + (leftSide ? -9 : 9));
+      const at = px(d.p.x);
+      const leftSide = at > width * 0.6;
+      this.setAttribute('x', at + (leftSide ? -9 : 9));
       this.setAttribute('y', d.y + 4);
       this.setAttribute('text-anchor', leftSide ? 'end' : 'start');
     })
     .text((d) => operatorLabel(d.p.op.name));
 }
 
-function describe({ trace }) {
+function describe({ trace, ghost = null }) {
   const roofs = roofsOf(trace);
   const projections = trace.steps[1]?.facts?.projections ?? [];
   const bounds = [...new Set(projections.map((p) => p.bound))];
+  const pinned = ghost
+    ? ` Pinned scenario A in grey: ${ghost.scenario.model.name} on ${ghost.scenario.hardware.name}, ridge at ${fmt.intensity(roofsOf(ghost).ridge)}.`
+    : '';
   return (
     `Roofline of ${trace.scenario.model.name} on ${trace.scenario.hardware.name}: ridge at ` +
     `${fmt.intensity(roofs.ridge)}; the step-2 projections sit at ` +
     `${projections.map((p) => fmt.number(p.intensity, 4)).join(', ')} FLOP/byte ` +
-    `(${bounds.map(fmt.bound).join(', ')}).`
+    `(${bounds.map(fmt.bound).join(', ')}).${pinned}`
   );
 }
 

@@ -28,19 +28,40 @@ const PARTS = [
   { key: 'delivery_seconds', label: 'First-token delivery', className: 'ttft-delivery' },
 ];
 
-function keyBar({ trace }) {
-  return JSON.stringify([trace.totals.ttft, trace.steps[4].facts.utilization]);
+function keyBar({ trace, ghost = null, top = null }) {
+  return JSON.stringify([trace.totals.ttft, trace.steps[4].facts.utilization, ghost?.totals.ttft ?? null, top]);
 }
 
-function drawBar(svg, width, { trace }) {
+/** The stacked segments of a TTFT bar on scale `x` (the known parts; an overloaded queue is left out). */
+function segmentsOf(ttft, x) {
+  let start = 0;
+  const segments = [];
+  for (const p of PARTS) {
+    const value = ttft[p.key];
+    if (value === null) continue;
+    const x0 = x(Math.min(start, x.domain()[1]));
+    const x1 = x(Math.min(start + value, x.domain()[1]));
+    segments.push({ ...p, value, x0, w: Math.max(0, x1 - x0) });
+    start += value;
+  }
+  return { segments, end: start };
+}
+
+function drawBar(svg, width, { trace, ghost = null, top = null }) {
   const ttft = trace.totals.ttft;
-  const height = 118;
-  const m = { top: 22, right: 16, bottom: 50, left: 16 };
+  // While comparing (compare.js), the pinned scenario A is a thin grey bar above B's, and the
+  // axis is fixed (`top`) so that changing B moves its bar, not the scale.
+  const ghostH = ghost ? 14 : 0;
+  const height = 118 + (ghost ? ghostH + 8 : 0);
+  const m = { top: 22 + (ghost ? ghostH + 8 : 0), right: 16, bottom: 50, left: 16 };
   sizeSvg(svg, width, height, 'ttft');
   const hatch = hatchPattern(svg, 'unbounded');
   const known = (ttft.execution_seconds ?? 0) + (ttft.delivery_seconds ?? 0);
   const end = ttft.overloaded ? known * 2 : ttft.total_seconds;
-  const x = scaleLinear().domain([0, end || 1e-9]).nice().range([m.left, width - m.right]);
+  const x = top
+    ? scaleLinear().domain([0, top]).range([m.left, width - m.right])
+    : scaleLinear().domain([0, end || 1e-9]).nice().range([m.left, width - m.right]);
+  svg.attr('data-x-domain', x.domain().join(','));
   bottomAxis(svg, x, {
     y: height - m.bottom,
     width: width - m.left - m.right,
@@ -49,15 +70,26 @@ function drawBar(svg, width, { trace }) {
   });
   const barY = m.top;
   const barH = height - m.bottom - barY - 8;
-  let start = 0;
-  const segments = [];
-  for (const p of PARTS) {
-    const value = ttft[p.key];
-    if (value === null) continue;
-    const x0 = x(start);
-    segments.push({ ...p, value, x0, w: Math.max(0, x(start + value) - x0) });
-    start += value;
-  }
+  const { segments, end: start } = segmentsOf(ttft, x);
+  const ghostSegments = ghost ? segmentsOf(ghost.totals.ttft, x).segments : [];
+  joinMarks(part(svg, 'ghost'), 'rect', 'ttft-part', ghostSegments, (d) => d.key, true)
+    .attr('class', (d) => `ttft-part ttft-part--ghost ${d.className}`)
+    .attr('x', (d) => d.x0)
+    .attr('y', 8)
+    .attr('width', (d) => d.w)
+    .attr('height', ghostH)
+    .select('title')
+    .text((d) => `A: ${d.label}: ${fmt.seconds(d.value)}`);
+  // A's label just after its bar (before it, when the bar reaches the right edge).
+  const ghostEnd = ghostSegments.length ? Math.max(...ghostSegments.map((d) => d.x0 + d.w)) : m.left;
+  const ghostText = ghost ? `A (pinned): ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}` : null;
+  const ghostRight = ghostEnd + 6 + (ghostText?.length ?? 0) * 6.3 <= width - m.right;
+  label(svg, 'ghost-label', ghostText, {
+    class: 'chart-note',
+    x: ghostRight ? ghostEnd + 6 : ghostEnd - 6,
+    y: 8 + ghostH - 3,
+    'text-anchor': ghostRight ? 'start' : 'end',
+  });
   joinMarks(part(svg, 'parts'), 'rect', 'ttft-part', segments, (d) => d.key, true)
     .attr('class', (d) => `ttft-part ${d.className}`)
     .attr('x', (d) => d.x0)
@@ -67,7 +99,7 @@ function drawBar(svg, width, { trace }) {
     .select('title')
     .text((d) => `${d.label}: ${fmt.seconds(d.value)}`);
   segmentLabels(svg, segments, barY, barH);
-  const x0 = x(start);
+  const x0 = x(Math.min(start, x.domain()[1]));
   part(svg, 'unbounded', 'rect')
     .attr('class', 'ttft-part unbounded-area')
     .attr('fill', hatch)
@@ -84,7 +116,14 @@ function drawBar(svg, width, { trace }) {
   });
 }
 
-function describeBar({ trace }) {
+function describeBar({ trace, ghost = null }) {
+  const pinned = ghost
+    ? ` Pinned scenario A (the thin bar): ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}.`
+    : '';
+  return describeOne(trace) + pinned;
+}
+
+function describeOne(trace) {
   const ttft = trace.totals.ttft;
   const rho = trace.steps[4].facts.utilization;
   if (ttft.overloaded) {
@@ -113,8 +152,16 @@ function tableBar({ trace }) {
   );
 }
 
-export function ttftChart() {
+/**
+ * The TTFT bar, with a "Hold this axis" box: checked, the axis stops following each scenario
+ * (it is only widened when a bar would run off it), so moving a control moves the bar, not the
+ * scale. `onHold(held)` gets the box's state.
+ */
+export function ttftChart(onHold = () => {}) {
+  const hold = h('input', { type: 'checkbox', id: 'ttft-hold' });
+  hold.addEventListener('change', () => onHold(hold.checked));
   return new ChartPanel({
+    extra: [h('p', { class: 'chart-option' }, h('label', { for: 'ttft-hold' }, hold, ' Hold this axis while I change the scenario'))],
     id: 'chart-ttft',
     title: 'Time to first token',
     draw: drawBar,
@@ -192,20 +239,34 @@ function currentPoint(variable, trace) {
 const sweepIds = new WeakMap();
 let nextSweepId = 0;
 
-function keySweep({ points, variable, trace }) {
+function keySweep({ points, variable, trace, scale = 'log' }) {
   if (!sweepIds.has(points)) sweepIds.set(points, (nextSweepId += 1));
-  return JSON.stringify([variable, sweepIds.get(points), currentPoint(variable, trace), trace.scenario.arrival_rate]);
+  return JSON.stringify([variable, sweepIds.get(points), currentPoint(variable, trace), trace.scenario.arrival_rate, scale]);
 }
 
-function drawSweep(svg, width, { points, variable, trace }) {
+/**
+ * The top of the linear TTFT axis: against arrival rate, ten times the least TTFT on the curve
+ * (the wait grows without bound near saturation, and a linear axis up to the largest finite value
+ * would flatten the knee into the floor); against prompt length, the largest; at least the
+ * current point.
+ */
+export function linearTop(points, here, variable = 'arrival_rate') {
+  const finite = points.map((p) => p.total_seconds).filter((v) => v !== null && v > 0);
+  if (!finite.length) return 1;
+  const most = Math.max(...finite);
+  const cap = variable === 'arrival_rate' ? Math.min(most, 10 * Math.min(...finite)) : most;
+  return Math.max(cap, here?.total_seconds ?? 0);
+}
+
+function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
   const spec = SWEEP_VARIABLES[variable];
+  const linear = scale === 'linear';
   const height = width < 480 ? 260 : 300;
   const m = { top: 14, right: 16, bottom: 50, left: 70 };
   sizeSvg(svg, width, height, 'sweep');
   const hatch = hatchPattern(svg, 'unbounded');
-  const x = scaleLog()
-    .domain([points[0].value, points[points.length - 1].value])
-    .range([m.left, width - m.right]);
+  const xDomain = [linear ? 0 : points[0].value, points[points.length - 1].value];
+  const x = (linear ? scaleLinear() : scaleLog()).domain(xDomain).range([m.left, width - m.right]);
   const here = currentPoint(variable, trace);
   const ys = points
     .flatMap((p) => [p.total_seconds, p.execution_seconds])
@@ -213,19 +274,25 @@ function drawSweep(svg, width, { points, variable, trace }) {
     .filter((v) => v !== null && v > 0);
   const lo = Math.min(...ys);
   const hi = Math.max(...ys);
-  const y = scaleLog()
-    .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
-    .range([height - m.bottom, m.top]);
+  const y = linear
+    ? scaleLinear().domain([0, linearTop(points, here, variable)]).nice().range([height - m.bottom, m.top])
+    : scaleLog()
+        .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
+        .range([height - m.bottom, m.top]);
+  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
+  const axisName = linear ? spec.axis.replace(', log scale', '').replace(' (log scale)', '') : spec.axis;
   bottomAxis(svg, x, {
     y: height - m.bottom,
-    ticks: decadeTicks(x, Math.floor((width - 80) / 48)),
-    title: spec.axis,
+    ticks: linear ? undefined : decadeTicks(x, Math.floor((width - 80) / 48)),
+    width: width - m.left - m.right,
+    title: axisName,
   });
   leftAxis(svg, y, {
     x: m.left,
-    ticks: decadeTicks(y, 7),
+    ticks: linear ? undefined : decadeTicks(y, 7),
+    height: height - m.top - m.bottom,
     format: fmt.seconds,
-    title: 'Seconds (log scale)',
+    title: linear ? 'Seconds' : 'Seconds (log scale)',
     titleOffset: 58,
   });
 
@@ -248,9 +315,10 @@ function drawSweep(svg, width, { points, variable, trace }) {
     y: m.top + 14,
   });
 
+  const top = y.domain()[1];
   const curve = (key) =>
     line()
-      .defined((p) => p[key] !== null && p[key] > 0)
+      .defined((p) => p[key] !== null && p[key] > 0 && p[key] <= top * 1.0001 && p.value >= x.domain()[0])
       .x((p) => x(p.value))
       .y((p) => y(p[key]));
   part(svg, 'execution', 'path').attr('class', 'sweep-line sweep-execution').attr('d', curve('execution_seconds')(points));
@@ -264,7 +332,7 @@ function drawSweep(svg, width, { points, variable, trace }) {
     .attr('x2', cx)
     .attr('y1', m.top)
     .attr('y2', height - m.bottom);
-  joinMarks(part(marker, 'dot'), 'circle', 'current-dot', here && here.total_seconds !== null ? [here] : [])
+  joinMarks(part(marker, 'dot'), 'circle', 'current-dot', here && here.total_seconds !== null && here.total_seconds <= top * 1.0001 ? [here] : [])
     .attr('cx', cx)
     .attr('cy', (d) => y(d.total_seconds))
     .attr('r', 4.5);
@@ -276,7 +344,7 @@ function drawSweep(svg, width, { points, variable, trace }) {
   });
 }
 
-function describeSweep({ points, variable, trace }) {
+function describeSweep({ points, variable, trace, scale = 'log' }) {
   const spec = SWEEP_VARIABLES[variable];
   const finite = points.filter((p) => p.total_seconds !== null);
   const firstOverloaded = points.find((p) => p.overloaded);
@@ -285,9 +353,11 @@ function describeSweep({ points, variable, trace }) {
       `${spec.format(points[0].value)} to ${spec.format(points[points.length - 1].value)}`,
   ];
   if (finite.length) {
-    parts.push(
-      `from ${fmt.seconds(finite[0].total_seconds)} to ${fmt.seconds(finite[finite.length - 1].total_seconds)}`,
-    );
+    // The least and the most TTFT on the curve, the current point included (the curve's last
+    // finite point is not its maximum when the current point lies between it and the overload).
+    const here = currentPoint(variable, trace);
+    const values = finite.map((p) => p.total_seconds).concat(here?.total_seconds ?? []);
+    parts.push(`TTFT from ${fmt.seconds(Math.min(...values))} to ${fmt.seconds(Math.max(...values))}`);
   }
   if (firstOverloaded) parts.push(`overloaded from ${spec.format(firstOverloaded.value)} on`);
   const current = spec.current(trace);
@@ -299,6 +369,7 @@ function describeSweep({ points, variable, trace }) {
     );
   }
   if (variable === 'arrival_rate' && !(current > 0)) parts.push('current rate 0: no queue');
+  if (scale === 'linear') parts.push(`linear axes, TTFT shown up to ${fmt.seconds(linearTop(points, here, variable))}`);
   return `${parts.join('; ')}.`;
 }
 
@@ -319,8 +390,12 @@ function tableSweep({ points, variable }) {
   );
 }
 
-/** The sweep chart with its "Sweep against" radio group; `onVariable` gets the new choice. */
-export function sweepChart(onVariable) {
+/**
+ * The sweep chart with its "Sweep against" and "Axes" radio groups; `onVariable` gets the new
+ * variable, `onScale` the new scale ('log' | 'linear': linear shows the queueing knee as a
+ * knee, where the log axes squeeze it).
+ */
+export function sweepChart(onVariable, onScale = () => {}) {
   const name = 'sweep-variable';
   const group = h(
     'fieldset',
@@ -337,6 +412,15 @@ export function sweepChart(onVariable) {
     ),
   );
   group.addEventListener('change', (event) => onVariable(event.target.value));
+  const scales = h(
+    'fieldset',
+    { class: 'segmented' },
+    h('legend', {}, 'Axes'),
+    [['log', 'log'], ['linear', 'linear']].map(([value, text], i) =>
+      h('label', {}, h('input', { type: 'radio', name: 'sweep-scale', value, checked: i === 0 }), ' ', text),
+    ),
+  );
+  scales.addEventListener('change', (event) => onScale(event.target.value));
   const panel = new ChartPanel({
     id: 'chart-sweep',
     title: 'TTFT sweep',
@@ -344,7 +428,13 @@ export function sweepChart(onVariable) {
     describe: describeSweep,
     table: tableSweep,
     key: keySweep,
-    extra: [group],
+    // Each radio group in a form of its own: radio buttons outside a form are grouped by name
+    // across the whole shadow root, and Chromium kept a removed rendering's buttons (and through
+    // them its explorer) in that group until the element was removed (issue 24, W5).
+    extra: [
+      h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group),
+      h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales),
+    ],
     legend: legend([
       { kind: 'bar', className: 'sweep-swatch sweep-total', label: 'Time to first token' },
       { kind: 'bar', className: 'sweep-swatch sweep-execution', label: 'Execution alone' },

@@ -31,7 +31,8 @@ export function enumValue(value, allowed) {
  * Events, all bubbling and composed (they cross the shadow boundary and reach the document):
  *   prefill-trace-ready             {lessonId, view}        every shown part is drawn
  *   prefill-trace-error             {part, message}         one part failed (lesson, engine,
- *                                                           explorer, charts, scenario)
+ *                                                           explorer, charts, scenario,
+ *                                                           equations, asset-base)
  *   prefill-trace-scenario-change   {scenario, query}       the reader committed a change:
  *                                                           the scenario object, permalink query
  *   prefill-trace-answer            {questionKey, correct, answer}  a check was answered

@@ -9,7 +9,9 @@
 // - It must arrive within a stated time (`timeoutMs`, headers and body together) and be no
 //   larger than `maxBytes`: a Content-Length above the limit is refused before the body is
 //   read, and a body without one is read chunk by chunk and cancelled at the limit.
-// - Companion data (equations, lesson names) improves the page but is not required for it.
+// - Companion data (equations, lesson names) improves the page but is not required for it; it
+//   keeps the same rules (origin, time, size), and when it cannot be had, the part it serves
+//   says so and the rest is drawn.
 // Every fetch follows the element's AbortSignal, so a removed element stops its downloads.
 
 import { checkIntegrity, decodeLessonBytes } from '../lesson-file.js';
@@ -63,12 +65,11 @@ export function assertSameOrigin(url) {
 }
 
 /**
- * Reads `response`'s body into one buffer, cancelling the read as soon as it passes `maxBytes`.
+ * Reads `response`'s body into one buffer, cancelling the read as soon as it passes `maxBytes`
+ * (`tooLarge()` makes the error thrown then).
  * @returns {Promise<ArrayBuffer>}
  */
-async function readLimited(response, url, maxBytes) {
-  const tooLarge = () =>
-    new PartError(NOT_LOADED, `${url.pathname}: the file is larger than the ${byteText(maxBytes)} a lesson may have.`);
+async function readLimited(response, maxBytes, tooLarge) {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
@@ -135,7 +136,11 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
       await response.body?.cancel().catch(() => {});
       throw new PartError(NOT_LOADED, `${url.pathname}: HTTP ${response.status} ${response.statusText}`.trim());
     }
-    bytes = await readLimited(response, url, maxBytes);
+    bytes = await readLimited(
+      response,
+      maxBytes,
+      () => new PartError(NOT_LOADED, `${url.pathname}: the file is larger than the ${byteText(maxBytes)} a lesson may have.`),
+    );
   } catch (error) {
     if (error instanceof PartError || signal.aborted) throw error;
     if (limit.timedOut()) throw timedOut();
@@ -158,17 +163,30 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
   return { text: decoded.text, integrity, finalUrl };
 }
 
-/** Companion JSON (equations, lesson names): null, with a console note, when it cannot be had. */
-export async function fetchOptionalJson(url, { signal, timeoutMs }) {
+/**
+ * Companion JSON (equations, lesson names), which improves the page but is not required for it:
+ * `{json}` when it could be had, else `{json: null, problem}` saying why (a console note too).
+ * Held to the same rules as the lesson file: same origin after redirects, `timeoutMs`, and at
+ * most `maxBytes` read (a Content-Length above it is refused before the body is read).
+ */
+export async function fetchOptionalJson(url, { signal, timeoutMs, maxBytes }) {
   const limit = deadline(signal, timeoutMs);
   try {
     const response = await fetch(url, { credentials: 'same-origin', signal: limit.signal });
-    if (new URL(response.url || url.href).origin !== window.location.origin) throw new Error('redirected to another site');
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return await response.json();
+    if (new URL(response.url || url.href).origin !== window.location.origin) {
+      await response.body?.cancel().catch(() => {});
+      throw new Error('redirected to another site');
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new Error(`HTTP ${response.status}`);
+    }
+    const bytes = await readLimited(response, maxBytes, () => new Error(`the file is larger than the ${byteText(maxBytes)} it may have`));
+    return { json: JSON.parse(new TextDecoder().decode(bytes)) };
   } catch (error) {
-    if (!signal.aborted) console.warn(`Rendering without ${url.pathname}: ${describe(error)}`);
-    return null;
+    const problem = `${url.pathname}: ${limit.timedOut() ? `no complete answer within ${timeoutMs / 1000} s` : describe(error)}`;
+    if (!signal.aborted) console.warn(`Rendering without ${problem}`);
+    return { json: null, problem };
   } finally {
     limit.done();
   }

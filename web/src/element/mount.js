@@ -18,20 +18,23 @@ import {
   DEFAULT_LESSON_PATH,
   EQUATIONS_PATH,
   EXPLORER_LESSON_ID,
+  MAX_COMPANION_BYTES,
   PROGRESS_STORAGE_KEY,
   RELATED_LESSONS_PATH,
   assetUrl,
+  fetchableUrl,
 } from '../config.js';
 import { h } from '../dom.js';
 import { loadEngine } from '../engine.js';
 import { typesetEquations } from '../equation.js';
 import { GeneratedChecks, ProgressSummary } from '../explorer/checks.js';
 import { Explorer } from '../explorer/explorer.js';
+import { Investigations } from '../investigations/investigations.js';
 import { checksSection, renderLesson } from '../lesson-view.js';
 import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
 import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
 import { answerQuiz } from '../quiz.js';
-import { DEFAULTS, scenarioJson, scenarioObject, stateFromScenario, toQuery } from '../scenario.js';
+import { DEFAULTS, scenarioJson, scenarioObject, scenarioShapeError, stateFromScenario, toQuery } from '../scenario.js';
 import { PartError, assertSameOrigin, describe, fetchLesson, fetchOptionalJson } from './loading.js';
 import { loadKatexStyles } from './styles.js';
 import { nextTask } from '../explorer/scheduling.js';
@@ -58,12 +61,15 @@ export class Mount {
   #emit;
   #engine = null;
   #explorer = null;
+  #investigations = null;
   #generated = null;
   #summary = null;
   #progress;
   #failed = [];
   #publishedForms = new Map();
   #pendingScenario = null;
+  /** Why stored progress was discarded, once it was (the progress line says so). */
+  #discarded = null;
   /** The lesson file's integrity status (lesson-file.js), once known. */
   integrity = null;
   /** The engine's version, once it has loaded. */
@@ -95,6 +101,13 @@ export class Mount {
       persist: options.storage !== 'none',
       onSave: (questionKey, answer, correct) => emit('prefill-trace-answer', { questionKey, correct, answer }),
       onUnavailable: () => this.#summary?.storageUnavailable(),
+      onDiscarded: (reason) => {
+        this.#discarded = reason;
+        console.warn(`Saved answers discarded: ${reason}`);
+        this.#summary?.storageDiscarded(reason);
+      },
+      // Another element or tab answered or forgot: the checks shown follow the stored answers.
+      onExternalChange: () => this.#showStoredAnswers(),
     });
     if (options.answers) this.#progress.replaceAnswers(options.answers);
   }
@@ -106,6 +119,7 @@ export class Mount {
   /** Releases everything this rendering holds; it never renders again. */
   dispose() {
     this.#abort.abort();
+    this.#progress.close();
     this.#explorer?.dispose();
     this.#explorer = null;
     this.#generated = null;
@@ -123,6 +137,10 @@ export class Mount {
    */
   setScenario(scenario) {
     if (!this.#explorer) {
+      // Its shape is checked now (null, an array, an unknown field), its values by the engine
+      // once the explorer is made.
+      const error = scenarioShapeError(scenario);
+      if (error) return { ok: false, error };
       this.#pendingScenario = scenario;
       return { ok: true };
     }
@@ -140,6 +158,12 @@ export class Mount {
   /** Replaces the saved answers and shows them on every check already drawn. */
   set answers(answers) {
     this.#progress.replaceAnswers(answers);
+    this.#showStoredAnswers();
+  }
+
+  /** Shows the stored answers on every check already drawn. */
+  #showStoredAnswers() {
+    if (this.signal.aborted) return;
     for (const [key, form] of this.#publishedForms) {
       resetQuiz(form);
       const saved = this.#progress.get(key);
@@ -180,7 +204,7 @@ export class Mount {
     if (signal.aborted) return null;
     let lessonUrl = null;
     let lessonFile = null;
-    let companions = Promise.resolve([null, null]);
+    let companions = Promise.resolve([{ json: null }, { json: null }]);
     if (showsLesson) {
       try {
         lessonUrl = this.#lessonUrl();
@@ -189,8 +213,15 @@ export class Mount {
         lessonFile = Promise.reject(error);
       }
       lessonFile.catch(() => {}); // awaited below, after the explorer is drawn
-      const companion = (url) => fetchOptionalJson(url, { signal, timeoutMs: this.#options.timeoutMs });
-      companions = Promise.all([companion(this.#equationsUrl()), companion(assetUrl(RELATED_LESSONS_PATH, base))]);
+      const companion = (url) => fetchOptionalJson(url, { signal, timeoutMs: this.#options.timeoutMs, maxBytes: MAX_COMPANION_BYTES });
+      let equations;
+      try {
+        equations = companion(this.#equationsUrl());
+      } catch (error) {
+        // An address that is no URL (equations-src="http://["): the equations alone go without.
+        equations = Promise.resolve({ json: null, problem: describe(error) });
+      }
+      companions = Promise.all([equations, companion(assetUrl(RELATED_LESSONS_PATH, base))]);
     }
     // The explorer is shown unless the lesson is known to be another one: a published file
     // name says which lesson it holds before it arrives; another name waits for the lesson.
@@ -233,8 +264,14 @@ export class Mount {
     let explorerShown = null;
     if (view === 'explorer' && lessonUrl === null && this.#options.lessonSrc) {
       // The explorer view does not fetch the lesson; a published name for another lesson is
-      // refused rather than shown beside the wrong lab.
-      const other = claimedLessonId(new URL(this.#options.lessonSrc, document.baseURI));
+      // refused rather than shown beside the wrong lab. An address that is no URL names no
+      // lesson: the explorer, which does not need it, is shown, and the host told.
+      let other = null;
+      try {
+        other = claimedLessonId(fetchableUrl(this.#options.lessonSrc, 'lesson-src'));
+      } catch (error) {
+        this.#fail('lesson', error);
+      }
       if (other && other !== EXPLORER_LESSON_ID) {
         await styled;
         const problem = `The explorer belongs to the lesson ${EXPLORER_LESSON_ID}; lesson-src names ${other}.`;
@@ -275,7 +312,7 @@ export class Mount {
       if (error?.integrity) integrity = error.integrity;
     }
     if (integrity) this.integrity = integrity.status;
-    const [equationPack, relatedFile] = await companions;
+    const [{ json: equationPack, problem: packProblem }, { json: relatedFile }] = await companions;
     if (signal.aborted) return null;
     await styled;
     // The explorer is built over several tasks: what follows expects it in place.
@@ -311,7 +348,11 @@ export class Mount {
       await this.#explorerPlaced;
       if (signal.aborted) return null;
     }
-    const article = this.#renderLesson(lesson, lessonText, lessonUrl, integrity, equationPack, relatedFile);
+    // The equations need their pack: without it they are shown as text, with the reason, and
+    // the host hears of it; the rest of the lesson is unaffected. (The lesson built into the
+    // page has its equations typeset already.)
+    if (packProblem && !this.#adopting && Array.isArray(lesson.science) && lesson.science.length) this.#fail('equations', packProblem);
+    const article = this.#renderLesson(lesson, lessonText, lessonUrl, integrity, equationPack, relatedFile, packProblem ?? null);
     article.setAttribute('aria-busy', 'true');
     if (article.parentNode !== this.#root) this.#root.replaceChildren(article);
     await explorerShown;
@@ -332,7 +373,7 @@ export class Mount {
   #equationsUrl() {
     const { equationsSrc, base } = this.#options;
     if (!equationsSrc) return assetUrl(EQUATIONS_PATH, base);
-    const url = new URL(equationsSrc, document.baseURI);
+    const url = fetchableUrl(equationsSrc, 'equations-src');
     return url.origin === window.location.origin ? url : assetUrl(EQUATIONS_PATH, base);
   }
 
@@ -340,7 +381,12 @@ export class Mount {
   #lessonUrl() {
     const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
     const source = requested || this.#options.lessonSrc;
-    const url = source ? new URL(source, document.baseURI) : assetUrl(DEFAULT_LESSON_PATH, this.#options.base);
+    let url;
+    try {
+      url = source ? fetchableUrl(source, requested ? '?lesson=' : 'lesson-src') : assetUrl(DEFAULT_LESSON_PATH, this.#options.base);
+    } catch (error) {
+      throw new PartError('This lesson cannot be shown', describe(error));
+    }
     assertSameOrigin(url);
     return url;
   }
@@ -400,6 +446,14 @@ export class Mount {
         scenarioElement: this.#generated.element,
       });
       explorerNode = this.#explorer.element;
+      // The guided investigations drive the explorer and keep predictions like answers.
+      this.#investigations = new Investigations({
+        engine,
+        explorer: this.#explorer,
+        compare: this.#explorer.compare,
+        progress: this.#progress,
+      });
+      this.#explorer.view.showInvestigations(this.#investigations.element);
       explorerNode.setAttribute('part', 'explorer');
       explorerNode.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
       this.#explorer.view.chartsBlock.setAttribute('part', 'charts');
@@ -456,7 +510,7 @@ export class Mount {
 
   #adopting = null;
 
-  #renderLesson(lesson, text, lessonUrl, integrity, equationPack, relatedFile) {
+  #renderLesson(lesson, text, lessonUrl, integrity, equationPack, relatedFile, packProblem) {
     const engine = this.#engine;
     const progress = this.#progress;
     const withExplorer = Boolean(this.#explorer);
@@ -469,6 +523,7 @@ export class Mount {
     const view = render({
       lesson,
       equations: Array.isArray(equations) ? equations : [],
+      equationsProblem: packProblem,
       relatedLessons: related && typeof related === 'object' ? related : {},
       lessonUrl: lessonUrl.pathname + lessonUrl.search,
       onCheck: (checkIndex, choice) => engine.checkAnswer(text, checkIndex, choice),
@@ -512,13 +567,16 @@ export class Mount {
   /** The progress line, saying where answers go (storage="local" that cannot store says so). */
   #newSummary() {
     const storage = this.#options.storage === 'none' ? 'none' : this.#progress.remembers ? 'local' : 'unavailable';
-    return new ProgressSummary(() => this.#forgetAnswers(), storage);
+    const summary = new ProgressSummary(() => this.#forgetAnswers(), storage);
+    if (this.#discarded) summary.storageDiscarded(this.#discarded);
+    return summary;
   }
 
   #forgetAnswers() {
     this.#progress.clear();
     this.#summary?.reset();
     for (const form of this.#root.querySelectorAll('form.quiz')) resetQuiz(form);
+    this.#investigations?.reset();
     this.#emit('prefill-trace-progress-reset', {});
   }
 }

@@ -7,7 +7,7 @@
 import { h } from '../dom.js';
 import * as fmt from '../format.js';
 import { questionKeyText, sha256Hex } from '../progress.js';
-import { readDecimal } from '../scenario.js';
+import { readTypedNumber } from '../scenario.js';
 
 /** Where answers go, for each of the element's `storage` modes (README, "Embedding in the Atlas"). */
 const STORAGE_NOTES = {
@@ -22,6 +22,7 @@ const STORAGE_NOTES = {
 export class ProgressSummary {
   #results = new Map();
   #storageNote;
+  #discardNote = '';
 
   /**
    * @param {() => void} onClear
@@ -52,6 +53,12 @@ export class ProgressSummary {
     this.#render();
   }
 
+  /** Answers stored by this browser could not be read (progress.js): the note says they were discarded. */
+  storageDiscarded(reason) {
+    this.#discardNote = ` Saved answers that could not be read were discarded (${reason}).`;
+    this.#render();
+  }
+
   /** Storage turned out to be unavailable: the note stops promising to keep answers. */
   storageUnavailable() {
     this.#storageNote = STORAGE_NOTES.unavailable;
@@ -72,17 +79,10 @@ export class ProgressSummary {
     const values = [...this.#results.values()];
     const correct = values.filter((v) => v === true).length;
     this.text.textContent =
-      `Answered correctly: ${correct} of ${values.length} checks. ${this.#storageNote}`;
+      `Answered correctly: ${correct} of ${values.length} checks. ${this.#storageNote}${this.#discardNote}`;
   }
 }
 
-/**
- * Reads a typed answer: "1.03e11", "103,079,215,104", "2 684 354 56". Digit-group separators
- * are dropped, then the one number rule applies (readDecimal: no hexadecimal, no Infinity).
- */
-function readNumber(text) {
-  return readDecimal(String(text).replace(/[\s,_]/g, ''));
-}
 
 function expectedText(check, expected) {
   if (check.kind === 'choice') return check.options?.[expected] ?? String(expected);
@@ -165,6 +165,7 @@ export class GeneratedChecks {
       'aria-atomic': 'true',
     });
     let answerArea;
+    // Each reader gives the answer, or null and why (`problem`).
     let readAnswer;
     let setAnswer;
     let optionLabels = [];
@@ -180,7 +181,7 @@ export class GeneratedChecks {
       answerArea = h('div', { class: 'options' }, optionLabels);
       readAnswer = () => {
         const picked = answerArea.querySelector('input:checked');
-        return picked ? Number(picked.value) : null;
+        return picked ? { value: Number(picked.value) } : { value: null, problem: 'Choose one of the answers first.' };
       };
       setAnswer = (value) => {
         const input = answerArea.querySelector(`input[value="${Number(value)}"]`);
@@ -206,10 +207,11 @@ export class GeneratedChecks {
           'p',
           { class: 'hint', id: `${inputId}-hint` },
           tolerance ? `Answers within ±${fmt.percent(tolerance)} count. ` : '',
-          'Scientific notation such as 1.5e9 is fine.',
+          'Scientific notation such as 1.5e9 is fine; write digits without separators.',
         ),
       );
-      readAnswer = () => readNumber(input.value);
+      // The page's one number rule (scenario.js); a digit-group separator is refused by name.
+      readAnswer = () => readTypedNumber(input.value);
       setAnswer = (value) => {
         input.value = String(value);
       };
@@ -244,11 +246,9 @@ export class GeneratedChecks {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       for (const label of optionLabels) label.removeAttribute('data-result');
-      const answer = readAnswer();
+      const { value: answer, problem } = readAnswer();
       if (answer === null) {
-        feedback.replaceChildren(
-          h('p', {}, check.kind === 'choice' ? 'Choose one of the answers first.' : 'Enter a number first, for example 1.5e9.'),
-        );
+        feedback.replaceChildren(h('p', { class: 'answer-problem' }, problem));
         return;
       }
       const result = this.engine.checkGenerated(scenarioJson, check.id, answer);

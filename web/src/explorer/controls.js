@@ -5,7 +5,7 @@
 
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
-import { CUSTOM_MODEL, SHAPE_FIELDS, getField, parseValue } from '../scenario.js';
+import { CUSTOM_MODEL, SHAPE_FIELDS, getField, hardwareName, parseValue } from '../scenario.js';
 
 /** The prompt slider is log2-scaled: position = 100·log2(T), 1 … 131,072 tokens. */
 const SLIDER_MAX_TOKENS = 131072;
@@ -24,7 +24,12 @@ function options(list, selected) {
   return list.map(([value, text]) => h('option', { value, selected: value === selected }, text));
 }
 
+/** The hardware menu's entry for a host's own accelerator object (never a preset id: ids have no spaces). */
+const HOST_HARDWARE = 'host hardware';
+
 export class Controls {
+  // A host's own accelerator (an object in its scenario): its menu entry, and the object.
+  #hostHardware = null;
   #fields = new Map();
   #rest;
   #inputs = new Map();
@@ -56,7 +61,9 @@ export class Controls {
       { id: 'ctl-hardware' },
       options(presets.accelerators.map((a) => [a.id, a.name]), null),
     );
-    hardware.addEventListener('change', () => onEdit('hardware', hardware.value, true));
+    hardware.addEventListener('change', () =>
+      onEdit('hardware', hardware.value === HOST_HARDWARE ? this.#hostHardware?.value : hardware.value, true),
+    );
 
     const precision = h(
       'select',
@@ -256,6 +263,18 @@ export class Controls {
    * reach the engine as a missing value; here the engine sees the text and names the field.
    * ArrowUp/ArrowDown step an integer field as a number field would.
    */
+  /** A host's accelerator object in the hardware menu, by its name (scenario.js hardwareName), chosen. */
+  #showHostHardware(select, value) {
+    const name = hardwareName(value, this.presets.accelerators);
+    if (!this.#hostHardware) {
+      this.#hostHardware = { option: h('option', { value: HOST_HARDWARE }, name), value };
+      select.prepend(this.#hostHardware.option);
+    }
+    this.#hostHardware.value = value;
+    setText(this.#hostHardware.option, name);
+    select.value = HOST_HARDWARE;
+  }
+
   #numberInput(id, { step = null, min = null, decimal = false } = {}) {
     const input = h('input', {
       id,
@@ -306,6 +325,10 @@ export class Controls {
   setState(state) {
     for (const [key, input] of this.#inputs) {
       const value = getField(state, key);
+      if (key === 'hardware' && value && typeof value === 'object') {
+        this.#showHostHardware(input, value);
+        continue;
+      }
       input.value = value === null || value === undefined ? '' : String(value);
     }
     this.#syncSlider(state.prompt);
@@ -338,6 +361,12 @@ export class Controls {
       if (error) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
     }
+  }
+
+  /** Replaces the hint under field `key` (the arrival rate's names the scenario's saturation rate). */
+  setHint(key, text) {
+    const hint = this.#fields.get(key)?.querySelector('.hint');
+    if (hint) setText(hint, text);
   }
 
   /** The hint under "Precision": what the chosen format means for each tensor (from the trace). */

@@ -35,9 +35,13 @@ import {
   shapeOf,
   withField,
 } from '../scenario.js';
+import { Compare, niceCeil, ttftSpan } from '../compare/compare.js';
+import { plainError } from '../plain-words/errors.js';
+import { UnderLoad } from '../under-load/under-load.js';
+import * as fmt from '../format.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
-import { figuresSignature, refillTrace } from './trace-from-figures.js';
+import { figuresSignature, operatorFigure, refillTrace } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { FrameScheduler, StaleParts, nextFrame, nextTask } from './scheduling.js';
@@ -55,7 +59,7 @@ const MAX_MEASURES = 500;
 const STEP_PARTS = Array.from({ length: STEP_COUNT }, (_, i) => `step-${i + 1}`);
 const FIRST_PARTS = new Set(['glance', ...STEP_PARTS]);
 /** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
-const CHART_NAMES = ['roofline', 'time', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
+const CHART_NAMES = ['roofline', 'intensity', 'time', 'bytes', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 /** The part that writes a chart's data table: never on screen, so always drawn in idle time. */
 const dataPart = (chart) => `${chart}-data`;
 const DATA_PARTS = new Set(CHART_NAMES.map(dataPart));
@@ -80,7 +84,13 @@ export class Explorer {
   #shapes = new Map();
   #lastSweepKey = null;
   #lastSweep = null;
+  #curveKey = null;
+  #curve = null;
   #sweepVariable = 'prompt_tokens';
+  #sweepScale = 'log';
+  // "Hold this axis" on the TTFT bar: the axis's end once held (widened, never narrowed).
+  #ttftHeld = false;
+  #ttftHoldTop = null;
   #notes = {};
   #afterRender = null;
   #firstDrawn = false;
@@ -98,6 +108,10 @@ export class Explorer {
   #visibility;
   #url;
   #disposed = false;
+  // A host's scenario was given before start(): it is shown, not the URL's (issue 24, W8).
+  #hostScenario = false;
+  // A pinned scenario's trace and the fixed TTFT axis while comparing (compare.js), or null.
+  #comparison = null;
 
   /**
    * @param {object} options
@@ -135,7 +149,7 @@ export class Explorer {
       onAction: (name) => this.#action(name),
     });
     this.glance = new Glance();
-    this.steps = new StepTrace((step) => this.#highlight(step));
+    this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }));
     this.view = new ExplorerView({
       controls: this.controls.element,
       glance: this.glance.element,
@@ -143,6 +157,12 @@ export class Explorer {
       onHighlight: (step) => this.#highlight(step),
     });
     this.element = this.view.element;
+    // Pin and compare sits under the figures: A beside B (compare.js).
+    this.compare = new Compare({ engine, explorer: this });
+    this.view.holdAfterGlance(this.compare.element);
+    // Under load: the serving simulation, when this engine has it (under-load/under-load.js).
+    this.underLoad = engine.hasServing?.() ? new UnderLoad({ explorer: this, assetBase }) : null;
+    if (this.underLoad) this.element.append(this.underLoad.element);
     this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox);
     this.scenarioBar.attach(this.element);
     this.view.showScenarioBar(this.scenarioBar.element);
@@ -160,6 +180,7 @@ export class Explorer {
     // after its chart: idle moments draw stale parts in the order they were added.
     for (const name of CHART_NAMES) this.#parts.add(dataPart(name), () => this.#charts?.[name].updateData());
     this.#parts.add('checks', (shown) => onScenario(shown.json, shown.ok));
+    this.#parts.add('compare', (shown) => this.compare.update(shown.trace));
 
     this.#visibility = new PartVisibility({
       // A stale part coming near the viewport is brought up to date before it shows.
@@ -172,6 +193,7 @@ export class Explorer {
     // The steps are observed once they are in the page (start()).
     this.#visibility.observePart('glance', this.glance.element);
     this.#visibility.observePart('checks', scenarioElement);
+    this.#visibility.observePart('compare', this.compare.element);
 
     this.#url = new UrlSync({
       enabled: syncUrl,
@@ -179,10 +201,38 @@ export class Explorer {
       onPopState: () => {
         this.#markChange();
         this.#loadFromUrl();
+        this.compare.readUrl(this.#url.params(), { clearMissing: true });
         this.#checksDirty = true;
         this.#frames.schedule();
       },
     });
+  }
+
+  /** Whether the scenario (and a pinned comparison) live in the page's URL. */
+  get syncsUrl() {
+    return this.#url.enabled;
+  }
+
+  /**
+   * Shows `state` as if the reader had set it (a guided investigation's "Show me"): like
+   * setState, then committed — into the URL when synced, and reported through onCommit.
+   */
+  apply(state) {
+    if (this.#disposed) return;
+    this.setState(state);
+    this.#commit();
+  }
+
+  /**
+   * Draws the charts with `comparison` beside the scenario shown (compare.js: A's trace as a
+   * ghost series, the TTFT axis fixed while comparing), or alone when null.
+   */
+  setComparison(comparison) {
+    if (this.#disposed) return;
+    this.#comparison = comparison;
+    this.#markChange();
+    if (this.#parts.shown?.ok) this.#parts.markStale((name) => name === 'roofline' || name === 'ttft' || name === 'roofline-data' || name === 'ttft-data');
+    this.#frames.schedule();
   }
 
   /**
@@ -199,7 +249,7 @@ export class Explorer {
     await nextFrame('explorer-controls');
     if (this.#disposed) return;
     this.controls.placeRest();
-    for (const step of ['explorer-figures', 'explorer-steps', 'explorer-charts']) {
+    for (const step of ['explorer-figures', 'explorer-compare', 'explorer-steps', 'explorer-charts']) {
       await nextFrame(step);
       if (this.#disposed) return;
       this.view.placeNext();
@@ -209,9 +259,13 @@ export class Explorer {
     }
     await nextTask('trace');
     if (this.#disposed) return;
-    if (this.#url.enabled) {
+    if (this.#url.enabled && !this.#hostScenario) {
       this.#loadFromUrl();
+      this.compare.readUrl(this.#url.params());
     } else {
+      // A host's explicit scenario wins over the address: the address is made to say it
+      // (replaced, not a new history entry), so a copied or reloaded address agrees.
+      if (this.#url.enabled) this.#url.replace(this.state);
       this.controls.setState(this.state);
       this.#compute();
     }
@@ -240,6 +294,7 @@ export class Explorer {
   dispose() {
     this.#disposed = true;
     this.#url.stop();
+    this.underLoad?.dispose();
     this.#visibility.disconnect();
     this.#frames.stop();
     this.#parts.stop();
@@ -251,7 +306,7 @@ export class Explorer {
    * Shows `state` (a host's scenario, see scenario.js stateFromScenario) as if the reader had
    * set every control; a value the engine rejects is reported beside its control. Not pushed
    * to the URL and not reported through onCommit (the host knows what it set). `quiet`: only
-   * set it (before start()).
+   * set it (before start(), which then shows it rather than the URL's scenario).
    */
   setState(state, { quiet = false } = {}) {
     if (this.#disposed) return;
@@ -259,7 +314,10 @@ export class Explorer {
     this.state = next;
     this.#notes = {};
     this.controls.setState(next);
-    if (quiet) return;
+    if (quiet) {
+      this.#hostScenario = true;
+      return;
+    }
     this.#markChange();
     this.#checksDirty = true;
     this.#frames.schedule();
@@ -292,11 +350,26 @@ export class Explorer {
       (module) => {
         if (this.#disposed) return;
         this.#chartsModule = module;
-        this.#charts = module.createCharts((variable) => {
-          this.#markChange();
-          this.#sweepVariable = variable;
-          this.#frames.schedule();
-        });
+        this.#charts = module.createCharts(
+          (variable) => {
+            this.#markChange();
+            this.#sweepVariable = variable;
+            this.#frames.schedule();
+          },
+          (scale) => {
+            this.#markChange();
+            this.#sweepScale = scale;
+            this.#parts.markStale((name) => name === 'sweep' || name === 'sweep-data');
+            this.#frames.schedule();
+          },
+          (held) => {
+            this.#markChange();
+            this.#ttftHeld = held;
+            this.#ttftHoldTop = null;
+            this.#parts.markStale((name) => name === 'ttft' || name === 'ttft-data');
+            this.#frames.schedule();
+          },
+        );
         this.view.showCharts(this.#charts);
         for (const name of CHART_NAMES) {
           const chart = this.#charts[name];
@@ -344,6 +417,11 @@ export class Explorer {
     this.controls.setState(state);
   }
 
+  /** `state` with its preset model's shape (a custom model keeps its own). */
+  withPresetShape(state) {
+    return this.#withPresetShape(state);
+  }
+
   #withPresetShape(state) {
     const preset = this.presets.models.find((m) => m.id === state.model);
     return preset ? { ...state, shape: shapeOf(preset) } : state;
@@ -376,13 +454,34 @@ export class Explorer {
     this.#frames.schedule();
   }
 
+  /** The held TTFT axis's end for `trace` (compare.js's rule: 1.25 × the bar, rounded up), or null. */
+  #heldTtftTop(trace) {
+    if (!this.#ttftHeld) return null;
+    const span = ttftSpan(trace);
+    if (this.#ttftHoldTop === null || span > this.#ttftHoldTop) this.#ttftHoldTop = niceCeil(span * 1.25);
+    return this.#ttftHoldTop;
+  }
+
   /** Selects a step (or none): its operators are highlighted in the charts. */
-  #highlight(step) {
+  #highlight(step, { reveal = false } = {}) {
     this.#markChange();
     this.highlightStep = step;
     this.steps.select(step);
     this.view.selectStep(step);
     this.#frames.schedule();
+    if (reveal && step) this.#revealChart(step);
+  }
+
+  /**
+   * Brings the first chart that shows step `step`'s operators into view (the step cards sit
+   * above the charts): smoothly, unless the reader asked for reduced motion.
+   */
+  #revealChart(step) {
+    const name = CHART_NAMES.find((chart) => relatedToStep(chart, step));
+    const element = name && this.#charts?.[name]?.element;
+    if (!element) return;
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    element.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
   }
 
   async #action(name) {
@@ -468,6 +567,34 @@ export class Explorer {
     return this.#lastSweep;
   }
 
+  /**
+   * Each projection's intensity at every prompt length of the intensity chart: one
+   * traceFigures call per length, reused while only the prompt length changes (a slider drag).
+   */
+  #intensityCurve(trace) {
+    const rest = scenarioObject(this.state);
+    delete rest.prompt_tokens;
+    // The queue does not change what a projection moves or computes: a new arrival rate keeps the curve.
+    rest.arrival_rate = 0;
+    const names = this.#chartsModule.projectionNames(trace);
+    const key = JSON.stringify([rest, names]);
+    if (key === this.#curveKey) return this.#curve;
+    const indices = names.map((name) => trace.operators.findIndex((op) => op.name === name));
+    const series = names.map((name) => ({ name, points: [] }));
+    for (const prompt of this.#chartsModule.curvePrompts()) {
+      const result = this.engine.traceFigures(JSON.stringify({ ...rest, prompt_tokens: prompt }));
+      // A length the engine rejects for this scenario (e.g. shorter than a chunk it requires) is left out.
+      if (!result.ok || result.figures[1] !== trace.operators.length) continue;
+      indices.forEach((index, s) => {
+        const intensity = operatorFigure(result.figures, index, 'intensity');
+        if (Number.isFinite(intensity)) series[s].points.push({ prompt, intensity });
+      });
+    }
+    this.#curveKey = key;
+    this.#curve = { id: (this.#curve?.id ?? 0) + 1, series };
+    return this.#curve;
+  }
+
   #renderChart(name, { trace }) {
     const chart = this.#charts?.[name];
     if (!chart) return;
@@ -478,13 +605,19 @@ export class Explorer {
       chart.setVariable(this.#sweepVariable);
       const sweep = this.#sweep(trace);
       if (sweep.ok) {
-        chart.update({ points: sweep.value.points, variable: this.#sweepVariable, trace }, width);
+        chart.update({ points: sweep.value.points, variable: this.#sweepVariable, trace, scale: this.#sweepScale }, width);
       } else {
         chart.showError(`The engine could not sweep this scenario: ${sweep.error}`);
       }
+    } else if (name === 'intensity') {
+      chart.update({ trace, curve: this.#intensityCurve(trace) }, width);
     } else if (name === 'memory') {
       chart.update({ trace, related: stepIndex === 4 }, width);
-    } else if (name === 'roofline' || name === 'time') {
+    } else if (name === 'roofline') {
+      chart.update({ trace, highlight, ghost: this.#comparison?.trace ?? null }, width);
+    } else if (name === 'ttft') {
+      chart.update({ trace, ghost: this.#comparison?.trace ?? null, top: this.#comparison?.ttftTop ?? this.#heldTtftTop(trace) }, width);
+    } else if (name === 'time') {
       chart.update({ trace, highlight }, width);
     } else {
       chart.update({ trace }, width);
@@ -515,7 +648,21 @@ export class Explorer {
     const key = JSON.stringify([errors, this.#notes]);
     if (key === this.#messagesKey) return;
     this.#messagesKey = key;
-    this.controls.setMessages(errors, this.#notes);
+    // In a sentence naming the field as its control is labelled, the engine's message after it.
+    const plain = Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, plainError(message)]));
+    // (A permalink's rejected value is already said in a sentence around the engine's message.)
+    this.controls.setMessages(plain, this.#notes);
+  }
+
+  /** The arrival rate's hint names the rate at which this scenario saturates (utilization 1). */
+  #setRateHint(trace) {
+    const saturation = trace.steps[4]?.facts?.saturation_arrival_rate;
+    this.controls.setHint(
+      'rate',
+      saturation > 0
+        ? `Requests per second; 0 = no queue. This scenario saturates at ${fmt.rate(saturation)}.`
+        : 'Requests per second; 0 = no queue.',
+    );
   }
 
   #update() {
@@ -535,7 +682,7 @@ export class Explorer {
       const key = fieldOfError(result.path);
       this.#setMessages(key ? { [key]: result.error } : {});
       this.controls.setPrecisionHint(null);
-      this.view.showEngineError(result.error, Boolean(key));
+      this.view.showEngineError(plainError(result.error), Boolean(key));
       // Stale figures are not redrawn: only the checks follow the (rejected) scenario.
       this.#parts.clearStale((name) => name !== 'checks');
       this.#parts.show({ json, ok: false, trace: null });
@@ -543,6 +690,8 @@ export class Explorer {
       const trace = result.value;
       this.#setMessages({});
       this.controls.setPrecisionHint(trace.scenario.precision);
+      this.#setRateHint(trace);
+      this.underLoad?.update(trace);
       this.view.showReady();
       // The bar names the scenario the results show (a rejected edit leaves both as they were).
       this.scenarioBar.update(this.state);
@@ -579,6 +728,7 @@ function relatedToStep(chart, step) {
   if (!step) return false;
   if (step === 4) return chart === 'memory';
   if (step === 5) return chart === 'ttft' || chart === 'sweep' || chart === 'time';
-  if (step === 2) return chart === 'roofline' || chart === 'time' || chart === 'reuse';
+  if (step === 2) return chart === 'roofline' || chart === 'time' || chart === 'reuse' || chart === 'intensity' || chart === 'bytes';
+  if (step === 3) return chart === 'roofline' || chart === 'time' || chart === 'bytes';
   return chart === 'roofline' || chart === 'time';
 }

@@ -117,9 +117,15 @@ export class Glance {
       h(
         'section',
         { class: 'explorer-block omissions', 'aria-labelledby': 'omissions-heading' },
-        h('h3', { id: 'omissions-heading' }, 'What these numbers leave out'),
-        h('p', { class: 'hint' }, 'The trace states its assumptions and omissions; they qualify every figure here.'),
-        this.omissions,
+        // Folded under their count: a dozen caveats would otherwise push the figures they
+        // qualify below the first screen.
+        h(
+          'details',
+          { class: 'omissions-fold' },
+          h('summary', {}, h('h3', { id: 'omissions-heading' }, 'What these numbers leave out ', (this.omissionsCount = h('span', { class: 'omissions-count' })))),
+          h('p', { class: 'hint' }, 'The trace states its assumptions and omissions; they qualify every figure here.'),
+          this.omissions,
+        ),
       ),
     );
   }
@@ -132,6 +138,7 @@ export class Glance {
       setText(value, f.value(trace));
       setText(note, f.note(trace));
     }
+    setText(this.omissionsCount, `(${trace.assumptions.length})`);
     const items = this.omissions.children;
     if (items.length === trace.assumptions.length) {
       trace.assumptions.forEach((text, i) => setText(items[i], text));

@@ -6,7 +6,7 @@
 
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
-import { CUSTOM_MODEL } from '../scenario.js';
+import { CUSTOM_MODEL, hardwareName } from '../scenario.js';
 
 export class ScenarioBar {
   #open = false;
@@ -64,7 +64,7 @@ export class ScenarioBar {
   update(state) {
     const model =
       state.model === CUSTOM_MODEL ? 'Custom model' : this.presets.models.find((m) => m.id === state.model)?.name ?? state.model;
-    const hardware = this.presets.accelerators.find((a) => a.id === state.hardware)?.name ?? state.hardware;
+    const hardware = hardwareName(state.hardware, this.presets.accelerators);
     const devices = Number(state.devices) > 1 ? `${fmt.count(Number(state.devices))} × ` : '';
     const prompt = `${fmt.count(Number(state.prompt))} tokens`;
     const timing = state.timing === 'estimate' ? ' · estimate' : '';

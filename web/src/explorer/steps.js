@@ -12,6 +12,9 @@ import * as fmt from '../format.js';
  * by key). A fact without a label still shows, under its key, after the known ones.
  */
 const FACT_LABELS = {
+  tensor_parallel: 'Devices each layer is split over (tensor parallel)',
+  kv_heads_per_device: 'Key/value heads held by each device',
+  kv_heads_replicated: 'Key/value heads copied to more than one device',
   layers: 'Layers',
   kernels_per_layer: 'Kernels per layer',
   kernel_launches: 'Kernel launches in all',
@@ -21,12 +24,15 @@ const FACT_LABELS = {
   weight_reuse_rows: 'Token rows sharing each weight load',
   projection_flops_per_request: 'Projection work per request',
   attention: 'Attention schedule',
-  block: 'Tile edge b',
+  block: 'Attention tile edge b (tokens)',
   useful_pairs_per_head: 'Useful query–key pairs per head',
   computed_pairs_per_head: 'Computed pairs per head (whole tiles)',
   tiles_per_head: 'Tiles per head',
   kv_bytes_per_token: 'KV bytes per token',
   kv_bytes_written: 'KV state written',
+  sliding_window: 'Sliding attention window (tokens; 0 = none)',
+  kv_tokens_kept: 'Tokens whose keys and values are kept',
+  kv_bytes_kept: 'KV cache kept for decode',
   score_matrix_bytes: 'Score matrix of the largest chunk',
   score_traffic_bytes: 'Score traffic to HBM',
   score_bytes_avoided: 'Score traffic avoided by fusing',
@@ -44,8 +50,8 @@ const FACT_LABELS = {
   memory: 'Memory ledger',
   chunking: 'Chunking',
   exceeds_by_bytes: 'Exceeds capacity by',
-  chunk_tokens: 'Chunk length',
-  chunks: 'Chunks',
+  chunk_tokens: 'Chunk length (tokens)',
+  chunks: 'Chunks (passes)',
   extra_weight_bytes: 'Extra weight traffic from chunking',
   kv_reread_bytes: 'Earlier KV re-read by later chunks',
   temporaries_unchunked_bytes: 'Temporaries without chunking',
@@ -223,8 +229,24 @@ class ProjectionTable {
   }
 }
 
-/** A step's verdict: its bound, or for step 4 (no kernels) whether the memory fits. */
+/**
+ * A step's verdict: its bound, or for step 4 (no kernels) whether the memory fits. Step 5's
+ * time to first token is mostly waiting when the queue holds more of it than the kernels do:
+ * then the badge says so (the kernels' bound stays in `data-bound`).
+ */
 function badgeOf(step, trace) {
+  const facts = step.facts ?? {};
+  if (step.step === 5 && facts.overloaded) {
+    return { className: 'bound-badge bound-queue', bound: step.bound ?? 'none', text: 'queueing dominates · overloaded', dominant: 'queueing' };
+  }
+  if (step.step === 5 && facts.total_seconds > 0 && facts.queue_seconds / facts.total_seconds > 0.5) {
+    return {
+      className: 'bound-badge bound-queue',
+      bound: step.bound ?? 'none',
+      text: `queueing dominates · ${fmt.percent(facts.queue_seconds / facts.total_seconds)} of TTFT`,
+      dominant: 'queueing',
+    };
+  }
   if (step.bound) {
     return { className: `bound-badge bound-${step.bound}`, bound: step.bound, text: fmt.bound(step.bound) };
   }
@@ -332,6 +354,7 @@ export class StepTrace {
     const badge = badgeOf(step, trace);
     setAttr(card.badge, 'class', badge.className);
     setAttr(card.badge, 'data-bound', badge.bound);
+    setAttr(card.badge, 'data-dominant', badge.dominant ?? badge.bound);
     setText(card.badge, badge.text);
     setText(card.text, step.text);
     setText(

@@ -11,6 +11,21 @@ const PER_OPERATOR = 12; // version 1's per-operator block
 // The engine's Bound codes, in its enum's order (src/trace.hpp).
 const BOUND_NAMES = ['compute', 'memory', 'overhead', 'interconnect'];
 
+/** The per-operator figures of version 1's block, in their order (docs/trace-json.md). */
+const OPERATOR_FIELDS = ['step', 'count', 'launches', 'flops', 'computed_flops', 'hbm_bytes', 'intensity',
+  'compute_seconds', 'memory_seconds', 'overhead_seconds', 'seconds', 'bound'];
+
+/**
+ * One figure (`field`, a name of OPERATOR_FIELDS) of operator `index` (its place in the trace's
+ * `operators[]`), read from a figures array without refilling a document; NaN when the array
+ * has no such operator or another layout.
+ */
+export function operatorFigure(figures, index, field) {
+  const at = OPERATOR_FIELDS.indexOf(field);
+  if (figures[0] !== FIGURES_LAYOUT_VERSION || at < 0 || index < 0 || index >= figures[1]) return NaN;
+  return figures[2 + SUMMARY_COUNT + PER_OPERATOR * index + at];
+}
+
 /** Where version 2's extension starts, or -1 when `figures` is not version 2. */
 function extensionStart(figures) {
   if (figures[0] !== FIGURES_LAYOUT_VERSION) return -1;

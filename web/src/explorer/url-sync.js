@@ -61,6 +61,13 @@ export class UrlSync {
     }, 0);
   }
 
+  /** Makes the page's address name `state` without a new history entry (a host's scenario at start). */
+  replace(state) {
+    if (!this.enabled) return;
+    const url = this.permalink(state);
+    if (url.href !== window.location.href) window.history.replaceState({ prefillTrace: true }, '', url);
+  }
+
   /** The link to `state`: the page's own URL when synced, else the lesson's page. */
   permalink(state) {
     const base = this.enabled ? new URL(window.location.href) : assetUrl('index.html', this.assetBase);

@@ -3,6 +3,7 @@
 // builds and shows; what to show is decided in explorer.js.
 
 import { h } from '../dom.js';
+import { glossaryLine } from '../plain-words/glossary.js';
 
 /** The steps a reader can highlight in the charts ("none" first). */
 const HIGHLIGHT_CHOICES = ['none', '1', '2', '3', '4', '5'];
@@ -45,7 +46,10 @@ export class ExplorerView {
       'section',
       { class: 'explorer-block charts-block', 'aria-labelledby': 'charts-heading' },
       h('h3', { id: 'charts-heading' }, 'Pictures of the trace'),
-      this.stepPicker,
+      // In a form of its own: radio buttons outside a form are grouped by name in the whole
+      // shadow root, and Chromium kept every removed rendering's buttons in that group (with
+      // its whole explorer, ~2 900 nodes) until the element itself was removed (issue 24, W5).
+      h('form', { class: 'step-picker-form', 'aria-label': 'Highlight a step' }, this.stepPicker),
       this.chartGrid,
     );
     // The explorer is placed with its controls; the figures, the steps and the charts' block
@@ -63,6 +67,7 @@ export class ExplorerView {
         'Change the model, the accelerator and the prompt, and watch the five steps of prefill change. ',
         'Every figure is computed by the prefill-trace engine (WebAssembly) in your browser.',
       ),
+      glossaryLine(),
       h(
         'div',
         { class: 'explorer-layout' },
@@ -70,6 +75,16 @@ export class ExplorerView {
         (this.resultsBox = h('div', { class: 'explorer-results' }, this.resultsError, this.results)),
       ),
     );
+  }
+
+  /** Holds `node` back to be placed just after the figures (pin and compare). */
+  holdAfterGlance(node) {
+    this.#held.splice(1, 0, node);
+  }
+
+  /** Puts the guided investigations (a <details>) between the intro and the controls. */
+  showInvestigations(node) {
+    this.element.querySelector('.explorer-layout').before(node);
   }
 
   /** Appends the next part held back at construction; false when none is left. */
@@ -90,10 +105,12 @@ export class ExplorerView {
   }
 
   /** Puts the charts in the grid, in the order they are read. */
-  showCharts({ roofline, time, memory, ttft, sweep, decode, reuse }) {
+  showCharts({ roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse }) {
     this.chartGrid.replaceChildren(
       roofline.element,
+      intensity.element,
       time.element,
+      bytes.element,
       memory.element,
       h('div', { class: 'chart-pair' }, ttft.element, sweep.element),
       decode.element,

@@ -1,0 +1,306 @@
+// Issue 20 items 1–2: the guided investigations and pin and compare, walked as a reader would,
+// in two page loads.
+//
+// Every number a sentence shows is checked against a figure this file derives by hand from the
+// model's formulas (docs/model.md) and published figures — never from the page's formatter or
+// the engine:
+//   Llama 3.1 8B (config.json of meta-llama/Llama-3.1-8B): d = 4096, 32 layers, 32 query heads,
+//     8 key/value heads, head width 128, d_ff = 14336 (gated), vocabulary 128,256,
+//     8,030,261,248 parameters.
+//   NVIDIA H100 SXM datasheet: 989 TFLOP/s dense bf16, 1,979 TFLOP/s dense fp8, 3.35 TB/s HBM3.
+//   bf16: 2 bytes per weight, activation, K/V element and score.
+// The sentence's figures are <data value="…"> elements: the test reads the exact value and
+// checks that the shown text is in the sentence.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openPage, useBrowser, waitForScenario } from './helpers.mjs';
+
+const env = useBrowser();
+
+const D = 4096;
+const LAYERS = 32;
+const HQ = 32;
+const HKV = 8;
+const DH = 128;
+const D_FF = 14336;
+const VOCAB = 128256;
+const PARAMETERS = 8030261248;
+const PEAK_BF16 = 989e12;
+const PEAK_FP8 = 1979e12;
+const BANDWIDTH = 3.35e12;
+const BYTES = 2;
+const RIDGE = PEAK_BF16 / BANDWIDTH; // 295.22 FLOP/byte
+const QKV_OUT = (HQ + 2 * HKV) * DH; // 6144
+
+/**
+ * A GEMM of N rows, d_in → d_out, with ideal reuse (docs/model.md step 2): F = 2·N·d_in·d_out over
+ * weights d_in·d_out·w read once plus inputs N·d_in·a and outputs N·d_out·a.
+ */
+const gemmIntensity = (rows, dIn, dOut) => (2 * rows * dIn * dOut) / (dIn * dOut * BYTES + rows * (dIn + dOut) * BYTES);
+/** The rows at which that intensity reaches the ridge R: N = R·d_in·d_out·w / (2·d_in·d_out − R·(d_in + d_out)·a). */
+const rowsToRidge = (dIn, dOut) => Math.ceil((RIDGE * dIn * dOut * BYTES) / (2 * dIn * dOut - RIDGE * (dIn + dOut) * BYTES));
+
+/**
+ * Weight bytes each chunk's pass reads again: every layer's four projections and two norm
+ * vectors (the final norm and the LM head run once, for the last position).
+ */
+const PASS_WEIGHT_BYTES = LAYERS * ((D * QKV_OUT + D * D + D * 2 * D_FF + D_FF * D) * BYTES + 2 * D * BYTES);
+
+const close = (actual, expected, tolerance, what) =>
+  assert.ok(Math.abs(actual - expected) <= Math.abs(expected) * tolerance, `${what}: ${actual} is not within ${tolerance * 100}% of ${expected}`);
+
+/**
+ * Each investigation: the option the hand derivation says the engine will bear out, the
+ * scenario B it shows, and the checks of its sentence's figures.
+ */
+const WALK = [
+  {
+    id: 'reuse-grows',
+    right: 1,
+    shows: { prompt_tokens: 4096 },
+    pinned: 'prompt%3D16',
+    check(f) {
+      close(f['intensity-a'], gemmIntensity(16, D, QKV_OUT), 1e-9, 'Q/K/V intensity at 16 tokens'); // 15.90
+      assert.equal(f['intensity-b'], 1536); // 2·4096·4096·6144 / 134,217,728 bytes, exactly
+      close(f.ratio, 1536 / gemmIntensity(16, D, QKV_OUT), 1e-9, 'ratio'); // 96.6
+      close(f.ridge, RIDGE, 1e-9, 'ridge');
+    },
+  },
+  {
+    id: 'memory-bound',
+    right: 1,
+    shows: { prompt_tokens: 32 },
+    check(f) {
+      close(f.intensity, gemmIntensity(32, D, QKV_OUT), 1e-9, 'Q/K/V intensity at 32 tokens'); // 31.59 < 295
+      close(f.ridge, RIDGE, 1e-9, 'ridge');
+      assert.equal(f['rows-to-ridge'], rowsToRidge(D, QKV_OUT)); // 336
+    },
+  },
+  {
+    id: 'fused-attention',
+    right: 1,
+    shows: { prompt_tokens: 8192, attention: 'materialized' },
+    check(f) {
+      const T = 8192;
+      // One layer's score matrix: h_q·T²·s.
+      assert.equal(f['score-matrix'], HQ * T * T * BYTES); // 4,294,967,296
+      // Step 3 per layer. K/V write: 2·T·h_kv·d_h elements, read as activations and written as
+      // cache. Fused: Q read and O written (2·h_q·T·d_h·a) and every key and value once
+      // (2·T·h_kv·d_h·c). Materialized: QKᵀ and score·V each read Q (or write O) and the keys
+      // (values) and write (read) the score matrix; the softmax reads and writes it.
+      const kvWrite = 2 * (2 * T * HKV * DH * BYTES);
+      const qo = HQ * T * DH * BYTES;
+      const fused = kvWrite + 2 * qo + 2 * T * HKV * DH * BYTES;
+      const scores = HQ * T * T * BYTES;
+      const keys = HKV * DH * BYTES * T;
+      const materialized = kvWrite + 2 * (qo + keys + scores) + 2 * scores;
+      assert.equal(f['bytes-fused'], LAYERS * fused); // 7,516,192,768
+      assert.equal(f['bytes-materialized'], LAYERS * materialized); // 557,272,006,656
+      assert.ok(f['seconds-materialized'] > f['seconds-fused']);
+    },
+  },
+  {
+    id: 'queueing',
+    right: 2,
+    shows: {},
+    check(f) {
+      // The scenario is set at 90% of the saturation rate (rounded to four digits).
+      close(f.utilization, 0.9, 1e-3, 'utilization');
+      // M/D/1 (Pollaczek–Khinchine): W = ρ·D / (2·(1 − ρ)), D the service time; TTFT = W + D.
+      const rho = f.utilization;
+      close(f.queue, (rho * f.service) / (2 * (1 - rho)), 1e-9, 'mean queue wait'); // 4.5 D
+      close(f.ttft, f.queue + f.service, 1e-9, 'TTFT');
+      close(f['queue-share'], 4.5 / 5.5, 2e-3, 'queue share at ρ = 0.9'); // 81.8%
+    },
+  },
+  {
+    id: 'batching',
+    right: 1,
+    shows: { prompt_tokens: 256, batch: 8, arrival_rate: 4 },
+    check(f) {
+      close(f['intensity-a'], gemmIntensity(256, D, QKV_OUT), 1e-9, 'intensity, one request'); // 231.9
+      close(f['intensity-b'], gemmIntensity(8 * 256, D, QKV_OUT), 1e-9, 'intensity, 8 requests'); // 1,117
+      // Fill-then-run batch formation: (B − 1) / (2λ) = 7 / 8 s.
+      assert.equal(f.formation, 0.875);
+      assert.ok(f['ttft-b'] > f['ttft-a']);
+    },
+  },
+  {
+    id: 'chunking',
+    right: 1,
+    shows: { prompt_tokens: 16384, chunk_tokens: 2048 },
+    check(f) {
+      assert.equal(f.chunks, 16384 / 2048);
+      // Every chunk after the first reads the weights again: 7 × one pass's weight bytes.
+      assert.equal(f['extra-weight-bytes'], 7 * PASS_WEIGHT_BYTES); // 7 × 13,959,168,000
+      close(f['seconds-per-pass'], f['seconds-b'] / 8, 1e-12, 'seconds per pass');
+    },
+  },
+  {
+    id: 'prefill-vs-decode',
+    right: 0,
+    shows: { prompt_tokens: 2048, batch: 1 },
+    check(f) {
+      close(f['prefill-per-token'], f['prefill-seconds'] / 2048, 1e-12, 'prefill per token');
+      // One decode step at B = 1 is memory-bound: it reads every weight but the embedding
+      // table (one row of it) and the whole K/V cache, 2·L·T·h_kv·d_h·c: ≈ 15.28 GB at 3.35 TB/s.
+      const decodeBytes = (PARAMETERS - VOCAB * D) * BYTES + 2 * LAYERS * 2048 * HKV * DH * BYTES;
+      close(f['decode-seconds'], decodeBytes / BANDWIDTH, 5e-3, 'decode step time');
+      close(f.ratio, f['decode-seconds'] / f['prefill-per-token'], 1e-12, 'ratio');
+      // Decode's projections at one row: intensity 2·1·d_in·d_out / (d_in·d_out·w + …) ≈ 1.
+      assert.ok(f['decode-intensity'] < 2);
+    },
+  },
+];
+
+/** The element's shadow root, as a locator root. */
+const lesson = (page) => page.locator('prefill-trace-lesson');
+
+async function readFigures(item) {
+  return item.locator('.investigation-reading[data-reading="first"] data').evaluateAll((nodes) =>
+    Object.fromEntries(nodes.map((n) => [n.dataset.name, { value: Number(n.value), text: n.textContent }])),
+  );
+}
+
+test('every guided investigation: predict, show, a sentence of the engine’s numbers, progress by event', async (t) => {
+  const { page, problems } = await openPage(env, t, '/', { viewport: { width: 1440, height: 900 } });
+  await page.evaluate(() => {
+    window.__answers = [];
+    document.querySelector('prefill-trace-lesson').addEventListener('prefill-trace-answer', (e) => window.__answers.push(e.detail));
+  });
+  const root = lesson(page);
+  const block = root.locator('details.investigations');
+  assert.equal(await block.getAttribute('part'), 'investigations');
+  assert.equal(await root.locator('details.investigation').count(), WALK.length, 'one investigation per claim walked here');
+
+  for (const [index, step] of WALK.entries()) {
+    const item = root.locator(`[data-investigation="${step.id}"]`);
+    await item.locator('summary').click();
+    const show = item.locator('button[type="submit"]');
+    // No reveal before a prediction.
+    await show.click();
+    assert.match(await item.locator('.investigation-verdict').innerText(), /Choose a prediction first/);
+    assert.equal(await item.locator('.investigation-reading data').count(), 0, `${step.id}: nothing revealed before predicting`);
+
+    await item.locator(`input[value="${step.right}"]`).check();
+    await show.click();
+    await item.locator('.investigation-reading[data-reading="first"] data').first().waitFor();
+    assert.equal(await item.locator('form').getAttribute('data-verdict'), String(step.right), `${step.id}: the engine bears out option ${step.right}`);
+    assert.equal(await item.getAttribute('data-result'), 'matched');
+    // The prediction is locked once revealed.
+    assert.ok(await item.locator(`input[value="${step.right}"]`).isDisabled());
+
+    const figures = await readFigures(item);
+    const sentence = await item.locator('.investigation-reading[data-reading="first"]').innerText();
+    for (const [name, { text }] of Object.entries(figures)) assert.ok(sentence.includes(text), `${step.id}: the sentence shows ${name} (${text})`);
+    step.check(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, v.value])));
+
+    await waitForScenario(page, step.shows);
+    if (step.pinned) assert.ok(page.url().includes(`pin=${''}`) && page.url().includes(step.pinned), `${step.id}: A is pinned in the URL`);
+
+    // Progress: reported by the element's answer event, keyed like a quiz answer.
+    await page.waitForFunction((n) => window.__answers.length >= n, index + 1);
+    const answer = await page.evaluate((i) => window.__answers[i], index);
+    assert.deepEqual([answer.answer, answer.correct], [step.right, true]);
+    assert.match(answer.questionKey, /^[0-9a-f]{64}$/);
+
+    // "Change one condition": read again, from the changed scenarios.
+    await item.locator('button.button--quiet').click();
+    await item.locator('.investigation-reading[data-reading="next"] data').first().waitFor();
+    await item.locator('summary').click();
+  }
+  assert.match(await block.locator('.investigations-count').innerText(), new RegExp(`${WALK.length} of ${WALK.length}`));
+
+  // Plain words (item 5), on the queueing investigation's scenario: ρ = 0.9 puts 4.5·D of the
+  // 5.5·D of TTFT in the queue (M/D/1), so step 5 says queueing dominates: 81.8% of TTFT.
+  const queueing = root.locator('[data-investigation="queueing"]');
+  await queueing.locator('summary').click();
+  await queueing.locator('button[type="submit"]').click();
+  await waitForScenario(page, { prompt_tokens: 2048, batch: 1 });
+  const badge = root.locator('li.trace-step[data-step="5"] .bound-badge');
+  assert.equal(await badge.getAttribute('data-dominant'), 'queueing');
+  assert.match(await badge.innerText(), /^queueing dominates · 81\.8% of TTFT$/);
+  // The saturation rate beside the arrival-rate field: λ where ρ = 1, i.e. B / service time.
+  const service = Number(await queueing.locator('.investigation-reading[data-reading="first"] data[data-name="service"]').getAttribute('value'));
+  const hint = await root.locator('[data-field="rate"] .hint').innerText();
+  const saturation = Number(hint.match(/saturates at ([\d,.]+) requests\/s/)[1].replaceAll(',', ''));
+  close(saturation, 1 / service, 1e-3, 'saturation rate in the hint');
+  // A term's meaning, one click away.
+  const term = root.locator('dfn[data-term="ridge-point"] button');
+  assert.equal(await term.getAttribute('aria-expanded'), 'false');
+  await term.click();
+  assert.equal(await term.getAttribute('aria-expanded'), 'true');
+  assert.match(await root.locator(`#${await term.getAttribute('aria-controls')}`).innerText(), /P\/β/);
+  // An error in a sentence that names the field as labelled, the engine's message after it.
+  const batch = root.getByLabel('Requests per batch', { exact: true });
+  await batch.fill('1.5');
+  await batch.press('Enter');
+  const error = root.locator('[data-field="batch"] .field-error');
+  await error.waitFor();
+  assert.match(await error.innerText(), /^Requests per batch must be a whole number, without a fraction\. \(\/batch: /);
+  assert.deepEqual(problems, []);
+});
+
+test('pin and compare: fixed axes while comparing, A as a ghost, the comparison a permalink', async (t) => {
+  const { page, problems } = await openPage(env, t, '/?prompt=2048', { viewport: { width: 1280, height: 900 } });
+  const root = lesson(page);
+  const compare = root.locator('section.compare');
+  await compare.locator('[data-action="pin"]').click();
+  assert.equal(await compare.getAttribute('data-pinned'), 'true');
+  assert.match(page.url(), /[?&]pin=[^&]*prompt%3D2048/);
+
+  const roofline = root.locator('#chart-roofline svg.chart-svg');
+  const ttft = root.locator('#chart-ttft svg.chart-svg');
+  await root.locator('#chart-roofline').scrollIntoViewIfNeeded();
+  await roofline.locator('.point--ghost').first().waitFor();
+  // The roofline's axes are the accelerator's, whatever the scenario: intensity 0.01–100,000
+  // FLOP/byte; rate from the decade below the memory slope at 0.01 FLOP/byte (3.35e12 × 0.01 ×
+  // 0.5 = 1.7e10 → 1e10) to the decade above 1.5 × the fp8 peak (2.97e15 → 1e16).
+  const axes = async () => ({
+    x: (await roofline.getAttribute('data-x-domain')).split(',').map(Number),
+    y: (await roofline.getAttribute('data-y-domain')).split(',').map(Number),
+    ttft: (await ttft.getAttribute('data-x-domain')).split(',').map(Number),
+  });
+  const before = await axes();
+  assert.deepEqual(before.x, [0.01, 1e5]);
+  assert.equal(PEAK_FP8 * 1.5 < 1e16 && PEAK_FP8 * 1.5 > 1e15, true);
+  assert.deepEqual(before.y, [1e10, 1e16]);
+
+  // B: half the prompt. The axes stay; A's ghost stays.
+  const prompt = root.getByLabel('Prompt tokens (exact)');
+  await prompt.fill('1024');
+  await prompt.press('Enter');
+  await waitForScenario(page, { prompt_tokens: 1024 });
+  await root.locator('#chart-ttft').scrollIntoViewIfNeeded();
+  const afterChange = await axes();
+  assert.deepEqual(afterChange, before, 'the axes do not move while comparing');
+  assert.ok((await ttft.locator('.ttft-part--ghost').count()) > 0, 'A is drawn in the TTFT chart');
+
+  // The table: A's and B's KV cache, 2·L·T·h_kv·d_h·c: 268,435,456 bytes at 2,048 tokens, half at 1,024.
+  const kv = compare.locator('tr[data-figure="kv-bytes"] td');
+  assert.equal(Number(await kv.nth(0).getAttribute('data-value')), 2 * LAYERS * 2048 * HKV * DH * BYTES);
+  assert.equal(Number(await kv.nth(1).getAttribute('data-value')), 2 * LAYERS * 1024 * HKV * DH * BYTES);
+  assert.match(await kv.nth(2).innerText(), /^−134 MB \(−50(\.0)?%\)$/);
+
+  // The permalink: a new page from this URL shows the same A and B.
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('prompt') === '1024');
+  const link = new URL(page.url());
+  const second = await openPage(env, t, link.pathname + link.search, { viewport: { width: 1280, height: 900 } });
+  const compare2 = lesson(second.page).locator('section.compare');
+  await waitForScenario(second.page, { prompt_tokens: 1024 });
+  assert.equal(await compare2.getAttribute('data-pinned'), 'true');
+  const kv2 = compare2.locator('tr[data-figure="kv-bytes"] td');
+  assert.equal(Number(await kv2.nth(0).getAttribute('data-value')), 2 * LAYERS * 2048 * HKV * DH * BYTES);
+  assert.equal(Number(await kv2.nth(1).getAttribute('data-value')), 2 * LAYERS * 1024 * HKV * DH * BYTES);
+
+  // Swap: B becomes A; clear: no pin, in the URL too.
+  await compare2.locator('[data-action="swap"]').click();
+  await waitForScenario(second.page, { prompt_tokens: 2048 });
+  await second.page.waitForFunction(() => (new URL(location.href).searchParams.get('pin') ?? '').includes('prompt=1024'));
+  await compare2.locator('[data-action="clear"]').click();
+  assert.equal(await compare2.getAttribute('data-pinned'), 'false');
+  assert.equal(new URL(second.page.url()).searchParams.has('pin'), false);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(second.problems, []);
+});

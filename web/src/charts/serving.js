@@ -1,0 +1,287 @@
+// The "Under load" pictures (under-load/under-load.js): the engine's serving simulation of the
+// same scenario under three schedulers. Every figure is a field of a report the engine wrote
+// (docs/serving.md, "Output"), read in the worker (under-load/worker.js).
+//   - TTFT and TPOT percentiles (p50, p90, p99) per scheduler, with the SLOs drawn;
+//   - SLO attainment against arrival rate per scheduler, the attainment target and each
+//     scheduler's goodput (the highest rate that meets it) marked;
+//   - a timeline of the first simulated minute: prompt (prefill) and output (decode) tokens
+//     computed in each step, and the requests waiting.
+
+import { scaleBand, scaleLinear } from 'd3-scale';
+import { line } from 'd3-shape';
+import * as fmt from '../format.js';
+import { ChartPanel, bottomAxis, joinMarks, label, leftAxis, legend, part, sizeSvg, tableData } from './common.js';
+
+export const POLICIES = Object.freeze([
+  { id: 'prefill-first', label: 'Prefill first' },
+  { id: 'chunked', label: 'Chunked prefill' },
+  { id: 'disaggregated', label: 'Disaggregated' },
+]);
+const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
+const PERCENTILES = ['p50', 'p90', 'p99'];
+
+// --- Percentiles ---------------------------------------------------------------------------
+
+function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
+  const groups = [
+    { key: 'ttft_seconds', title: 'Time to first token', slo: ttftSlo },
+    { key: 'tpot_seconds', title: 'Time per output token', slo: tpotSlo },
+  ];
+  const rowH = 30;
+  const m = { left: width < 480 ? 104 : 130, right: 18 };
+  const groupH = 26 + runs.length * rowH + 40;
+  sizeSvg(svg, width, groups.length * groupH + 6, 'serving-percentiles');
+  groups.forEach((g, gi) => {
+    const top = gi * groupH;
+    const group = part(svg, `group-${gi}`);
+    const values = runs.flatMap((r) => (r.report.overloaded ? [] : PERCENTILES.map((p) => r.report[g.key][p]))).concat(g.slo ?? []);
+    const x = scaleLinear().domain([0, Math.max(...values, 1e-6) * 1.08]).nice().range([m.left, width - m.right]);
+    label(group, 'title', `${g.title} (p50, p90, p99)`, { class: 'group-title', x: 0, y: top + 14 });
+    const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
+    const rows = runs.map((r, i) => ({ run: r, y: top + 24 + i * rowH }));
+    joinMarks(part(group, 'row-labels'), 'text', 'row-label', rows, (d) => d.run.policy)
+      .attr('x', m.left - 6)
+      .attr('y', (d) => d.y + rowH / 2)
+      .attr('text-anchor', 'end')
+      .text((d) => policyLabel(d.run.policy));
+    const bars = rows.flatMap((d) =>
+      d.run.report.overloaded ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[g.key][p], y: d.y + band(p), policy: d.run.policy })),
+    );
+    joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
+      .attr('class', (b) => `percentile-bar percentile-${b.p}`)
+      .attr('x', m.left)
+      .attr('y', (b) => b.y)
+      .attr('height', band.bandwidth())
+      .attr('width', (b) => Math.max(1, x(b.value) - m.left))
+      .select('title')
+      .text((b) => `${policyLabel(b.policy)} ${b.p}: ${fmt.seconds(b.value)}`);
+    joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => d.run.report.overloaded), (d) => d.run.policy)
+      .attr('class', 'fit-verdict does-not-fit')
+      .attr('x', m.left + 4)
+      .attr('y', (d) => d.y + rowH / 2)
+      .text('overloaded: the queue grows without bound');
+    const axisY = top + 24 + runs.length * rowH;
+    part(group, 'slo', 'line')
+      .attr('class', 'slo-rule')
+      .attr('display', g.slo ? null : 'none')
+      .attr('x1', g.slo ? x(g.slo) : 0)
+      .attr('x2', g.slo ? x(g.slo) : 0)
+      .attr('y1', top + 20)
+      .attr('y2', axisY);
+    label(group, 'slo-label', g.slo ? `SLO ${fmt.seconds(g.slo)}` : null, {
+      class: 'chart-note',
+      x: g.slo ? x(g.slo) + 4 : 0,
+      y: top + 14,
+    });
+    bottomAxis(group, x, { y: axisY, width: width - m.left - m.right, format: fmt.seconds, name: `axis-${gi}` });
+  });
+}
+
+function describePercentiles({ runs, rate }) {
+  return (
+    `At ${fmt.rate(rate)}: ` +
+    runs
+      .map((r) =>
+        r.report.overloaded
+          ? `${policyLabel(r.policy)} overloaded`
+          : `${policyLabel(r.policy)} TTFT p99 ${fmt.seconds(r.report.ttft_seconds.p99)}, TPOT p99 ${fmt.seconds(r.report.tpot_seconds.p99)}`,
+      )
+      .join('; ') +
+    '.'
+  );
+}
+
+function tablePercentiles({ runs }) {
+  return tableData(
+    'TTFT and TPOT percentiles per scheduler',
+    ['Scheduler', 'TTFT p50', 'TTFT p90', 'TTFT p99', 'TPOT p50', 'TPOT p90', 'TPOT p99'],
+    runs.map((r) => [
+      policyLabel(r.policy),
+      ...['ttft_seconds', 'tpot_seconds'].flatMap((k) => PERCENTILES.map((p) => (r.report.overloaded ? 'overloaded' : fmt.seconds(r.report[k][p])))),
+    ]),
+  );
+}
+
+export function percentileChart() {
+  return new ChartPanel({
+    id: 'chart-serving-percentiles',
+    title: 'Latency percentiles per scheduler',
+    draw: drawPercentiles,
+    describe: describePercentiles,
+    table: tablePercentiles,
+    legend: legend([
+      { kind: 'bar', className: 'percentile-bar percentile-p50', label: 'median (p50)' },
+      { kind: 'bar', className: 'percentile-bar percentile-p90', label: 'p90' },
+      { kind: 'bar', className: 'percentile-bar percentile-p99', label: 'p99' },
+      { kind: 'rule', className: 'slo-rule', label: 'service-level objective (SLO)' },
+    ]),
+  });
+}
+
+// --- Attainment against rate ---------------------------------------------------------------
+
+function drawAttainment(svg, width, { runs, target }) {
+  const height = width < 480 ? 260 : 300;
+  const m = { top: 14, right: 16, bottom: 50, left: 58 };
+  sizeSvg(svg, width, height, 'serving-attainment');
+  const rates = runs.flatMap((r) => r.report.sweep.map((p) => p.rate));
+  const x = scaleLinear().domain([0, Math.max(...rates, 1e-6)]).nice().range([m.left, width - m.right]);
+  const y = scaleLinear().domain([0, 1]).range([height - m.bottom, m.top]);
+  bottomAxis(svg, x, { y: height - m.bottom, width: width - m.left - m.right, title: 'Arrival rate (requests/s)' });
+  leftAxis(svg, y, { x: m.left, height: height - m.top - m.bottom, format: (v) => fmt.percent(v), title: 'Requests within both SLOs' });
+  part(svg, 'target', 'line').attr('class', 'slo-rule').attr('x1', m.left).attr('x2', width - m.right).attr('y1', y(target)).attr('y2', y(target));
+  label(svg, 'target-label', `target ${fmt.percent(target)}`, { class: 'chart-note', x: width - m.right, y: y(target) - 5, 'text-anchor': 'end' });
+  const path = line()
+    .defined((p) => p.slo_attainment !== null && !p.overloaded)
+    .x((p) => x(p.rate))
+    .y((p) => y(p.slo_attainment));
+  joinMarks(part(svg, 'lines'), 'path', 'attainment-line', runs, (r) => r.policy, true)
+    .attr('class', (r, i) => `attainment-line series-${i}`)
+    .attr('d', (r) => path(r.report.sweep))
+    .select('title')
+    .text((r) => policyLabel(r.policy));
+  const marks = runs.filter((r) => r.report.goodput_requests_per_second > 0).map((r) => ({ r, i: runs.indexOf(r) }));
+  joinMarks(part(svg, 'goodput'), 'line', 'goodput-rule', marks, (d) => d.r.policy, true)
+    .attr('class', (d) => `goodput-rule series-${d.i}`)
+    .attr('x1', (d) => x(d.r.report.goodput_requests_per_second))
+    .attr('x2', (d) => x(d.r.report.goodput_requests_per_second))
+    .attr('y1', y(target))
+    .attr('y2', height - m.bottom)
+    .select('title')
+    .text((d) => `${policyLabel(d.r.policy)} goodput ${fmt.rate(d.r.report.goodput_requests_per_second)}`);
+}
+
+function describeAttainment({ runs, target }) {
+  return (
+    `Share of requests meeting both SLOs against arrival rate; goodput is the highest rate at which at least ${fmt.percent(target)} do: ` +
+    runs
+      .map((r) => `${policyLabel(r.policy)} ${r.report.goodput_requests_per_second > 0 ? fmt.rate(r.report.goodput_requests_per_second) : 'none found'}`)
+      .join(', ') +
+    '.'
+  );
+}
+
+function tableAttainment({ runs }) {
+  const rates = runs[0]?.report.sweep.map((p) => p.rate) ?? [];
+  return tableData(
+    'SLO attainment by arrival rate',
+    ['Arrival rate', ...runs.map((r) => policyLabel(r.policy))],
+    rates.map((rate, i) => [
+      fmt.rate(rate),
+      ...runs.map((r) => {
+        const p = r.report.sweep[i];
+        return !p ? '—' : p.overloaded ? 'overloaded' : p.slo_attainment === null ? '—' : fmt.percent(p.slo_attainment);
+      }),
+    ]),
+  );
+}
+
+export function attainmentChart() {
+  return new ChartPanel({
+    id: 'chart-serving-attainment',
+    title: 'SLO attainment against arrival rate, goodput marked',
+    draw: drawAttainment,
+    describe: describeAttainment,
+    table: tableAttainment,
+    legend: legend([
+      ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
+      { kind: 'rule', className: 'goodput-rule', label: 'goodput (dashed, per scheduler)' },
+    ]),
+  });
+}
+
+// --- Timeline of a simulated minute --------------------------------------------------------
+
+const MINUTE = 60;
+
+function minuteOf(timeline) {
+  const rows = (timeline?.time_seconds ?? []).map((t, i) => ({
+    t,
+    step: timeline.step_seconds,
+    prefill: timeline.prefill_tokens[i],
+    decode: timeline.decode_tokens[i],
+    queued: timeline.queued[i],
+  }));
+  return rows.filter((r) => r.t <= MINUTE + 1e-9);
+}
+
+function drawTimeline(svg, width, { runs }) {
+  const panelH = 120;
+  const m = { left: 58, right: 50 };
+  const height = runs.length * (panelH + 34) + 40;
+  sizeSvg(svg, width, height, 'serving-timeline');
+  const minutes = runs.map((r) => minuteOf(r.report.timeline));
+  const tokens = Math.max(1, ...minutes.flat().map((r) => r.prefill + r.decode));
+  const queue = Math.max(1, ...minutes.flat().map((r) => r.queued));
+  const x = scaleLinear().domain([0, MINUTE]).range([m.left, width - m.right]);
+  runs.forEach((r, i) => {
+    const top = i * (panelH + 34) + 18;
+    const g = part(svg, `panel-${i}`);
+    const y = scaleLinear().domain([0, tokens]).nice().range([top + panelH, top]);
+    const yq = scaleLinear().domain([0, queue]).nice().range([top + panelH, top]);
+    label(g, 'title', policyLabel(r.policy), { class: 'group-title', x: 0, y: top - 6 });
+    const rows = minutes[i];
+    const w = rows.length > 1 ? Math.max(0.5, x(rows[1].t) - x(rows[0].t) - 0.5) : 2;
+    joinMarks(part(g, 'prefill'), 'rect', 'timeline-prefill', rows, (d) => d.t)
+      .attr('x', (d) => x(d.t) - w)
+      .attr('width', w)
+      .attr('y', (d) => y(d.prefill))
+      .attr('height', (d) => Math.max(0, y(0) - y(d.prefill)));
+    joinMarks(part(g, 'decode'), 'rect', 'timeline-decode', rows, (d) => d.t)
+      .attr('x', (d) => x(d.t) - w)
+      .attr('width', w)
+      .attr('y', (d) => y(d.prefill + d.decode))
+      .attr('height', (d) => Math.max(0, y(d.prefill) - y(d.prefill + d.decode)));
+    part(g, 'queue', 'path')
+      .attr('class', 'timeline-queue')
+      .attr('d', line().x((d) => x(d.t)).y((d) => yq(d.queued))(rows));
+    leftAxis(g, y, { x: m.left, height: panelH, ticks: y.ticks(3), title: i === 0 ? 'tokens per step' : null, name: 'y', titleOffset: 46 });
+    label(g, 'queue-top', `${fmt.count(yq.domain()[1])} waiting`, { class: 'chart-note', x: width - m.right + 4, y: top + 8 });
+    bottomAxis(g, x, { y: top + panelH, width: width - m.left - m.right, format: (v) => `${v} s`, name: 'x', title: i === runs.length - 1 ? 'Simulated time (s)' : null });
+  });
+}
+
+function describeTimeline({ runs }) {
+  return (
+    'The first simulated minute, per scheduler: prompt tokens (prefill) and output tokens (decode) computed in each step, and the requests waiting. ' +
+    runs
+      .map((r) => {
+        const rows = minuteOf(r.report.timeline);
+        const most = Math.max(0, ...rows.map((d) => d.queued));
+        return `${policyLabel(r.policy)}: at most ${fmt.count(most)} waiting`;
+      })
+      .join('; ') +
+    '.'
+  );
+}
+
+function tableTimeline({ runs }) {
+  const rows = minuteOf(runs[0]?.report.timeline).filter((_, i) => i % 10 === 0);
+  return tableData(
+    'Timeline (every 10th step)',
+    ['Time', ...runs.flatMap((r) => [`${policyLabel(r.policy)} prefill tokens`, `${policyLabel(r.policy)} decode tokens`, `${policyLabel(r.policy)} waiting`])],
+    rows.map((row) => {
+      const cells = [fmt.seconds(row.t)];
+      for (const r of runs) {
+        const match = minuteOf(r.report.timeline).find((d) => Math.abs(d.t - row.t) < 1e-9);
+        cells.push(...(match ? [fmt.count(match.prefill), fmt.count(match.decode), fmt.count(match.queued)] : ['—', '—', '—']));
+      }
+      return cells;
+    }),
+  );
+}
+
+export function timelineChart() {
+  return new ChartPanel({
+    id: 'chart-serving-timeline',
+    title: 'A simulated minute: prefill and decode tokens per step, and the queue',
+    draw: drawTimeline,
+    describe: describeTimeline,
+    table: tableTimeline,
+    legend: legend([
+      { kind: 'bar', className: 'timeline-prefill', label: 'prompt tokens (prefill)' },
+      { kind: 'bar', className: 'timeline-decode', label: 'output tokens (decode)' },
+      { kind: 'rule', className: 'timeline-queue', label: 'requests waiting (right scale)' },
+    ]),
+  });
+}

@@ -1,0 +1,333 @@
+// The lesson's claims, one guided investigation each (investigations.js shows them). An
+// investigation asks a question, takes the reader's prediction, then sets one or two scenarios
+// (B is shown in the explorer; A, when there is one, is pinned beside it for comparison) and
+// reads the result in one sentence built from the engine's traces of those scenarios. Nothing
+// here computes a figure of the model: every number in a sentence is a field of a trace the
+// engine returned (or the ratio, difference or quotient of two such fields, named as such).
+//
+// Each entry:
+//   id         stable name (progress keys, tests, `data-investigation`)
+//   claim      the lesson's claim, as the entry's title
+//   question   asked before anything is shown
+//   options    the predictions offered
+//   scenarios(base, traceOf) → {a: state|null, b: state}   on top of the explorer's defaults
+//   verdict(a, b) → the index of the option the engine's numbers bear out (a: null without A)
+//   read(a, b) → the sentence: an array of strings and figures (`figure(name, value, text)`)
+//   next       {label, apply(state, traceOf) → state}: "change one condition", applied to A
+//              and B alike, then read again
+
+import * as fmt from '../format.js';
+
+/** A number in a sentence: shown as `text`, kept exactly as `value` (a <data> element). */
+export function figure(name, value, text) {
+  return { name, value, text };
+}
+
+const projection = (trace, name = 'qkv_projection') => trace.steps[1].facts.projections.find((p) => p.name === name);
+const ridgeOf = (trace) => trace.steps[1].facts.ridge_flops_per_byte;
+const queueing = (trace) => trace.steps[4].facts;
+const tokens = (n) => `${fmt.count(n)} ${n === 1 ? 'token' : 'tokens'}`;
+/** A quotient of two engine figures, with the digits a reader needs. */
+const times = (value) => `${fmt.number(value, 3)}×`;
+
+export const INVESTIGATIONS = Object.freeze([
+  {
+    id: 'reuse-grows',
+    claim: 'Weight reuse grows with prompt length',
+    question:
+      'The Q/K/V projection loads the same weights whatever the prompt. When the prompt grows from 16 to ' +
+      '4,096 tokens, what happens to its arithmetic intensity (FLOP per byte moved from memory)?',
+    options: [
+      'It stays about the same: the weights dominate the bytes either way',
+      'It grows many times over: each weight loaded serves more token rows',
+      'It falls: a longer prompt moves more activations',
+    ],
+    scenarios: (base) => ({ a: { ...base, prompt: 16 }, b: { ...base, prompt: 4096 } }),
+    verdict(a, b) {
+      const ratio = projection(b).intensity / projection(a).intensity;
+      return ratio >= 2 ? 1 : ratio <= 0.8 ? 2 : 0;
+    },
+    read(a, b) {
+      const [pa, pb] = [projection(a), projection(b)];
+      return [
+        `At ${tokens(a.scenario.prompt_tokens)} the Q/K/V projection does `,
+        figure('intensity-a', pa.intensity, fmt.intensity(pa.intensity)),
+        ` (${fmt.bound(pa.bound)}); at ${tokens(b.scenario.prompt_tokens)} it does `,
+        figure('intensity-b', pb.intensity, fmt.intensity(pb.intensity)),
+        ` (${fmt.bound(pb.bound)}), `,
+        figure('ratio', pb.intensity / pa.intensity, times(pb.intensity / pa.intensity)),
+        ' as much, against a ridge point of ',
+        figure('ridge', ridgeOf(b), fmt.intensity(ridgeOf(b))),
+        '.',
+      ];
+    },
+    next: {
+      label: 'try it in fp8 (one byte per weight): does the ridge point or the intensity move?',
+      apply: (state) => ({ ...state, precision: 'fp8' }),
+    },
+  },
+  {
+    id: 'memory-bound',
+    claim: 'Prefill can be memory-bound',
+    question:
+      'A short chat turn: a 32-token prompt on the same model and accelerator. Are its step-2 projections ' +
+      'compute-bound or memory-bound?',
+    options: ['Compute-bound: prefill always is', 'Memory-bound: too few token rows share each weight load'],
+    scenarios: (base) => ({ a: null, b: { ...base, prompt: 32 } }),
+    verdict: (_, b) => (b.steps[1].bound === 'memory' ? 1 : 0),
+    read(_, b) {
+      const p = projection(b);
+      const below = p.intensity < ridgeOf(b);
+      return [
+        `At ${tokens(b.scenario.prompt_tokens)} the Q/K/V projection does `,
+        figure('intensity', p.intensity, fmt.intensity(p.intensity)),
+        `, ${below ? 'below' : 'above'} the ridge point of `,
+        figure('ridge', ridgeOf(b), fmt.intensity(ridgeOf(b))),
+        `, so the step-2 projections are ${fmt.bound(b.steps[1].bound)}`,
+        p.rows_to_reach_ridge === null
+          ? '; no number of rows would reach the ridge.'
+          : [
+              '; it needs ',
+              figure('rows-to-ridge', p.rows_to_reach_ridge, fmt.count(p.rows_to_reach_ridge)),
+              ' token rows in one pass to reach it.',
+            ],
+      ];
+    },
+    next: {
+      label: 'batch 8 such prompts together (256 rows share each weight load)',
+      apply: (state) => ({ ...state, batch: 8 }),
+    },
+  },
+  {
+    id: 'fused-attention',
+    claim: 'Fused attention avoids the score matrix',
+    question:
+      'An 8,192-token prompt. Compared with attention that writes its score matrix to memory, what does ' +
+      'fused (FlashAttention-style) attention change in step 3?',
+    options: [
+      'It does less arithmetic: fewer query–key pairs',
+      'It moves far fewer bytes; the arithmetic stays the same',
+      'Nothing measurable: both read the same keys and values',
+    ],
+    scenarios: (base) => ({
+      a: { ...base, prompt: 8192, attention: 'fused' },
+      b: { ...base, prompt: 8192, attention: 'materialized' },
+    }),
+    verdict(a, b) {
+      const [sa, sb] = [a.steps[2].totals, b.steps[2].totals];
+      if (sb.flops > sa.flops * 1.05) return 0;
+      return sb.hbm_bytes > sa.hbm_bytes * 1.5 ? 1 : 2;
+    },
+    read(a, b) {
+      const [sa, sb] = [a.steps[2].totals, b.steps[2].totals];
+      return [
+        `At ${tokens(b.scenario.prompt_tokens)}, materialized attention writes a score matrix of `,
+        figure('score-matrix', b.steps[2].facts.score_matrix_bytes, fmt.bytes(b.steps[2].facts.score_matrix_bytes)),
+        ' per layer and moves ',
+        figure('bytes-materialized', sb.hbm_bytes, fmt.bytes(sb.hbm_bytes)),
+        ' in step 3 against ',
+        figure('bytes-fused', sa.hbm_bytes, fmt.bytes(sa.hbm_bytes)),
+        ' fused, for the same ',
+        figure('flops', sa.flops, fmt.flops(sa.flops)),
+        ' of arithmetic; step 3 takes ',
+        figure('seconds-materialized', sb.seconds, fmt.seconds(sb.seconds)),
+        ' instead of ',
+        figure('seconds-fused', sa.seconds, fmt.seconds(sa.seconds)),
+        '.',
+      ];
+    },
+    next: {
+      label: 'shorten the prompt to 512 tokens: does the gap grow or shrink?',
+      apply: (state) => ({ ...state, prompt: 512 }),
+    },
+  },
+  {
+    id: 'queueing',
+    claim: 'Queueing dominates TTFT near saturation',
+    question:
+      'Requests arrive at random at 90% of the rate one accelerator can serve 2,048-token prompts. What ' +
+      'share of the time to first token (TTFT) is spent waiting in the queue?',
+    options: ['Under a quarter: the accelerator is mostly free', 'About half', 'Over three quarters'],
+    scenarios: (base, traceOf) => ({ a: null, b: { ...base, rate: atUtilization(base, traceOf, 0.9) } }),
+    verdict(_, b) {
+      const q = queueing(b);
+      if (q.overloaded) return 2;
+      const share = q.queue_seconds / q.total_seconds;
+      return share < 0.25 ? 0 : share <= 0.75 ? 1 : 2;
+    },
+    read(_, b) {
+      const q = queueing(b);
+      if (q.overloaded) {
+        return [
+          `At ${fmt.rate(b.scenario.arrival_rate)} the accelerator would be busy `,
+          figure('utilization', q.utilization, fmt.percent(q.utilization)),
+          ' of the time: the queue grows without bound.',
+        ];
+      }
+      return [
+        `At ${fmt.rate(b.scenario.arrival_rate)} the accelerator is busy `,
+        figure('utilization', q.utilization, fmt.percent(q.utilization)),
+        ' of the time; a request waits ',
+        figure('queue', q.queue_seconds, fmt.seconds(q.queue_seconds)),
+        ' in the queue on average, ',
+        figure('queue-share', q.queue_seconds / q.total_seconds, fmt.percent(q.queue_seconds / q.total_seconds)),
+        ' of its ',
+        figure('ttft', q.total_seconds, fmt.seconds(q.total_seconds)),
+        ' time to first token, against a service time of ',
+        figure('service', q.service_seconds, fmt.seconds(q.service_seconds)),
+        '.',
+      ];
+    },
+    next: {
+      label: 'halve the arrival rate (utilization 45%)',
+      apply: (state, traceOf) => ({ ...state, rate: atUtilization({ ...state, rate: 0 }, traceOf, 0.45) }),
+    },
+  },
+  {
+    id: 'batching',
+    claim: 'Batching raises reuse but delays first tokens',
+    question:
+      '256-token prompts arrive at 4 per second. Run them 8 at a time instead of one by one: what happens ' +
+      'to the projections’ arithmetic intensity and to the time to first token?',
+    options: [
+      'Intensity rises and the first token comes sooner',
+      'Intensity rises but the first token comes later',
+      'Neither changes much',
+    ],
+    scenarios: (base) => ({
+      a: { ...base, prompt: 256, batch: 1, rate: 4 },
+      b: { ...base, prompt: 256, batch: 8, rate: 4 },
+    }),
+    verdict(a, b) {
+      const rises = projection(b).intensity > projection(a).intensity * 1.5;
+      if (!rises) return 2;
+      const later = b.totals.ttft.overloaded || b.totals.ttft.total_seconds > a.totals.ttft.total_seconds;
+      return later ? 1 : 0;
+    },
+    read(a, b) {
+      const [pa, pb] = [projection(a), projection(b)];
+      const [ta, tb] = [a.totals.ttft, b.totals.ttft];
+      return [
+        `Batching ${fmt.count(b.scenario.batch)} requests raises the Q/K/V projection from `,
+        figure('intensity-a', pa.intensity, fmt.intensity(pa.intensity)),
+        ' to ',
+        figure('intensity-b', pb.intensity, fmt.intensity(pb.intensity)),
+        ', yet the time to first token goes from ',
+        figure('ttft-a', ta.total_seconds, ta.overloaded ? 'unbounded (overloaded)' : fmt.seconds(ta.total_seconds)),
+        ' to ',
+        figure('ttft-b', tb.total_seconds, tb.overloaded ? 'unbounded (overloaded)' : fmt.seconds(tb.total_seconds)),
+        ': waiting for the batch to fill adds ',
+        figure('formation', queueing(b).batch_formation_seconds, fmt.seconds(queueing(b).batch_formation_seconds)),
+        '.',
+      ];
+    },
+    next: {
+      label: 'raise the arrival rate to 40 requests per second: the batch fills sooner',
+      apply: (state) => ({ ...state, rate: 40 }),
+    },
+  },
+  {
+    id: 'chunking',
+    claim: 'Chunking protects decode deadlines',
+    question:
+      'A 16,384-token prompt is split into chunks of 2,048 tokens, each scheduled as a pass of its own. ' +
+      'What does chunking buy, and what does it cost?',
+    options: [
+      'It makes the prompt itself faster',
+      'Each pass holds the accelerator far less long, so other requests’ decode steps are not stalled for the whole prompt; the weights are read once per chunk',
+      'Nothing: the same time and the same traffic',
+    ],
+    scenarios: (base) => ({
+      a: { ...base, prompt: 16384, chunk: 0 },
+      b: { ...base, prompt: 16384, chunk: 2048 },
+    }),
+    verdict(a, b) {
+      if (b.totals.seconds < a.totals.seconds * 0.95) return 0;
+      const chunks = b.steps[3].facts.chunking.chunks;
+      return chunks > 1 && b.steps[3].facts.chunking.extra_weight_bytes > 0 ? 1 : 2;
+    },
+    read(a, b) {
+      const chunking = b.steps[3].facts.chunking;
+      const perPass = b.totals.seconds / chunking.chunks;
+      return [
+        'Unchunked, the prompt holds the accelerator for ',
+        figure('seconds-a', a.totals.seconds, fmt.seconds(a.totals.seconds)),
+        ' in one pass; in ',
+        figure('chunks', chunking.chunks, fmt.count(chunking.chunks)),
+        ` chunks of ${tokens(chunking.chunk_tokens)} each pass holds it for `,
+        figure('seconds-per-pass', perPass, fmt.seconds(perPass)),
+        ' on average, so a decode step waits at most one chunk; the price is ',
+        figure('extra-weight-bytes', chunking.extra_weight_bytes, fmt.bytes(chunking.extra_weight_bytes)),
+        ' more weight traffic, and the whole prompt takes ',
+        figure('seconds-b', b.totals.seconds, fmt.seconds(b.totals.seconds)),
+        '.',
+      ];
+    },
+    next: {
+      label: 'use chunks of 512 tokens: shorter passes, more weight traffic',
+      apply: (state) => (state.chunk > 0 ? { ...state, chunk: 512 } : state),
+    },
+  },
+  {
+    id: 'prefill-vs-decode',
+    claim: 'Prefill against decode at fixed settings',
+    question:
+      'At a 2,048-token context, is handling one token in prefill cheaper, about the same, or costlier ' +
+      'than generating one token in a decode step?',
+    options: [
+      'Cheaper in prefill: many tokens share each weight load',
+      'About the same: the same model does the same arithmetic per token',
+      'Cheaper in decode',
+    ],
+    scenarios: (base) => ({ a: null, b: { ...base } }),
+    verdict(_, b) {
+      const ratio = decodePerToken(b) / prefillPerToken(b);
+      return ratio >= 2 ? 0 : ratio <= 0.5 ? 2 : 1;
+    },
+    read(_, b) {
+      const d = b.decode_comparison;
+      const [prefill, decode] = [prefillPerToken(b), decodePerToken(b)];
+      return [
+        `Prefill handles ${fmt.count(b.scenario.batch * b.scenario.prompt_tokens)} prompt tokens in `,
+        figure('prefill-seconds', b.totals.seconds, fmt.seconds(b.totals.seconds)),
+        ', ',
+        figure('prefill-per-token', prefill, fmt.seconds(prefill)),
+        ' a token, at ',
+        figure('prefill-intensity', d.prefill_intensity, fmt.intensity(d.prefill_intensity)),
+        `; one decode step at the same context makes ${fmt.count(b.scenario.batch)} ${b.scenario.batch === 1 ? 'token' : 'tokens'} in `,
+        figure('decode-seconds', d.seconds, fmt.seconds(d.seconds)),
+        ' at ',
+        figure('decode-intensity', d.intensity, fmt.intensity(d.intensity)),
+        ': ',
+        figure('ratio', decode / prefill, times(decode / prefill)),
+        ' the time per token.',
+      ];
+    },
+    next: {
+      label: 'batch 16 requests: decode shares each weight load among 16 tokens',
+      apply: (state) => ({ ...state, batch: 16 }),
+    },
+  },
+]);
+
+/** Prefill's modelled time per prompt token (the trace's seconds over its B·T tokens). */
+export function prefillPerToken(trace) {
+  return trace.totals.seconds / (trace.scenario.batch * trace.scenario.prompt_tokens);
+}
+
+/** One decode step's time per token made (the step makes one token for each of B requests). */
+export function decodePerToken(trace) {
+  return trace.decode_comparison.seconds / trace.scenario.batch;
+}
+
+/**
+ * The arrival rate at which `state` keeps its accelerator busy `utilization` of the time: that
+ * fraction of the engine's saturation rate (λ where ρ = 1), to four significant digits so the
+ * field shows a readable number.
+ */
+function atUtilization(state, traceOf, utilization) {
+  const trace = traceOf(state);
+  const saturation = trace?.steps[4].facts.saturation_arrival_rate;
+  if (!(saturation > 0)) return state.rate;
+  return Number((saturation * utilization).toPrecision(4));
+}

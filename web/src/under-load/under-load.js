@@ -1,0 +1,230 @@
+// "Under load": the explorer's scenario served to many requests under the engine's three
+// schedulers (prefill first, chunked prefill, disaggregated prefill and decode; docs/serving.md),
+// simulated in a Worker (worker.js) so the page never waits on it. The reader sets the arrival
+// rate, the output length and the two service-level objectives; one run simulates a minute of
+// arrivals for each scheduler, an attainment sweep over rates and the goodput search, and the
+// pictures (charts/serving.js) show the percentiles, attainment against rate and the minute's
+// timeline. Nothing is simulated until the reader opens the part and presses Run; nothing is
+// drawn that the engine did not report.
+//
+// The part exists only when the engine has the simulation (`simulateServing`): an engine
+// without it shows no such part rather than an empty one.
+
+import { CHARTS_MODULE, SERVING_WORKER, assetUrl } from '../config.js';
+import { h, setText } from '../dom.js';
+import * as fmt from '../format.js';
+import { readDecimal, scenarioObject } from '../scenario.js';
+
+const POLICY_IDS = ['prefill-first', 'chunked', 'disaggregated'];
+/** The sweep's rates, as fractions of the prefill's saturation rate (the trace's λ at ρ = 1). */
+const SWEEP_FRACTIONS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1];
+/** One simulated minute of arrivals. */
+const ARRIVAL_SECONDS = 60;
+const MAX_REQUESTS = 2000;
+
+export class UnderLoad {
+  #explorer;
+  #base;
+  #worker = null;
+  #run = 0;
+  #charts = null;
+  #built = false;
+  #saturation = null;
+
+  /**
+   * @param {object} options
+   * @param {import('../explorer/explorer.js').Explorer} options.explorer
+   * @param {URL} [options.assetBase]
+   */
+  constructor({ explorer, assetBase }) {
+    this.#explorer = explorer;
+    this.#base = assetUrl('', assetBase);
+    this.body = h('div', { class: 'under-load-body' });
+    this.element = h(
+      'details',
+      { class: 'explorer-block under-load', part: 'under-load', id: 'under-load' },
+      h('summary', {}, h('h3', { class: 'under-load-title' }, 'Under load: many requests, three schedulers')),
+      this.body,
+    );
+    this.element.addEventListener('toggle', () => {
+      if (this.element.open) this.#build();
+    });
+  }
+
+  /** The explorer shows a new trace: the rate's starting value follows its saturation rate. */
+  update(trace) {
+    this.#saturation = trace?.steps[4]?.facts?.saturation_arrival_rate ?? null;
+    if (this.#built && this.rate && !this.rateEdited) this.rate.value = String(this.#defaultRate());
+  }
+
+  dispose() {
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+
+  #defaultRate() {
+    return this.#saturation > 0 ? Number((this.#saturation * 0.3).toPrecision(3)) : 1;
+  }
+
+  #field(id, text, value, hint) {
+    const input = h('input', { id, type: 'text', inputmode: 'decimal', value: String(value), autocomplete: 'off', 'aria-describedby': `${id}-hint` });
+    const wrap = h('div', { class: 'under-load-field' }, h('label', { for: id }, text), input, h('p', { class: 'hint', id: `${id}-hint` }, hint));
+    return { input, wrap };
+  }
+
+  #build() {
+    if (this.#built) return;
+    this.#built = true;
+    const rate = this.#field('load-rate', 'Arrival rate (requests/s)', this.#defaultRate(), 'Poisson arrivals for one simulated minute.');
+    const output = this.#field('load-output', 'Output tokens per request', 256, 'Each request decodes this many tokens.');
+    const ttft = this.#field('load-ttft-slo', 'TTFT objective (s)', 1, 'A request meets it when its first token comes within this.');
+    const tpot = this.#field('load-tpot-slo', 'TPOT objective (s)', 0.05, 'The mean gap between its later tokens.');
+    this.rate = rate.input;
+    this.rateEdited = false;
+    rate.input.addEventListener('input', () => {
+      this.rateEdited = true;
+    });
+    this.inputs = { rate: rate.input, output: output.input, ttft: ttft.input, tpot: tpot.input };
+    this.runButton = h('button', { type: 'submit', class: 'button' }, 'Run the simulation');
+    this.status = h('p', { class: 'under-load-status', role: 'status', 'aria-live': 'polite' });
+    this.reading = h('p', { class: 'under-load-reading' });
+    this.chartsBox = h('div', { class: 'charts under-load-charts' });
+    const form = h(
+      'form',
+      { class: 'under-load-form', novalidate: true },
+      h(
+        'p',
+        { class: 'hint' },
+        'The prompt, model, accelerator and precision are the explorer’s. Prefill first runs each prompt whole before any decode; ',
+        'chunked prefill mixes prompt chunks with other requests’ decode steps; disaggregated runs prefill and decode on separate devices ',
+        '(one of each here: twice the devices of the others). Simulated by the engine in a background thread.',
+      ),
+      h('div', { class: 'under-load-fields' }, rate.wrap, output.wrap, ttft.wrap, tpot.wrap),
+      this.runButton,
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.#start();
+    });
+    this.body.append(form, this.status, this.reading, this.chartsBox);
+  }
+
+  #read() {
+    const values = {};
+    for (const [key, input] of Object.entries(this.inputs)) {
+      const value = readDecimal(input.value);
+      if (value === null || !(value > 0)) {
+        const name = input.labels?.[0]?.textContent ?? key;
+        return { error: `${name} must be a number above 0.` };
+      }
+      values[key] = value;
+    }
+    if (!Number.isInteger(values.output)) return { error: 'Output tokens per request must be a whole number.' };
+    return { values };
+  }
+
+  #jobs({ rate, output, ttft, tpot }) {
+    const base = scenarioObject(this.#explorer.state);
+    base.arrival_rate = 0;
+    base.batch = 1;
+    const saturation = this.#saturation > 0 ? this.#saturation : rate / 0.3;
+    const sweep = SWEEP_FRACTIONS.map((f) => Number((saturation * f).toPrecision(3)));
+    const requests = Math.min(MAX_REQUESTS, Math.max(20, Math.ceil(rate * ARRIVAL_SECONDS)));
+    return POLICY_IDS.map((policy) => ({
+      key: policy,
+      json: JSON.stringify({
+        ...base,
+        serving: {
+          policy,
+          rate,
+          requests,
+          seed: 1,
+          prompt: base.prompt_tokens,
+          output,
+          ttft_slo: ttft,
+          tpot_slo: tpot,
+          goodput: true,
+          sweep_rates: sweep,
+          timeline_points: 240,
+        },
+      }),
+    }));
+  }
+
+  async #start() {
+    const read = this.#read();
+    if (read.error) {
+      setText(this.status, read.error);
+      return;
+    }
+    const id = ++this.#run;
+    const jobs = this.#jobs(read.values);
+    this.runButton.disabled = true;
+    setText(this.status, `Simulating ${jobs.length} schedulers in the background…`);
+    const chartsModule = import(assetUrl(CHARTS_MODULE, this.#base).href);
+    this.#worker ??= new Worker(assetUrl(SERVING_WORKER, this.#base).href, { name: 'prefill-trace-serving' });
+    const runs = [];
+    const finished = new Promise((resolve) => {
+      this.#worker.onmessage = (event) => {
+        const m = event.data;
+        if (m.type === 'capability' && !m.ok) resolve({ error: `The simulation could not run: ${m.error}.` });
+        if (m.id !== id) return;
+        if (m.type === 'result') {
+          if (!m.ok) {
+            resolve({ error: `The engine rejected the ${m.key} run: ${m.error}` });
+            return;
+          }
+          runs.push({ policy: m.key, report: m.report });
+          setText(this.status, `Simulated ${runs.length} of ${jobs.length} schedulers…`);
+        }
+        if (m.type === 'done') resolve({ runs });
+      };
+      this.#worker.onerror = (event) => resolve({ error: `The simulation stopped: ${event.message}` });
+    });
+    this.#worker.postMessage({ type: 'run', id, base: this.#base.href, jobs });
+    const outcome = await finished;
+    if (id !== this.#run) return;
+    this.runButton.disabled = false;
+    if (outcome.error) {
+      setText(this.status, outcome.error);
+      return;
+    }
+    this.#show(outcome.runs, read.values, await chartsModule);
+  }
+
+  #show(runs, { rate, ttft, tpot }, module) {
+    this.element.dataset.simulated = String(runs.length);
+    if (!this.#charts) {
+      this.#charts = { percentiles: module.percentileChart(), attainment: module.attainmentChart(), timeline: module.timelineChart() };
+      this.chartsBox.replaceChildren(this.#charts.percentiles.element, this.#charts.attainment.element, this.#charts.timeline.element);
+    }
+    const model = { runs, rate, ttftSlo: ttft, tpotSlo: tpot, target: runs[0]?.report.goodput_target ?? 0.9 };
+    for (const chart of Object.values(this.#charts)) {
+      chart.update(model);
+      chart.updateData();
+    }
+    setText(this.status, `Simulated ${fmt.count(runs[0]?.report.requests ?? 0)} requests per scheduler.`);
+    this.reading.replaceChildren(...reading(runs, rate));
+  }
+}
+
+/** The result in one sentence, from the reports: the schedulers' p99 TPOT and goodput. */
+function reading(runs, rate) {
+  const by = Object.fromEntries(runs.map((r) => [r.policy, r.report]));
+  const first = by['prefill-first'];
+  const chunked = by.chunked;
+  if (!first || !chunked) return [];
+  const tpot = (r) => (r.overloaded ? 'overloaded' : fmt.seconds(r.tpot_seconds.p99));
+  const good = (r) => (r.goodput_requests_per_second > 0 ? fmt.rate(r.goodput_requests_per_second) : 'none found');
+  return [
+    `At ${fmt.rate(rate)}, the slowest 1% of output tokens wait `,
+    h('data', { value: first.tpot_seconds.p99, 'data-name': 'tpot-p99-prefill-first' }, tpot(first)),
+    ' under prefill first and ',
+    h('data', { value: chunked.tpot_seconds.p99, 'data-name': 'tpot-p99-chunked' }, tpot(chunked)),
+    ' with chunked prefill; goodput (requests/s within both objectives) is ',
+    h('data', { value: first.goodput_requests_per_second ?? '', 'data-name': 'goodput-prefill-first' }, good(first)),
+    ' and ',
+    h('data', { value: chunked.goodput_requests_per_second ?? '', 'data-name': 'goodput-chunked' }, good(chunked)),
+    '.',
+  ];
+}
