@@ -8,6 +8,8 @@
 export type PrefillTraceView = "full" | "lesson" | "explorer";
 /** `theme`: follow the reader's setting, or force light or dark. */
 export type PrefillTraceTheme = "auto" | "light" | "dark";
+/** `header`: the lesson's own title, trail and Atlas link, or none (the host shows its own). */
+export type PrefillTraceHeader = "full" | "none";
 /** `storage`: keep answers in localStorage, or nowhere (the host keeps them: `progress`). */
 export type PrefillTraceStorage = "local" | "none";
 
@@ -57,6 +59,7 @@ export interface PrefillTraceLessonAttributes {
   "lesson-src"?: string;
   view?: PrefillTraceView;
   theme?: PrefillTraceTheme;
+  header?: PrefillTraceHeader;
   /** The explorer's scenario as JSON text (the CLI's --scenario format). */
   scenario?: string;
   storage?: PrefillTraceStorage;
@@ -74,6 +77,7 @@ export interface PrefillTraceLesson extends HTMLElement {
   lessonSrc: string;
   view: PrefillTraceView;
   theme: PrefillTraceTheme;
+  header: PrefillTraceHeader;
   storage: PrefillTraceStorage;
   syncUrl: boolean;
   assetBase: string;

@@ -29,9 +29,10 @@ constexpr std::size_t max_quoted_bytes = 80;
 /// Points per sweep call: one call is one trace per point and must not freeze a page.
 constexpr std::size_t max_sweep_points = 4096;
 /// Work per sweep call, in chunk passes: a prompt_tokens point costs ⌈T/C⌉ (the trace's one loop
-/// that grows with input), an arrival_rate sweep one trace plus one per point. 2^22 passes take
-/// ~0.3 s natively here; 4096 points of 2^20 chunks each (4.3e9 passes, both limits above
-/// respected) took 45–55 s in one call before this bound.
+/// that grows with input), an arrival_rate sweep one trace. 2^22 passes (4 points of T = 2^24 at
+/// C = 16) took 0.72–0.95 s natively on this shared 2-core machine at load ~30; 4096 such points
+/// (4.3e9 passes, both limits above respected) took 45–55 s in one call before this bound. The
+/// page's 320-point prompt sweep stays inside it unless T is in the millions with a small C.
 constexpr double max_sweep_work = double(1 << 22);
 
 // --- Model shape -----------------------------------------------------------------------------

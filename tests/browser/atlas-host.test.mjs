@@ -105,9 +105,32 @@ function overflowing(element) {
   });
 }
 
+/** The inspector's or a modal's box and an element's, in viewport pixels. */
+const box = (locator) => locator.boundingBox();
+/** Whether `inner` lies inside `outer` (within half a pixel). */
+const inside = (inner, outer) =>
+  inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+/** What the reader sees at (x, y): the topmost element there, looked up through the lesson's shadow root. */
+const topmostAt = (page, x, y) =>
+  page.evaluate(([px, py]) => {
+    let node = document.elementFromPoint(px, py);
+    while (node?.shadowRoot) {
+      const inner = node.shadowRoot.elementFromPoint(px, py);
+      if (!inner || inner === node) break;
+      node = inner;
+    }
+    const host = node?.getRootNode().host;
+    return {
+      host: host?.dataset.testid ?? null,
+      inModal: Boolean((host ?? node)?.closest('.modal-backdrop')),
+      inDock: Boolean(node?.closest('.explorer-controls')),
+      inResults: Boolean(node?.closest('.explorer-results')),
+    };
+  }, [x, y]);
+
 for (const width of [320, 375]) {
-  test(`a ${width} px phone: the lesson and the explorer fit without horizontal overflow`, async (t) => {
-    const { page, problems } = await openHost(t, '#prefill-resource-trace', { width, height: 800 });
+  test(`a ${width} px phone: the lesson and the explorer fit; Edit at the end of the explorer opens the controls in view`, async (t) => {
+    const { page, problems } = await openHost(t, '#prefill-resource-trace', { width, height: 740 });
     const element = await settled(page, 'inspector-lesson');
     assert.deepEqual(await overflowing(element), []);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page does not scroll sideways');
@@ -119,6 +142,110 @@ for (const width of [320, 375]) {
     assert.deepEqual(await overflowing(element), []);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
     await element.locator('#explorer').screenshot({ path: path.join(artifacts, `atlas-host-${width}-explorer.png`) });
+
+    // The end of the explorer: its last chart's end 150 px below the top of the screen (the
+    // page scrolls: on a phone the inspector is part of it). The bar is stuck at the top.
+    await page.evaluate(() => {
+      const explorer = document.querySelector('[data-testid="inspector-lesson"]').shadowRoot.getElementById('explorer');
+      window.scrollBy(0, explorer.querySelector('.charts').getBoundingClientRect().bottom - 150);
+    });
+    const bar = element.locator('.scenario-bar');
+    const edit = await box(bar);
+    assert.ok(edit.y >= 0 && edit.y < 20, `the bar is at the top of the screen (y = ${edit.y})`);
+    await bar.click();
+    assert.equal(await bar.getAttribute('aria-expanded'), 'true');
+    // Done stays where Edit was, on screen; the sheet under it is on screen, inside the
+    // element, and leaves results visible below it.
+    const done = await box(bar);
+    const sheet = await box(element.locator('form.controls'));
+    const screen = { x: 0, y: 0, width, height: 740 };
+    assert.match(normalize(await bar.innerText()), /Done$/);
+    assert.ok(inside(done, screen), `Done is on screen (${JSON.stringify(done)})`);
+    assert.ok(inside(sheet, screen), `the sheet is on screen (${JSON.stringify(sheet)})`);
+    assert.ok(inside(sheet, await box(element)), 'the sheet is inside the element');
+    assert.ok(740 - (sheet.y + sheet.height) >= 150, `at least 150 px of the screen below the sheet (${740 - sheet.y - sheet.height})`);
+    const below = await topmostAt(page, width / 2, sheet.y + sheet.height + 40);
+    assert.equal(below.host, 'inspector-lesson', 'below the sheet: the lesson');
+    assert.equal(below.inDock, false, 'below the sheet: not the controls');
+    // Every tap target in the sheet and the bar is at least 40 px tall.
+    const small = await element.locator('form.controls :is(input, select, button), .scenario-bar').evaluateAll((nodes) =>
+      nodes.map((n) => [n.id || n.className || n.tagName, n.getBoundingClientRect().height]).filter(([, h]) => h > 0 && h < 40),
+    );
+    assert.deepEqual(small, [], 'tap targets under 40 px');
+    await page.screenshot({ path: path.join(artifacts, `atlas-host-${width}-explorer-edit.png`) });
+    // A tap outside the sheet (on the results below it) closes it.
+    await page.mouse.click(width / 2, sheet.y + sheet.height + 40);
+    assert.equal(await bar.getAttribute('aria-expanded'), 'false');
+    assert.deepEqual(problems, []);
+  });
+}
+
+// The Atlas's inspector is 375 px wide, and 295 px at viewports of 801-1000 px.
+for (const [width, viewport] of [
+  [295, { width: 900, height: 800 }],
+  [375, { width: 1440, height: 900 }],
+]) {
+  test(`the ${width} px inspector: Explore's controls open inside the inspector; a lab opened from Explore covers all of it`, async (t) => {
+    const { page, problems } = await openHost(t, '#prefill-resource-trace', viewport);
+    const element = await settled(page, 'inspector-lesson');
+    const inspector = page.locator('aside.inspector');
+    const panel = await box(inspector);
+    assert.ok(Math.abs(panel.width - width) <= 0.5, `the inspector is ${width} px wide (${panel.width})`);
+    await page.getByRole('tab', { name: 'Explore' }).click();
+    await settled(page, 'inspector-lesson');
+    assert.deepEqual(await overflowing(element), [], 'nothing reaches past the inspector');
+
+    // No value reaches past its row: a FLOP count in full digits moves under its name. Also at
+    // the reader's default 16 px, which a host without --ptl-body-size gives the text.
+    const widerThanRow = () =>
+      element.locator('.fact').evaluateAll((rows) => rows.filter((n) => n.scrollWidth > n.clientWidth + 0.5).map((n) => n.textContent));
+    assert.deepEqual(await widerThanRow(), []);
+    await element.evaluate((el) => el.style.setProperty('--ptl-body-size', '16px'));
+    assert.deepEqual(await widerThanRow(), [], 'at 16 px');
+    await element.evaluate((el) => el.style.removeProperty('--ptl-body-size'));
+
+    // Scrolled into the results: the bar sticks to the inspector's top edge, with nothing of
+    // the text scrolling under it showing above it (the inspector has 16 px of padding).
+    await element.locator('#chart-memory').scrollIntoViewIfNeeded();
+    const bar = element.locator('.scenario-bar');
+    const top = await topmostAt(page, panel.x + width / 2, panel.y + 2);
+    assert.ok(top.inDock, `the top row of the inspector shows the bar's strip, not the results (${JSON.stringify(top)})`);
+
+    // Edit: the controls open inside the inspector's box; the stage and navigator stay uncovered.
+    await bar.click();
+    assert.equal(await bar.getAttribute('aria-expanded'), 'true');
+    const sheet = await box(element.locator('form.controls'));
+    assert.ok(inside(sheet, panel), `the controls stay inside the inspector (${JSON.stringify(sheet)} in ${JSON.stringify(panel)})`);
+    const stage = await box(page.locator('section.stage'));
+    assert.equal((await topmostAt(page, stage.x + stage.width / 2, stage.y + stage.height / 2)).host, null, 'the stage is not covered');
+    await page.screenshot({ path: path.join(artifacts, `atlas-host-inspector-${width}-edit.png`) });
+    // Escape closes them and gives the focus back to the bar.
+    await page.keyboard.press('Escape');
+    assert.equal(await bar.getAttribute('aria-expanded'), 'false');
+    assert.equal(await element.evaluate((el) => el.shadowRoot.activeElement?.className), 'scenario-bar');
+    // Open again; a tap on the stage (outside the element) closes them.
+    await bar.click();
+    await page.mouse.click(stage.x + 20, stage.y + stage.height - 20);
+    assert.equal(await bar.getAttribute('aria-expanded'), 'false');
+
+    // The lab, opened from Explore: nothing of the inspector (its sticky bar) paints over the
+    // modal; a grid of points over the inspector all land in the modal's backdrop.
+    await page.getByTestId('open-lab').click();
+    const lab = await settled(page, 'lab-lesson');
+    for (let y = panel.y + 4; y < panel.y + panel.height; y += 40) {
+      for (const x of [panel.x + 4, panel.x + width / 2, panel.x + width - 4]) {
+        const at = await topmostAt(page, x, y);
+        assert.ok(at.inModal, `(${x}, ${y}) over the inspector shows ${JSON.stringify(at)}, not the modal`);
+      }
+    }
+    // The lab's sticky controls (beside the results when the modal is wide) fit the modal once
+    // it is scrolled into the results: their own scroll bar, down to Download, is in view.
+    const modal = await box(page.locator('.atlas-modal'));
+    await lab.locator('#chart-memory').scrollIntoViewIfNeeded();
+    if ((await lab.locator('.explorer-controls').evaluate((n) => getComputedStyle(n).position)) === 'sticky') {
+      assert.ok(inside(await box(lab.locator('.explorer-controls')), modal), 'the controls of the lab fit the modal');
+    }
+    await page.screenshot({ path: path.join(artifacts, `atlas-host-inspector-${width}-lab.png`) });
     assert.deepEqual(problems, []);
   });
 }
@@ -133,6 +260,16 @@ test('the desktop inspector (375 px, dark): the lesson only, ready event, answer
   // The Atlas's dark palette, on the host's inspector surface (--ptl-bg).
   const colours = await element.locator('.ptl').evaluate((n) => [getComputedStyle(n).backgroundColor, getComputedStyle(n).color]);
   assert.deepEqual(colours, ['rgb(14, 23, 31)', 'rgb(225, 234, 240)']); // #0e171f, #e1eaf0
+  // The Atlas's type (host.css): Georgia headings at normal weight, 14 px body text in the
+  // inspector's muted #a8bbc9; and header="none": the host shows the title, so the element's
+  // own title, trail and link to the Atlas are hidden (its lead stays).
+  const css = (selector, ...names) => element.locator(selector).first().evaluate((n, ps) => ps.map((p) => getComputedStyle(n)[p]), names);
+  assert.deepEqual(await css('#mechanism h2', 'fontWeight', 'fontFamily'), ['400', 'Georgia, serif']);
+  assert.deepEqual(await css('#mechanism > p', 'fontSize', 'color'), ['14px', 'rgb(168, 187, 201)']);
+  for (const hidden of ['.lesson-header h1', '.lesson-header .eyebrow', '.lesson-header .self-link']) {
+    assert.equal(await element.locator(hidden).isVisible(), false, `${hidden} is hidden`);
+  }
+  assert.equal(await element.locator('.lesson-header .lead').isVisible(), true);
   assert.deepEqual(await hostEvents(page, 'prefill-trace-ready'), [{ lessonId: 'prefill-resource-trace', view: 'lesson' }]);
   await page.screenshot({ path: path.join(artifacts, 'atlas-host-1440-inspector.png') });
 

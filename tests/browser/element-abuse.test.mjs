@@ -19,7 +19,7 @@ const lesson = JSON.parse(await readFile(path.join(site, LESSON_PATH), 'utf8'));
 const LESSON_ID = lesson.id;
 
 /** An equation pack for this lesson holding one LaTeX string (the lesson has one science entry). */
-const pack = (latex) => JSON.stringify({ [LESSON_ID]: [{ latex, variables: [], text: 'a reading of the equation' }] });
+const pack = (latex, variables = []) => JSON.stringify({ [LESSON_ID]: [{ latex, variables, text: 'a reading of the equation' }] });
 /** \frac nested `depth` deep: each "\frac{" opens a group and each "}{y}" closes one and opens its
  *  sibling, so the deepest nesting is exactly `depth` groups. */
 const nestedFrac = (depth) => `${'\\frac{'.repeat(depth)}x${'}{y}'.repeat(depth)}`;
@@ -33,7 +33,11 @@ const routes = {
   // 16 deep: the limit itself, which must still be typeset.
   '/frac-16.json': (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(pack(nestedFrac(16))),
   // 100 000 characters: "x+" 50 000 times, flat (depth 0), so only the length can refuse it.
-  '/long-latex.json': (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(pack('x+'.repeat(50_000))),
+  // With 40 symbols, of which the table shows 32.
+  '/long-latex.json': (req, res) => {
+    const symbols = Array.from({ length: 40 }, (_, i) => ({ symbol: `s${i}`, meaning: 'a symbol', unit: '1' }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(pack('x+'.repeat(50_000), symbols));
+  },
   // A pack without Content-Length that would go on for 64 MiB, written as fast as it is read.
   '/endless-pack.json': (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -159,6 +163,10 @@ test('W4: an equation pack cannot crash or freeze the page; each equation past a
     // 500 characters of the source, then "… (100000 characters in all)".
     const shown = await fallback.locator('code').innerText();
     assert.equal(shown, `${'x+'.repeat(250)}… (100000 characters in all)`);
+    // The symbols table is held to 32 rows, and says so.
+    const table = page.locator('#long #science table.symbols');
+    assert.equal(await table.locator('caption').innerText(), 'Symbols and units (the first 32 of 40)');
+    assert.equal(await table.locator('tbody tr').count(), 32);
   });
 
   await t.test('a pack larger than 1 MiB: its download is cancelled; the equation is text, the host is told', async () => {

@@ -205,18 +205,26 @@ test('view, lesson-src, theme and scenario changed after mount take effect in pl
 
 test('custom properties from the host take effect; ::part names reach the parts', async (t) => {
   const { page, problems } = await openHost(t, { 'lesson-src': `/${LESSON_PATH}` });
+  const style = (selector, property) => page.locator(selector).first().evaluate((n, p) => getComputedStyle(n)[p], property);
+  // Without a token: the focus ring is the accent (the links' colour), not the error red of an
+  // invalid field (the light theme's #a12a1c), and headings are bold.
+  await page.locator('[data-action="reset"]').focus();
+  const ring = await style('[data-action="reset"]', 'outlineColor');
+  assert.equal(ring, await style('.ptl a', 'color'));
+  assert.notEqual(ring, await style('.field-error', 'color'));
+  assert.equal(await style('#mechanism h2', 'fontWeight'), '700');
   await page.addStyleTag({
     content: `
       prefill-trace-lesson { --ptl-bg: rgb(1, 2, 3); --ptl-fg: rgb(250, 240, 230); --ptl-muted: rgb(200, 201, 202);
         --ptl-accent: rgb(10, 200, 100); --ptl-font: Georgia, serif; --ptl-mono-font: "DejaVu Sans Mono", monospace;
-        --ptl-radius: 11px; }
+        --ptl-radius: 11px; --ptl-focus: rgb(7, 7, 7); --ptl-heading-weight: 400; --ptl-body-size: 14px;
+        --ptl-body-fg: rgb(180, 181, 182); }
       prefill-trace-lesson::part(lesson) { outline: 1px solid rgb(9, 9, 1); }
       prefill-trace-lesson::part(explorer) { outline: 1px solid rgb(9, 9, 2); }
       prefill-trace-lesson::part(controls) { outline: 1px solid rgb(9, 9, 3); }
       prefill-trace-lesson::part(charts) { outline: 1px solid rgb(9, 9, 4); }
       prefill-trace-lesson::part(checks) { outline: 1px solid rgb(9, 9, 5); }`,
   });
-  const style = (selector, property) => page.locator(selector).first().evaluate((n, p) => getComputedStyle(n)[p], property);
   assert.equal(await style('.ptl', 'backgroundColor'), 'rgb(1, 2, 3)');
   assert.equal(await style('.ptl', 'color'), 'rgb(250, 240, 230)');
   assert.equal(await style('.eyebrow', 'color'), 'rgb(200, 201, 202)');
@@ -225,6 +233,21 @@ test('custom properties from the host take effect; ::part names reach the parts'
   assert.equal(await style('code', 'fontFamily'), '"DejaVu Sans Mono", monospace');
   assert.equal(await style('.controls', 'borderTopLeftRadius'), '13px'); // --radius + 2px
   assert.equal(await style('.button', 'borderTopLeftRadius'), '11px');
+  assert.equal(await style('[data-action="reset"]', 'outlineColor'), 'rgb(7, 7, 7)');
+  assert.equal(await style('#mechanism h2', 'fontWeight'), '400');
+  // Running text takes the body size and colour; headings keep the text colour, hints their own.
+  assert.equal(await style('article.lesson', 'fontSize'), '14px');
+  assert.equal(await style('#mechanism > p', 'color'), 'rgb(180, 181, 182)');
+  assert.equal(await style('#mechanism h2', 'color'), 'rgb(250, 240, 230)');
+  assert.equal(await style('.hint', 'color'), 'rgb(200, 201, 202)');
+  // header="none": the host shows the title; the element's title, trail and Atlas link go.
+  const shown = (selector) => page.locator(selector).first().isVisible();
+  assert.deepEqual([await shown('h1'), await shown('.eyebrow'), await shown('.self-link')], [true, true, true]);
+  await page.locator('prefill-trace-lesson').evaluate((el) => {
+    el.header = 'none';
+  });
+  assert.equal(await page.locator('prefill-trace-lesson').getAttribute('header'), 'none');
+  assert.deepEqual([await shown('h1'), await shown('.eyebrow'), await shown('.self-link'), await shown('.lead')], [false, false, false, true]);
   assert.equal(await style('article.lesson', 'outlineColor'), 'rgb(9, 9, 1)');
   assert.equal(await style('#explorer', 'outlineColor'), 'rgb(9, 9, 2)');
   assert.equal(await style('.explorer-controls', 'outlineColor'), 'rgb(9, 9, 3)');

@@ -525,7 +525,9 @@ test('the lesson embeds in another page with two tags; styles do not leak either
     // KaTeX's fonts are declared at document level and load.
     assert.ok(await page.evaluate(() => [...document.fonts].some((f) => f.family === 'KaTeX_Main' && f.status === 'loaded')));
 
-    // An embedded explorer does not take over the host's URL.
+    // An embedded explorer does not take over the host's URL. (At 360 px the controls are
+    // folded behind the scenario bar: Edit opens them.)
+    await page.locator('.scenario-bar').click();
     await setNumber(page, 'Prompt tokens (exact)', 4096);
     await waitForScenario(page, { prompt_tokens: 4096 });
     assert.equal(new URL(page.url()).search, '');

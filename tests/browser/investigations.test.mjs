@@ -243,8 +243,21 @@ test('every guided investigation: predict, show, a sentence of the engine’s nu
 });
 
 test('pin and compare: fixed axes while comparing, A as a ghost, the comparison a permalink', async (t) => {
-  const { page, problems } = await openPage(env, t, '/?prompt=2048', { viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openPage(env, t, '/?prompt=2048', {
+    viewport: { width: 1280, height: 900 },
+    context: { reducedMotion: 'reduce' },
+  });
   const root = lesson(page);
+
+  // "Highlight in charts" on a step card brings the first chart showing that step into view
+  // (at once: the reader asked for reduced motion).
+  await root.locator('li.trace-step[data-step="2"] .step-toggle').click();
+  await page.waitForFunction(() => {
+    const chart = document.querySelector('prefill-trace-lesson').shadowRoot.getElementById('chart-roofline');
+    const box = chart?.getBoundingClientRect();
+    return box && box.top >= -1 && box.top < window.innerHeight;
+  });
+
   const compare = root.locator('section.compare');
   await compare.locator('[data-action="pin"]').click();
   assert.equal(await compare.getAttribute('data-pinned'), 'true');

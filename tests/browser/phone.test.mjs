@@ -55,6 +55,11 @@ for (const colorScheme of ['light', 'dark']) {
     await field.press('Enter');
     await waitPrompt(page, 4096);
     assert.match(normalize(await bar.innerText()), /bf16 · 4,096 tokens · batch 1/);
+    // The glance's key figures stay in view atop the sheet, as the figures below show them.
+    const keyFigures = page.locator('.sheet-figures');
+    assert.ok(await keyFigures.isVisible());
+    const ttft = normalize(await page.locator('[data-figure="ttft"] .figure-value').innerText());
+    assert.ok(normalize(await keyFigures.innerText()).startsWith(`Time to first token ${ttft} · step 2 `), await keyFigures.innerText());
     await field.press('Escape');
     assert.equal(await bar.getAttribute('aria-expanded'), 'false');
     assert.deepEqual(problems, []);

@@ -77,10 +77,16 @@ test('the cold load runs each step of its start in a task of its own, in order',
   assert.equal(taskOf(drawn), taskOf(step('first-draw')), 'first-trace-drawn is set in the first-draw task');
 
   // Each part of the explorer is laid out before the next one is added: a Layout on the main
-  // thread after the task that added a part and before the task that adds the next.
+  // thread after the task that added a part and before the task that adds the next. Where the
+  // controls are folded behind the scenario bar (a narrow column: display: none until Edit),
+  // placing their second half lays nothing out, and that pair is not checked.
+  const controlsShown = await page.evaluate(
+    () => document.querySelector('prefill-trace-lesson').shadowRoot.querySelector('[data-field="batch"]').getClientRects().length > 0,
+  );
   const mainThread = taskOf(step('explorer-build')).tid;
   const layouts = events.filter((e) => e.pid === pid && e.tid === mainThread && e.name === 'Layout' && e.ph === 'X');
   for (let i = 1; i < PLACEMENTS.length; i += 1) {
+    if (PLACEMENTS[i - 1] === 'explorer-controls' && !controlsShown) continue;
     const placed = taskOf(step(PLACEMENTS[i - 1]));
     const next = taskOf(step(PLACEMENTS[i]));
     assert.ok(

@@ -152,10 +152,12 @@ test("traceFigures refuses bad text at the boundary and survives a large non-ASC
   assert.equal(refused.figures.length, 0);
   assert.equal(module.traceFigures(42).error, "scenarioJson must be a string, not number");
   // A key of 5 000 "é" is 10 000 UTF-8 bytes: more than the buffer kept between calls, so this
-  // takes the one-off allocation, and the path in the error must come back intact.
+  // takes the one-off allocation, and the path in the error must come back intact. The path
+  // quotes the key bounded (issue 24, E5): its first 80 bytes, 40 whole "é" of 2 bytes each,
+  // then the key's size.
   const key = "é".repeat(5000);
   const wide = module.traceFigures(JSON.stringify({ model: "llama-2-7b", hardware: "h100-sxm", [key]: 1 }));
-  assert.equal(wide.error, `/${key}: unknown field`);
+  assert.equal(wide.error, `/${"é".repeat(40)}… (10000 bytes): unknown field`);
   // Then the kept buffer still serves: layout 2, 13 operators for the dense fused 7B trace.
   const after = module.traceFigures(JSON.stringify({ model: "llama-2-7b", hardware: "h100-sxm" }));
   assert.equal(after.ok, true);

@@ -6,7 +6,8 @@
 //   <prefill-trace-lesson lesson-src="…/lesson.json"></prefill-trace-lesson>
 //
 // The host API (attributes, properties, events: element/host-api.js, README "Embedding in the
-// Atlas"): `view` (full | lesson | explorer), `theme` (auto | light | dark), `lesson-src`,
+// Atlas"): `view` (full | lesson | explorer), `theme` (auto | light | dark), `header` (full |
+// none: a host showing the lesson's title itself hides the element's), `lesson-src`,
 // `scenario` (JSON text, the CLI's --scenario format), `storage` (local | none) with the
 // `progress` property, `sync-url` (the element owns the page's URL: the scenario in the query
 // string, `?lesson=`, the document title) and `asset-base` (where the built site lives, for a
@@ -15,13 +16,14 @@
 // `data-state` is `loading` until every shown part is drawn, then `ready`, or `error` when a
 // part could not be shown (the rest still is; `prefill-trace-error` names the part). A change
 // of `lesson-src`, `view`, `storage`, `sync-url` or `asset-base` makes a new rendering (the
-// scenario and in-memory answers carry over); `theme` only restyles; `scenario` updates the
+// scenario and in-memory answers carry over); `theme` and `header` only restyle; `scenario` updates the
 // explorer in place. Removing the element releases everything it holds (element/mount.js).
 
 import { LESSON_TIMEOUT_MS, MAX_LESSON_BYTES, SHADOW_STYLESHEET, defaultAssetBase, folderUrl, setDefaultAssetBase } from './config.js';
 import { h } from './dom.js';
 import {
   ATTRIBUTES,
+  HEADER_VALUES,
   RELOADING,
   STORAGE_VALUES,
   THEME_VALUES,
@@ -118,6 +120,14 @@ export class PrefillTraceLesson extends HTMLElement {
 
   set theme(value) {
     this.setAttribute('theme', String(value));
+  }
+
+  get header() {
+    return enumValue(this.getAttribute('header'), HEADER_VALUES);
+  }
+
+  set header(value) {
+    this.setAttribute('header', String(value));
   }
 
   get storage() {

@@ -156,15 +156,20 @@ function fallbackMath(latex, reason = null) {
   );
 }
 
-function symbolsTable(variables) {
-  if (!Array.isArray(variables) || variables.length === 0) return null;
+/** Rows of one equation's symbols table (an equation names a handful; a pack could list 50 000). */
+const MAX_SYMBOLS = 32;
+
+function symbolsTable(allVariables) {
+  if (!Array.isArray(allVariables) || allVariables.length === 0) return null;
+  const variables = allVariables.slice(0, MAX_SYMBOLS);
+  const more = allVariables.length - variables.length;
   return h(
     'div',
     { class: 'table-wrap' },
     h(
       'table',
       { class: 'symbols' },
-      h('caption', {}, 'Symbols and units'),
+      h('caption', {}, more > 0 ? `Symbols and units (the first ${MAX_SYMBOLS} of ${allVariables.length})` : 'Symbols and units'),
       h(
         'thead',
         {},

@@ -45,8 +45,15 @@ function header(lesson) {
     h(
       'p',
       { class: 'context' },
-      lesson.scale ? [h('span', { class: 'label' }, 'Scale'), ' ', lesson.scale, ' · '] : null,
-      externalLink('Explore in Atlas', ATLAS_EXPLORE_URL + encodeURIComponent(lesson.id)),
+      lesson.scale ? [h('span', { class: 'label' }, 'Scale'), ' ', lesson.scale] : null,
+      // The link to the lesson in the Atlas (hidden with header="none": inside the Atlas it
+      // would point at the page it is on).
+      h(
+        'span',
+        { class: 'self-link' },
+        lesson.scale ? ' · ' : null,
+        externalLink('Explore in Atlas', ATLAS_EXPLORE_URL + encodeURIComponent(lesson.id)),
+      ),
     ),
   );
 }

@@ -235,7 +235,8 @@ function drawTimeline(svg, width, { runs }) {
     part(g, 'queue', 'path')
       .attr('class', 'timeline-queue')
       .attr('d', line().x((d) => x(d.t)).y((d) => yq(d.queued))(rows));
-    leftAxis(g, y, { x: m.left, height: panelH, ticks: y.ticks(3), title: i === 0 ? 'tokens per step' : null, name: 'y', titleOffset: 46 });
+    const step = r.report.timeline?.step_seconds;
+    leftAxis(g, y, { x: m.left, height: panelH, ticks: y.ticks(3), title: i === 0 ? `tokens per ${fmt.seconds(step)}` : null, name: 'y', titleOffset: 46 });
     label(g, 'queue-top', `${fmt.count(yq.domain()[1])} waiting`, { class: 'chart-note', x: width - m.right + 4, y: top + 8 });
     bottomAxis(g, x, { y: top + panelH, width: width - m.left - m.right, format: (v) => `${v} s`, name: 'x', title: i === runs.length - 1 ? 'Simulated time (s)' : null });
   });
@@ -243,7 +244,7 @@ function drawTimeline(svg, width, { runs }) {
 
 function describeTimeline({ runs }) {
   return (
-    'The first simulated minute, per scheduler: prompt tokens (prefill) and output tokens (decode) computed in each step, and the requests waiting. ' +
+    `The first simulated minute, per scheduler: prompt tokens (prefill) and output tokens (decode) computed in each ${fmt.seconds(runs[0]?.report.timeline?.step_seconds)} step, and the requests waiting. ` +
     runs
       .map((r) => {
         const rows = minuteOf(r.report.timeline);
@@ -281,7 +282,7 @@ export function timelineChart() {
     legend: legend([
       { kind: 'bar', className: 'timeline-prefill', label: 'prompt tokens (prefill)' },
       { kind: 'bar', className: 'timeline-decode', label: 'output tokens (decode)' },
-      { kind: 'rule', className: 'timeline-queue', label: 'requests waiting (right scale)' },
+      { kind: 'rule', className: 'timeline-queue', label: 'requests waiting (scale at the top right)' },
     ]),
   });
 }

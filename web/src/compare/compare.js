@@ -199,8 +199,8 @@ export class Compare {
     setText(
       this.status,
       same
-        ? `A is pinned: ${describeState(this.#pinned)}. Change anything to see B beside it.`
-        : `A: ${describeState(this.#pinned)}. B: ${describeState(this.#explorer.state)}.`,
+        ? `A is pinned: ${describeState(this.#pinned, this.#explorer.presets)}. Change anything to see B beside it.`
+        : `A: ${describeState(this.#pinned, this.#explorer.presets)}. B: ${describeState(this.#explorer.state, this.#explorer.presets)}.`,
     );
     this.table.hidden = false;
     this.table.replaceChildren(
@@ -248,12 +248,17 @@ export class Compare {
   }
 }
 
-/** A scenario in a few words: model, accelerator, the numbers a reader changes. */
-function describeState(state) {
-  const model = state.model === CUSTOM_MODEL ? 'custom model' : state.model;
+/**
+ * A scenario in a few words: model and accelerator by their names (the presets'), the numbers a
+ * reader changes.
+ */
+function describeState(state, presets) {
+  const named = (list, id) => list?.find((item) => item.id === id)?.name ?? id;
+  const model = state.model === CUSTOM_MODEL ? 'custom model' : named(presets?.models, state.model);
+  const hardware = named(presets?.accelerators, state.hardware);
   const parts = [
     model,
-    state.devices > 1 ? `${state.devices} × ${state.hardware}` : state.hardware,
+    state.devices > 1 ? `${state.devices} × ${hardware}` : hardware,
     state.precision,
     `${fmt.count(Number(state.prompt))} tokens`,
   ];

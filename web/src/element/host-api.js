@@ -7,6 +7,7 @@ export const ATTRIBUTES = Object.freeze([
   'lesson-src', // the lesson file (same origin), resolved against the page
   'view', // full | lesson | explorer
   'theme', // auto | light | dark (style.css does the rest)
+  'header', // full | none: none hides the title, trail and Atlas link (style.css does it)
   'scenario', // the explorer's scenario as JSON text, the CLI's --scenario format
   'storage', // local | none
   'sync-url', // boolean: the element keeps the scenario in the page URL
@@ -19,6 +20,7 @@ export const RELOADING = new Set(['lesson-src', 'view', 'storage', 'sync-url', '
 
 export const VIEW_VALUES = Object.freeze(['full', 'lesson', 'explorer']);
 export const THEME_VALUES = Object.freeze(['auto', 'light', 'dark']);
+export const HEADER_VALUES = Object.freeze(['full', 'none']);
 export const STORAGE_VALUES = Object.freeze(['local', 'none']);
 
 /** An enumerated attribute's value: the given one when allowed, else the first (the default). */

@@ -44,6 +44,7 @@ import { download, traceFileName } from './downloads.js';
 import { figuresSignature, operatorFigure, refillTrace } from './trace-from-figures.js';
 import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
+import { ScrollportWatch } from './scrollport.js';
 import { FrameScheduler, StaleParts, nextFrame, nextTask } from './scheduling.js';
 import { STEP_COUNT, StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
@@ -108,6 +109,7 @@ export class Explorer {
   #visibility;
   #url;
   #disposed = false;
+  #scrollport;
   // A host's scenario was given before start(): it is shown, not the URL's (issue 24, W8).
   #hostScenario = false;
   // A pinned scenario's trace and the fixed TTFT axis while comparing (compare.js), or null.
@@ -163,9 +165,11 @@ export class Explorer {
     // Under load: the serving simulation, when this engine has it (under-load/under-load.js).
     this.underLoad = engine.hasServing?.() ? new UnderLoad({ explorer: this, assetBase }) : null;
     if (this.underLoad) this.element.append(this.underLoad.element);
-    this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox);
+    this.scenarioBar = new ScenarioBar(presets, this.view.controlsBox, this.controls.element);
     this.scenarioBar.attach(this.element);
     this.view.showScenarioBar(this.scenarioBar.element);
+    // The sticky parts size themselves from the box the explorer scrolls in (scrollport.js).
+    this.#scrollport = new ScrollportWatch(this.element);
 
     this.#frames = new FrameScheduler(() => this.#update());
     this.#parts = new StaleParts({
@@ -296,6 +300,8 @@ export class Explorer {
     this.#url.stop();
     this.underLoad?.dispose();
     this.#visibility.disconnect();
+    this.#scrollport.disconnect();
+    this.scenarioBar.dispose();
     this.#frames.stop();
     this.#parts.stop();
     this.#afterRender?.();
@@ -694,7 +700,7 @@ export class Explorer {
       this.underLoad?.update(trace);
       this.view.showReady();
       // The bar names the scenario the results show (a rejected edit leaves both as they were).
-      this.scenarioBar.update(this.state);
+      this.scenarioBar.update(this.state, trace);
       this.#parts.show({ json, ok: true, trace });
       this.#parts.markStale((name) => name !== 'checks');
     }

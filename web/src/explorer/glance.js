@@ -42,6 +42,14 @@ export function summaryText(trace) {
   );
 }
 
+/**
+ * The figures a reader watches while editing, in one line (the scenario bar's sheet shows it,
+ * scenario-bar.js): the same texts as the figures below.
+ */
+export function keyFiguresText(trace) {
+  return `Time to first token ${ttftText(trace.totals.ttft)} · step 2 ${fmt.bound(trace.steps[1].bound)} · peak memory ${memoryText(trace.totals.memory)}`;
+}
+
 const FIGURES = [
   {
     key: 'ttft',

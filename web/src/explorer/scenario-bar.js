@@ -1,12 +1,17 @@
-// The phone's scenario bar: on a narrow screen the controls sit above the results, and once
-// the reader scrolls into the results they are out of sight. This bar stays at the top of the
-// results (sticky, style.css) with the scenario's key values; a tap opens the full controls
-// over the results, a second tap (or Escape) closes them. Wider layouts hide it: there the
-// controls stay beside the results.
+// The scenario bar of a narrow column (a phone, the Atlas's inspector): there the controls are
+// folded away and this bar takes their place, sticky at the top of the box the explorer scrolls
+// in, with the scenario's key values. A tap opens the controls as a sheet under the bar, inside
+// the explorer's own box (never over the host's page) and no taller than about half of the
+// scrolling box, so the results stay in view below it while the reader edits; the bar, now
+// "Done", stays on screen above the sheet, and the sheet's first line keeps the glance's key
+// figures in view. Done, Escape, a tap outside the sheet or focus leaving it close the sheet;
+// closing by Done or Escape puts the focus back on the bar. Wider layouts hide the bar: there
+// the controls sit beside or above the results (style.css).
 
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { CUSTOM_MODEL, hardwareName } from '../scenario.js';
+import { keyFiguresText } from './glance.js';
 
 export class ScenarioBar {
   #open = false;
@@ -14,54 +19,92 @@ export class ScenarioBar {
   #machine;
   #workload;
   #action;
-  #explorer;
+  #explorer = null;
+  #dock;
+  #figures;
 
   /**
-   * @param {object} presets       listPresets() value (for the models' and accelerators' names)
-   * @param {HTMLElement} controls  the controls' container, which the bar opens
+   * @param {object} presets     listPresets() value (for the models' and accelerators' names)
+   * @param {HTMLElement} dock   the controls' box, which holds the bar and the controls
+   * @param {HTMLElement} panel  the controls (the sheet the bar opens)
    */
-  constructor(presets, controls) {
+  constructor(presets, dock, panel) {
     this.presets = presets;
-    this.controls = controls;
-    controls.id ||= 'explorer-controls';
+    this.#dock = dock;
+    panel.id ||= 'explorer-controls-form';
     this.#machine = h('span', {});
     this.#workload = h('span', {});
     this.#summary = h('span', { class: 'scenario-bar-values' }, this.#machine, this.#workload);
     this.#action = h('span', { class: 'scenario-bar-action', 'aria-hidden': 'true' }, 'Edit');
     this.element = h(
       'button',
-      { type: 'button', class: 'scenario-bar', 'aria-expanded': 'false', 'aria-controls': controls.id },
+      { type: 'button', class: 'scenario-bar', 'aria-expanded': 'false', 'aria-controls': panel.id },
       h('span', { class: 'visually-hidden' }, 'Scenario: '),
       this.#summary,
       this.#action,
     );
     this.element.addEventListener('click', () => this.toggle(!this.#open));
-    controls.addEventListener('keydown', (event) => {
+    // The key figures atop the sheet, so the glance stays in view while the controls cover it
+    // (hidden from screen readers: the glance's summary already announces each change).
+    this.#figures = h('p', { class: 'sheet-figures', 'aria-hidden': 'true' });
+    panel.prepend(this.#figures);
+    dock.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.#open) {
-        this.toggle(false);
-        this.element.focus();
+        event.stopPropagation();
+        this.toggle(false, { refocus: true });
       }
+    });
+    // Tabbing out of the sheet (into results it may cover) closes it.
+    dock.addEventListener('focusout', (event) => {
+      if (this.#open && event.relatedTarget && !dock.contains(event.relatedTarget)) this.toggle(false);
     });
   }
 
-  /** The explorer section, whose `data-controls-open` lays the controls over the results. */
+  /** The explorer section, whose `data-controls-open` shows the sheet (style.css). */
   attach(explorerElement) {
     this.#explorer = explorerElement;
   }
 
-  toggle(open) {
+  get isOpen() {
+    return this.#open;
+  }
+
+  /**
+   * Opens or closes the sheet. `refocus`: put the focus back on the bar (Escape; a tap outside
+   * while the focus was in the sheet), so it is not lost with the sheet.
+   */
+  toggle(open, { refocus = false } = {}) {
+    if (open === this.#open) return;
     this.#open = open;
     this.element.setAttribute('aria-expanded', String(open));
     setText(this.#action, open ? 'Done' : 'Edit');
     this.#explorer?.toggleAttribute('data-controls-open', open);
+    const doc = this.element.ownerDocument;
+    if (open) doc.addEventListener('pointerdown', this.#onPointerDown, true);
+    else doc.removeEventListener('pointerdown', this.#onPointerDown, true);
+    if (refocus) this.element.focus({ preventScroll: true });
+  }
+
+  /** A tap anywhere outside the bar and its sheet (in the element or on the host's page) closes it. */
+  #onPointerDown = (event) => {
+    if (event.composedPath().includes(this.#dock)) return;
+    const root = this.element.getRootNode();
+    this.toggle(false, { refocus: this.#dock.contains(root.activeElement) });
+  };
+
+  /** Closes the sheet and lets go of the document (the explorer is being disposed of). */
+  dispose() {
+    this.toggle(false);
   }
 
   /**
    * Shows the key values of a scenario the engine computed: model, accelerator (with the device
    * count under tensor parallelism, as the glance writes it), precision, prompt, batch, and the
-   * timing when it is not the default lower bound — the values that change what every figure means.
+   * timing when it is not the default lower bound — the values that change what every figure means;
+   * and the trace's key figures atop the sheet.
    */
-  update(state) {
+  update(state, trace = null) {
+    if (trace) setText(this.#figures, keyFiguresText(trace));
     const model =
       state.model === CUSTOM_MODEL ? 'Custom model' : this.presets.models.find((m) => m.id === state.model)?.name ?? state.model;
     const hardware = hardwareName(state.hardware, this.presets.accelerators);

@@ -99,9 +99,9 @@ export class ExplorerView {
     return this.#held.length === 0;
   }
 
-  /** Puts the phone's scenario bar (scenario-bar.js) atop the results. */
+  /** Puts the narrow column's scenario bar (scenario-bar.js) atop the controls, which it opens. */
   showScenarioBar(bar) {
-    this.resultsBox.prepend(bar);
+    this.controlsBox.prepend(bar);
   }
 
   /** Puts the charts in the grid, in the order they are read. */

@@ -44,6 +44,8 @@ export function plainError(message) {
     sentence = `${field} must be a whole number from ${number(m[1])} to ${number(m[2])}.`;
   } else if ((m = /^must be an integer, not (\w+)$/.exec(said))) {
     sentence = m[1] === 'null' ? `${field} is empty: it must be a whole number.` : `${field} must be a whole number${m[1] === 'number' ? ', without a fraction' : ''}.`;
+  } else if ((m = /^must be 0 or from (\S+) to (\S+)$/.exec(said))) {
+    sentence = `${field} must be 0 or between ${number(m[1])} and ${number(m[2])}.`;
   } else if ((m = /^must be from (\S+) to (\S+)$/.exec(said))) {
     sentence = `${field} must be between ${number(m[1])} and ${number(m[2])}.`;
   } else if ((m = /^must be a number, not (\w+)$/.exec(said))) {

@@ -214,13 +214,18 @@ function reading(runs, rate) {
   const first = by['prefill-first'];
   const chunked = by.chunked;
   if (!first || !chunked) return [];
-  const tpot = (r) => (r.overloaded ? 'overloaded' : fmt.seconds(r.tpot_seconds.p99));
+  const tpot = (r, p) => (r.overloaded ? 'overloaded' : fmt.seconds(r.tpot_seconds[p]));
   const good = (r) => (r.goodput_requests_per_second > 0 ? fmt.rate(r.goodput_requests_per_second) : 'none found');
+  const figure = (r, p, name) => h('data', { value: r.tpot_seconds[p], 'data-name': name }, tpot(r, p));
   return [
-    `At ${fmt.rate(rate)}, the slowest 1% of output tokens wait `,
-    h('data', { value: first.tpot_seconds.p99, 'data-name': 'tpot-p99-prefill-first' }, tpot(first)),
-    ' under prefill first and ',
-    h('data', { value: chunked.tpot_seconds.p99, 'data-name': 'tpot-p99-chunked' }, tpot(chunked)),
+    `At ${fmt.rate(rate)}, a request waits `,
+    figure(first, 'p50', 'tpot-p50-prefill-first'),
+    ' per output token at the median and ',
+    figure(first, 'p99', 'tpot-p99-prefill-first'),
+    ' at the 99th percentile under prefill first, against ',
+    figure(chunked, 'p50', 'tpot-p50-chunked'),
+    ' and ',
+    figure(chunked, 'p99', 'tpot-p99-chunked'),
     ' with chunked prefill; goodput (requests/s within both objectives) is ',
     h('data', { value: first.goodput_requests_per_second ?? '', 'data-name': 'goodput-prefill-first' }, good(first)),
     ' and ',

@@ -140,6 +140,7 @@ export function App() {
             data-testid="inspector-lesson"
             lesson-src={lesson.file}
             view={route.lesson === 'prefill-resource-trace' ? inspectorView : 'lesson'}
+            header="none"
             theme={theme}
             storage="none"
             scenario={scenario}
