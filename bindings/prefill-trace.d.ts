@@ -23,8 +23,8 @@
 
 /** What kind of problem a refusal is: stable names and numbers (include/prefill_trace/result.hpp). */
 export interface ErrorCodeValue<Name extends string = string> {
+  /** The code's stable number (include/prefill_trace/result.hpp). */
   readonly value: number;
-  readonly constructor: { readonly name: `ErrorCode_${Name}` };
 }
 export type ErrorCodeName =
   | "none" | "invalid_json" | "too_large" | "wrong_type" | "missing_field" | "unknown_field"

@@ -124,14 +124,14 @@ export function loadEngine(base) {
  * exports the enum, include/prefill_trace/result.hpp lists them), and `path`, the JSON Pointer of
  * the value concerned ("" when none). The page branches on these, never on the message.
  */
-function refusal(reply) {
-  return { code: codeName(reply.code), path: String(reply.path ?? '') };
+function refusal(reply, codes) {
+  return { code: codes.get(reply.code?.value) ?? 'internal', path: String(reply.path ?? '') };
 }
 
-/** An Embind enum value's name: its constructor is named "ErrorCode_<name>". */
-function codeName(code) {
-  const name = code?.constructor?.name ?? '';
-  return name.startsWith('ErrorCode_') ? name.slice('ErrorCode_'.length) : 'internal';
+/** The module's ErrorCode values by number, to their names ("unknown_field"). */
+function codeNames(module) {
+  const entries = Object.entries(module.ErrorCode ?? {});
+  return new Map(entries.filter(([, v]) => typeof v?.value === 'number').map(([k, v]) => [v.value, k]));
 }
 
 /** The engine itself failed (a trap, unreadable output): no field is to blame. */
@@ -141,13 +141,13 @@ const FAILED = { code: 'internal', path: '' };
  * Runs an answer-checking call and returns a plain `{ok, error, correct, explanation, ...}`;
  * `extra(reply)` adds the call's own fields, `fallback` holds them when the engine traps.
  */
-function answerResult(call, extra, fallback) {
+function answerResult(call, extra, fallback, codes) {
   try {
     const r = call();
     return {
       ok: Boolean(r.ok),
       error: String(r.error),
-      ...refusal(r),
+      ...refusal(r, codes),
       correct: Boolean(r.correct),
       explanation: String(r.explanation),
       ...extra(r),
@@ -164,14 +164,14 @@ function answerResult(call, extra, fallback) {
   }
 }
 
-function jsonResult(call, what) {
+function jsonResult(call, what, codes) {
   let result;
   try {
     result = call();
   } catch (error) {
     return { ok: false, error: `the engine failed while ${what}: ${describe(error)}`, ...FAILED };
   }
-  if (!result.ok) return { ok: false, error: String(result.error), ...refusal(result) };
+  if (!result.ok) return { ok: false, error: String(result.error), ...refusal(result, codes) };
   try {
     return { ok: true, error: '', value: JSON.parse(result.json), json: String(result.json) };
   } catch (error) {
@@ -182,9 +182,11 @@ function jsonResult(call, what) {
 /** Thin wrapper over the module: same names as bindings/prefill-trace.d.ts, plain results. */
 export class Engine {
   #module;
+  #codes;
 
   constructor(module) {
     this.#module = module;
+    this.#codes = codeNames(module);
   }
 
   version() {
@@ -206,7 +208,7 @@ export class Engine {
     } catch (error) {
       return { ok: false, error: `the engine failed while validating: ${describe(error)}`, ...FAILED };
     }
-    if (!result.ok) return { ok: false, error: String(result.error), ...refusal(result) };
+    if (!result.ok) return { ok: false, error: String(result.error), ...refusal(result, this.#codes) };
     try {
       return { ok: true, lesson: JSON.parse(result.lessonJson) };
     } catch (error) {
@@ -223,6 +225,7 @@ export class Engine {
       () => this.#module.checkAnswer(text, checkIndex, choice),
       (r) => ({ correctIndex: Number(r.correctIndex) }),
       { correctIndex: -1 },
+      this.#codes,
     );
   }
 
@@ -233,12 +236,12 @@ export class Engine {
 
   /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
   listPresets() {
-    return jsonResult(() => this.#module.listPresets(), 'listing presets');
+    return jsonResult(() => this.#module.listPresets(), 'listing presets', this.#codes);
   }
 
   /** The trace of a scenario given as JSON text: `{ok, error, value: trace, json}`. */
   computeTrace(scenarioJson) {
-    return jsonResult(() => this.#module.computeTrace(scenarioJson), 'computing the trace');
+    return jsonResult(() => this.#module.computeTrace(scenarioJson), 'computing the trace', this.#codes);
   }
 
   /**
@@ -248,7 +251,7 @@ export class Engine {
   traceFigures(scenarioJson) {
     try {
       const r = this.#module.traceFigures(scenarioJson);
-      return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r), figures: r.figures };
+      return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r, this.#codes), figures: r.figures };
     } catch (error) {
       return { ok: false, error: `the engine failed while computing the trace: ${describe(error)}`, ...FAILED, figures: null };
     }
@@ -258,7 +261,7 @@ export class Engine {
   traceCsv(scenarioJson) {
     try {
       const r = this.#module.traceCsv(scenarioJson);
-      return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r), csv: String(r.csv) };
+      return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r, this.#codes), csv: String(r.csv) };
     } catch (error) {
       return { ok: false, error: `the engine failed while writing the CSV: ${describe(error)}`, ...FAILED, csv: '' };
     }
@@ -269,12 +272,13 @@ export class Engine {
     return jsonResult(
       () => this.#module.sweep(scenarioJson, variable, Float64Array.from(values)),
       'sweeping',
+      this.#codes,
     );
   }
 
   /** Checks generated from the scenario: `{ok, error, value: {checks}}`. */
   generateChecks(scenarioJson) {
-    return jsonResult(() => this.#module.generateChecks(scenarioJson), 'generating checks');
+    return jsonResult(() => this.#module.generateChecks(scenarioJson), 'generating checks', this.#codes);
   }
 
   /**
@@ -286,6 +290,7 @@ export class Engine {
       () => this.#module.checkGenerated(scenarioJson, id, answer),
       (r) => ({ expected: Number(r.expected) }),
       { expected: NaN },
+      this.#codes,
     );
   }
 }
