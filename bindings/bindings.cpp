@@ -159,6 +159,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
 
   function("version", &version);
   function(
+      "bundledLessonText", +[] { return std::string(api::bundled_lesson_text()); });
+  function(
       "loadLesson", +[](const std::string& text) { return api::load_lesson(text); });
   function("checkAnswer", &check_answer);
   function(
@@ -170,4 +172,6 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function(
       "generateChecks", +[](const std::string& text) { return api::generate_checks(text); });
   function("checkGenerated", &check_generated);
+  function(
+      "simulateServing", +[](const std::string& text) { return api::simulate_serving(text); });
 }

@@ -35,6 +35,7 @@
     generateChecks: [[scenarioJson], function () { return { json: "" }; }],
     checkGenerated: [[scenarioJson, ["id", NAME], ["answer", NUMBER]],
                      function () { return { correct: false, expected: 0, explanation: "" }; }],
+    simulateServing: [[scenarioJson], function () { return { json: "" }; }],
   };
 
   function describe(value) {
@@ -132,5 +133,9 @@
     var version = Module["version"];
     Module["version"] = function () { return version(); };
     Module["version"].argCount = 0;
+    // bundledLessonText() neither: the lesson compiled into the module, as the C++ API's.
+    var bundledLessonText = Module["bundledLessonText"];
+    Module["bundledLessonText"] = function () { return bundledLessonText(); };
+    Module["bundledLessonText"].argCount = 0;
   });
 })();

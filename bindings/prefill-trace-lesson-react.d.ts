@@ -8,6 +8,7 @@ import type {
   PrefillTraceLesson,
   PrefillTraceLessonAttributes,
   PrefillTraceLessonEventMap,
+  PrefillTraceProgress,
 } from "./prefill-trace-lesson.js";
 
 /** `onprefill-trace-ready={(event) => ...}` etc. */
@@ -15,8 +16,19 @@ export type PrefillTraceLessonEventProps = {
   [K in keyof PrefillTraceLessonEventMap as `on${K}`]?: (event: PrefillTraceLessonEventMap[K]) => void;
 };
 
+/**
+ * Props React 19 sets as the element's properties (the element has them), so they take what the
+ * property takes: `scenario` an object or JSON text, `progress` the saved answers (with
+ * storage="none", the host hands them back this way).
+ */
+export interface PrefillTraceLessonPropertyProps {
+  scenario?: string | Record<string, unknown>;
+  progress?: PrefillTraceProgress;
+}
+
 export type PrefillTraceLessonProps = DetailedHTMLProps<HTMLAttributes<PrefillTraceLesson>, PrefillTraceLesson> &
-  PrefillTraceLessonAttributes &
+  Omit<PrefillTraceLessonAttributes, "scenario"> &
+  PrefillTraceLessonPropertyProps &
   PrefillTraceLessonEventProps;
 
 declare module "react" {

@@ -2,7 +2,7 @@
 // package's "prefill-trace/element" entry). Importing the entry defines the element and exports
 // nothing; these declarations type the tag (document.createElement, querySelector), its
 // attributes, properties and events. React 19's JSX: prefill-trace-lesson-react.d.ts.
-// The surface is web/src/element/host-api.js and README "Embedding in the Atlas".
+// The surface is https://github.com/SemiAIFoundry/prefill-trace/blob/main/web/src/element/host-api.js and https://github.com/SemiAIFoundry/prefill-trace#embedding-in-the-atlas.
 
 /** `view`: the whole page, the published lesson only, or the explorer and its checks only. */
 export type PrefillTraceView = "full" | "lesson" | "explorer";
@@ -29,7 +29,7 @@ export interface PrefillTraceErrorDetail {
 }
 /** `prefill-trace-scenario-change`: the reader committed a change in the explorer. */
 export interface PrefillTraceScenarioChangeDetail {
-  /** The scenario (the CLI's --scenario format, docs/trace-json.md). */
+  /** The scenario (the CLI's --scenario format, https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md). */
   scenario: Record<string, unknown>;
   /** The permalink query string of that scenario. */
   query: string;
@@ -65,7 +65,8 @@ export interface PrefillTraceLessonAttributes {
   storage?: PrefillTraceStorage;
   /** Present: the element keeps the scenario in the page URL (off when the host owns the URL). */
   "sync-url"?: boolean | "";
-  /** Folder of the built site (engine, chunks, styles, data), for a host that bundles app.js. */
+  /** Folder of the element's files (style sheets, the engine's .wasm, lesson data) when a host
+   *  serves them itself (esbuild, Rollup); webpack 5 and Vite emit them without it. */
   "asset-base"?: string;
   /** An Atlas equation pack ({lessonId: [{latex, variables, text}]}), same origin, for other
    *  lessons' science equations. Default: the bundled pack. */
@@ -130,6 +131,12 @@ export interface PrefillTraceLessonConstructor {
   /** The longest the lesson file may take to arrive (ms), and the most bytes it may have. */
   lessonTimeoutMs: number;
   maxLessonBytes: number;
+  /**
+   * The engine's module factory the elements call instead of the package's own ES module (same
+   * signature as `import PrefillTrace from "prefill-trace"`): a host that wraps the engine.
+   * Read when the first element loads the engine; null for the default.
+   */
+  engineFactory: ((options: { locateFile?: (path: string) => string }) => Promise<object>) | null;
 }
 
 declare global {

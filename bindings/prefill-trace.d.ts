@@ -1,9 +1,9 @@
 // Type declarations for the prefill-trace WebAssembly module (Emscripten 3.1.6 + Embind).
-// Hand-written: Embind in 3.1.6 has no --emit-tsd. tests/js/api-surface.test.mjs checks every
+// Hand-written: Embind in 3.1.6 has no --emit-tsd. https://github.com/SemiAIFoundry/prefill-trace/blob/main/tests/js/api-surface.test.mjs checks every
 // name declared here against the real module's exports, so this file cannot drift silently.
 //
-// Nothing throws across the boundary, whatever is passed (bindings/boundary-post.js checks every
-// argument in JS before anything enters wasm; tests/js/boundary.test.mjs calls each function with
+// Nothing throws across the boundary, whatever is passed (https://github.com/SemiAIFoundry/prefill-trace/blob/main/bindings/boundary-post.js checks every
+// argument in JS before anything enters wasm; https://github.com/SemiAIFoundry/prefill-trace/blob/main/tests/js/boundary.test.mjs calls each function with
 // no arguments, too many, every wrong type and a 200 MiB string). Every call except version()
 // returns its result object; `ok === false` means `error` holds one line naming the argument,
 // JSON path or field that is wrong, and the payload fields hold their empty values ("", false,
@@ -15,7 +15,7 @@
 //   - a name (sweep's variable, checkGenerated's id) of more than 256 bytes:
 //     "id: string of more than 256 bytes exceeds the limit of 256";
 //   - sweep values that are not an array or typed array of 1 to 4096 numbers.
-// The limits are src/limits.hpp's (docs/robustness.md).
+// The limits are https://github.com/SemiAIFoundry/prefill-trace/blob/main/src/limits.hpp's (https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/robustness.md).
 //
 // Every result also carries `code` (an ErrorCode, ErrorCode.none when ok) and `path` (the JSON
 // Pointer of the value concerned, "" when none; a sweep value is "/values/I"). Branch on these,
@@ -63,7 +63,7 @@ export interface QuizResult extends Refusal {
 export interface JsonResult extends Refusal {
   ok: boolean;
   error: string;
-  /** JSON text; the shape is documented in docs/trace-json.md. */
+  /** JSON text; the shape is documented in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md. */
   json: string;
 }
 
@@ -99,6 +99,14 @@ export interface PrefillTraceModule {
   readonly ErrorCode: ErrorCodeEnum;
   /** Engine version, e.g. "0.1.0". Cannot fail; arguments are ignored. */
   version(): string;
+
+  /**
+   * The published lesson compiled into the module (the bytes of
+   * lesson-data/prefill-resource-trace-a76d037833bd69f7.json, as C++'s
+   * `prefill_trace::api::bundled_lesson_text()`): what `loadLesson` and `checkAnswer` take when
+   * no other lesson file is at hand. Cannot fail; arguments are ignored.
+   */
+  bundledLessonText(): string;
   /** Parse and validate lesson-data JSON text (at most 1 MiB). */
   loadLesson(lessonText: string): LessonResult;
   /**
@@ -110,18 +118,19 @@ export interface PrefillTraceModule {
   /**
    * The prefill resource trace for a scenario given as JSON text, e.g.
    * `{"model": "llama-3.1-8b", "hardware": "h100-sxm", "prompt_tokens": 2048}`.
-   * `json` is the trace (docs/trace-json.md), byte for byte what `prefill-trace trace --json`
+   * `json` is the trace (https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md), byte for byte what `prefill-trace trace --json`
    * prints for the same scenario.
    */
   computeTrace(scenarioJson: string): JsonResult;
   /**
    * The trace's headline figures without JSON, for redrawing on every slider movement:
-   * `figures` = [layout version 1, operator count n, 16 summary values, n × 12 operator values]
-   * (layout in docs/trace-json.md, "Figures"). Operators come in computeTrace's order.
+   * `figures` = [layout version 2, operator count n, 16 summary values, n × 12 operator values,
+   * then the scenario's signature and numbers]
+   * (layout in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "Figures"). Operators come in computeTrace's order.
    */
   traceFigures(scenarioJson: string): FiguresResult;
   /**
-   * The trace's operators as CSV (RFC 4180, CRLF; columns in docs/trace-json.md, "CSV"),
+   * The trace's operators as CSV (RFC 4180, CRLF; columns in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "CSV"),
    * byte for byte what `prefill-trace trace --csv` prints for the same scenario.
    */
   traceCsv(scenarioJson: string): CsvResult;
@@ -144,6 +153,17 @@ export interface PrefillTraceModule {
    * 256 bytes).
    */
   checkGenerated(scenarioJson: string, id: string, answer: number): GeneratedCheckResult;
+  /**
+   * The serving simulation (docs/serving.md): many requests sharing devices under a scheduler.
+   * `scenarioJson` is a scenario with a `serving` object, e.g. `{"model": "llama-3.1-8b",
+   * "hardware": "h100-sxm", "serving": {"policy": "chunked", "rate": 10, "requests": 500,
+   * "prompt": "lognormal:1024:0.5", "output": 128, "ttft_slo": 0.5, "tpot_slo": 0.05}}`.
+   * `json` is the report (docs/serving.md, "Output": ttft_seconds, tpot_seconds,
+   * tbt_max_seconds, e2e_seconds as {mean, p50, p90, p99}, slo_attainment, throughput, a
+   * timeline, and with `goodput: true` goodput_requests_per_second), byte for byte what
+   * `prefill-trace serve --json` prints for the same input. Deterministic for a seed.
+   */
+  simulateServing(scenarioJson: string): JsonResult;
 }
 
 /**

@@ -7,6 +7,7 @@
 #include "lesson.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
+#include "serving_json.hpp"
 #include "trace.hpp"
 #include "trace_json.hpp"
 
@@ -112,8 +113,12 @@ void write_shape(const Trace& t, FiguresWriter& w) {
         double(a.interconnect_kind), double(a.interconnect_reduces_in_network), double(e.stated()),
         e.gemm_efficiency, e.expert_gemm_efficiency, e.attention_efficiency, e.memory_efficiency,
         e.interconnect_efficiency, e.all_reduce_overhead_seconds, e.kernel_gap_seconds,
-        e.graph_launch_gap_seconds})
+        e.graph_launch_gap_seconds, e.memory_latency_seconds})
     w.shape(value);
+  for (double gap : e.stack_gap_seconds) w.shape(gap);
+  for (double efficiency : e.attention_kernel_efficiency) w.shape(efficiency);
+  for (const auto& range : e.interval)
+    for (double bound : range) w.shape(bound);
   const Precision& p = t.scenario.precision;
   w.shape(p.name);
   for (DType dtype : {p.weights, p.activations, p.kv}) w.shape(dtype_name(dtype));
@@ -121,6 +126,8 @@ void write_shape(const Trace& t, FiguresWriter& w) {
   w.shape(work.attention == AttentionKind::fused ? "fused" : "materialized");
   w.shape(work.timing == Timing::bound ? "bound" : "estimate");
   w.shape(work.graphs ? "on" : "off");
+  w.shape(stack_name(work.stack));
+  w.shape(attention_kernel_name(work.attention_kernel));
   w.shape(double(work.compute_efficiency.has_value()));
   w.shape(double(work.memory_efficiency.has_value()));
   w.shape(t.roofline.timing == Timing::bound ? "bound" : "estimate");
@@ -159,17 +166,35 @@ void write_numbers(const Trace& t, FiguresWriter& w) {
        {t.roofline.peak_flops, t.roofline.bandwidth, t.roofline.ridge_flops_per_byte})
     w.number(value);
   for (const Operator& op : t.operators) {
-    for (double value :
-         {double(op.step), op.count, double(op.per_layer), op.launches, op.flops, op.computed_flops,
-          op.hbm.weights, op.hbm.activations, op.hbm.kv, op.hbm.scores, op.hbm.total(),
-          op.intensity, op.compute_seconds, op.memory_seconds, op.link_bytes,
-          op.interconnect_seconds, op.overhead_seconds, op.seconds, op.useful_fraction})
+    for (double value : {double(op.step),
+                         op.count,
+                         double(op.per_layer),
+                         op.launches,
+                         op.flops,
+                         op.computed_flops,
+                         op.hbm.weights,
+                         op.hbm.activations,
+                         op.hbm.kv,
+                         op.hbm.scores,
+                         op.hbm.total(),
+                         op.intensity,
+                         op.compute_seconds,
+                         op.memory_seconds,
+                         op.link_bytes,
+                         op.interconnect_seconds,
+                         op.overhead_seconds,
+                         op.seconds,
+                         op.seconds_low,
+                         op.seconds_high,
+                         op.occupancy,
+                         op.useful_fraction})
       w.number(value);
     w.bound(op.bound);
   }
   for (const Step& step : t.steps) {
-    for (double value : {double(step.number), step.totals.flops, step.totals.hbm_bytes,
-                         step.totals.seconds, step.totals.overhead_seconds})
+    for (double value :
+         {double(step.number), step.totals.flops, step.totals.hbm_bytes, step.totals.seconds,
+          step.totals.seconds_low, step.totals.seconds_high, step.totals.overhead_seconds})
       w.number(value);
     w.maybe_bound(step.bound);
   }
@@ -232,7 +257,11 @@ void write_numbers(const Trace& t, FiguresWriter& w) {
   w.number(t.totals.flops);
   w.number(t.totals.hbm_bytes);
   w.number(t.totals.seconds);
+  w.number(t.totals.seconds_low);
+  w.number(t.totals.seconds_high);
   w.number(t.totals.overhead_seconds);
+  w.maybe(ttft.total_seconds_low);
+  w.maybe(ttft.total_seconds_high);
   const DecodeComparison& d = t.decode;
   for (double value : {double(d.context_tokens), d.flops, d.hbm_bytes, d.intensity, d.seconds})
     w.number(value);
@@ -396,6 +425,32 @@ JsonReply generate_checks(std::string_view scenario_json) {
     }
     reply.ok = true;
     reply.json = dump_json(json_object({{"checks", checks}}));
+  });
+}
+
+namespace {
+template <typename Reply, typename Write>
+Reply serve_with(std::string_view scenario_json, Write write) {
+  Reply reply;
+  auto request = parse_serving_request(scenario_json);
+  if (!request) return refuse(reply, request.failure());
+  auto report = prefill_trace::simulate_serving(request->scenario, request->config);
+  if (!report) return refuse(reply, report.failure());
+  write(report.value(), reply);
+  reply.ok = true;
+  return reply;
+}
+}  // namespace
+
+JsonReply simulate_serving(std::string_view scenario_json) {
+  return serve_with<JsonReply>(scenario_json, [](const ServingReport& report, JsonReply& reply) {
+    reply.json = dump_json(serving_report_to_json(report));
+  });
+}
+
+CsvReply simulate_serving_csv(std::string_view scenario_json) {
+  return serve_with<CsvReply>(scenario_json, [](const ServingReport& report, CsvReply& reply) {
+    reply.csv = serving_report_to_csv(report);
   });
 }
 

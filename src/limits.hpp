@@ -87,3 +87,36 @@ constexpr double min_efficiency = 1e-3;
 constexpr double max_efficiency = 1;
 
 }  // namespace prefill_trace::limits
+
+namespace prefill_trace::limits {
+
+// --- Serving simulation (src/serving.hpp, docs/serving.md) -----------------------------------
+/// Requests per run: 100,000 simulate in well under a second natively (docs/performance.md).
+constexpr int64_t max_serving_requests = 100000;
+/// Output tokens of one request, and prompt + output of one request (its context).
+constexpr int64_t max_output_tokens = int64_t{1} << 20;
+constexpr int64_t max_context_tokens = int64_t{1} << 24;
+/// Σ output tokens of a run's requests: one decode row each, so it bounds a run's work. With the
+/// requests bound it keeps one run under ~2 s natively and a goodput search under a minute.
+constexpr double max_serving_output_tokens = 1e8;
+/// Σ prompt tokens of a run's requests.
+constexpr double max_serving_prompt_tokens = 1e9;
+/// Tokens one iteration may carry, and requests one instance may run at once.
+constexpr int64_t max_token_budget = int64_t{1} << 20;
+constexpr int64_t max_running_requests = int64_t{1} << 16;
+/// Instances of each role under the disaggregated policy.
+constexpr int64_t max_serving_instances = 256;
+/// Waiting requests that stop a run as overloaded: default and largest.
+constexpr int64_t default_serving_max_queue = 1000;
+/// Extra runs of a rate sweep, and points of the downsampled timeline.
+constexpr std::size_t max_serving_sweep_rates = 256;
+constexpr int64_t max_timeline_points = 10000;
+/// Gamma inter-arrival coefficient of variation, and lognormal σ of ln(length).
+constexpr double max_arrival_cv = 100;
+constexpr double max_length_sigma = 4;
+/// Seconds of an explicit request row's arrival: a year.
+constexpr double max_arrival_seconds = 3.2e7;
+/// SLO targets, seconds.
+constexpr double max_slo_seconds = 1e6;
+
+}  // namespace prefill_trace::limits

@@ -269,6 +269,59 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   return model;
 }
 
+// The estimate profile's tables keyed by name: per-stack host gaps, per-kernel attention
+// efficiencies and the interval per family. Unknown names are errors naming the path.
+void read_estimate_tables(const Fields& profile, EstimateProfile& e, FirstError& errors) {
+  if (profile.has("stack_gap_seconds")) {
+    const Fields gaps(profile.at("stack_gap_seconds"), profile.path("stack_gap_seconds"),
+                      {"tensorrt-llm", "vllm", "sglang", "llama.cpp", "transformers", "kernels"},
+                      errors);
+    for (std::size_t i = 0; i < kStackCount; ++i) {
+      const char* name = stack_name(static_cast<Stack>(i));
+      if (gaps.has(name)) e.stack_gap_seconds[i] = gaps.number(name, 0, 0, 1);
+    }
+  }
+  if (profile.has("attention_kernel_efficiency")) {
+    const Fields kernels(profile.at("attention_kernel_efficiency"),
+                         profile.path("attention_kernel_efficiency"),
+                         {"flash-attention-2", "flash-attention-3", "flashinfer", "sdpa"}, errors);
+    for (std::size_t i = 0; i < kAttentionKernelCount; ++i) {
+      const char* name = attention_kernel_name(static_cast<AttentionKernel>(i + 1));
+      if (kernels.has(name))
+        e.attention_kernel_efficiency[i] =
+            kernels.number(name, 0, limits::min_efficiency, limits::max_efficiency);
+    }
+  }
+  if (profile.has("interval")) {
+    const Fields families(profile.at("interval"), profile.path("interval"),
+                          {"end_to_end_single", "end_to_end_parallel", "gemm", "attention",
+                           "elementwise", "all_reduce"},
+                          errors);
+    for (std::size_t i = 0; i < kIntervalFamilyCount; ++i) {
+      const char* name = interval_family_name(static_cast<IntervalFamily>(i));
+      if (!families.has(name)) continue;
+      const Fields range(families.at(name), families.path(name), {"low", "high"}, errors);
+      // Factors of the estimate: 1/100 .. 1 and 1 .. 100 (a wider range would say nothing).
+      e.interval[i] = {range.number("low", 1, 0.01, 1), range.number("high", 1, 1, 100)};
+    }
+  }
+}
+
+std::optional<Stack> parse_stack(std::string_view name) {
+  for (std::size_t i = 0; i < kStackCount; ++i) {
+    if (name == stack_name(static_cast<Stack>(i))) return static_cast<Stack>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<AttentionKernel> parse_attention_kernel(std::string_view name) {
+  for (std::size_t i = 0; i <= kAttentionKernelCount; ++i) {
+    if (name == attention_kernel_name(static_cast<AttentionKernel>(i)))
+      return static_cast<AttentionKernel>(i);
+  }
+  return std::nullopt;
+}
+
 Accelerator read_accelerator(const json& value, const std::string& path, const Presets* presets,
                              FirstError& errors) {
   Accelerator accelerator;
@@ -367,7 +420,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
         fields.at("estimate"), fields.path("estimate"),
         {"gemm_efficiency", "expert_gemm_efficiency", "attention_efficiency", "memory_efficiency",
          "interconnect_efficiency", "all_reduce_overhead_seconds", "kernel_gap_seconds",
-         "graph_launch_gap_seconds", "fitted_on", "fit"},
+         "graph_launch_gap_seconds", "memory_latency_seconds", "stack_gap_seconds",
+         "attention_kernel_efficiency", "interval", "fitted_on", "fit"},
         errors);
     EstimateProfile& e = accelerator.estimate;
     const auto efficiency = [&](std::string_view key, double current) {
@@ -388,6 +442,9 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     e.kernel_gap_seconds = profile.number("kernel_gap_seconds", e.kernel_gap_seconds, 0, 1);
     e.graph_launch_gap_seconds =
         profile.number("graph_launch_gap_seconds", e.graph_launch_gap_seconds, 0, 1);
+    e.memory_latency_seconds =
+        profile.number("memory_latency_seconds", e.memory_latency_seconds, 0, 1);
+    read_estimate_tables(profile, e, errors);
     // fitted_on (measurement ids) and fit (how) document the values; the engine needs neither.
     if (profile.has("fitted_on") && !profile.at("fitted_on").is_array()) {
       errors.fail(ErrorCode::wrong_type, profile.path("fitted_on"),
@@ -448,7 +505,7 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
       value, "",
       {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens", "attention",
        "gemm_m_tile", "attention_block", "arrival_rate", "delivery_seconds", "compute_efficiency",
-       "memory_efficiency", "tensor_parallel", "timing", "graphs"},
+       "memory_efficiency", "tensor_parallel", "timing", "graphs", "stack", "attention_kernel"},
       errors);
   Scenario scenario;
   if (errors.failed()) return scenario;
@@ -515,6 +572,23 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   if (graphs != "on" && graphs != "off")
     errors.fail(ErrorCode::unknown_name, "/graphs", "must be \"on\" or \"off\"");
   work.graphs = graphs == "on";
+  const std::string stack = fields.text("stack", stack_name(work.stack));
+  if (const auto parsed = parse_stack(stack)) {
+    work.stack = *parsed;
+  } else {
+    errors.fail(ErrorCode::unknown_name, "/stack",
+                "must be \"tensorrt-llm\", \"vllm\", \"sglang\", \"llama.cpp\", "
+                "\"transformers\" or \"kernels\"");
+  }
+  const std::string attention_kernel =
+      fields.text("attention_kernel", attention_kernel_name(work.attention_kernel));
+  if (const auto parsed = parse_attention_kernel(attention_kernel)) {
+    work.attention_kernel = *parsed;
+  } else {
+    errors.fail(ErrorCode::unknown_name, "/attention_kernel",
+                "must be \"auto\", \"flash-attention-2\", \"flash-attention-3\", "
+                "\"flashinfer\" or \"sdpa\"");
+  }
   if (!errors.failed() && work.timing == Timing::estimate && !scenario.hardware.estimate.stated()) {
     errors.fail(ErrorCode::incompatible, "/hardware/estimate",
                 "is required for timing \"estimate\" (the accelerator " + scenario.hardware.id +
@@ -527,6 +601,58 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
 }
 
 }  // namespace
+
+const char* stack_name(Stack stack) {
+  switch (stack) {
+    case Stack::tensorrt_llm:
+      return "tensorrt-llm";
+    case Stack::vllm:
+      return "vllm";
+    case Stack::sglang:
+      return "sglang";
+    case Stack::llama_cpp:
+      return "llama.cpp";
+    case Stack::transformers:
+      return "transformers";
+    case Stack::kernels:
+      return "kernels";
+  }
+  return "?";
+}
+
+const char* attention_kernel_name(AttentionKernel kernel) {
+  switch (kernel) {
+    case AttentionKernel::automatic:
+      return "auto";
+    case AttentionKernel::flash_attention_2:
+      return "flash-attention-2";
+    case AttentionKernel::flash_attention_3:
+      return "flash-attention-3";
+    case AttentionKernel::flashinfer:
+      return "flashinfer";
+    case AttentionKernel::sdpa:
+      return "sdpa";
+  }
+  return "?";
+}
+
+const char* interval_family_name(IntervalFamily family) {
+  switch (family) {
+    case IntervalFamily::end_to_end_single:
+      return "end_to_end_single";
+    case IntervalFamily::end_to_end_parallel:
+      return "end_to_end_parallel";
+    case IntervalFamily::gemm:
+      return "gemm";
+    case IntervalFamily::attention:
+      return "attention";
+    case IntervalFamily::elementwise:
+      return "elementwise";
+    case IntervalFamily::all_reduce:
+      return "all_reduce";
+  }
+  return "?";
+}
 
 const char* dtype_name(DType dtype) {
   switch (dtype) {

@@ -53,6 +53,30 @@ enum class AttentionKind { fused, materialized };
 /// bound: compulsory traffic at peak rates, launch overhead beside the total (a lower bound).
 /// estimate: the accelerator's calibrated profile, launch gaps inside the total.
 enum class Timing { bound, estimate };
+/// The software stack that launches the kernels. The estimate charges each stack's own host gap
+/// per kernel launch (fitted on its end-to-end rows, docs/validation.md); `kernels` is device
+/// time only, as kernel benchmarks measure it (no gap).
+enum class Stack { tensorrt_llm, vllm, sglang, llama_cpp, transformers, kernels };
+inline constexpr std::size_t kStackCount = 6;
+/// The fused attention implementation. `automatic` runs at the profile's attention efficiency
+/// (fitted on the stack's own kernel); the others at their own fitted efficiency.
+enum class AttentionKernel { automatic, flash_attention_2, flash_attention_3, flashinfer, sdpa };
+inline constexpr std::size_t kAttentionKernelCount = 4;  // the named ones, without automatic
+/// The families the estimate's interval is fitted for (docs/validation.md): one per operator
+/// family, and the whole prefill on one device or under tensor parallelism.
+enum class IntervalFamily {
+  end_to_end_single,
+  end_to_end_parallel,
+  gemm,
+  attention,
+  elementwise,
+  all_reduce
+};
+inline constexpr std::size_t kIntervalFamilyCount = 6;
+const char* stack_name(Stack stack);
+const char* attention_kernel_name(AttentionKernel kernel);
+const char* interval_family_name(IntervalFamily family);
+
 /// The class of link an all-reduce crosses, as NCCL's tuning model tells them apart: NVLink-like
 /// point-to-point GPU links (Infinity Fabric uses the same constants) or PCIe. It selects the
 /// per-step latencies of src/collective.hpp.
@@ -92,7 +116,31 @@ struct EstimateProfile {
   double all_reduce_overhead_seconds = 0;  // per all-reduce call, beyond NCCL's own latency
   double kernel_gap_seconds = 0;           // per kernel when each is launched on its own
   double graph_launch_gap_seconds = 0;     // per kernel when launches are graph-captured
+  // Fixed device time of every kernel before its bytes stream (a latency floor): achieved
+  // bandwidth bytes / (floor + bytes / (bandwidth·η_m)) grows with the bytes moved.
+  double memory_latency_seconds = 0;
+  // Host gap per kernel launch under each stack (index: Stack); < 0 = not stated, then
+  // kernel_gap_seconds. The `kernels` stack never has a gap.
+  std::array<double, kStackCount> stack_gap_seconds{-1, -1, -1, -1, -1, -1};
+  // η_c of each named attention kernel (index: AttentionKernel − 1); 0 = not stated, then
+  // attention_efficiency.
+  std::array<double, kAttentionKernelCount> attention_kernel_efficiency{};
+  // The p10–p90 range of measured / estimated seconds on held-out rows, per family (index:
+  // IntervalFamily): seconds_low = seconds·low, seconds_high = seconds·high. 1, 1 = none stated.
+  std::array<std::array<double, 2>, kIntervalFamilyCount> interval{
+      {{1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}}};
   bool stated() const { return gemm_efficiency > 0; }
+  double gap_seconds(Stack stack) const {
+    if (stack == Stack::kernels) return 0;
+    const double stated_gap = stack_gap_seconds[static_cast<std::size_t>(stack)];
+    return stated_gap >= 0 ? stated_gap : kernel_gap_seconds;
+  }
+  double attention_efficiency_of(AttentionKernel kernel) const {
+    if (kernel == AttentionKernel::automatic) return attention_efficiency;
+    const double stated_efficiency =
+        attention_kernel_efficiency[static_cast<std::size_t>(kernel) - 1];
+    return stated_efficiency > 0 ? stated_efficiency : attention_efficiency;
+  }
 };
 
 struct Accelerator {
@@ -135,6 +183,8 @@ struct Workload {
   double delivery_seconds = 0;  // transport latency of the first token
   Timing timing = Timing::bound;
   bool graphs = false;  // kernels launched from a captured CUDA/HIP graph (estimate's gaps)
+  Stack stack = Stack::tensorrt_llm;  // whose host gaps the estimate charges
+  AttentionKernel attention_kernel = AttentionKernel::automatic;  // the estimate's attention η
   // η_c, η_m in (0, 1]: achievable / peak. Unset: 1 under `bound`, the accelerator's profile
   // under `estimate` (η_c then stands for both GEMM and attention efficiencies).
   std::optional<double> compute_efficiency;

@@ -54,6 +54,26 @@ const Operator* find_operator(const Trace& trace, std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// The whole prefill's p10–p90 range, fitted on whole-prefill measurements (docs/validation.md)
+// rather than summed from the kernels' ranges (their errors are not independent): the totals'
+// seconds and the device's service time in TTFT scaled by it; queue and transport as estimated.
+void whole_prefill_interval(const Roofs& roofs, const Workload& work, Trace& trace) {
+  const auto& range = roofs.interval[static_cast<std::size_t>(
+      work.tensor_parallel > 1 ? IntervalFamily::end_to_end_parallel
+                               : IntervalFamily::end_to_end_single)];
+  trace.totals.seconds_low = trace.totals.seconds * range[0];
+  trace.totals.seconds_high = trace.totals.seconds * range[1];
+  if (trace.ttft.total_seconds) {
+    const double service = trace.ttft.service_seconds;
+    trace.ttft.total_seconds_low = *trace.ttft.total_seconds - service * (1 - range[0]);
+    trace.ttft.total_seconds_high = *trace.ttft.total_seconds + service * (range[1] - 1);
+  }
+}
+
+}  // namespace
+
 Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& mechanism,
                     const TraceOptions& options) {
   const Workload& work = scenario.workload;
@@ -88,6 +108,7 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   trace.attention = attention_facts(in);
   memory_and_chunking(in, trace, trace.memory, trace.chunking);
   trace.ttft = time_to_first_token(trace.operators, work);
+  whole_prefill_interval(in.roofs, work, trace);
   trace.steps = mechanism_steps(trace.operators, mechanism);
   if (options.decode_comparison) trace.decode = decode_comparison(in, trace);
   trace.assumptions = assumptions(scenario);

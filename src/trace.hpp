@@ -64,6 +64,11 @@ struct Operator {
   double interconnect_seconds = 0;  // link_bytes / link bandwidth + ring-step latencies
   double overhead_seconds = 0;      // launch gaps inside `seconds`: 0 under the bound timing
   double seconds = 0;               // max(compute, memory, interconnect) + overhead
+  // The estimate's p10–p90 range for this kernel (docs/validation.md); = seconds under `bound`.
+  double seconds_low = 0;
+  double seconds_high = 0;
+  // Share of the compute units the kernel's tiles or blocks keep busy (estimate; 1 under bound).
+  double occupancy = 1;
   Bound bound = Bound::memory;
   double useful_fraction = 1;  // flops / computed_flops
   bool per_layer = false;      // runs once per layer (count = layers)
@@ -77,6 +82,8 @@ struct Totals {
   double hbm_bytes = 0;
   double seconds = 0;
   double overhead_seconds = 0;  // the launch-overhead part of `seconds` (0 under `bound`)
+  double seconds_low = 0;       // the estimate's p10–p90 range (= seconds under `bound`)
+  double seconds_high = 0;
 };
 
 /// The roofs every operator is bounded by: peak × η_c and bandwidth × η_m for this scenario.
@@ -168,6 +175,10 @@ struct Ttft {                           // step 5
   double execution_seconds = 0;
   double delivery_seconds = 0;  // LM head + sampling + transport
   std::optional<double> total_seconds;
+  // The estimate's p10–p90 range of total_seconds: the device's service time scaled by the
+  // whole-prefill interval, queue and transport as estimated (= total under `bound`).
+  std::optional<double> total_seconds_low;
+  std::optional<double> total_seconds_high;
 };
 
 struct Step {

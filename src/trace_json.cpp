@@ -33,6 +33,33 @@ json optional_number(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
 }
 
+json stack_gaps_json(const EstimateProfile& profile) {
+  json gaps = json::object();
+  for (std::size_t i = 0; i < kStackCount; ++i) {
+    const Stack stack = static_cast<Stack>(i);
+    if (stack != Stack::kernels) gaps[stack_name(stack)] = profile.gap_seconds(stack);
+  }
+  return gaps;
+}
+
+json attention_kernels_json(const EstimateProfile& profile) {
+  json kernels = json::object();
+  for (std::size_t i = 1; i <= kAttentionKernelCount; ++i) {
+    const AttentionKernel kernel = static_cast<AttentionKernel>(i);
+    kernels[attention_kernel_name(kernel)] = profile.attention_efficiency_of(kernel);
+  }
+  return kernels;
+}
+
+json interval_json(const EstimateProfile& profile) {
+  json families = json::object();
+  for (std::size_t i = 0; i < kIntervalFamilyCount; ++i) {
+    families[interval_family_name(static_cast<IntervalFamily>(i))] =
+        json_object({{"low", profile.interval[i][0]}, {"high", profile.interval[i][1]}});
+  }
+  return families;
+}
+
 json estimate_profile_json(const EstimateProfile& profile) {
   if (!profile.stated()) return json(nullptr);
   return json_object({{"gemm_efficiency", profile.gemm_efficiency},
@@ -42,7 +69,11 @@ json estimate_profile_json(const EstimateProfile& profile) {
                       {"interconnect_efficiency", profile.interconnect_efficiency},
                       {"all_reduce_overhead_seconds", profile.all_reduce_overhead_seconds},
                       {"kernel_gap_seconds", profile.kernel_gap_seconds},
-                      {"graph_launch_gap_seconds", profile.graph_launch_gap_seconds}});
+                      {"graph_launch_gap_seconds", profile.graph_launch_gap_seconds},
+                      {"memory_latency_seconds", profile.memory_latency_seconds},
+                      {"stack_gap_seconds", stack_gaps_json(profile)},
+                      {"attention_kernel_efficiency", attention_kernels_json(profile)},
+                      {"interval", interval_json(profile)}});
 }
 
 json accelerator_to_json(const Accelerator& accelerator) {
@@ -76,6 +107,8 @@ json totals_json(const Totals& totals) {
   return json_object({{"flops", totals.flops},
                       {"hbm_bytes", totals.hbm_bytes},
                       {"seconds", totals.seconds},
+                      {"seconds_low", totals.seconds_low},
+                      {"seconds_high", totals.seconds_high},
                       {"overhead_seconds", totals.overhead_seconds}});
 }
 
@@ -100,6 +133,9 @@ json operator_json(const Operator& op) {
                       {"interconnect_seconds", op.interconnect_seconds},
                       {"overhead_seconds", op.overhead_seconds},
                       {"seconds", op.seconds},
+                      {"seconds_low", op.seconds_low},
+                      {"seconds_high", op.seconds_high},
+                      {"occupancy", op.occupancy},
                       {"bound", bound_name(op.bound)},
                       {"useful_fraction", op.useful_fraction}});
 }
@@ -218,6 +254,8 @@ json scenario_to_json(const Scenario& scenario) {
        {"delivery_seconds", work.delivery_seconds},
        {"timing", work.timing == Timing::bound ? "bound" : "estimate"},
        {"graphs", work.graphs ? "on" : "off"},
+       {"stack", stack_name(work.stack)},
+       {"attention_kernel", attention_kernel_name(work.attention_kernel)},
        {"compute_efficiency", optional_number(work.compute_efficiency)},
        {"memory_efficiency", optional_number(work.memory_efficiency)},
        {"tensor_parallel", work.tensor_parallel}});
@@ -253,6 +291,8 @@ json trace_to_json(const Trace& trace) {
                                 {"execution_seconds", ttft.execution_seconds},
                                 {"delivery_seconds", ttft.delivery_seconds},
                                 {"total_seconds", optional_number(ttft.total_seconds)},
+                                {"total_seconds_low", optional_number(ttft.total_seconds_low)},
+                                {"total_seconds_high", optional_number(ttft.total_seconds_high)},
                                 {"overloaded", ttft.overloaded}});
   return json_object(
       {{"schema_version", kTraceSchemaVersion},
@@ -330,6 +370,10 @@ const CsvColumn kCsvColumns[] = {
     {"overhead_seconds (s per instance)",
      [](const Operator& op) { return csv_number(op.overhead_seconds); }},
     {"seconds (s per instance)", [](const Operator& op) { return csv_number(op.seconds); }},
+    {"seconds_low (s per instance)", [](const Operator& op) { return csv_number(op.seconds_low); }},
+    {"seconds_high (s per instance)",
+     [](const Operator& op) { return csv_number(op.seconds_high); }},
+    {"occupancy (ratio)", [](const Operator& op) { return csv_number(op.occupancy); }},
     {"bound", [](const Operator& op) { return std::string(bound_name(op.bound)); }},
     {"useful_fraction (ratio)", [](const Operator& op) { return csv_number(op.useful_fraction); }},
 };

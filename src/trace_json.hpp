@@ -12,7 +12,7 @@
 
 namespace prefill_trace {
 
-constexpr int kTraceSchemaVersion = 3;
+constexpr int kTraceSchemaVersion = 4;
 
 /// The scenario as JSON, with presets expanded: what the trace echoes back as its inputs.
 nlohmann::json scenario_to_json(const Scenario& scenario);

@@ -84,6 +84,13 @@ JsonReply list_presets();
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,
                 const std::vector<double>& values);
 
+/// The serving simulation (docs/serving.md): a scenario with a `serving` object in, the report
+/// JSON out (docs/serving.md, "Output"). Deterministic for a seed; the same bytes native and in
+/// wasm.
+JsonReply simulate_serving(std::string_view scenario_json);
+/// The same run's requests as CSV, one row each (docs/serving.md, "CSV").
+CsvReply simulate_serving_csv(std::string_view scenario_json);
+
 struct GeneratedReply {
   bool ok = false;
   std::string error;

@@ -59,7 +59,7 @@ if (!elementMatch) die(`${indexPath} has no <prefill-trace-lesson> element`);
 const lessonPath = elementMatch[1].match(/\blesson-src="([^"]+)"/)?.[1] ?? config.DEFAULT_LESSON_PATH;
 
 const require = createRequire(import.meta.url);
-const factory = require(path.join(site, config.ENGINE_DIR, config.ENGINE_SCRIPT));
+const factory = require(path.join(site, config.ENGINE_DIR, 'prefill_trace.js'));
 const engine = new Engine(
   await factory({ wasmBinary: await readFile(path.join(site, config.ENGINE_DIR, config.ENGINE_WASM)) }),
 );

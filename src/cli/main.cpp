@@ -50,6 +50,9 @@ usage:
                                                       default; 2, 3, ... = its further checks)
   prefill-trace trace [SCENARIO FLAGS] [--json | --csv | --table]
   prefill-trace sweep --variable prompt_tokens|arrival_rate --values V1,V2,... [SCENARIO FLAGS]
+  prefill-trace serve --rate R --requests N (--prompt T | --prompt-dist D) (--output O |
+                      --output-dist D) [SERVING FLAGS] [--json | --csv | --table]
+                                                      simulate many requests under load
   prefill-trace presets [--json]                      list models, accelerators, precisions
   prefill-trace --help | --version
 
@@ -63,6 +66,22 @@ scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, 
   --tensor-parallel N     devices each layer is split over (figures per device)
   --timing bound|estimate bound: a lower bound (default); estimate: the calibrated profile
   --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
+  --stack NAME            estimate only: whose host gaps per kernel: tensorrt-llm (default),
+                          vllm, sglang, llama.cpp, transformers, kernels (device time only)
+  --attention-kernel NAME estimate only: auto (default), flash-attention-2, flash-attention-3,
+                          flashinfer, sdpa
+
+serving flags (docs/serving.md; --model, --hardware, --precision, --tensor-parallel, --timing,
+--graphs, --attention and the efficiencies as above; --scenario FILE with a "serving" object):
+  --policy prefill-first|chunked|disaggregated (default chunked)
+  --rate R (requests/s)   --requests N            --seed S (default 1)
+  --prompt-dist / --output-dist fixed:T | uniform:A:B | lognormal:MEAN:SIGMA
+  --arrival poisson|gamma:CV                      --prefix-hit F (0..1, cached prompt share)
+  --token-budget B        --max-batch N           --max-queue N (overload cap)
+  --prefill-devices P --decode-devices D          (disaggregated: instances of each role)
+  --prefill-tensor-parallel N --decode-tensor-parallel N
+  --ttft-slo S --tpot-slo S --attainment A        --goodput (search the goodput)
+  --sweep-rates R1,R2,...  --timeline-points N
 
 Numbers are plain decimals (2048, 0.5, 1e-3); hexadecimal, inf and nan are refused.
 PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
@@ -117,12 +136,50 @@ constexpr ScenarioFlag kScenarioFlags[] = {
     {"--tensor-parallel", "tensor_parallel", true},
     {"--timing", "timing", false},
     {"--graphs", "graphs", false},
+    {"--stack", "stack", false},
+    {"--attention-kernel", "attention_kernel", false},
+};
+
+// The serve command's own flags and the keys of the scenario's "serving" object they set.
+enum class ServingValue { number, text, list, toggle };
+struct ServingFlag {
+  const char* flag;
+  const char* key;
+  ServingValue kind;
+};
+constexpr ServingFlag kServingFlags[] = {
+    {"--policy", "policy", ServingValue::text},
+    {"--rate", "rate", ServingValue::number},
+    {"--requests", "requests", ServingValue::number},
+    {"--seed", "seed", ServingValue::number},
+    {"--prompt", "prompt", ServingValue::number},
+    {"--prompt-dist", "prompt", ServingValue::text},
+    {"--output", "output", ServingValue::number},
+    {"--output-dist", "output", ServingValue::text},
+    {"--arrival", "arrival", ServingValue::text},
+    {"--prefix-hit", "prefix_hit", ServingValue::number},
+    {"--token-budget", "token_budget", ServingValue::number},
+    {"--max-batch", "max_batch", ServingValue::number},
+    {"--max-queue", "max_queue", ServingValue::number},
+    {"--prefill-devices", "prefill_devices", ServingValue::number},
+    {"--decode-devices", "decode_devices", ServingValue::number},
+    {"--prefill-tensor-parallel", "prefill_tensor_parallel", ServingValue::number},
+    {"--decode-tensor-parallel", "decode_tensor_parallel", ServingValue::number},
+    {"--ttft-slo", "ttft_slo", ServingValue::number},
+    {"--tpot-slo", "tpot_slo", ServingValue::number},
+    {"--attainment", "attainment", ServingValue::number},
+    {"--goodput", "goodput", ServingValue::toggle},
+    {"--sweep-rates", "sweep_rates", ServingValue::list},
+    {"--timeline-points", "timeline_points", ServingValue::number},
 };
 
 // Options that take a value; every other --option is a switch.
 bool takes_value(const std::string& name) {
   for (const char* option : {"--answer", "--check", "--scenario", "--variable", "--values"}) {
     if (name == option) return true;
+  }
+  for (const ServingFlag& spec : kServingFlags) {
+    if (name == spec.flag) return spec.kind != ServingValue::toggle;
   }
   for (const ScenarioFlag& spec : kScenarioFlags) {
     if (name == spec.flag) return true;
@@ -368,7 +425,15 @@ struct ScenarioInput {
   std::vector<std::string> file_keys;  // top-level keys the file set
 };
 
-ScenarioInput scenario_input(const Args& args) {
+// The scenario flags `serve` takes: the device and the model, not the single-request workload
+// (its --prompt is the serving prompt).
+bool serve_takes_scenario_flag(const ScenarioFlag& spec) {
+  const std::string key = spec.key;
+  return key != "prompt_tokens" && key != "batch" && key != "chunk_tokens" &&
+         key != "arrival_rate" && key != "delivery_seconds";
+}
+
+ScenarioInput scenario_input(const Args& args, bool serving = false) {
   ScenarioInput input{{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}}, {}, {}};
   if (const auto file = option(args, "--scenario")) {
     auto parsed = parse_strict_json(read_file(*file));
@@ -382,7 +447,7 @@ ScenarioInput scenario_input(const Args& args) {
   }
   for (const ScenarioFlag& spec : kScenarioFlags) {
     const auto value = option(args, spec.flag);
-    if (!value) continue;
+    if (!value || (serving && !serve_takes_scenario_flag(spec))) continue;
     if (!spec.numeric) {
       input.value[spec.key] = *value;
       continue;
@@ -533,14 +598,19 @@ int run_trace(const Args& args) {
   return kOk;
 }
 
+// A refused reply's error: code, path and message; error_at wrote the message as "path: what".
+template <typename Reply>
+Error reply_error(const Reply& reply) {
+  const std::string what =
+      reply.path.empty() ? reply.error : reply.error.substr(reply.path.size() + 2);
+  return Error{reply.error, reply.code, reply.path, what};
+}
+
 // The engine names the sweep's arguments "/variable", "/values" and "/values/I", counting values
 // from 0 (JS arrays do); --values is a list a user counts from 1, so its errors say "value 1"
 // for the first.
 std::string sweep_error(const Args& args, const ScenarioInput& input, const api::JsonReply& reply) {
-  // A reply carries code, path and message; error_at wrote the message as "path: what".
-  const std::string what =
-      reply.path.empty() ? reply.error : reply.error.substr(reply.path.size() + 2);
-  const Error error{reply.error, reply.code, reply.path, what};
+  const Error error = reply_error(reply);
   if (error.path == "/variable") return "--variable: " + error.what;
   if (error.path == "/values") return "--values: " + error.what;
   const std::string value_prefix = "/values/";
@@ -575,6 +645,152 @@ int run_sweep(const Args& args) {
   return kOk;
 }
 
+std::string summary_line(const json& summary) {
+  if (!summary.is_object()) return "none (no request has it)";
+  return "mean " + cli::seconds(summary["mean"].get<double>()) + ", p50 " +
+         cli::seconds(summary["p50"].get<double>()) + ", p90 " +
+         cli::seconds(summary["p90"].get<double>()) + ", p99 " +
+         cli::seconds(summary["p99"].get<double>());
+}
+
+void print_serving_table(const json& r) {
+  const json& c = r["serving"];
+  std::cout << "Serving: " << r["model"].get<std::string>() << " on "
+            << r["hardware"].get<std::string>() << ", " << r["precision"].get<std::string>()
+            << ", timing " << r["timing"].get<std::string>() << ", policy "
+            << r["policy"].get<std::string>() << ", " << r["devices"].get<int64_t>()
+            << " device(s)\n"
+            << "Workload: " << r["requests"].get<int64_t>() << " requests, prompt "
+            << c["prompt"].get<std::string>() << ", output " << c["output"].get<std::string>()
+            << ", arrivals " << c["arrival"].get<std::string>();
+  if (c["rate"].is_number()) std::cout << " at " << cli::plain(c["rate"].get<double>()) << " req/s";
+  std::cout << "\nCompleted " << r["completed_requests"].get<int64_t>() << " in "
+            << cli::seconds(r["simulated_seconds"].get<double>()) << " simulated ("
+            << r["iterations"].get<int64_t>() << " iterations)";
+  if (r["overloaded"].get<bool>())
+    std::cout << "  OVERLOADED: " << r["overload"]["reason"].get<std::string>();
+  std::cout << "\n  TTFT     " << summary_line(r["ttft_seconds"]) << "\n  TPOT     "
+            << summary_line(r["tpot_seconds"]) << "\n  max TBT  "
+            << summary_line(r["tbt_max_seconds"]) << "\n  e2e      "
+            << summary_line(r["e2e_seconds"]) << "\n  queue    " << summary_line(r["queue_seconds"])
+            << '\n';
+  std::cout << "Throughput " << cli::plain(r["throughput_requests_per_second"].get<double>())
+            << " req/s, " << cli::plain(r["throughput_tokens_per_second"].get<double>())
+            << " output tok/s; busy " << cli::plain(r["busy_fraction"].get<double>()) << '\n';
+  if (r["slo_attainment"].is_number())
+    std::cout << "SLO attainment " << cli::plain(r["slo_attainment"].get<double>()) << '\n';
+  if (r.contains("goodput_requests_per_second")) {
+    std::cout << "Goodput " << cli::plain(r["goodput_requests_per_second"].get<double>())
+              << " req/s (" << cli::plain(r["goodput_per_device"].get<double>())
+              << " per device) at attainment >= "
+              << cli::plain(r["goodput"]["target"].get<double>()) << '\n';
+  }
+  if (r.contains("sweep")) {
+    for (const json& point : r["sweep"]) {
+      std::cout << "  rate " << cli::plain(point["rate_requests_per_second"].get<double>())
+                << ": attainment "
+                << (point["slo_attainment"].is_number()
+                        ? cli::plain(point["slo_attainment"].get<double>())
+                        : std::string("-"))
+                << ", TTFT " << summary_line(point["ttft_seconds"]) << '\n';
+    }
+  }
+}
+
+// Splits "a,b,c" and reads each as a number, naming the flag and the 1-based position.
+std::vector<double> parse_number_list(const std::string& flag, const std::string& text) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const auto piece =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (values.size() >= limits::max_sweep_points) {
+      fail(flag + ": more than " + std::to_string(limits::max_sweep_points) + " values");
+    }
+    values.push_back(parse_number(flag + ": value " + std::to_string(values.size() + 1), piece));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+json json_number(double number) {
+  // Integral values travel as JSON integers so integer fields accept them exactly.
+  if (number == std::floor(number) && std::fabs(number) < 9e15) return static_cast<int64_t>(number);
+  return number;
+}
+
+// Names the flag (or the file) an engine error's JSON path came from.
+std::string serve_error(const Args& args, const ScenarioInput& input, const Error& error) {
+  const std::string prefix = "/serving/";
+  if (error.path.rfind(prefix, 0) == 0) {
+    const std::string key =
+        error.path.substr(prefix.size(), error.path.find('/', prefix.size()) - prefix.size());
+    for (const ServingFlag& spec : kServingFlags) {
+      if (key == spec.key && option(args, spec.flag))
+        return std::string(spec.flag) + " (" + error.path + "): " + error.what;
+    }
+    if (input.file) return *input.file + ": " + error.message;
+  }
+  if (error.path == "/serving" && input.file) return *input.file + ": " + error.message;
+  return with_source(args, input, error);
+}
+
+int run_serve(const Args& args) {
+  if (!args.positional.empty()) fail("serve: unexpected argument \"" + args.positional[0] + "\"");
+  const int formats = (option(args, "--json") ? 1 : 0) + (option(args, "--csv") ? 1 : 0) +
+                      (option(args, "--table") ? 1 : 0);
+  if (formats > 1) fail("serve: choose one of --json, --csv, --table");
+  if (option(args, "--prompt") && option(args, "--prompt-dist"))
+    fail("--prompt-dist: give --prompt T or --prompt-dist D, not both");
+  if (option(args, "--output") && option(args, "--output-dist"))
+    fail("--output-dist: give --output O or --output-dist D, not both");
+  ScenarioInput input = scenario_input(args, true);
+  json serving = json::object();
+  if (input.value.contains("serving")) {
+    if (!input.value["serving"].is_object()) fail(*input.file + ": /serving: must be an object");
+    serving = input.value["serving"];
+  }
+  for (const ServingFlag& spec : kServingFlags) {
+    const auto value = option(args, spec.flag);
+    if (!value) continue;
+    switch (spec.kind) {
+      case ServingValue::number:
+        serving[spec.key] = json_number(parse_number(spec.flag, *value));
+        break;
+      case ServingValue::text:
+        serving[spec.key] = *value;
+        break;
+      case ServingValue::list: {
+        json list = json::array();
+        for (const double rate : parse_number_list(spec.flag, *value)) list.push_back(rate);
+        serving[spec.key] = list;
+        break;
+      }
+      case ServingValue::toggle:
+        serving[spec.key] = true;
+        break;
+    }
+  }
+  input.value["serving"] = serving;
+  const std::string text = dump_json(input.value);
+  if (option(args, "--csv")) {
+    const auto reply = api::simulate_serving_csv(text);
+    if (!reply.ok) fail(serve_error(args, input, reply_error(reply)));
+    std::cout << reply.csv;
+    return kOk;
+  }
+  const auto reply = api::simulate_serving(text);
+  if (!reply.ok) fail(serve_error(args, input, reply_error(reply)));
+  if (option(args, "--json")) {
+    std::cout << reply.json << '\n';
+    return kOk;
+  }
+  print_serving_table(json::parse(reply.json, nullptr, false));
+  return kOk;
+}
+
 int run_presets(const Args& args) {
   const Presets& presets = builtin_presets();
   if (option(args, "--json")) {
@@ -606,7 +822,7 @@ int run_presets(const Args& args) {
 
 int run(int argc, char** argv) {
   try {
-    if (argc < 2) fail("missing command (lesson, quiz, trace, sweep, presets); see --help");
+    if (argc < 2) fail("missing command (lesson, quiz, trace, sweep, serve, presets); see --help");
     const std::string command = argv[1];
     if (command == "--help" || command == "-h" || command == "help") {
       std::cout << kUsage;
@@ -628,6 +844,14 @@ int run(int argc, char** argv) {
       auto options = scenario_options();
       options.insert(options.end(), {"--variable", "--values"});
       return run_sweep(parse_args(argc, argv, 2, options));
+    }
+    if (command == "serve") {
+      std::vector<std::string> options = {"--scenario", "--json", "--csv", "--table"};
+      for (const ScenarioFlag& spec : kScenarioFlags) {
+        if (serve_takes_scenario_flag(spec)) options.emplace_back(spec.flag);
+      }
+      for (const ServingFlag& spec : kServingFlags) options.emplace_back(spec.flag);
+      return run_serve(parse_args(argc, argv, 2, options));
     }
     if (command == "presets") return run_presets(parse_args(argc, argv, 2, {"--json"}));
     fail("unknown command " + typed(command) + "; see --help");

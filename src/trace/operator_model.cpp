@@ -4,9 +4,31 @@
 #include <cmath>
 
 #include "collective.hpp"
+#include "trace/occupancy.hpp"
 #include "trace/operator_costs.hpp"
 
 namespace prefill_trace {
+
+namespace {
+
+// The interval family an operator's seconds_low/high come from (docs/validation.md).
+IntervalFamily interval_family(Family family) {
+  switch (family) {
+    case Family::gemm:
+    case Family::expert_gemm:
+      return IntervalFamily::gemm;
+    case Family::attention:
+      return IntervalFamily::attention;
+    case Family::interconnect:
+      return IntervalFamily::all_reduce;
+    case Family::memory:
+      break;
+  }
+  return IntervalFamily::elementwise;
+}
+
+}  // namespace
+
 namespace {
 
 Operator with_family(Family family, Operator op) {
@@ -107,6 +129,11 @@ std::vector<Operator> OperatorModel::attention(const AttentionSums& sums) const 
     const double kv_per_key = batch_ * hkv * 2 * dh * c;
     op.hbm.kv = kv_per_key * (roofs_.estimate() && !group_kv_fits_l2(sums) ? sums.fused_keys_loaded
                                                                            : sums.visible_keys);
+    // The estimate: one thread block per request, query head and query block of the chunk.
+    if (roofs_.estimate()) {
+      op.occupancy = attention_occupancy(
+          batch_ * hq * ceil_div(static_cast<double>(pass_.chunk), block_), roofs_.compute_units);
+    }
     ops.push_back(timed(op));
     return ops;
   }
@@ -194,14 +221,18 @@ Operator OperatorModel::gemm_rows(const char* name, int step, double count, cons
   op.hbm.activations = groups * rows * (din + dout) * widths_.activations;
   op.family = Family::gemm;
   op.gemm = shape;
+  // No wave-quantization term: it was tried (tiles of the padded rows × 128 columns over the
+  // compute units) and grouped cross-validation rejected it (docs/validation.md).
   return op;
 }
 
 Operator OperatorModel::timed(Operator op) const {
   op.intensity = op.hbm.total() > 0 ? op.flops / op.hbm.total() : 0;
   op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
-  op.compute_seconds = op.computed_flops / roofs_.peak_flops(op.family);
-  op.memory_seconds = op.hbm.total() / roofs_.bandwidth;
+  op.compute_seconds = op.computed_flops / roofs_.peak_flops(op.family) / op.occupancy;
+  // The estimate's latency floor: a fixed device time per launch before the bytes stream.
+  op.memory_seconds =
+      op.hbm.total() / roofs_.bandwidth + op.launches * roofs_.memory_latency_seconds;
   // The bound charges half the ring's bytes, (N−1)/N of the output each way: what any
   // all-reduce must move when the switch reduces in-network (NVLink SHARP), and the least
   // measured on DGX H100; no latency. The estimate times each call as NCCL's tuning model
@@ -214,6 +245,9 @@ Operator OperatorModel::timed(Operator op) const {
   const double roofline =
       std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
   op.seconds = roofline + op.overhead_seconds;
+  const auto& range = roofs_.interval[static_cast<std::size_t>(interval_family(op.family))];
+  op.seconds_low = op.seconds * range[0];
+  op.seconds_high = op.seconds * range[1];
   op.bound = estimate && op.overhead_seconds > roofline            ? Bound::overhead
              : op.interconnect_seconds == roofline && roofline > 0 ? Bound::interconnect
              : op.compute_seconds >= op.memory_seconds             ? Bound::compute

@@ -24,7 +24,8 @@ Roofs roofs_of(const Scenario& scenario) {
   };
   const double raw_peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
   roofs.gemm_peak_flops = raw_peak * compute_efficiency(profile.gemm_efficiency);
-  roofs.attention_peak_flops = raw_peak * compute_efficiency(profile.attention_efficiency);
+  roofs.attention_peak_flops =
+      raw_peak * compute_efficiency(profile.attention_efficiency_of(work.attention_kernel));
   roofs.expert_peak_flops = raw_peak * compute_efficiency(profile.expert_gemm_efficiency > 0
                                                               ? profile.expert_gemm_efficiency
                                                               : profile.gemm_efficiency);
@@ -32,11 +33,16 @@ Roofs roofs_of(const Scenario& scenario) {
                     work.memory_efficiency.value_or(estimate ? profile.memory_efficiency : 1);
   roofs.link_bandwidth =
       scenario.hardware.interconnect_bandwidth * (estimate ? profile.interconnect_efficiency : 1);
-  // Gaps between kernels, fitted: with each kernel launched on its own, or replayed from a
-  // captured graph.
-  roofs.gap_seconds = !estimate     ? 0
-                      : work.graphs ? profile.graph_launch_gap_seconds
-                                    : profile.kernel_gap_seconds;
+  // Gaps between kernels, fitted: with each kernel launched on its own (the stack's gap), or
+  // replayed from a captured graph; none for device time alone (stack `kernels`).
+  roofs.gap_seconds = !estimate                      ? 0
+                      : work.stack == Stack::kernels ? 0
+                      : work.graphs                  ? profile.graph_launch_gap_seconds
+                                                     : profile.gap_seconds(work.stack);
+  roofs.memory_latency_seconds = estimate ? profile.memory_latency_seconds : 0;
+  roofs.compute_units = static_cast<double>(scenario.hardware.compute_units);
+  for (auto& range : roofs.interval) range = {1, 1};
+  if (estimate) roofs.interval = profile.interval;
   return roofs;
 }
 

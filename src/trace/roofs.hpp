@@ -4,6 +4,8 @@
 // bandwidth, and the gap each launch adds. The trace's `roofline` (and its ridge point) is the
 // GEMM roof of the same values.
 
+#include <array>
+
 #include "scenario.hpp"
 #include "trace.hpp"
 
@@ -11,12 +13,16 @@ namespace prefill_trace {
 
 struct Roofs {
   Timing timing = Timing::bound;
-  double gemm_peak_flops = 0;       // FLOP/s × η_c of dense GEMMs
-  double expert_peak_flops = 0;     // FLOP/s × η_c of expert (MoE) GEMMs
-  double attention_peak_flops = 0;  // FLOP/s × η_c of attention kernels
-  double bandwidth = 0;             // HBM bytes/s × η_m
-  double link_bandwidth = 0;        // interconnect bytes/s one way × the link's η
-  double gap_seconds = 0;           // launch gap per kernel: 0 under the bound timing
+  double gemm_peak_flops = 0;         // FLOP/s × η_c of dense GEMMs
+  double expert_peak_flops = 0;       // FLOP/s × η_c of expert (MoE) GEMMs
+  double attention_peak_flops = 0;    // FLOP/s × η_c of attention kernels
+  double bandwidth = 0;               // HBM bytes/s × η_m
+  double link_bandwidth = 0;          // interconnect bytes/s one way × the link's η
+  double gap_seconds = 0;             // launch gap per kernel: 0 under the bound timing
+  double memory_latency_seconds = 0;  // fixed device time per launch (estimate's floor)
+  double compute_units = 0;           // SMs/CUs the occupancy terms divide work among
+  // The estimate's p10–p90 factors per interval family (1, 1 under the bound timing).
+  std::array<std::array<double, 2>, kIntervalFamilyCount> interval{};
 
   bool estimate() const { return timing == Timing::estimate; }
   /// The compute roof an operator of `family` runs against.

@@ -86,6 +86,8 @@ Totals totals_of(const std::vector<Operator>& ops) {
     totals.hbm_bytes += op.count * op.hbm.total();
     totals.seconds += op.count * op.seconds;
     totals.overhead_seconds += op.count * op.overhead_seconds;
+    totals.seconds_low += op.count * op.seconds_low;
+    totals.seconds_high += op.count * op.seconds_high;
   }
   return totals;
 }

@@ -122,35 +122,33 @@ export function assertSiteBuilt() {
 
 /**
  * Wraps the engine module's per-change calls before the page starts (an init script, run
- * before the page's own): the module factory the loader script defines (ENGINE_GLOBAL,
- * web/src/config.js) is replaced by one that wraps `computeTrace` and `traceFigures` of the
- * module it makes, counting the calls and timing them (JSON text built in wasm, without the
- * page's JSON.parse) in `window.__engineCalls`. Pass it to page.addInitScript (or a context's).
- * Issue 13 item 2 wants zero `computeTrace` per change.
+ * before the page's own), through the element's supported hook: as soon as
+ * <prefill-trace-lesson> is defined (before any element has loaded the engine, which happens
+ * after an import()), `PrefillTraceLesson.engineFactory` is set to a factory that makes the
+ * module as the element would (the package's ES module under the element's asset base) and
+ * wraps its `computeTrace` and `traceFigures`, counting the calls and timing them (JSON text
+ * built in wasm, without the page's JSON.parse) in `window.__engineCalls`. Pass it to
+ * page.addInitScript (or a context's). Issue 13 item 2 wants zero `computeTrace` per change.
  */
 export function countEngineCalls() {
   const calls = { computeTrace: [], traceFigures: [] };
   window.__engineCalls = calls;
-  let factory;
-  Object.defineProperty(window, 'PrefillTrace', {
-    configurable: true,
-    get: () => factory,
-    set: (make) => {
-      factory = (options) =>
-        Promise.resolve(make(options)).then((module) => {
-          for (const name of Object.keys(calls)) {
-            const call = module[name];
-            if (typeof call !== 'function') continue;
-            module[name] = (...args) => {
-              const start = performance.now();
-              const result = call(...args);
-              calls[name].push(performance.now() - start);
-              return result;
-            };
-          }
-          return module;
-        });
-    },
+  customElements.whenDefined('prefill-trace-lesson').then((Lesson) => {
+    Lesson.engineFactory = async (options) => {
+      const { default: make } = await import(new URL('wasm/prefill_trace.mjs', Lesson.assetBase).href);
+      const module = await make(options);
+      for (const name of Object.keys(calls)) {
+        const call = module[name];
+        if (typeof call !== 'function') continue;
+        module[name] = (...args) => {
+          const start = performance.now();
+          const result = call(...args);
+          calls[name].push(performance.now() - start);
+          return result;
+        };
+      }
+      return module;
+    };
   });
 }
 

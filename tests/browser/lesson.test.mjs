@@ -115,7 +115,7 @@ test('the server sends the CSP header, correct MIME types, and refuses traversal
 
   const types = {
     '/app.js': 'text/javascript; charset=utf-8',
-    '/wasm/prefill_trace.js': 'text/javascript; charset=utf-8',
+    '/wasm/prefill_trace.mjs': 'text/javascript; charset=utf-8',
     '/wasm/prefill_trace.wasm': 'application/wasm',
     '/favicon.svg': 'image/svg+xml',
     '/page.css': 'text/css; charset=utf-8',
@@ -322,7 +322,7 @@ test('a module that fails to load shows a clear message; the lesson built into t
   const { page, problems } = await openPage(t, '/', {
     state: 'error',
     setup: (p) =>
-      p.route(`${env.origin}/wasm/prefill_trace.js`, (route) =>
+      p.route(`${env.origin}/wasm/prefill_trace.mjs`, (route) =>
         route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
       ),
   });
@@ -337,7 +337,7 @@ test('a module that fails to load shows a clear message; the lesson built into t
   assert.match(normalize(await page.locator('#check-0-feedback').innerText()), /needs the lesson engine, which could not start/);
   // Only the provoked 404 (and Chromium's console line for it) may appear.
   assert.ok(
-    problems.every((p) => p.includes('/wasm/prefill_trace.js') || p.includes('status of 404')),
+    problems.every((p) => p.includes('/wasm/prefill_trace.mjs') || p.includes('status of 404')),
     problems.join('\n'),
   );
 });

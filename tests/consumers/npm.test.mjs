@@ -1,13 +1,18 @@
-// npm consumer tests: the packed tarball (npm pack ./build/npm) installed into an empty project in
-// a temporary directory, used the ways a stranger would: require(), import from a
-// "type": "module" package, an esbuild browser bundle (no extra flags) run in headless Chromium,
-// and TypeScript --strict with moduleResolution nodenext and bundler. Each calls the engine and
-// checks numbers derived by hand. Needs script/package (and so the wasm build and build-site).
+// npm consumer tests: the packed tarball (npm pack ./build/npm) installed once into an empty
+// project in a temporary directory, used the ways a stranger would: require(), import from a
+// "type": "module" package, esbuild, webpack 5 (default configuration), Vite build and vite dev
+// browser builds of the engine and the element run in one headless Chromium, the element from a
+// CDN on a second origin, its import under Node (server rendering), publint and
+// @arethetypeswrong/cli, the three examples/, and TypeScript --strict with moduleResolution
+// nodenext and bundler. Each checks numbers derived by hand. Needs script/package (and so the
+// wasm build and build-site).
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
+import { createServer as createHttpServer } from "node:http";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -45,9 +50,20 @@ const line = [trace.parameters, trace.totals.kv_cache.bytes,
 let work; // the temporary directory
 let project; // the consumer project, "type": "module", with the tarball installed
 let version;
+let browser; // a promise of the one headless Chromium, once a test needs it
 
 function run(command, args, options = {}) {
   return execFileSync(command, args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+}
+
+/** A free TCP port on 127.0.0.1 (for servers that cannot be asked for port 0, such as vite dev). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once("error", reject).listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 function write(file, text) {
@@ -70,14 +86,15 @@ before(() => {
   run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", path.join(work, tarball)]);
 });
 
-after(() => {
+after(async () => {
+  await (await browser)?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
 test("the tarball holds the entries, the licences, each file once, and nothing of the repository", () => {
   const installed = path.join(project, "node_modules/prefill-trace");
   for (const file of ["node.mjs", "node.cjs", "element/wasm/prefill_trace.mjs", "element/wasm/prefill_trace.js",
-    "element/wasm/prefill_trace.wasm", "prefill_trace.d.mts", "prefill_trace.d.ts",
+    "element/wasm/prefill_trace.wasm", "prefill_trace.d.mts", "prefill_trace.d.cts",
     "LICENSE", "LICENSE-ATLAS.md", "NOTICE", "element/app.js", "element/prefill-trace-lesson.d.ts",
     "element/lesson-data/prefill-resource-trace-a76d037833bd69f7.json", "element/lesson-data/NOTICE"]) {
     assert.ok(existsSync(path.join(installed, file)), `${file} is in the package`);
@@ -133,17 +150,19 @@ console.log(result.ok, result.error);`);
  * empty at the end.
  */
 async function inChromium(root, visit) {
-  const server = await startServer({ root });
-  const browser = await launchChromium();
+  const server = root ? await startServer({ root }) : null;
+  // One browser for every test of this file (launched by the first that needs it).
+  browser ??= launchChromium();
+  const context = await (await browser).newContext();
   try {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(error.message));
-    await visit(page, errors, server.url);
+    await visit(page, errors, server?.url);
     assert.deepEqual(errors, []);
   } finally {
-    await browser.close();
-    await server.stop();
+    await context.close();
+    await server?.stop();
   }
 }
 
@@ -170,22 +189,175 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
   await assertBuildRuns(path.join(project, "dist"));
 });
 
-test("a Vite build with no configuration emits the .wasm and runs in headless Chromium", async () => {
+// The element and the engine in one page, as a host bundles them with its own build: the
+// element (view="full": the lesson with its typeset equations, so the style sheets, the lesson
+// data and KaTeX's fonts must all be found, and the explorer) shows the default scenario (llama-3.1-8b, 2048 tokens, bf16), whose
+// KV cache is 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 = 268 435 456 bytes: "268 MB (256 MiB)"; the
+// page's own engine call writes the tiny model's figures (EXPECTED). The two share one module
+// (the element imports the package's ES-module engine), so the .wasm is downloaded once.
+const ELEMENT_APP_JS = `import PrefillTrace from "prefill-trace";
+import "prefill-trace/element";
+const element = document.createElement("prefill-trace-lesson");
+element.setAttribute("view", "full");
+element.setAttribute("storage", "none");
+document.body.append(element);
+PrefillTrace().then((engine) => {${CHECK_JS} document.body.dataset.result = line; });
+`;
+
+/** Failed responses become page errors; returns the list the page's .wasm requests go to. */
+function watchRequests(page, errors) {
+  const wasm = [];
+  page.on("request", (request) => /\.wasm$/.test(new URL(request.url()).pathname) && wasm.push(request.url()));
+  page.on("response", (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`));
+  return wasm;
+}
+
+/** The explorer's KV-cache figure, as the reader sees it (whitespace folded). */
+async function kvFigure(lesson) {
+  return (await lesson.locator('[data-figure="kv-bytes"] .figure-value').innerText()).replace(/\s+/g, " ").trim();
+}
+
+/** Opens `url` and checks what ELEMENT_APP_JS promises. */
+async function assertElementApp(page, errors, url) {
+  const wasm = watchRequests(page, errors);
+  await page.goto(url);
+  await page.waitForFunction(() => document.body?.dataset.result && document.querySelector("prefill-trace-lesson")?.dataset.state !== "loading",
+    null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.result), `${EXPECTED} ${version}`);
+  const lesson = page.locator("prefill-trace-lesson");
+  assert.equal(await lesson.getAttribute("data-state"), "ready");
+  assert.equal(await kvFigure(lesson), "268 MB (256 MiB)");
+  assert.equal(wasm.length, 1, `one .wasm download: ${wasm.join(" ")}`);
+  // The equations typeset, in KaTeX's own fonts (declared by the element, emitted by the bundler).
+  assert.ok(await lesson.locator(".equation-math .katex").count() > 0, "typeset equations");
+  assert.ok(await page.evaluate(() => [...document.fonts].some((face) => face.family === "KaTeX_Main" && face.status === "loaded")),
+    "KaTeX_Main loaded");
+  // No global: the element imports the ES module (no UMD <script>).
+  assert.equal(await page.evaluate(() => typeof window.PrefillTrace), "undefined");
+}
+
+test("webpack 5 with its default configuration bundles the element and the engine; one .wasm download", async () => {
+  write("webpack-app/src/index.js", ELEMENT_APP_JS);
+  // No webpack.config.js: webpack-cli's defaults (entry ./src/index.js, output ./dist/main.js,
+  // mode production with its "mode not set" warning).
+  const output = run(process.execPath, [path.join(repo, "node_modules/webpack-cli/bin/cli.js"), "--no-color"],
+    { cwd: path.join(project, "webpack-app") });
+  assert.doesNotMatch(output, /Critical dependency|Module not found|ERROR/, output);
+  write("webpack-app/dist/index.html", `<!doctype html><title>webpack consumer</title><link rel="icon" href="data:,"><body><script src="main.js"></script>`);
+  await inChromium(path.join(project, "webpack-app/dist"), (page, errors, url) => assertElementApp(page, errors, url));
+});
+
+test("a Vite build with no configuration bundles the element and the engine, emits the .wasm and runs in headless Chromium", async () => {
   write("vite-app/index.html", `<!doctype html><title>vite consumer</title><script type="module" src="./main.js"></script>`);
-  write("vite-app/main.js", `import PrefillTrace from "prefill-trace";
-const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = line;`);
+  write("vite-app/main.js", ELEMENT_APP_JS);
   // Vite (a dev dependency of the repository) run from the consumer project, no config file.
   run(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "build", "vite-app", "--outDir", "dist",
     "--logLevel", "error", "--base", "./"]);
   const emitted = readdirSync(path.join(project, "vite-app/dist/assets"));
   assert.ok(emitted.some((f) => /\.wasm$/.test(f)), `Vite emitted the .wasm (${emitted.join(", ")})`);
-  await assertBuildRuns(path.join(project, "vite-app/dist"));
+  await inChromium(path.join(project, "vite-app/dist"), (page, errors, url) => assertElementApp(page, errors, url));
 });
 
-test("the element from the installed package renders the bundled lesson, its assets found next to app.js", async () => {
-  write("element.html", `<!doctype html><title>element</title>
-<script type="module" src="node_modules/prefill-trace/element/app.js"></script>
-<prefill-trace-lesson view="lesson"></prefill-trace-lesson>`);
+test("vite dev (no configuration) serves the element and the engine", async () => {
+  // The same app as the Vite build's (written by that test, or here when run alone).
+  write("vite-app/index.html", `<!doctype html><title>vite consumer</title><script type="module" src="./main.js"></script>`);
+  write("vite-app/main.js", ELEMENT_APP_JS);
+  const port = await freePort();
+  const server = spawn(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "vite-app", "--port", String(port),
+    "--strictPort", "--host", "127.0.0.1", "--clearScreen", "false"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    let out = "";
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`vite dev did not start: ${out}`)), 30_000);
+      server.stdout.setEncoding("utf8");
+      server.stdout.on("data", (chunk) => {
+        out += chunk;
+        if (/Local:/.test(out)) { clearTimeout(timer); resolve(); }
+      });
+      server.once("exit", (code) => { clearTimeout(timer); reject(new Error(`vite dev exited with ${code}: ${out}`)); });
+    });
+    await inChromium(null, (page, errors) => assertElementApp(page, errors, `http://127.0.0.1:${port}/`));
+  } finally {
+    server.kill("SIGTERM");
+  }
+});
+
+test("importing the element under Node (server rendering) defines nothing and throws nothing", () => {
+  // A server that renders the host's page imports its modules, the element's among them; Node has
+  // no HTMLElement and no customElements.
+  write("ssr.js", `const element = await import("prefill-trace/element");
+console.log(JSON.stringify({ exports: Object.keys(element), customElements: typeof customElements }));`);
+  assert.deepEqual(JSON.parse(run(process.execPath, ["ssr.js"])), { exports: [], customElements: "undefined" });
+});
+
+test("publint and @arethetypeswrong/cli find nothing wrong with the package", () => {
+  const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
+  // publint: errors and warnings fail; its one suggestion (the "browser" object, kept for
+  // bundlers that read no "exports") is printed, not failed (--level warning).
+  const publint = run(process.execPath, [path.join(repo, "node_modules/publint/src/cli.js"), "run", "--level", "warning", "--strict",
+    path.join(project, "node_modules/prefill-trace")]);
+  assert.doesNotMatch(publint, /Errors:|Warnings:/, publint);
+  // attw: the Node 16+ and bundler resolutions (the package needs Node >= 18, so node10's
+  // resolution without "exports" is not one of them); the .wasm export has no types by nature,
+  // and the element is an ES module only (a browser custom element: require() is not a way in).
+  try {
+    run(process.execPath, [path.join(repo, "node_modules/@arethetypeswrong/cli/dist/index.js"), path.join(work, tarball),
+      "--profile", "node16", "--exclude-entrypoints", "./prefill_trace.wasm", "--ignore-rules", "cjs-resolves-to-esm",
+      "--format", "table-flipped"]);
+  } catch (error) {
+    assert.fail(`attw found problems:\n${error.stdout}${error.stderr}`);
+  }
+});
+
+/**
+ * A CDN: serves `root` on 127.0.0.2 (another origin than the page's 127.0.0.1) with
+ * `Access-Control-Allow-Origin: *`, as unpkg and jsDelivr do.
+ */
+function startCdn(root) {
+  const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".json": "application/json",
+    ".wasm": "application/wasm", ".woff2": "font/woff2" };
+  const server = createHttpServer((request, response) => {
+    const file = path.join(root, decodeURIComponent(new URL(request.url, "http://cdn").pathname));
+    if (!file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { "access-control-allow-origin": "*" }).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream",
+      "access-control-allow-origin": "*" }).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.2", () =>
+    resolve({ url: `http://127.0.0.2:${server.address().port}/`, stop: () => new Promise((done) => server.close(done)) })));
+}
+
+test("from a CDN (another origin, CORS): the element shows its bundled lesson and the explorer; no Trusted Types policy", async () => {
+  const cdn = await startCdn(path.join(project, "node_modules/prefill-trace"));
+  try {
+    // The host's CSP admits the CDN and no Trusted Types policy at all ('none').
+    const csp = [`default-src 'self'`, `script-src 'self' ${cdn.url} 'wasm-unsafe-eval'`, `style-src 'self' ${cdn.url}`,
+      `font-src ${cdn.url}`, `img-src data:`, `connect-src 'self' ${cdn.url}`, `require-trusted-types-for 'script'`, `trusted-types 'none'`].join("; ");
+    write("cdn-host/index.html", `<!doctype html><title>cdn host</title><link rel="icon" href="data:,">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<script type="module" src="${cdn.url}element/app.js"></script>
+<prefill-trace-lesson storage="none"></prefill-trace-lesson>`);
+    await inChromium(path.join(project, "cdn-host"), async (page, errors, url) => {
+      watchRequests(page, errors);
+      page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+      await page.goto(url);
+      const lesson = page.locator("prefill-trace-lesson");
+      await page.waitForFunction(() => document.querySelector("prefill-trace-lesson")?.dataset.state !== "loading", null, { timeout: 30_000 });
+      assert.equal(await lesson.getAttribute("data-state"), "ready");
+      assert.match(await lesson.locator("h1, h2").first().innerText(), /Prefill and prompt processing/);
+      // The default scenario's KV cache, derived by hand above ELEMENT_APP_JS.
+      assert.equal(await kvFigure(lesson), "268 MB (256 MiB)");
+    });
+  } finally {
+    await cdn.stop();
+  }
+});
+
+test("examples/plain-html: the element from the installed package renders the bundled lesson, its assets found next to app.js", async () => {
+  // The example as it is: it links ./node_modules/prefill-trace/element/app.js.
+  cpSync(path.join(repo, "examples/plain-html/index.html"), path.join(project, "element.html"));
   await inChromium(project, async (page, errors, url) => {
     page.on("response", (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`));
     await page.goto(new URL("element.html", url).href);
@@ -224,6 +396,41 @@ document.body.append(element);`);
     await page.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 20_000 });
     assert.equal(await page.evaluate(() => document.body.dataset.error), undefined);
     assert.equal(await page.evaluate(() => document.body.dataset.ready), "prefill-resource-trace");
+  });
+});
+
+test("examples/node: the engine under Node prints the trace's KV cache and a sweep", () => {
+  cpSync(path.join(repo, "examples/node/trace.mjs"), path.join(project, "trace.mjs"));
+  const out = run(process.execPath, ["trace.mjs"]);
+  // llama-3.1-8b, 2048 tokens, bf16: 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 = 268 435 456 bytes.
+  assert.match(out, /^KV cache: 268435456 bytes$/m);
+  assert.match(out, new RegExp(`^engine ${version.replaceAll(".", "\\.")}:`, "m"));
+  // Three sweep points, in the order asked.
+  assert.deepEqual([...out.matchAll(/^\s+(\d+) tokens: TTFT \d+\.\d\d ms$/gm)].map((m) => Number(m[1])), [512, 2048, 8192]);
+});
+
+test("examples/react-vite: React 19 + Vite with no configuration; scenario as an object, one .wasm download", async () => {
+  const app = path.join(project, "react-app");
+  cpSync(path.join(repo, "examples/react-vite"), app, { recursive: true });
+  // react and react-dom from the repository (dev dependencies), as the example's own dependencies.
+  for (const name of ["react", "react-dom"]) {
+    if (!existsSync(path.join(project, "node_modules", name))) {
+      symlinkSync(path.join(repo, "node_modules", name), path.join(project, "node_modules", name), "dir");
+    }
+  }
+  run(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error", "--base", "./"], { cwd: app });
+  await inChromium(path.join(app, "dist"), async (page, errors, url) => {
+    const wasm = watchRequests(page, errors);
+    await page.goto(url);
+    const lesson = page.locator("prefill-trace-lesson");
+    await page.waitForFunction(() => document.querySelector("prefill-trace-lesson")?.dataset.state === "ready" &&
+      /bytes/.test(document.querySelector("#kv")?.textContent ?? ""), null, { timeout: 30_000 });
+    // The example's scenario, 4096 tokens (not the default 2048), in the page's engine call and,
+    // set by React 19 as the element's property, in the explorer:
+    // 2·L·T·h_kv·d_h·c = 2·32·4096·8·128·2 = 536 870 912 bytes.
+    assert.equal(await page.locator("#kv").innerText(), "KV cache: 536870912 bytes");
+    assert.equal(await kvFigure(lesson), "537 MB (512 MiB)");
+    assert.equal(wasm.length, 1, `one .wasm download: ${wasm.join(" ")}`);
   });
 });
 
@@ -309,10 +516,14 @@ test("TypeScript --strict, moduleResolution bundler: the browser entry, the elem
 ${TYPED_USE}
 export {};`);
   write("ts-web/element.ts", `import "prefill-trace/element";
+import PrefillTrace from "prefill-trace";
 import type { PrefillTraceLessonConstructor } from "prefill-trace/element";
 ${TYPED_ELEMENT}
 const Lesson = customElements.get("prefill-trace-lesson") as PrefillTraceLessonConstructor | undefined;
-if (Lesson) Lesson.assetBase = new URL("https://example.org/prefill-trace/");`);
+if (Lesson) {
+  Lesson.assetBase = new URL("https://example.org/prefill-trace/");
+  Lesson.engineFactory = (options) => PrefillTrace(options);
+}`);
   write("ts-web/host.tsx", `import type {} from "prefill-trace/element/react";
 export function Inspector({ lesson }: { lesson: string }) {
   return (
@@ -320,6 +531,11 @@ export function Inspector({ lesson }: { lesson: string }) {
       onprefill-trace-answer={(event) => console.log(event.detail.questionKey, event.detail.correct)} />
   );
 }
+// React 19 sets these as properties: an object scenario and the saved answers.
+export const explorer = <prefill-trace-lesson view="explorer" scenario={{ model: "llama-3.1-8b", prompt_tokens: 4096 }}
+  progress={{ "check-0": { answer: 1, correct: true } }} />;
+// @ts-expect-error progress holds {answer, correct} per question
+export const badProgress = <prefill-trace-lesson progress={{ "check-0": 1 }} />;
 // @ts-expect-error theme is "auto", "light" or "dark"
 export const wrong = <prefill-trace-lesson theme="sepia" />;`);
   tsc({

@@ -1,6 +1,7 @@
 // The hand-written declarations and the real module must name the same functions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadModule, root } from "./load-module.mjs";
@@ -22,8 +23,19 @@ test("every declared function exists in the module, and nothing undeclared is ex
   assert.deepEqual(exported, declaredMembers());
   // Both against the API the README documents, written out here: an export lost from both the
   // module and the .d.ts must still fail.
-  assert.deepEqual(declaredMembers(), ["checkAnswer", "checkGenerated", "computeTrace", "generateChecks",
-    "listPresets", "loadLesson", "sweep", "traceCsv", "traceFigures", "version"]);
+  assert.deepEqual(declaredMembers(), ["bundledLessonText", "checkAnswer", "checkGenerated", "computeTrace", "generateChecks",
+    "listPresets", "loadLesson", "simulateServing", "sweep", "traceCsv", "traceFigures", "version"]);
+});
+
+test("bundledLessonText() is the published lesson file, byte for byte, whatever it is passed", async () => {
+  const module = await loadModule();
+  const file = readFileSync(path.join(root, "lesson-data/prefill-resource-trace-a76d037833bd69f7.json"));
+  // The file's name carries the first 16 hex digits of its SHA-256 (lesson-data/README.md).
+  assert.equal(createHash("sha256").update(file).digest("hex").slice(0, 16), "a76d037833bd69f7");
+  assert.equal(module.bundledLessonText(), file.toString("utf8"));
+  // Like version(), it cannot fail: arguments are ignored, nothing throws.
+  assert.equal(module.bundledLessonText(1, null, {}), file.toString("utf8"));
+  assert.equal(module.loadLesson(module.bundledLessonText()).ok, true);
 });
 
 test("declared argument counts match the module", async () => {

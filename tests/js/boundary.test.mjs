@@ -23,6 +23,7 @@ const CALLS = {
   sweep: [["D", scenario, "scenarioJson"], ["N", "prompt_tokens", "variable"], ["A", [128, 2048], "values"]],
   generateChecks: [["D", scenario, "scenarioJson"]],
   checkGenerated: [["D", scenario, "scenarioJson"], ["N", "kv-bytes", "id"], ["#", 1, "answer"]],
+  simulateServing: [["D", scenario, "scenarioJson"]],
 };
 // A refusal that comes from C++ itself (a valid-typed but wrong value), for the shape of each reply.
 const CPP_REFUSALS = {
@@ -35,6 +36,7 @@ const CPP_REFUSALS = {
   sweep: () => module.sweep(scenario, "batch", [1]),
   generateChecks: () => module.generateChecks("{}"),
   checkGenerated: () => module.checkGenerated(scenario, "no-such-check", 1),
+  simulateServing: () => module.simulateServing(scenario),  // no "serving" object: refused
 };
 
 const hostileProxy = new Proxy([], { get() { throw new Error("trap"); } });
@@ -69,7 +71,8 @@ function expectRefusal(name, args, label) {
 
 test("the table covers every export the module has", () => {
   const exported = Object.keys(module).filter((k) => typeof module[k] === "function" && "argCount" in module[k]);
-  assert.deepEqual(exported.filter((k) => k !== "version").sort(), Object.keys(CALLS).sort());
+  // version() and bundledLessonText() take nothing and return a plain string (api-surface.test.mjs).
+  assert.deepEqual(exported.filter((k) => k !== "version" && k !== "bundledLessonText").sort(), Object.keys(CALLS).sort());
 });
 
 for (const [name, params] of Object.entries(CALLS)) {

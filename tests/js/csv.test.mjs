@@ -29,6 +29,9 @@ const COLUMNS = [
   ["memory_seconds (s per instance)", (op) => op.memory_seconds],
   ["overhead_seconds (s per instance)", (op) => op.overhead_seconds],
   ["seconds (s per instance)", (op) => op.seconds],
+  ["seconds_low (s per instance)", (op) => op.seconds_low],
+  ["seconds_high (s per instance)", (op) => op.seconds_high],
+  ["occupancy (ratio)", (op) => op.occupancy],
   ["bound", (op) => op.bound],
   ["useful_fraction (ratio)", (op) => op.useful_fraction],
 ];

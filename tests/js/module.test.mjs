@@ -109,12 +109,13 @@ test("traceFigures carries the same numbers as the trace JSON", () => {
   assert.deepEqual([figures[0], figures[1]], [2, n]);
   // Version 2 = version 1's summary and operator rows, then the signature and every number of
   // the document (docs/trace-json.md, "Figures"): the scenario's 10, parameters, the roofline's
-  // 3, 20 per operator, 6 per step, steps 1–5's facts (5; 3 + 6 per projection + 3 + 4 per
-  // reuse row; 12; 12 + 5; 9), the totals' 4 and the decode comparison's 10. The values are
+  // 3, 23 per operator, 8 per step, steps 1–5's facts (5; 3 + 6 per projection + 3 + 4 per
+  // reuse row; 12; 12 + 5; 9), the totals' 6 + the TTFT interval's 2 and the decode
+  // comparison's 10. The values are
   // checked field by field in trace-from-figures.test.mjs.
   const { projections, reuse_example: reuse } = trace.steps[1].facts;
-  const numbers = 10 + 1 + 3 + 20 * n + 6 * trace.steps.length + 5 + 3 + 6 * projections.length + 3 +
-    4 * reuse.length + 12 + 17 + 9 + 4 + 10;
+  const numbers = 10 + 1 + 3 + 23 * n + 8 * trace.steps.length + 5 + 3 + 6 * projections.length + 3 +
+    4 * reuse.length + 12 + 17 + 9 + 6 + 2 + 10;
   assert.equal(figures.length, 2 + 16 + 12 * n + 1 + numbers);
   const summary = [trace.totals.flops, trace.totals.hbm_bytes, trace.totals.seconds, trace.totals.kv_cache.bytes,
     trace.totals.memory.peak_bytes, trace.totals.memory.capacity_bytes, trace.totals.memory.fits ? 1 : 0,

@@ -2,13 +2,12 @@
 
 Each usable row becomes a scenario for the native CLI plus what to compare: the whole prefill
 (`ttft.total_seconds`) for end-to-end rows, or one operator's time without launch gaps for
-kernel rows. Rows the engine cannot express are listed with the reason (`excluded`). The split
-into fit and test halves is by the SHA-256 of the row id: deterministic and blind to results.
-Python 3 standard library only.
+kernel rows. Rows the engine cannot express are listed with the reason (`excluded`). How well the
+estimate generalises is judged by grouped cross-validation (evaluate.py), not by one split.
+`load(FRESH)` reads the frozen fresh test set the same way. Python 3 standard library only.
 """
 
 import csv
-import hashlib
 import json
 import os
 import re
@@ -17,6 +16,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLE = os.path.join(ROOT, "tests", "data", "measurements", "measurements.csv")
+# The fresh test set (issue 21): frozen before any model change, evaluated once at the end.
+FRESH = os.path.join(ROOT, "tests", "data", "measurements", "fresh.csv")
+FRESH_SHA256 = "1bc83b3b29244cbad78a59c88c2613bf727c0867677359e407ee2e2c35294941"
 HARDWARE = os.path.join(ROOT, "lesson-data", "hardware.json")
 CLI = os.environ.get("PREFILL_TRACE_CLI", os.path.join(ROOT, "build", "native", "prefill-trace"))
 
@@ -32,19 +34,23 @@ CUSTOM_MODELS = {
     # Falcon-180B (TensorRT-LLM ckpt_config): 232 query heads of 64, 8 KV heads, plain MLP;
     # new_decoder_architecture, which TensorRT-LLM's Falcon layer runs as a parallel block with
     # one all-reduce per layer (models/falcon/model.py at 138f96d4, docs/validation.md).
+    # BLOOM-176B (bigscience/bloom config): 112 heads of 128 (MHA), 4·d plain GELU MLP, tied
+    # embeddings; ALiBi instead of rotary (the trace charges neither).
+    "bloom-176b": {"layers": 70, "d_model": 14336, "query_heads": 112, "kv_heads": 112,
+                   "head_dim": 128, "d_ff": 57344, "mlp": "plain", "vocab": 250880,
+                   "tied_embeddings": True},
     "falcon-180b": {"layers": 80, "d_model": 14848, "query_heads": 232, "kv_heads": 8,
                     "head_dim": 64, "d_ff": 59392, "mlp": "plain", "vocab": 65024,
                     "parallel_attention": True},
 }
+# Accelerators of the table that are not presets but run kernels as one that is: the H800 SXM5
+# has the H100 SXM5's SMs, clocks, HBM3 and tensor peaks (only its NVLink is narrower), and its
+# rows are single-GPU kernels (tests/data/measurements/README.md).
+ACCELERATOR_ALIASES = {"h800": "h100-sxm"}
 PRECISIONS = {"fp16", "bf16", "fp8", "int8", "int4"}
 GEMM_OPERATORS = {"gemm_qkv_projection": "qkv_projection", "gemm_o_projection": "o_projection",
                   "gemm_gate_up_projection": "gate_up_projection",
                   "gemm_down_projection": "down_projection"}
-
-
-def is_fit_row(row_id):
-    """The fit half: rows whose id hashes to an even first byte."""
-    return hashlib.sha256(row_id.encode()).digest()[0] % 2 == 0
 
 
 def accelerators():
@@ -69,11 +75,12 @@ def to_case(row, presets):
     """(case, None) for a usable row, (None, reason) otherwise. A case holds the scenario, the
     operator to read (None: the whole prefill), the measured seconds and flags."""
     notes = row["notes"]
-    if row["accelerator"] not in presets:
+    accelerator = ACCELERATOR_ALIASES.get(row["accelerator"], row["accelerator"])
+    if accelerator not in presets:
         return None, "accelerator %s is not a preset" % row["accelerator"]
     if row["precision"] not in PRECISIONS:
         return None, "precision not stated by the source"
-    scenario = {"hardware": row["accelerator"], "precision": row["precision"],
+    scenario = {"hardware": accelerator, "precision": row["precision"],
                 "tensor_parallel": int(row["tensor_parallel"] or 1),
                 "batch": int(row["batch"] or 1)}
     model = row["model"]
@@ -89,6 +96,12 @@ def to_case(row, presets):
         operator = GEMM_OPERATORS[kind]
     elif kind in ("rmsnorm", "silu_and_mul"):
         operator = "attn_norm" if kind == "rmsnorm" else "silu_and_mul"
+        if not model and kind == "rmsnorm":
+            # A bare norm of M rows of width H: the attention norm of a one-layer model of width H.
+            m, h = number(r"M=(\d+)", notes), number(r"H=(\d+)", notes)
+            scenario["model"] = {"layers": 1, "d_model": h, "query_heads": 1, "kv_heads": 1,
+                                 "head_dim": h, "d_ff": 16, "vocab": 16}
+            scenario["prompt_tokens"] = m
     elif kind == "gemm":
         m = number(r"M=(\d+)", notes)
         n = number(r"N=(\d+)", notes)
@@ -133,6 +146,9 @@ def to_case(row, presets):
     if row["framework"].startswith("llama.cpp") and row["precision"] == "int8":
         # Q8_0 prompt processing dequantises to fp16 GEMMs: int8 weights, fp16 arithmetic.
         scenario["precision"] = {"weights": "int8", "activations": "fp16", "kv": "fp16"}
+    scenario["stack"] = stack_of(row)
+    if operator in (None, "attention"):
+        scenario["attention_kernel"] = attention_kernel_of(row)
     micro_l2 = "leave out of bound checks" in notes
     # What the estimate models is device execution. Rows whose source says the time is the
     # client's (HTTP, tokenization) or a host stack's overhead measure something else: they
@@ -144,15 +160,42 @@ def to_case(row, presets):
             "bound_excluded": "weight fits in L2 (repeated runs can serve it from L2)"
             if micro_l2 else None,
             "estimate_excluded": "the time is the client's or a host stack's, not the device's"
-            if host_dominated else None,
-            "fit": is_fit_row(row["id"])}, None
+            if host_dominated else None}, None
 
 
-def load():
+def stack_of(row):
+    """The software stack of a row (the scenario's `stack`): kernel timings are device time."""
+    if row["kind"] == "kernel":
+        return "kernels"
+    framework = row["framework"]
+    for needle, stack in (("TensorRT-LLM", "tensorrt-llm"), ("NIM", "tensorrt-llm"),
+                          ("vLLM", "vllm"), ("SGLang", "sglang"), ("llama.cpp", "llama.cpp"),
+                          ("transformers", "transformers"),
+                          ("Text Generation Inference", "transformers")):
+        if needle in framework:
+            return stack
+    return "tensorrt-llm"
+
+
+def attention_kernel_of(row):
+    """The attention implementation a row names (the scenario's `attention_kernel`): auto for
+    a serving stack's own fused kernel (TensorRT-LLM's FMHA, ggml's)."""
+    text = row["framework"] + " " + row["notes"]
+    if "FlashAttention-3" in text or "FA3" in row["framework"]:
+        return "flash-attention-3"
+    if ("flash-attn 2" in text or "FlashAttention-2" in row["framework"] or
+            "FLASH_ATTENTION backend" in row["framework"] or "FA2" in row["framework"]):
+        return "flash-attention-2"
+    if "FlashInfer" in row["framework"]:
+        return "flashinfer"
+    return "auto"
+
+
+def load(table=TABLE):
     """(cases, excluded): usable rows as cases, and [(row, reason)] for the rest."""
     presets = accelerators()
     cases, excluded = [], []
-    with open(TABLE, newline="", encoding="utf-8") as f:
+    with open(table, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
             case, reason = to_case(row, presets)
             if case:

@@ -15,9 +15,27 @@ export const ATLAS_VERSION = '1.3.0';
 export const ATLAS_EXPLORE_URL = 'https://semiaifoundry.com/ai-atlas/#';
 export const ATLAS_LICENSES_URL = 'https://semiaifoundry.com/ai-atlas/licenses.html';
 
-/** The folder app.js was loaded from: the root of the built site, unless a host says otherwise. */
-// (A bundler that takes this module into its own build cannot know this URL: @vite-ignore.)
-export const BUNDLE_BASE = new URL(/* @vite-ignore */ './', import.meta.url);
+/**
+ * The files the element fetches from its own folder, each written as
+ * `new URL('<literal>', import.meta.url)` relative to app.js in the built element (esbuild keeps
+ * the expression as written): a bundler that takes app.js into its build (webpack 5, Vite, Parcel)
+ * sees the literal, emits the file and rewrites the address, so a host needs no copy step and no
+ * loader configuration. Unbundled, each resolves next to app.js. (A bare `import.meta.url`, or a
+ * folder such as './', would be baked in as the build machine's path by webpack.)
+ */
+const BUNDLED = {
+  'style.css': () => new URL('./style.css', import.meta.url),
+  'katex/katex.min.css': () => new URL('./katex/katex.min.css', import.meta.url),
+  'lesson-data/prefill-resource-trace-a76d037833bd69f7.json': () =>
+    new URL('./lesson-data/prefill-resource-trace-a76d037833bd69f7.json', import.meta.url),
+  'lesson-data/prefill-resource-trace.equations.json': () =>
+    new URL('./lesson-data/prefill-resource-trace.equations.json', import.meta.url),
+  'lesson-data/related-lessons.json': () => new URL('./lesson-data/related-lessons.json', import.meta.url),
+  'chunks/serving-worker.js': () => new URL('./chunks/serving-worker.js', import.meta.url),
+};
+
+/** The folder app.js was loaded from (the folder of its style sheet, wherever a bundler put it). */
+export const BUNDLE_BASE = new URL('.', BUNDLED['style.css']());
 
 let documentAssetBase = null;
 
@@ -27,6 +45,11 @@ let documentAssetBase = null;
  */
 export function defaultAssetBase() {
   return documentAssetBase ?? BUNDLE_BASE;
+}
+
+/** True when `base` is app.js's own folder: its files come from BUNDLED, as the bundler placed them. */
+export function isBundledBase(base) {
+  return base.href === BUNDLE_BASE.href;
 }
 
 /** Sets (or with null, clears) the document-wide asset base; relative values resolve against the page. */
@@ -75,8 +98,12 @@ export function folderUrl(base, what = 'asset-base') {
   return url;
 }
 
-/** An asset of the built site, as an absolute URL, under `base` (default: defaultAssetBase()). */
+/**
+ * An asset of the built site, as an absolute URL, under `base` (default: defaultAssetBase()):
+ * from BUNDLED when `base` is app.js's own folder, so a bundler's address wins.
+ */
 export function assetUrl(path, base = defaultAssetBase()) {
+  if (isBundledBase(base) && Object.hasOwn(BUNDLED, path)) return BUNDLED[path]();
   return new URL(path, base);
 }
 
@@ -85,25 +112,15 @@ export const DEFAULT_LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d03783
 export const EQUATIONS_PATH = 'lesson-data/prefill-resource-trace.equations.json';
 export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';
 
-/**
- * Modules of the built site that app.js imports when it first needs them (script/build-site
- * bundles each alone): the explorer's charts with d3 (charts/index.js), and KaTeX. Their built
- * names carry a content hash, which build-site gives app.js (esbuild --define); unbundled
- * sources fall back to the plain names.
- */
-/* global PREFILL_TRACE_CHARTS_MODULE, PREFILL_TRACE_KATEX_MODULE */
-export const CHARTS_MODULE =
-  typeof PREFILL_TRACE_CHARTS_MODULE === 'string' ? PREFILL_TRACE_CHARTS_MODULE : 'chunks/charts.js';
 /** The serving simulation's Worker (web/src/under-load/worker.js), a classic script: build-site bundles it. */
 export const SERVING_WORKER = 'chunks/serving-worker.js';
-export const KATEX_MODULE =
-  typeof PREFILL_TRACE_KATEX_MODULE === 'string' ? PREFILL_TRACE_KATEX_MODULE : 'chunks/katex.js';
 
-/** The Emscripten UMD loader, its WebAssembly module, and the folder holding both. */
+/**
+ * The folder of the engine's .wasm under an asset base a host names (engine.js; without one the
+ * .wasm is where the bundler or the package put it).
+ */
 export const ENGINE_DIR = 'wasm/';
-export const ENGINE_SCRIPT = 'prefill_trace.js';
 export const ENGINE_WASM = 'prefill_trace.wasm';
-export const ENGINE_GLOBAL = 'PrefillTrace';
 
 /** The lesson's style sheet, linked inside the element's shadow root. */
 export const SHADOW_STYLESHEET = 'style.css';
@@ -113,14 +130,6 @@ export const SHADOW_STYLESHEET = 'style.css';
  * refine it) when the first equation is typeset; the math is far below the fold.
  */
 export const KATEX_STYLESHEET = 'katex/katex.min.css';
-
-/**
- * KaTeX's @font-face rules, added once to the host document with KATEX_STYLESHEET: Chromium
- * ignores @font-face inside a shadow root, so the fonts must be declared at document level to
- * render the math. The sheet holds only @font-face rules for KaTeX_* families and cannot
- * restyle the host.
- */
-export const DOCUMENT_FONT_STYLESHEET = 'katex/katex-fonts.css';
 
 /**
  * The lesson whose trace the explorer computes: the explorer and the generated checks are shown

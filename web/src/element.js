@@ -32,12 +32,17 @@ import {
   enumValue,
 } from './element/host-api.js';
 import { describe } from './element/loading.js';
+import { engineFactory, setEngineFactory } from './engine.js';
 import { Mount } from './element/mount.js';
 import { stylesheet } from './element/styles.js';
 import { findPrerendered } from './prerendered.js';
 import { scenarioShapeError } from './scenario.js';
 
-export class PrefillTraceLesson extends HTMLElement {
+// Under Node (a server rendering the host's page) there is no HTMLElement: the class is still
+// defined, on a stand-in, so importing the element is harmless; main.js defines nothing there.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class PrefillTraceLesson extends ElementBase {
   static observedAttributes = ATTRIBUTES;
 
   /**
@@ -54,6 +59,19 @@ export class PrefillTraceLesson extends HTMLElement {
 
   static set assetBase(value) {
     setDefaultAssetBase(value);
+  }
+
+  /**
+   * The engine's module factory the elements call instead of the package's own ES module
+   * (`import PrefillTrace from 'prefill-trace'` has the same signature); null for the default.
+   * Read when the first element loads the engine: set it before elements connect.
+   */
+  static get engineFactory() {
+    return engineFactory();
+  }
+
+  static set engineFactory(factory) {
+    setEngineFactory(factory);
   }
 
   #shadow = null;

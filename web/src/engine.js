@@ -1,118 +1,55 @@
-// Loads the prefill-trace WebAssembly module (Emscripten UMD build) and wraps its calls so the
-// page always gets a plain result object: the module never throws across the boundary by
-// contract, but a trap or a missing export must still reach the reader as a message.
+// Loads the prefill-trace WebAssembly module (the package's ES-module build, through import())
+// and wraps its calls so the page always gets a plain result object: the module never throws
+// across the boundary by contract, but a trap or a missing export must still reach the reader
+// as a message.
+//
+// `import('prefill-trace')` is the package's own browser entry: script/build-site turns it into
+// `import("./wasm/prefill_trace.mjs")` beside app.js, a literal every bundler follows (webpack 5,
+// Vite, Rollup, esbuild bundle the module and emit its .wasm), and a host that also imports
+// `prefill-trace` gets the same module, whose factory compiles the .wasm once per document
+// (bindings/shared-compile-pre.js). No <script> element, so no Trusted Types policy and no
+// global.
 //
 // The page never computes a figure of the model itself: every number it shows comes from one
 // of these calls (bindings/prefill-trace.d.ts).
 
-import { ENGINE_DIR, ENGINE_GLOBAL, ENGINE_SCRIPT, ENGINE_WASM, assetUrl } from './config.js';
-
-/** The Trusted Types policy a host with `require-trusted-types-for 'script'` must allow. */
-export const TRUSTED_TYPES_POLICY = 'prefill-trace';
-
-let scriptUrlPolicy;
-
-/**
- * The engine loader's address as the sink expects it: a TrustedScriptURL from the
- * `prefill-trace` policy where Trusted Types exist (the policy admits only the loader under the
- * asset base it was created for), the plain string elsewhere.
- */
-function trustedScriptUrl(url, dir) {
-  if (!globalThis.trustedTypes?.createPolicy) return url.href;
-  scriptUrlPolicy ??= globalThis.trustedTypes.createPolicy(TRUSTED_TYPES_POLICY, {
-    createScriptURL: (value) => {
-      const asked = new URL(value, document.baseURI);
-      if (asked.href !== new URL(ENGINE_SCRIPT, dir).href) {
-        throw new TypeError(`${TRUSTED_TYPES_POLICY}: refused script address ${asked.href}`);
-      }
-      return asked.href;
-    },
-  });
-  return scriptUrlPolicy.createScriptURL(url.href);
-}
-
-/** Adds the classic <script> that defines the UMD factory; resolves once it has run. */
-function loadScript(url, dir) {
-  const src = url.href;
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = trustedScriptUrl(url, dir);
-    script.async = true;
-    script.addEventListener('load', () => resolve(), { once: true });
-    script.addEventListener('error', () => reject(new Error(`could not load ${src}`)), {
-      once: true,
-    });
-    document.head.append(script);
-  });
-}
+import { ENGINE_DIR, assetUrl, defaultAssetBase, isBundledBase } from './config.js';
 
 function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+let hostFactory = null;
+
 /**
- * Compiles the WebAssembly module at `url`: streamed (compiled while it downloads) when the
- * server sends it as application/wasm, else from its bytes.
- * @returns {Promise<WebAssembly.Module>}
+ * The module factory the element calls instead of the package's own (PrefillTraceLesson's
+ * static `engineFactory`): a host that wraps the engine (counting calls, as the browser tests
+ * do) or builds it some other way. Read when the engine is first loaded, not when set.
  */
-async function compileWasm(url) {
-  const request = () => fetch(url, { credentials: 'same-origin' });
-  if (typeof WebAssembly.compileStreaming === 'function') {
-    try {
-      return await WebAssembly.compileStreaming(request());
-    } catch {
-      // Another MIME type, or an HTTP error: the second request below says which.
-    }
-  }
-  const response = await request();
-  if (!response.ok) throw new Error(`could not load ${url.pathname}: HTTP ${response.status}`);
-  return WebAssembly.compile(await response.arrayBuffer());
+export function setEngineFactory(factory) {
+  if (factory != null && typeof factory !== 'function') throw new TypeError('engineFactory must be a function or null');
+  hostFactory = factory ?? null;
+}
+
+export function engineFactory() {
+  return hostFactory;
 }
 
 let enginePromise = null;
 
 /**
- * Loads the engine from `ENGINE_DIR` under the asset base, once per document: every
- * <prefill-trace-lesson> on a page shares one module instance (so the first element's asset
- * base is the one used). The module is fetched and compiled while the loader script downloads
- * and runs (Emscripten would start it only after), and handed to the loader through its
- * `instantiateWasm` hook.
+ * Loads the engine once per document: every <prefill-trace-lesson> on a page shares one module
+ * instance. The .wasm comes from where the bundler (or the package's folder) put it, unless the
+ * first element's asset base names another folder: then from its `wasm/`.
  * @param {URL} [base]  the asset base (config.js)
  * @returns {Promise<Engine>}
  */
-export function loadEngine(base) {
+export function loadEngine(base = defaultAssetBase()) {
   enginePromise ??= (async () => {
-    const dir = assetUrl(ENGINE_DIR, base);
-    const compiled = compileWasm(new URL(ENGINE_WASM, dir));
-    // Awaited below; until then a failure must not count as unhandled.
-    compiled.catch(() => {});
-    if (typeof globalThis[ENGINE_GLOBAL] !== 'function') {
-      await loadScript(new URL(ENGINE_SCRIPT, dir), dir);
-    }
-    const factory = globalThis[ENGINE_GLOBAL];
-    if (typeof factory !== 'function') {
-      throw new Error(`${ENGINE_SCRIPT} did not define the ${ENGINE_GLOBAL} factory`);
-    }
-    // The loader waits for receiveInstance forever if instantiation fails: race the failure.
-    let instantiationFailed;
-    const failure = new Promise((resolve, reject) => {
-      instantiationFailed = reject;
-    });
-    const module = await Promise.race([
-      factory({
-        // Emscripten asks for "prefill_trace.wasm"; serve it from the loader's own folder.
-        locateFile: (path) => new URL(path, dir).href,
-        instantiateWasm(imports, receiveInstance) {
-          compiled
-            .then((wasmModule) =>
-              WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule)),
-            )
-            .catch(instantiationFailed);
-          return {}; // the exports arrive later, through receiveInstance
-        },
-      }),
-      failure,
-    ]);
+    const imported = await import('prefill-trace');
+    const factory = hostFactory ?? imported.default;
+    const options = isBundledBase(base) ? {} : { locateFile: (path) => new URL(path, assetUrl(ENGINE_DIR, base)).href };
+    const module = await factory(options);
     return new Engine(module);
   })();
   return enginePromise;

@@ -2,7 +2,7 @@
 // formula survives a KaTeX failure, a screen reader, and a copy-paste.
 //
 // KaTeX is two thirds of the page's script and the equation sits far below the fold, so it is
-// a module of its own (KATEX_MODULE): equationBlock() leaves a slot for the math, and
+// a module of its own (chunks/katex-<hash>.js): equationBlock() leaves a slot for the math, and
 // typesetEquations() loads KaTeX (with its style sheet and fonts) and fills the slots when one
 // nears the viewport or the page is idle, whichever comes first. The reading and the plain
 // equation are there from the start.
@@ -15,7 +15,6 @@
 // typeset per lesson, and each is typeset in a task of its own. An equation outside a limit
 // shows its text reading and LaTeX source with the reason; nothing else on the page depends on it.
 
-import { KATEX_MODULE, assetUrl } from './config.js';
 import { h } from './dom.js';
 
 export const KATEX_OPTIONS = Object.freeze({
@@ -106,8 +105,9 @@ const pendingLatex = new WeakMap();
 let katexModule = null;
 
 /** KaTeX (the default export of its ES module), loaded once per document. */
-function loadKatex(base) {
-  katexModule ??= import(assetUrl(KATEX_MODULE, base).href).then((module) => module.default);
+function loadKatex() {
+  // KaTeX's ES module, bundled alone as chunks/katex-<hash>.js beside app.js (script/build-site).
+  katexModule ??= import('katex').then((module) => module.default);
   return katexModule;
 }
 
@@ -236,12 +236,11 @@ export function equationBlock(plainEquation, formal, packProblem = null) {
  * @param {() => Promise<void>} loadStyles  makes KaTeX's style sheet and fonts available; the
  *        math is inserted once it has settled, so it never shows unstyled
  * @param {object} [options]
- * @param {URL} [options.base]  the asset base KaTeX's module is loaded from (config.js)
  * @param {AbortSignal} [options.signal]  stops waiting (observer and idle callback released)
  * @returns {Promise<void>} settles when every slot is filled and the fonts it uses have loaded,
  *          or when `signal` aborts
  */
-export function typesetEquations(root, loadStyles, { base, signal } = {}) {
+export function typesetEquations(root, loadStyles, { signal } = {}) {
   const slots = [...root.querySelectorAll('.equation-math--pending')].filter((slot) => pendingLatex.has(slot));
   if (slots.length === 0 || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
@@ -263,7 +262,7 @@ export function typesetEquations(root, loadStyles, { base, signal } = {}) {
     const start = () => {
       if (!slots.length || signal?.aborted) return;
       release();
-      resolve(fillSlots(slots.splice(0), loadStyles, base));
+      resolve(fillSlots(slots.splice(0), loadStyles));
     };
     if (typeof IntersectionObserver === 'function') {
       observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start(), {
@@ -278,10 +277,10 @@ export function typesetEquations(root, loadStyles, { base, signal } = {}) {
   });
 }
 
-async function fillSlots(slots, loadStyles, base) {
+async function fillSlots(slots, loadStyles) {
   let katex = null;
   try {
-    [katex] = await Promise.all([loadKatex(base), loadStyles()]);
+    [katex] = await Promise.all([loadKatex(), loadStyles()]);
   } catch (error) {
     console.warn(`Showing the equations as LaTeX source: ${error instanceof Error ? error.message : error}`);
   }

@@ -3,6 +3,8 @@
 
 import { PrefillTraceLesson } from './element.js';
 
-if (!customElements.get('prefill-trace-lesson')) {
+// Nothing is defined where there is no custom-element registry (Node, when a server renders the
+// host's page): importing app.js there is harmless.
+if (globalThis.customElements && !customElements.get('prefill-trace-lesson')) {
   customElements.define('prefill-trace-lesson', PrefillTraceLesson);
 }

@@ -14,6 +14,7 @@ export const DEFAULTS = Object.freeze({
   attention: 'fused',
   rate: 0,
   timing: 'bound',
+  stack: 'tensorrt-llm',
   devices: 1,
 });
 
@@ -31,6 +32,7 @@ export const FIELDS = Object.freeze([
   { key: 'attention', param: 'attention', json: 'attention' },
   { key: 'rate', param: 'rate', json: 'arrival_rate', numeric: true },
   { key: 'timing', param: 'timing', json: 'timing' },
+  { key: 'stack', param: 'stack', json: 'stack' },
   { key: 'devices', param: 'tp', json: 'tensor_parallel', numeric: true },
 ]);
 

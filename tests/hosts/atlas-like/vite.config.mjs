@@ -15,4 +15,7 @@ export default defineConfig({
     emptyOutDir: true,
   },
   server: { fs: { allow: [fileURLToPath(new URL('../../../', import.meta.url))] } },
+  // The element imports its engine as `prefill-trace` (web/src/engine.js), which the npm package
+  // resolves to its ES-module build; from the repository, that build.
+  resolve: { alias: { 'prefill-trace': fileURLToPath(new URL('../../../build/wasm/esm/prefill_trace.mjs', import.meta.url)) } },
 });

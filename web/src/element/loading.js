@@ -1,6 +1,8 @@
 // What the element fetches, and the rules each fetch keeps:
 //
-// - The lesson file must be on the page's own origin, before and after redirects: the address
+// - The lesson file must be on the page's own origin (or, for the element's bundled lesson and
+//   its companions, on the origin of the element's own files, e.g. a CDN), before and after
+//   redirects: the address
 //   is checked before the request, and the response's final URL (`response.url`, after every
 //   redirect) before a byte of the body is read. (`mode: 'same-origin'` would stop such a
 //   redirect one step earlier, but it cannot match the pages' `<link rel=preload crossorigin>`
@@ -57,9 +59,12 @@ function deadline(signal, ms) {
   };
 }
 
-/** Refuses an address on another origin (before anything is requested). */
-export function assertSameOrigin(url) {
-  if (url.origin !== window.location.origin) {
+/**
+ * Refuses an address on another origin than the page's or `ownOrigin` (before anything is
+ * requested). `ownOrigin` is the origin of the element's own files, given only for them.
+ */
+export function assertSameOrigin(url, ownOrigin = window.location.origin) {
+  if (url.origin !== window.location.origin && url.origin !== ownOrigin) {
     throw new PartError('This lesson cannot be shown', `The lesson address must be on this site; refused ${url.href}.`);
   }
 }
@@ -106,10 +111,11 @@ async function readLimited(response, maxBytes, tooLarge) {
  * @param {number} options.timeoutMs  the longest the whole download may take
  * @param {number} options.maxBytes   the most bytes read before the file is refused
  * @param {AbortSignal} options.signal  the element's: aborted when it is removed or reloaded
+ * @param {string} [options.ownOrigin]  the element's own files' origin, for its bundled lesson
  * @returns {Promise<{text: string, integrity: object, finalUrl: URL}>}
  */
-export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
-  assertSameOrigin(url);
+export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin = window.location.origin }) {
+  assertSameOrigin(url, ownOrigin);
   const limit = deadline(signal, timeoutMs);
   const timedOut = () =>
     new PartError(NOT_LOADED, `${url.pathname}: no complete answer within ${timeoutMs / 1000} s; the download was stopped.`);
@@ -125,7 +131,7 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
       throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
     }
     finalUrl = new URL(response.url || url.href);
-    if (finalUrl.origin !== window.location.origin) {
+    if (finalUrl.origin !== window.location.origin && finalUrl.origin !== ownOrigin) {
       await response.body?.cancel().catch(() => {});
       throw new PartError(
         'This lesson cannot be shown',
@@ -166,14 +172,15 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal }) {
 /**
  * Companion JSON (equations, lesson names), which improves the page but is not required for it:
  * `{json}` when it could be had, else `{json: null, problem}` saying why (a console note too).
- * Held to the same rules as the lesson file: same origin after redirects, `timeoutMs`, and at
+ * Held to the same rules as the lesson file: same origin (or `ownOrigin`) after redirects, `timeoutMs`, and at
  * most `maxBytes` read (a Content-Length above it is refused before the body is read).
  */
-export async function fetchOptionalJson(url, { signal, timeoutMs, maxBytes }) {
+export async function fetchOptionalJson(url, { signal, timeoutMs, maxBytes, ownOrigin = window.location.origin }) {
   const limit = deadline(signal, timeoutMs);
   try {
     const response = await fetch(url, { credentials: 'same-origin', signal: limit.signal });
-    if (new URL(response.url || url.href).origin !== window.location.origin) {
+    const finalOrigin = new URL(response.url || url.href).origin;
+    if (finalOrigin !== window.location.origin && finalOrigin !== ownOrigin) {
       await response.body?.cancel().catch(() => {});
       throw new Error('redirected to another site');
     }

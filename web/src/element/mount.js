@@ -208,12 +208,18 @@ export class Mount {
     if (showsLesson) {
       try {
         lessonUrl = this.#lessonUrl();
-        lessonFile = fetchLesson(lessonUrl, { timeoutMs: this.#options.timeoutMs, maxBytes: this.#options.maxBytes, signal });
+        lessonFile = fetchLesson(lessonUrl, {
+          timeoutMs: this.#options.timeoutMs,
+          maxBytes: this.#options.maxBytes,
+          signal,
+          ownOrigin: this.#ownOrigin(lessonUrl),
+        });
       } catch (error) {
         lessonFile = Promise.reject(error);
       }
       lessonFile.catch(() => {}); // awaited below, after the explorer is drawn
-      const companion = (url) => fetchOptionalJson(url, { signal, timeoutMs: this.#options.timeoutMs, maxBytes: MAX_COMPANION_BYTES });
+      const companion = (url) =>
+        fetchOptionalJson(url, { signal, timeoutMs: this.#options.timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: this.#ownOrigin(url) });
       let equations;
       try {
         equations = companion(this.#equationsUrl());
@@ -359,7 +365,7 @@ export class Mount {
     article.removeAttribute('aria-busy');
     if (signal.aborted) return null;
     // Below the first screen, after the first trace: KaTeX, loaded only when an equation is shown.
-    await typesetEquations(article, () => loadKatexStyles(this.#options.shadow, this.#options.sheet, base), { base, signal });
+    await typesetEquations(article, () => loadKatexStyles(this.#options.shadow, this.#options.sheet, base), { signal });
     if (signal.aborted) return null;
     if (this.#options.syncUrl) document.title = `${lesson.name} · AI Machinery Atlas`;
     return { state: this.#failed.length ? 'error' : 'ready', lessonId: lesson.id };
@@ -387,8 +393,19 @@ export class Mount {
     } catch (error) {
       throw new PartError('This lesson cannot be shown', describe(error));
     }
-    assertSameOrigin(url);
+    assertSameOrigin(url, this.#ownOrigin(url));
     return url;
+  }
+
+  /**
+   * The origin `url` may come from besides the page's: its own, when it is one of the element's
+   * bundled files (the lesson and its companions, under the asset base: a CDN's origin when the
+   * element is loaded from one). A host's `lesson-src` or `?lesson=` must be on the page's origin.
+   */
+  #ownOrigin(url) {
+    const { base } = this.#options;
+    const bundled = [DEFAULT_LESSON_PATH, EQUATIONS_PATH, RELATED_LESSONS_PATH].some((path) => assetUrl(path, base).href === url.href);
+    return bundled ? url.origin : window.location.origin;
   }
 
   #placeholder = null;

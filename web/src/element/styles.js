@@ -1,9 +1,10 @@
 // The element's style sheets: the lesson's own (style.css) in the shadow root, and KaTeX's,
-// added only when an equation is typeset (its @font-face rules go to the document once, because
-// Chromium ignores @font-face inside a shadow root; see config.js).
+// added only when an equation is typeset (its fonts go to the document once, because Chromium
+// ignores @font-face inside a shadow root; see katex-fonts.js).
 
-import { DOCUMENT_FONT_STYLESHEET, KATEX_STYLESHEET, assetUrl } from '../config.js';
+import { KATEX_STYLESHEET, assetUrl, isBundledBase } from '../config.js';
 import { h } from '../dom.js';
+import { KATEX_FONTS } from '../katex-fonts.js';
 
 /** A <link rel=stylesheet> and a promise that settles when it has loaded (or failed to). */
 export function stylesheet(path, base, attrs = {}) {
@@ -17,16 +18,20 @@ export function stylesheet(path, base, attrs = {}) {
 
 let documentFonts = null;
 
-/** KaTeX's @font-face rules, declared in the document once per page. */
+/**
+ * KaTeX's fonts, declared in the document once per page (FontFace objects, loaded when the math
+ * uses them), from beside app.js (wherever a bundler put them) or under a host's asset base. A
+ * host page that links katex/katex-fonts.css itself (data-prefill-trace-fonts) keeps its own.
+ */
 function ensureDocumentFonts(base) {
   if (!documentFonts) {
-    const existing = document.querySelector('link[data-prefill-trace-fonts]');
-    if (existing) {
-      documentFonts = Promise.resolve();
-    } else {
-      const sheet = stylesheet(DOCUMENT_FONT_STYLESHEET, base, { 'data-prefill-trace-fonts': '' });
-      document.head.append(sheet.link);
-      documentFonts = sheet.loaded;
+    documentFonts = Promise.resolve();
+    if (document.querySelector('link[data-prefill-trace-fonts]') || typeof FontFace !== 'function' || !document.fonts) {
+      return documentFonts;
+    }
+    for (const [family, style, weight, file, bundled] of KATEX_FONTS) {
+      const url = isBundledBase(base) ? bundled() : assetUrl(`katex/fonts/${file}`, base);
+      document.fonts.add(new FontFace(family, `url("${url.href}") format("woff2")`, { style, weight, display: 'block' }));
     }
   }
   return documentFonts;

@@ -99,6 +99,24 @@ export class Controls {
     );
     timing.addEventListener('change', () => onEdit('timing', timing.value, true));
 
+    // The software stack whose host gaps the estimate charges (docs/model.md, "Stack").
+    const stack = h(
+      'select',
+      { id: 'ctl-stack' },
+      options(
+        [
+          ['tensorrt-llm', 'TensorRT-LLM'],
+          ['vllm', 'vLLM'],
+          ['sglang', 'SGLang'],
+          ['llama.cpp', 'llama.cpp'],
+          ['transformers', 'Transformers'],
+          ['kernels', 'Kernels only (device time)'],
+        ],
+        null,
+      ),
+    );
+    stack.addEventListener('change', () => onEdit('stack', stack.value, true));
+
     // Prompt tokens: a log-scaled slider and an exact number field, kept in step.
     const slider = h('input', {
       id: 'ctl-prompt-range',
@@ -165,6 +183,7 @@ export class Controls {
       ['attention', attention],
       ['rate', rate],
       ['timing', timing],
+      ['stack', stack],
       ['devices', devices],
     ]) {
       this.#inputs.set(key, input);
@@ -231,7 +250,8 @@ export class Controls {
       this.#field('chunk', 'Chunk size', chunk, 'Tokens per chunk; 0 = whole prompt at once.'),
       this.#field('attention', 'Attention', attention),
       this.#field('rate', 'Arrival rate', rate, 'Requests per second; 0 = no queue.'),
-      this.#field('timing', 'Timing', timing, 'Bound: never above a real measurement. Estimate: fitted per accelerator.'),
+      this.#field('timing', 'Timing', timing, 'Bound: never above a real measurement. Estimate: fitted per accelerator, with its typical range.'),
+      this.#field('stack', 'Software stack', stack, 'Estimate only: whose launch gaps between kernels are charged.'),
       this.#field('devices', 'Devices (tensor parallel)', devices, 'GPUs each layer is split over; figures are per device.'),
       h(
         'div',

@@ -15,7 +15,7 @@
 // 1 000-point sweep and the generated checks are below them. On a cold load whatever is not
 // drawn first follows in idle moments (one first drawing per moment, so each is laid out in a
 // frame of its own and the page stays responsive) or as soon as it nears the viewport. The charts and d3 are a module of their own (charts/index.js, built
-// as CHARTS_MODULE), fetched once the first drawing is done. `first-trace-drawn` marks the end
+// as chunks/charts-<hash>.js by script/build-site), fetched once the first drawing is done. `first-trace-drawn` marks the end
 // of that first drawing. `data-scenario` on the explorer names the scenario once every part,
 // visible or not, shows it, and `fullyShown()` settles then.
 //
@@ -24,7 +24,6 @@
 // engine's checks, which quote the scenario and are not redrawn on every frame of a drag.
 // The DOM is built by view.js.
 
-import { CHARTS_MODULE, assetUrl } from '../config.js';
 import {
   CUSTOM_MODEL,
   DEFAULTS,
@@ -351,8 +350,9 @@ export class Explorer {
    * place of the charts; the rest of the explorer works on.
    */
   #loadCharts() {
-    // charts/index.js, bundled alone (script/build-site): the URL keeps it out of app.js.
-    this.#chartsLoad ??= import(assetUrl(CHARTS_MODULE, this.assetBase).href).then(
+    // charts/index.js with d3, bundled alone (script/build-site writes app.js's import as the
+    // chunk's content-hashed name beside app.js, a literal every bundler follows).
+    this.#chartsLoad ??= import('../charts/index.js').then(
       (module) => {
         if (this.#disposed) return;
         this.#chartsModule = module;

@@ -79,12 +79,15 @@ export function refillTrace(t, shapeSignature, figures) {
     op.computed_flops = number();
     for (const key of ['weights', 'activations', 'kv', 'scores', 'total']) op.hbm_bytes[key] = number();
     for (const key of ['intensity', 'compute_seconds', 'memory_seconds', 'link_bytes',
-      'interconnect_seconds', 'overhead_seconds', 'seconds', 'useful_fraction']) op[key] = number();
+      'interconnect_seconds', 'overhead_seconds', 'seconds', 'seconds_low', 'seconds_high', 'occupancy',
+      'useful_fraction']) op[key] = number();
     op.bound = bound();
   }
   for (const step of t.steps) {
     step.step = number();
-    for (const key of ['flops', 'hbm_bytes', 'seconds', 'overhead_seconds']) step.totals[key] = number();
+    for (const key of ['flops', 'hbm_bytes', 'seconds', 'seconds_low', 'seconds_high', 'overhead_seconds']) {
+      step.totals[key] = number();
+    }
     step.bound = maybeBound();
   }
   const facts = (n) => t.steps.find((step) => step.step === n).facts;
@@ -127,7 +130,11 @@ export function refillTrace(t, shapeSignature, figures) {
   ttft.total_seconds = maybe();
   for (const key of ['service_seconds', 'saturation_arrival_rate', 'utilization']) ttft[key] = number();
   ttft.overloaded = flag();
-  for (const key of ['flops', 'hbm_bytes', 'seconds', 'overhead_seconds']) t.totals[key] = number();
+  for (const key of ['flops', 'hbm_bytes', 'seconds', 'seconds_low', 'seconds_high', 'overhead_seconds']) {
+    t.totals[key] = number();
+  }
+  t.totals.ttft.total_seconds_low = maybe();
+  t.totals.ttft.total_seconds_high = maybe();
   // The totals' summaries repeat step facts (trace_to_json builds them from the same fields).
   t.totals.kv_cache.bytes = attention.kv_bytes_kept;
   for (const key of ['peak_bytes', 'capacity_bytes', 'fits', 'exceeds_by_bytes']) t.totals.memory[key] = memory[key];

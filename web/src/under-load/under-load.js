@@ -10,7 +10,7 @@
 // The part exists only when the engine has the simulation (`simulateServing`): an engine
 // without it shows no such part rather than an empty one.
 
-import { CHARTS_MODULE, SERVING_WORKER, assetUrl } from '../config.js';
+import { SERVING_WORKER, assetUrl } from '../config.js';
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { readDecimal, scenarioObject } from '../scenario.js';
@@ -161,7 +161,8 @@ export class UnderLoad {
     const jobs = this.#jobs(read.values);
     this.runButton.disabled = true;
     setText(this.status, `Simulating ${jobs.length} schedulers in the background…`);
-    const chartsModule = import(assetUrl(CHARTS_MODULE, this.#base).href);
+    // The charts chunk, by the literal address build-site writes (the explorer's import).
+    const chartsModule = import('../charts/index.js');
     this.#worker ??= new Worker(assetUrl(SERVING_WORKER, this.#base).href, { name: 'prefill-trace-serving' });
     const runs = [];
     const finished = new Promise((resolve) => {

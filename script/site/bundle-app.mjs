@@ -1,0 +1,45 @@
+// Bundles web/src/main.js into <out>/app.js (esbuild, minified), with the element's three
+// dynamic imports written as literal addresses beside app.js:
+//   import('prefill-trace')        → "./wasm/prefill_trace.mjs"  (the package's ES-module engine)
+//   import('../charts/index.js')   → "./<charts chunk>"          (chunks/charts-<hash>.js)
+//   import('katex')                → "./<katex chunk>"           (chunks/katex-<hash>.js)
+// Literal relative specifiers are what every bundler follows when a host bundles app.js
+// (webpack 5, Vite, Rollup, esbuild, Parcel), and what a browser resolves next to app.js when
+// it is loaded as it is. Usage: node script/site/bundle-app.mjs <out> <charts chunk> <katex chunk>
+import * as esbuild from 'esbuild';
+
+const [out, chartsChunk, katexChunk] = process.argv.slice(2);
+if (!katexChunk) throw new Error('usage: bundle-app.mjs <out> <charts chunk> <katex chunk>');
+
+const literal = {
+  'prefill-trace': './wasm/prefill_trace.mjs',
+  '../charts/index.js': `./${chartsChunk}`,
+  katex: `./${katexChunk}`,
+};
+const seen = new Set();
+
+await esbuild.build({
+  entryPoints: { app: 'web/src/main.js' },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: 'es2022',
+  legalComments: 'eof',
+  logLevel: 'warning',
+  outdir: out,
+  plugins: [
+    {
+      name: 'element-chunks',
+      setup(build) {
+        build.onResolve({ filter: /^(prefill-trace|katex|\.\.\/charts\/index\.js)$/ }, (args) => {
+          if (args.kind !== 'dynamic-import') return undefined;
+          seen.add(args.path);
+          return { path: literal[args.path], external: true };
+        });
+      },
+    },
+  ],
+});
+
+const missing = Object.keys(literal).filter((name) => !seen.has(name));
+if (missing.length) throw new Error(`web/src no longer imports ${missing.join(', ')} dynamically: update bundle-app.mjs`);

@@ -1,0 +1,149 @@
+#pragma once
+// The serving simulation: many requests sharing devices under one of three schedulers, each
+// iteration timed by the trace's own operator model (src/serving_cost.hpp). Deterministic for a
+// seed and the same bits native and in wasm (src/serving_random.hpp). docs/serving.md states the
+// semantics of each scheduler, the workload generators, the limits and the output.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "prefill_trace/result.hpp"
+#include "scenario.hpp"
+
+namespace prefill_trace {
+
+/// Token counts drawn per request: fixed, uniform on whole numbers [low, high], or lognormal with
+/// the given mean and σ of ln (rounded to a whole number, at least 1).
+struct LengthDistribution {
+  enum class Kind { fixed, uniform, lognormal };
+  Kind kind = Kind::fixed;
+  double a = 0;         // fixed: the count; uniform: low; lognormal: the mean
+  double b = 0;         // uniform: high; lognormal: σ
+  double mean() const;  // the distribution's mean before rounding (docs/serving.md)
+};
+
+enum class ArrivalKind { poisson, gamma };
+enum class SchedulerPolicy { prefill_first, chunked, disaggregated };
+const char* policy_name(SchedulerPolicy policy);
+
+/// One explicit request (a trace row).
+struct RequestRow {
+  double arrival_seconds = 0;
+  int64_t prompt_tokens = 0;
+  int64_t output_tokens = 0;
+};
+
+struct ServingConfig {
+  SchedulerPolicy policy = SchedulerPolicy::chunked;
+  double rate = 0;  // requests/s (generated arrivals)
+  int64_t requests = 0;
+  uint64_t seed = 1;
+  LengthDistribution prompt;
+  LengthDistribution output;
+  ArrivalKind arrival = ArrivalKind::poisson;
+  double arrival_cv = 1;         // gamma: coefficient of variation of inter-arrival times
+  std::vector<RequestRow> rows;  // explicit requests: when non-empty, the generators are unused
+  double prefix_hit = 0;         // fraction of each prompt already cached
+  int64_t token_budget = 0;      // tokens per iteration; 0 = the policy's default
+  int64_t max_batch = 0;         // running requests per instance; 0 = the default
+  int64_t prefill_devices = 0;   // disaggregated: prefill instances (0 = unset: 1)
+  int64_t decode_devices = 0;    // disaggregated: decode instances (0 = unset: 1)
+  int64_t prefill_tensor_parallel = 0;  // 0 = the scenario's tensor_parallel
+  int64_t decode_tensor_parallel = 0;
+  std::optional<double> ttft_slo_seconds;
+  std::optional<double> tpot_slo_seconds;
+  double attainment_target = 0.9;
+  bool goodput = false;
+  double goodput_tolerance = 0.01;  // relative width of the final bracket
+  std::vector<double> sweep_rates;  // extra runs at these rates (attainment vs rate)
+  int64_t timeline_points = 200;
+  int64_t max_queue = 0;  // waiting requests that stop a run as overloaded; 0 = the default
+};
+
+/// Mean and nearest-rank percentiles of one per-request figure (none when no request has it).
+struct Summary {
+  double mean = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  int64_t count = 0;
+};
+
+struct RequestOutcome {
+  double arrival_seconds = 0;
+  int64_t prompt_tokens = 0;
+  int64_t cached_tokens = 0;
+  int64_t output_tokens = 0;
+  bool finished = false;
+  double ttft_seconds = 0;
+  double tpot_seconds = 0;  // mean gap after the first token (0 when output is 1 token)
+  double tbt_max_seconds = 0;
+  double e2e_seconds = 0;
+  bool meets_slo = false;
+};
+
+/// Columns sampled at equal simulated-time steps: what a chart draws, no second computation.
+struct Timeline {
+  double step_seconds = 0;
+  std::vector<double> time_seconds;    // end of each step
+  std::vector<double> queued;          // waiting requests at the step's end
+  std::vector<double> running;         // admitted, unfinished requests at the step's end
+  std::vector<double> prefill_tokens;  // prompt tokens computed during the step
+  std::vector<double> decode_tokens;   // output tokens decoded during the step
+  std::vector<double> busy_fraction;   // device-time busy / device-time available in the step
+};
+
+struct ServingRun {
+  double rate = 0;
+  int64_t requests = 0;
+  int64_t completed = 0;
+  bool overloaded = false;
+  std::string overload_reason;  // empty unless overloaded
+  double simulated_seconds = 0;
+  int64_t queued_at_stop = 0;
+  int64_t iterations = 0;
+  Summary ttft, tpot, tbt_max, e2e, queue;
+  std::optional<double> slo_attainment;  // none without an SLO
+  double throughput_requests_per_second = 0;
+  double throughput_tokens_per_second = 0;  // output tokens
+  double busy_fraction = 0;
+  double prefill_busy_fraction = 0;  // disaggregated: the prefill instances; else = busy
+  double decode_busy_fraction = 0;
+  Timeline timeline;
+  std::vector<RequestOutcome> outcomes;
+};
+
+struct GoodputSearch {
+  double target = 0;
+  double tolerance = 0;
+  double goodput_requests_per_second = 0;  // 0 when even the lowest rate tried misses
+  double goodput_per_device = 0;
+  struct Probe {
+    double rate;
+    double attainment;
+    bool overloaded;
+  };
+  std::vector<Probe> probes;  // every run of the search, in rate order
+};
+
+struct ServingReport {
+  std::string model, hardware, precision, timing;  // the scenario's ids
+  ServingConfig config;                            // resolved defaults
+  int64_t devices = 0;
+  int64_t prefill_instance_devices = 0;  // tensor-parallel degree of one instance
+  int64_t decode_instance_devices = 0;
+  double kv_capacity_tokens = 0;           // per (decode) instance
+  double kv_bytes_per_token = 0;           // per device
+  double kv_transfer_bytes_per_token = 0;  // disaggregated: all devices' K/V of one token
+  ServingRun run;
+  std::optional<GoodputSearch> goodput;
+  std::vector<ServingRun> sweep;  // one per sweep rate (outcomes and timeline dropped)
+};
+
+/// Checks the config against the scenario and src/limits.hpp; errors name the JSON path under
+/// /serving. Then simulates the run, the goodput search and the sweep.
+Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config);
+
+}  // namespace prefill_trace

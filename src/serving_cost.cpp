@@ -1,0 +1,149 @@
+#include "serving_cost.hpp"
+
+#include <algorithm>
+
+#include "trace/attention_schedule.hpp"
+#include "trace/device_shard.hpp"
+#include "trace/operator_model.hpp"
+
+namespace prefill_trace {
+
+IterationOperators::IterationOperators(const Scenario& scenario)
+    : device_(scenario), roofs_(roofs_of(scenario)) {
+  device_.model = device_shard(scenario.model, scenario.workload.tensor_parallel);
+  device_.workload.batch = 1;
+  device_.workload.chunk_tokens = 0;
+}
+
+std::vector<Operator> IterationOperators::token_operators(int64_t rows) const {
+  const Pass pass{rows, rows, 0};
+  const OperatorModel model(device_, roofs_, pass);
+  const auto block = static_cast<double>(flash_block(device_));
+  std::vector<Operator> ops =
+      model.operators(attention_sums(pass, block, window_of(device_.model)));
+  // The attention kernels are the requests' own (attention_operators); the LM head and sampling
+  // run over the sampling requests only (head_operators). The K/V write is per token: kept.
+  ops.erase(std::remove_if(ops.begin(), ops.end(),
+                           [](const Operator& op) {
+                             return op.step == 5 || (op.step == 3 && op.name != "kv_cache_write");
+                           }),
+            ops.end());
+  return ops;
+}
+
+std::vector<Operator> IterationOperators::attention_operators(int64_t query_tokens,
+                                                              int64_t prior_tokens) const {
+  const Pass pass{query_tokens, query_tokens, prior_tokens};
+  const OperatorModel model(device_, roofs_, pass);
+  const auto block = static_cast<double>(flash_block(device_));
+  std::vector<Operator> ops =
+      model.attention(attention_sums(pass, block, window_of(device_.model)));
+  ops.erase(ops.begin());  // kv_cache_write: a token-parallel kernel
+  return ops;
+}
+
+std::vector<Operator> IterationOperators::head_operators(int64_t requests) const {
+  Scenario heads = device_;
+  heads.workload.batch = requests;
+  const Pass pass{1, 1, 0};
+  const OperatorModel model(heads, roofs_, pass);
+  const auto block = static_cast<double>(flash_block(heads));
+  std::vector<Operator> ops = model.operators(attention_sums(pass, block, window_of(heads.model)));
+  ops.erase(std::remove_if(ops.begin(), ops.end(), [](const Operator& op) { return op.step != 5; }),
+            ops.end());
+  return ops;
+}
+
+Operator IterationOperators::timed(Operator op) const {
+  return OperatorModel(device_, roofs_, Pass{1, 1, 0}).timed(op);
+}
+
+IterationCost::IterationCost(const Scenario& scenario) : ops_(scenario) {
+  attention_shape_ = ops_.attention_operators(1, 0);
+  const ModelShape& shard = ops_.device().model;
+  kv_bytes_per_token_ = 2 * static_cast<double>(shard.layers) *
+                        static_cast<double>(shard.kv_heads * shard.head_dim) *
+                        bytes_per_element(scenario.precision.kv);
+}
+
+void IterationCost::begin() {
+  rows_ = 0;
+  sampled_ = 0;
+  sum_ = PieceCost{};
+}
+
+IterationCost::PieceCost IterationCost::piece(int64_t tokens, int64_t prior) const {
+  PieceCost cost;
+  const std::vector<Operator> kernels = ops_.attention_operators(tokens, prior);
+  for (std::size_t k = 0; k < kernels.size() && k < kMaxAttentionKernels; ++k) {
+    cost.flops[k] = kernels[k].flops;
+    cost.computed_flops[k] = kernels[k].computed_flops;
+    cost.bytes[k] = kernels[k].hbm.total();
+  }
+  cost.known = true;
+  return cost;
+}
+
+void IterationCost::add(const PieceCost& cost) {
+  for (int k = 0; k < kMaxAttentionKernels; ++k) {
+    sum_.flops[k] += cost.flops[k];
+    sum_.computed_flops[k] += cost.computed_flops[k];
+    sum_.bytes[k] += cost.bytes[k];
+  }
+}
+
+void IterationCost::add_prefill(int64_t tokens, int64_t prior) {
+  rows_ += tokens;
+  add(piece(tokens, prior));
+}
+
+void IterationCost::add_decode(int64_t context) {
+  rows_ += 1;
+  const auto index = static_cast<std::size_t>(context);
+  if (index >= decode_cache_.size()) decode_cache_.resize(index + index / 2 + 64);
+  PieceCost& cached = decode_cache_[index];
+  if (!cached.known) cached = piece(1, context);
+  add(cached);
+}
+
+double IterationCost::token_seconds(int64_t rows) {
+  const auto index = static_cast<std::size_t>(rows);
+  if (index >= token_cache_.size()) token_cache_.resize(index + index / 2 + 64, -1.0);
+  double& cached = token_cache_[index];
+  if (cached < 0) {
+    double seconds = 0;
+    for (const Operator& op : ops_.token_operators(rows)) seconds += op.count * op.seconds;
+    cached = seconds;
+  }
+  return cached;
+}
+
+double IterationCost::head_seconds(int64_t requests) {
+  if (requests == 0) return 0;
+  const auto index = static_cast<std::size_t>(requests);
+  if (index >= head_cache_.size()) head_cache_.resize(index + index / 2 + 16, -1.0);
+  double& cached = head_cache_[index];
+  if (cached < 0) {
+    double seconds = 0;
+    for (const Operator& op : ops_.head_operators(requests)) seconds += op.count * op.seconds;
+    cached = seconds;
+  }
+  return cached;
+}
+
+double IterationCost::seconds() {
+  double attention = 0;
+  for (std::size_t k = 0; k < attention_shape_.size() && k < kMaxAttentionKernels; ++k) {
+    // The requests' attention as one kernel per layer: one launch, the summed work.
+    Operator kernel = attention_shape_[k];
+    kernel.launches = 1;
+    kernel.flops = sum_.flops[k];
+    kernel.computed_flops = sum_.computed_flops[k];
+    kernel.hbm = HbmBytes{0, sum_.bytes[k], 0, 0};
+    kernel.link_bytes = 0;
+    attention += kernel.count * ops_.timed(kernel).seconds;
+  }
+  return token_seconds(rows_) + attention + head_seconds(sampled_);
+}
+
+}  // namespace prefill_trace

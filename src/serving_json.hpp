@@ -1,0 +1,28 @@
+#pragma once
+// The serving simulation's text face: reading a scenario with a `serving` object, writing the
+// report as JSON (docs/serving.md, "Output") and the per-request rows as CSV.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "prefill_trace/result.hpp"
+#include "serving.hpp"
+
+namespace prefill_trace {
+
+struct ServingRequest {
+  Scenario scenario;
+  ServingConfig config;
+};
+
+/// A scenario document (docs/trace-json.md) with a `serving` object (docs/serving.md). Errors
+/// name the JSON path: "/serving/rate: must be ...".
+Result<ServingRequest> parse_serving_request(std::string_view json_text);
+Result<ServingRequest> serving_request_from_json(const nlohmann::json& document);
+
+nlohmann::json serving_report_to_json(const ServingReport& report);
+/// One row per request (RFC 4180, CRLF): arrival, lengths, and its TTFT, TPOT, max TBT, e2e.
+std::string serving_report_to_csv(const ServingReport& report);
+
+}  // namespace prefill_trace

@@ -1,0 +1,124 @@
+#include "serving_random.hpp"
+
+#include <cmath>
+
+namespace prefill_trace::serving_random {
+namespace {
+
+// ln 2 split so that k·kLn2High is exact for |k| < 2^11 (Cody and Waite reduction).
+constexpr double kLn2High = 6.93147180369123816490e-01;
+constexpr double kLn2Low = 1.90821492927058770002e-10;
+constexpr double kSqrtHalf = 0.70710678118654752440;
+
+uint64_t rotate_left(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+double log(double x) {
+  int exponent = 0;
+  // frexp and ldexp only move the exponent: exact, and the same on every IEEE platform.
+  double m = std::frexp(x, &exponent);  // m in [0.5, 1)
+  if (m < kSqrtHalf) {
+    m *= 2;
+    exponent -= 1;
+  }
+  const double s = (m - 1) / (m + 1);  // |s| ≤ 0.1716
+  const double s2 = s * s;
+  // atanh(s)/s = Σ s^(2k)/(2k+1): s^2 ≤ 0.0295, so 12 terms reach 0.0295^12/25 < 2^-64.
+  double series = 0;
+  for (int k = 12; k >= 1; --k) series = (series + 1.0 / (2 * k + 1)) * s2;
+  const double e = static_cast<double>(exponent);
+  return e * kLn2High + (2 * s + (2 * s * series + e * kLn2Low));
+}
+
+double exp(double x) {
+  const double k = std::floor(x / (kLn2High + kLn2Low) + 0.5);
+  const double r = (x - k * kLn2High) - k * kLn2Low;  // |r| ≤ 0.3466
+  // Σ r^n/n!: 0.3466^18/18! < 2^-80.
+  double sum = 1;
+  for (int n = 18; n >= 1; --n) sum = 1 + sum * r / n;
+  return std::ldexp(sum, static_cast<int>(k));
+}
+
+Generator::Generator(uint64_t seed) {
+  uint64_t state = seed;
+  for (uint64_t& word : state_) word = splitmix64(state);
+}
+
+uint64_t Generator::next() {
+  const uint64_t result = rotate_left(state_[1] * 5, 7) * 9;
+  const uint64_t t = state_[1] << 17;
+  state_[2] ^= state_[0];
+  state_[3] ^= state_[1];
+  state_[1] ^= state_[2];
+  state_[0] ^= state_[3];
+  state_[2] ^= t;
+  state_[3] = rotate_left(state_[3], 45);
+  return result;
+}
+
+double Generator::uniform() {
+  return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
+
+double Generator::exponential() {
+  return -log(uniform_open_zero());
+}
+
+double Generator::normal() {
+  if (has_spare_normal_) {
+    has_spare_normal_ = false;
+    return spare_normal_;
+  }
+  double u = 0;
+  double v = 0;
+  double s = 0;
+  do {
+    u = 2 * uniform() - 1;
+    v = 2 * uniform() - 1;
+    s = u * u + v * v;
+  } while (s >= 1 || s == 0);
+  const double scale = std::sqrt(-2 * log(s) / s);
+  spare_normal_ = v * scale;
+  has_spare_normal_ = true;
+  return u * scale;
+}
+
+double Generator::gamma(double shape) {
+  if (shape < 1) {
+    // Gamma(a) = Gamma(a + 1)·U^(1/a) (Marsaglia and Tsang, §6).
+    const double boost = exp(log(uniform_open_zero()) / shape);
+    return gamma(shape + 1) * boost;
+  }
+  const double d = shape - 1.0 / 3;
+  const double c = 1 / std::sqrt(9 * d);
+  for (;;) {
+    double x = 0;
+    double v = 0;
+    do {
+      x = normal();
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const double u = uniform_open_zero();
+    if (u < 1 - 0.0331 * (x * x) * (x * x)) return d * v;
+    if (log(u) < 0.5 * x * x + d * (1 - v + log(v))) return d * v;
+  }
+}
+
+int64_t Generator::uniform_integer(int64_t low, int64_t high) {
+  const double span = static_cast<double>(high - low + 1);
+  const auto offset = static_cast<int64_t>(uniform() * span);
+  return low + (offset > high - low ? high - low : offset);
+}
+
+}  // namespace prefill_trace::serving_random

@@ -1,0 +1,149 @@
+// The estimate's shape and stack terms (docs/model.md, "Shape and software stack"): the
+// weight-streaming small-row regime, attention occupancy, the per-kernel latency floor, the
+// stack's host gap and the interval. Every expected number is
+// derived by hand in the comment beside it.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "prefill_trace/engine.hpp"
+#include "scenario.hpp"
+#include "trace.hpp"
+#include "trace/occupancy.hpp"
+
+namespace prefill_trace {
+namespace {
+
+using nlohmann::json;
+
+// 100 TFLOP/s, 1 TB/s, 100 compute units, 128 KiB of shared memory per unit (FlashAttention's
+// block b = min(⌈131072 / (4·128·2)⌉, 128) = 128 for head_dim 128 in 2 bytes).
+json hardware(const json& estimate) {
+  return {{"peak_flops", {{"bf16", 100e12}}},
+          {"memory_bandwidth", 1e12},
+          {"memory_capacity", 80e9},
+          {"compute_units", 100},
+          {"sram_per_unit_bytes", 131072},
+          {"launch_overhead_seconds", 0},
+          {"estimate", estimate}};
+}
+
+// η = 1 everywhere, no gaps, no floor: only the shape terms differ from the bound.
+json unit_profile() {
+  return {{"gemm_efficiency", 1},    {"attention_efficiency", 1},
+          {"memory_efficiency", 1},  {"interconnect_efficiency", 1},
+          {"kernel_gap_seconds", 0}, {"memory_latency_seconds", 0}};
+}
+
+// One GEMM of M rows, K → N: the o_projection of a one-layer model with one head of width K.
+json gemm_model(int n, int k) {
+  return {{"layers", 1},   {"d_model", n}, {"query_heads", 1}, {"kv_heads", 1},
+          {"head_dim", k}, {"d_ff", 16},   {"vocab", 16}};
+}
+
+Trace estimate(const json& model, int tokens, const json& profile, const json& extra = {}) {
+  json scenario = {{"model", model},
+                   {"hardware", hardware(profile)},
+                   {"prompt_tokens", tokens},
+                   {"timing", "estimate"}};
+  for (const auto& item : extra.items()) scenario[item.key()] = item.value();
+  auto parsed = scenario_from_json(scenario);
+  EXPECT_TRUE(parsed.ok()) << parsed.error();
+  return compute_trace(parsed.value(), {});
+}
+
+// The named operator, copied (the traces here are temporaries).
+Operator named(const Trace& trace, std::string_view name) {
+  for (const Operator op : trace.operators) {
+    if (op.name == name) return op;
+  }
+  ADD_FAILURE() << "no operator " << name;
+  return Operator{};
+}
+
+TEST(Occupancy, WavesOfEqualWorkUnits) {
+  // 110 units on 100: two waves, the second one tenth full: 110 / (2·100) = 0.55.
+  EXPECT_DOUBLE_EQ(wave_occupancy(110, 100), 0.55);
+  // 32 attention blocks on 100 units: one partial wave, 32 / 100.
+  EXPECT_DOUBLE_EQ(attention_occupancy(32, 100), 0.32);
+  EXPECT_DOUBLE_EQ(wave_occupancy(200, 100), 1.0);  // two full waves
+}
+
+TEST(ShapeModel, WeightStreamingGemmIsTheSameFormulaAtFewRows) {
+  // M = 16 rows of an 8192 × 8192 weight with η_m = 0.5 and a 2 µs floor: weights
+  // 8192·8192·2 = 134,217,728 B, rows 16·16384·2 = 524,288 B, (134,742,016 B) / 0.5 TB/s =
+  // 269.484 µs + 2 µs = 271.484 µs. Compute: 2·16·8192·8192 = 2,147,483,648 FLOPs (16 rows, the
+  // MMA height, no padding) = 21.47 µs, 64 tiles < 100 units (split over K): occupancy 1.
+  json profile = unit_profile();
+  profile["memory_efficiency"] = 0.5;
+  profile["memory_latency_seconds"] = 2e-6;
+  const Operator o = named(estimate(gemm_model(8192, 8192), 16, profile), "o_projection");
+  EXPECT_DOUBLE_EQ(o.occupancy, 1.0);
+  EXPECT_NEAR(o.memory_seconds, 134742016.0 / 0.5e12 + 2e-6, 1e-12);
+  EXPECT_NEAR(o.seconds, 271.484032e-6, 1e-11);
+  EXPECT_EQ(o.bound, Bound::memory);
+}
+
+TEST(ShapeModel, AttentionOccupancyAtShortSequences) {
+  // 32 query heads of 128, one request: 128 tokens are one query block per head (b = 128),
+  // 32 blocks on 100 units = 0.32; 512 tokens are 4 blocks per head, 128 blocks = two waves,
+  // 128 / 200 = 0.64.
+  const json model = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
+                      {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
+  const Operator short_prompt = named(estimate(model, 128, unit_profile()), "attention");
+  EXPECT_DOUBLE_EQ(short_prompt.occupancy, 0.32);
+  EXPECT_NEAR(short_prompt.compute_seconds, short_prompt.computed_flops / 100e12 / 0.32, 1e-15);
+  EXPECT_DOUBLE_EQ(named(estimate(model, 512, unit_profile()), "attention").occupancy, 0.64);
+}
+
+TEST(ShapeModel, ElementwiseFloorMakesAchievedBandwidthGrowWithBytes) {
+  // attn_norm over 128 rows of d = 4096: 4·128·4096·2 = 4,194,304 B + the 8,192 B gain =
+  // 4,202,496 B = 4.202496 µs at 1 TB/s, + the 3 µs floor = 7.202496 µs (0.583 TB/s achieved).
+  // 2048 rows: 67,108,864 + 8,192 = 67,117,056 B = 67.117 µs + 3 µs = 70.117056 µs (0.957 TB/s).
+  json profile = unit_profile();
+  profile["memory_latency_seconds"] = 3e-6;
+  const json model = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
+                      {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
+  const Operator small = named(estimate(model, 128, profile), "attn_norm");
+  const Operator large = named(estimate(model, 2048, profile), "attn_norm");
+  EXPECT_NEAR(small.seconds, 7.202496e-6, 1e-15);
+  EXPECT_NEAR(large.seconds, 70.117056e-6, 1e-14);
+  EXPECT_GT(67117056.0 / large.seconds, 4202496.0 / small.seconds);
+}
+
+TEST(ShapeModel, StackGapAndInterval) {
+  // A 5 µs gap for vLLM, none for kernels. The o_projection of 1408 rows, 4096 → 1280:
+  // 2·1408·1280·4096 = 14,763,950,080 FLOPs at 100 TFLOP/s = 147.6395008 µs (compute-bound:
+  // 25.6 MB of weights and rows take 25.62 µs at 1 TB/s), + 5 µs under vllm, + 0 under kernels.
+  // Interval gemm 0.8–1.5 of 152.6395008 µs.
+  json profile = unit_profile();
+  profile["stack_gap_seconds"] = {{"vllm", 5e-6}};
+  profile["interval"] = {{"gemm", {{"low", 0.8}, {"high", 1.5}}},
+                         {"end_to_end_single", {{"low", 0.9}, {"high", 1.2}}}};
+  const Trace vllm = estimate(gemm_model(1280, 4096), 1408, profile, {{"stack", "vllm"}});
+  const Operator o = named(vllm, "o_projection");
+  EXPECT_NEAR(o.overhead_seconds, 5e-6, 1e-18);
+  EXPECT_NEAR(o.seconds_low, 0.8 * (147.6395008e-6 + 5e-6), 1e-12);
+  EXPECT_NEAR(o.seconds_high, 1.5 * (147.6395008e-6 + 5e-6), 1e-12);
+  EXPECT_NEAR(vllm.totals.seconds_low, 0.9 * vllm.totals.seconds, 1e-15);
+  EXPECT_NEAR(vllm.totals.seconds_high, 1.2 * vllm.totals.seconds, 1e-15);
+  const Trace kernels = estimate(gemm_model(1280, 4096), 1408, profile, {{"stack", "kernels"}});
+  EXPECT_EQ(named(kernels, "o_projection").overhead_seconds, 0.0);
+}
+
+TEST(ShapeModel, UnknownStackOrKernelIsAnErrorNamingTheField) {
+  auto bad_stack = scenario_from_json({{"model", gemm_model(1280, 4096)},
+                                       {"hardware", hardware(unit_profile())},
+                                       {"stack", "tgi"}});
+  ASSERT_FALSE(bad_stack.ok());
+  EXPECT_NE(bad_stack.error().find("/stack"), std::string::npos) << bad_stack.error();
+  auto bad_kernel = scenario_from_json({{"model", gemm_model(1280, 4096)},
+                                        {"hardware", hardware(unit_profile())},
+                                        {"attention_kernel", "fa4"}});
+  ASSERT_FALSE(bad_kernel.ok());
+  EXPECT_NE(bad_kernel.error().find("/attention_kernel"), std::string::npos) << bad_kernel.error();
+}
+
+}  // namespace
+}  // namespace prefill_trace

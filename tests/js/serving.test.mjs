@@ -1,0 +1,143 @@
+// The serving simulation through both faces: the wasm module's simulateServing and the native
+// CLI's `serve --json` give the same bytes for the same input (50 random scenarios drawn here
+// from a fixed seed), and bad input is refused with the flag or JSON path named, exit 2.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadModule, nativeCli } from "./load-module.mjs";
+
+const module = await loadModule();
+const scratch = mkdtempSync(path.join(tmpdir(), "prefill-trace-serve-"));
+
+function cli(args) {
+  const run = spawnSync(nativeCli, args, { timeout: 60_000 });
+  return { status: run.status, stdout: run.stdout?.toString() ?? "", stderr: run.stderr?.toString() ?? "" };
+}
+
+// A small deterministic generator for the test's own choices (mulberry32).
+function generator(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomScenario(random) {
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const policy = pick(["prefill-first", "chunked", "disaggregated"]);
+  const tp = pick([1, 1, 2]);
+  const serving = {
+    policy,
+    rate: Math.round((1 + random() * 40) * 100) / 100,
+    requests: 20 + Math.floor(random() * 120),
+    seed: Math.floor(random() * 1e6),
+    prompt: pick([512, "uniform:64:2048", "lognormal:800:0.8", "fixed:3000"]),
+    output: pick([1, 32, "uniform:1:200", "lognormal:100:1.2"]),
+    arrival: pick(["poisson", "gamma:0.5", "gamma:3"]),
+    prefix_hit: pick([0, 0, 0.5]),
+    ttft_slo: pick([0.2, 1]),
+    tpot_slo: pick([0.02, 0.1]),
+    timeline_points: 20,
+  };
+  if (policy === "disaggregated") {
+    serving.prefill_devices = pick([1, 2]);
+    serving.decode_devices = pick([1, 3]);
+  }
+  if (random() < 0.15) serving.goodput = true;
+  return {
+    model: pick(["llama-3.1-8b", "mistral-7b", "mixtral-8x7b"]),
+    hardware: pick(["h100-sxm", "a100-sxm-80gb"]),
+    precision: pick(["bf16", "fp8", "int4"]),
+    timing: pick(["bound", "estimate"]),
+    tensor_parallel: tp,
+    serving,
+  };
+}
+
+test("native and wasm give the same bytes on 50 random serving scenarios", () => {
+  const random = generator(19);
+  let compared = 0;
+  // Draws until 50 ran (a refused draw, e.g. a model that does not fit, is compared as a refusal).
+  for (let i = 0; compared < 50 && i < 120; ++i) {
+    const scenario = randomScenario(random);
+    const file = path.join(scratch, `s${i}.json`);
+    writeFileSync(file, JSON.stringify(scenario));
+    const wasm = module.simulateServing(JSON.stringify(scenario));
+    const native = cli(["serve", "--scenario", file, "--json"]);
+    if (!wasm.ok) {
+      // Refused the same way (a preset or precision the other face also refuses).
+      assert.equal(native.status, 2, `${i}: ${wasm.error}`);
+      assert.ok(native.stderr.includes(wasm.error), `${i}: ${native.stderr} vs ${wasm.error}`);
+      continue;
+    }
+    assert.equal(native.status, 0, `${i}: ${native.stderr}`);
+    assert.equal(native.stdout, wasm.json + "\n", `scenario ${i}: ${JSON.stringify(scenario)}`);
+    ++compared;
+  }
+  assert.ok(compared >= 50, `only ${compared} scenarios ran`);
+});
+
+test("the report has the keys the issue names, each summary {mean, p50, p90, p99}", () => {
+  const reply = module.simulateServing(JSON.stringify({
+    model: "llama-3.1-8b", hardware: "h100-sxm",
+    serving: { rate: 10, requests: 100, prompt: 1024, output: 64, ttft_slo: 0.5, tpot_slo: 0.05, goodput: true },
+  }));
+  assert.ok(reply.ok, reply.error);
+  const report = JSON.parse(reply.json);
+  for (const key of ["ttft_seconds", "tpot_seconds", "tbt_max_seconds", "e2e_seconds"]) {
+    assert.deepEqual(Object.keys(report[key]), ["mean", "p50", "p90", "p99"], key);
+    // Nearest-rank percentiles are ordered.
+    assert.ok(report[key].p50 <= report[key].p90 && report[key].p90 <= report[key].p99, key);
+  }
+  for (const key of ["slo_attainment", "throughput_requests_per_second", "devices",
+    "goodput_requests_per_second", "goodput_per_device"]) {
+    assert.equal(typeof report[key], "number", key);
+  }
+  assert.equal(report.devices, 1);
+  assert.equal(report.goodput_per_device, report.goodput_requests_per_second);
+  assert.equal(report.timeline.time_seconds.length, 200);
+  assert.equal(report.distributions.ttft_seconds.length, 101);
+});
+
+test("bad input: exit 2 naming the flag or the JSON path", () => {
+  const base = ["serve", "--rate", "5", "--requests", "10", "--prompt", "512", "--output", "8"];
+  const cases = [
+    [["serve", "--rate", "0", "--requests", "10", "--prompt", "512", "--output", "8"], /^prefill-trace: --rate \(\/serving\/rate\): /],
+    [["serve", "--rate", "fast", "--requests", "10", "--prompt", "512", "--output", "8"], /^prefill-trace: --rate: "fast" is not a decimal number/],
+    [[...base.slice(0, 3), "--requests", "100001", "--prompt", "512", "--output", "8"], /^prefill-trace: --requests \(\/serving\/requests\): /],
+    [["serve", "--rate", "5", "--requests", "10", "--prompt-dist", "uniform:9:3", "--output", "8"], /^prefill-trace: --prompt-dist \(\/serving\/prompt\): uniform:A:B needs/],
+    [[...base, "--arrival", "gamma:-1"], /^prefill-trace: --arrival \(\/serving\/arrival\): /],
+    [[...base, "--prefill-devices", "2"], /^prefill-trace: --prefill-devices \(\/serving\/prefill_devices\): only the disaggregated policy/],
+    [[...base, "--goodput"], /^prefill-trace: --goodput \(\/serving\/goodput\): needs an SLO/],
+    [[...base, "--prompt-dist", "fixed:3"], /^prefill-trace: --prompt-dist: give --prompt T or --prompt-dist D, not both/],
+  ];
+  for (const [args, pattern] of cases) {
+    const run = cli(args);
+    assert.equal(run.status, 2, args.join(" "));
+    assert.match(run.stderr, pattern, args.join(" "));
+  }
+  const rows = path.join(scratch, "rows.json");
+  writeFileSync(rows, JSON.stringify({ serving: { rows: [[1, 128, 8], [0.5, 128, 8]] } }));
+  const run = cli(["serve", "--scenario", rows]);
+  assert.equal(run.status, 2);
+  assert.match(run.stderr, /rows\.json: \/serving\/rows\/1\/0: arrives at 0\.5 s, before the row above/);
+});
+
+test("an overloaded run stops at the queue cap and says so", () => {
+  const reply = module.simulateServing(JSON.stringify({
+    model: "llama-3.1-8b", hardware: "h100-sxm",
+    serving: { policy: "prefill-first", max_batch: 1, rate: 1000, requests: 5000, prompt: 2048, output: 1, max_queue: 100 },
+  }));
+  assert.ok(reply.ok, reply.error);
+  const report = JSON.parse(reply.json);
+  assert.equal(report.overloaded, true);
+  assert.ok(report.overload.queued_requests > 100);
+  assert.ok(report.completed_requests < 5000);
+});

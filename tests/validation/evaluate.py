@@ -1,0 +1,167 @@
+"""How well the estimate generalises: grouped k-fold cross-validation and leave-one-source-out
+(docs/validation.md, "Protocol"). Python 3 standard library only.
+
+A *group* is one configuration: (source, accelerator, model, precision, tensor parallelism,
+framework), with the release numbers taken out of the source and the framework, so every release
+of a setup (TensorRT-LLM 0.5, 0.8 and 0.9 of one model on one part) stays on one side of a
+split. Groups go to K_FOLDS folds in the order of the SHA-256 of their key (deterministic and
+blind to the results). Each fold's rows are predicted by profiles fitted (fit.fit_profiles) on
+the other folds' rows only; leave-one-source-out does the same with one source family held
+out at a time. Only the estimate is refitted; the engine's formulas are the same everywhere.
+"""
+
+import hashlib
+import math
+import re
+
+import fit
+import measurements
+
+K_FOLDS = 5
+FAMILIES = ("end-to-end, TP 1", "end-to-end, TP > 1", "GEMM", "attention", "elementwise",
+            "all-reduce")
+# The interval is the 10th–90th percentile of log(measured / predicted) on held-out rows.
+INTERVAL = (0.10, 0.90)
+# The engine's names of the families (hardware.json → estimate.interval).
+INTERVAL_KEYS = {"end-to-end, TP 1": "end_to_end_single", "end-to-end, TP > 1":
+                 "end_to_end_parallel", "GEMM": "gemm", "attention": "attention",
+                 "elementwise": "elementwise", "all-reduce": "all_reduce"}
+
+
+def source_of(case):
+    """The source family: the id's prefix without a release number (trtllm-0.9 → trtllm);
+    Vidur's two profiling files are one source."""
+    prefix = case["id"].rsplit("-", 1)[0]
+    prefix = re.sub(r"-\d+(\.\d+)*$", "", prefix)
+    return "vidur" if prefix == "vidur-attn" else prefix
+
+
+def framework_of(case):
+    """The framework without release numbers: 'TensorRT-LLM 0.9.0' → 'TensorRT-LLM'."""
+    text = re.sub(r"\b[vV]?\d+(\.\d+)+\S*", "", case["row"]["framework"])
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def group_of(case):
+    row = case["row"]
+    return (source_of(case), row["accelerator"], row["model"], row["precision"],
+            int(row["tensor_parallel"] or 1), framework_of(case))
+
+
+def family_of(case):
+    operator = case["row"]["operator"]
+    if operator == "prefill_ttft":
+        return "end-to-end, TP 1" if case["scenario"]["tensor_parallel"] == 1 else \
+            "end-to-end, TP > 1"
+    if operator.startswith("gemm"):
+        return "GEMM"
+    if operator.startswith("attention"):
+        return "attention"
+    if operator == "all_reduce":
+        return "all-reduce"
+    return "elementwise"
+
+
+def fold_of_groups(cases, k=K_FOLDS):
+    """{group: fold}: groups sorted by the SHA-256 of their key, dealt round-robin."""
+    groups = sorted({group_of(c) for c in cases},
+                    key=lambda g: hashlib.sha256(repr(g).encode()).hexdigest())
+    return {g: i % k for i, g in enumerate(groups)}
+
+
+def scored(cases):
+    return [c for c in cases if not c["estimate_excluded"]]
+
+
+def with_parts(cases, hardware):
+    """[(case, raw parts)] — one CLI run per row, reused by every fold."""
+    return [(c, fit.raw_parts(c, hardware[c["scenario"]["hardware"]])) for c in cases]
+
+
+def held_out_predictions(entries, hardware, assign):
+    """{case id: (case, predicted seconds, fold)}: each row predicted by profiles fitted on the
+    rows of the other folds; assign(case) → fold key."""
+    folds = sorted({assign(c) for c, _ in entries}, key=str)
+    out = {}
+    for fold in folds:
+        train = [(c, p) for c, p in entries if assign(c) != fold]
+        profiles = fit.fit_profiles(train, hardware)
+        for case, parts in entries:
+            if assign(case) == fold:
+                accelerator = case["scenario"]["hardware"]
+                out[case["id"]] = (case, fit.predict(parts, profiles[accelerator],
+                                                     fit.settings(case)), fold)
+    return out
+
+
+def grouped_cv(entries, hardware, k=K_FOLDS):
+    folds = fold_of_groups([c for c, _ in entries], k)
+    return held_out_predictions(entries, hardware, lambda c: folds[group_of(c)])
+
+
+def leave_one_source_out(entries, hardware):
+    return held_out_predictions(entries, hardware, source_of)
+
+
+def percentile(values, q):
+    return measurements.percentile(values, q)
+
+
+def summary(predictions):
+    """{family: (rows, median |error|, p90 |error|)} and the same over every row ('all')."""
+    by = {}
+    for case, predicted, _ in predictions.values():
+        error = abs(predicted / case["measured"] - 1)
+        by.setdefault(family_of(case), []).append(error)
+        by.setdefault("all", []).append(error)
+    return {family: (len(errors), percentile(errors, 0.5), percentile(errors, 0.9))
+            for family, errors in by.items()}
+
+
+def log_residuals(predictions, family=None):
+    return [math.log(case["measured"] / predicted)
+            for case, predicted, _ in predictions.values()
+            if family is None or family_of(case) == family]
+
+
+def interval_factors(predictions):
+    """{family: (low, high)}: multipliers of the estimate from the 10th and 90th percentiles
+    of the held-out log residuals of that family."""
+    factors = {}
+    for family in FAMILIES:
+        residuals = log_residuals(predictions, family)
+        if residuals:
+            factors[family] = tuple(math.exp(percentile(residuals, q)) for q in INTERVAL)
+    return factors
+
+
+def coverage(predictions):
+    """Share of held-out rows inside their family's interval when that interval is computed
+    from the *other* folds' residuals only (so no row helps set the interval it is tested
+    against): (inside, total), overall and per family."""
+    folds = sorted({fold for _, _, fold in predictions.values()}, key=str)
+    inside, total = {}, {}
+    for fold in folds:
+        others = {i: p for i, p in predictions.items() if p[2] != fold}
+        factors = interval_factors(others)
+        for case, predicted, f in predictions.values():
+            if f != fold:
+                continue
+            family = family_of(case)
+            if family not in factors:
+                continue
+            low, high = factors[family]
+            hit = predicted * low <= case["measured"] <= predicted * high
+            for key in (family, "all"):
+                inside[key] = inside.get(key, 0) + hit
+                total[key] = total.get(key, 0) + 1
+    return {key: (inside[key], total[key]) for key in total}
+
+
+def table(title, stats):
+    lines = ["%s" % title, "| family | rows | median |error| | p90 |error| |", "|---|---|---|---|"]
+    for family in FAMILIES + ("all",):
+        if family in stats:
+            n, median, p90 = stats[family]
+            lines.append("| %s | %d | %.1f %% | %.1f %% |" % (family, n, 100 * median, 100 * p90))
+    return "\n".join(lines)

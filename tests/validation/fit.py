@@ -1,0 +1,288 @@
+"""The fit of the estimate's per-accelerator profiles, as a library: script/fit-estimate fits the
+shipped profiles on every scored row of the table with it, and evaluate.py refits it on each
+cross-validation fold's training rows. Python 3 standard library only.
+
+For every row the engine (native CLI) gives each operator's compute, memory and link time at
+efficiency 1 under the estimate's traffic model (`raw_parts`); the fit searches the
+efficiencies (GEMM, attention, memory, interconnect) and the kernel gap that minimise the mean
+|log(predicted / measured)|, evaluating the engine's own formula (docs/model.md): per kernel
+max(compute/η_family, memory/η_m, all-reduce calls × (NCCL's fastest choice at η_link +
+per-call overhead)) + launch gap. script/fit-estimate checks afterwards that the engine predicts
+every row as `predict` does. An accelerator with fewer than MIN_OWN_ROWS rows gets the fit over
+all accelerators' rows ("pooled").
+"""
+
+import math
+import os
+import re
+
+import measurements
+
+MIN_OWN_ROWS = 6
+GRID = [round(0.05 + 0.01 * i, 2) for i in range(96)]  # 0.05 .. 1.00
+GAP_GRID = [round(0.5e-6 * i, 7) for i in range(121)]  # 0 .. 60 µs
+PARAMETERS = ("gemm_efficiency", "attention_efficiency", "memory_efficiency",
+              "interconnect_efficiency")
+# Efficiencies 1 and no fitted costs: the engine's raw parts, whatever hardware.json holds now.
+# Every member the preset's profile may hold is overridden (a member left out would keep the
+# preset's fitted value inside the raw parts).
+UNIT = dict({name: 1.0 for name in PARAMETERS}, expert_gemm_efficiency=1.0,
+            all_reduce_overhead_seconds=0, memory_latency_seconds=0,
+            kernel_gap_seconds=0, graph_launch_gap_seconds=0,
+            attention_kernel_efficiency={k: 1.0 for k in (
+                "flash-attention-2", "flash-attention-3", "flashinfer", "sdpa")})
+FITTED = PARAMETERS + ("expert_gemm_efficiency", "all_reduce_overhead_seconds",
+                      "kernel_gap_seconds", "memory_latency_seconds")
+LINK = ("interconnect_efficiency", "all_reduce_overhead_seconds")
+MAIN = PARAMETERS[:3] + ("memory_latency_seconds",)
+LATENCY_GRID = [round(0.25e-6 * i, 8) for i in range(41)]  # 0 .. 10 µs
+# Stacks whose host gap is fitted on their own end-to-end rows; the others (no row in the
+# table) take the gap fitted over every end-to-end row ("pooled").
+STACKS = ("tensorrt-llm", "vllm", "sglang", "llama.cpp", "transformers")
+ATTENTION_KERNELS = ("flash-attention-2", "flash-attention-3", "flashinfer", "sdpa")
+
+
+def all_reduce_choices():
+    """NCCL's algorithm/protocol choices as the engine holds them (src/collective.hpp), read
+    from that header so the fit and the engine use one table."""
+    with open(os.path.join(measurements.ROOT, "src", "collective.hpp"), encoding="utf-8") as f:
+        text = f.read()
+    table = text[text.index("kAllReduceChoices[] = {"):]
+    table = table[:table.index("};")]
+    row = r'\{"[^"]+", ([-0-9.e]+), ([-0-9.e]+), ([-0-9.e]+), ([-0-9.e]+), (true|false)\}'
+    choices = [(float(base), float(nvlink), float(pcie), float(fraction), in_network == "true")
+               for base, nvlink, pcie, fraction, in_network in re.findall(row, table)]
+    if len(choices) != table.count("{\""):
+        raise RuntimeError("fit: could not read every row of kAllReduceChoices")
+    return choices
+
+
+CHOICES = all_reduce_choices()
+
+
+def raw_parts(case, hardware):
+    """Per-kernel (count, family, compute, memory, link, calls, launches) at efficiency 1; link
+    = (bytes per call, devices, bandwidth, NVLink?, reduces in network?) for an all-reduce."""
+    scenario = dict(case["scenario"], timing="estimate",
+                    hardware={"preset": case["scenario"]["hardware"], "estimate": UNIT})
+    trace = measurements.run_trace(scenario)
+    devices = case["scenario"]["tensor_parallel"]
+    parts = []
+    for op in trace["operators"]:
+        if case["operator"] is not None and op["name"] != case["operator"]:
+            continue
+        calls = op["launches"] if op["link_bytes"] else 0.0
+        link = None
+        if op["link_bytes"]:
+            # link_bytes is the ring's 2(N−1)/N of the partial sum; the table's rows are not
+            # chunked, so every call sums the same bytes.
+            call_bytes = op["link_bytes"] / (2 * (devices - 1) / devices) / calls
+            link = (call_bytes, devices, hardware["interconnect_bandwidth"],
+                    hardware.get("interconnect_kind") == "nvlink",
+                    bool(hardware.get("interconnect_reduces_in_network")))
+        launches = 0.0 if case["operator"] is not None else op["launches"]
+        count = 1.0 if case["operator"] is not None else op["count"]
+        # (…, launches the host gap is charged for, device launches the latency floor is)
+        parts.append((count, op["family"], op["compute_seconds"], op["memory_seconds"], link,
+                      calls, launches, op["launches"], op.get("occupancy", 1.0)))
+    return parts
+
+
+def settings(case):
+    """What a row's scenario says beyond the hardware: (stack, attention kernel)."""
+    scenario = case["scenario"]
+    return scenario.get("stack", "tensorrt-llm"), scenario.get("attention_kernel", "auto")
+
+
+def all_reduce_call(link, profile):
+    """src/collective.hpp's all_reduce_call_seconds plus the fitted per-call overhead."""
+    size, devices, bandwidth, nvlink, in_network = link
+    bandwidth *= profile["interconnect_efficiency"]
+    best = math.inf
+    for base, nvlink_step, pcie_step, fraction, nvls in CHOICES:
+        step = nvlink_step if nvlink else pcie_step
+        if step < 0 or (nvls and not in_network):
+            continue
+        steps = 1 if nvls else 2 * (devices - 1)
+        sent = (1 if nvls else 2) * (devices - 1) / devices * size
+        best = min(best, base + steps * step + sent / (bandwidth * fraction))
+    return profile["all_reduce_overhead_seconds"] + best
+
+
+def gap_of(profile, stack):
+    if stack == "kernels":
+        return 0.0
+    return profile.get("stack_gap_seconds", {}).get(stack, profile["kernel_gap_seconds"])
+
+
+def attention_efficiency_of(profile, kernel):
+    if kernel == "auto":
+        return profile["attention_efficiency"]
+    value = profile.get("attention_kernel_efficiency", {}).get(kernel)
+    return value if value else profile["attention_efficiency"]
+
+
+def predict(parts, profile, setting=("tensorrt-llm", "auto")):
+    """The engine's estimate (docs/model.md) from a row's raw parts: per kernel
+    max(compute/η_c, memory/η_m + launches·floor, link) + host launches·gap."""
+    stack, kernel = setting
+    gap_each = gap_of(profile, stack)
+    floor = profile.get("memory_latency_seconds", 0.0)
+    total = 0.0
+    for count, family, compute, memory, link, calls, launches, device_launches, _ in parts:
+        eta_c = attention_efficiency_of(profile, kernel) if family == "attention" else \
+            profile["expert_gemm_efficiency"] if family == "expert_gemm" else \
+            profile["gemm_efficiency"]
+        link_time = calls * all_reduce_call(link, profile) if link else 0.0
+        total += count * (max(compute / eta_c,
+                              memory / profile["memory_efficiency"] + device_launches * floor,
+                              link_time) + launches * gap_each)
+    return total
+
+
+def loss(rows, profile):
+    return sum(abs(math.log(predict(parts, profile, setting) / measured))
+               for parts, measured, setting in rows) / len(rows)
+
+
+def fit(rows, names=PARAMETERS, start=None):
+    profile = dict(start or dict({name: 0.7 for name in PARAMETERS}, kernel_gap_seconds=4e-6,
+                                 all_reduce_overhead_seconds=0.0, expert_gemm_efficiency=0.7))
+    if not rows:
+        return profile
+    for _ in range(4):  # coordinate descent over the grid
+        for name in names:
+            grid = LATENCY_GRID if name == "memory_latency_seconds" else \
+                GAP_GRID if name.endswith("_seconds") else GRID
+            best = min(grid, key=lambda value: loss(rows, dict(profile, **{name: value})))
+            profile[name] = best
+    return profile
+
+
+def fit_profiles(entries, hardware, log=None):
+    """Profiles per accelerator id, fitted on entries = [(case, parts)] (scored rows only).
+    Per accelerator: η_gemm, η_attention (its stack's own kernel), η_m and the latency floor;
+    the link's efficiency and per-call cost from the all-reduce rows alone (pure link
+    measurements); mixture-of-experts rows fit the expert efficiency alone. Shared by every
+    accelerator: each stack's host gap per kernel (on that stack's end-to-end rows) and, for a
+    named attention kernel, its efficiency on an accelerator with two or more rows of it (else
+    pooled over accelerators). The two levels are fitted in turn, twice."""
+    by_accelerator, reduces, moe_rows = {}, {}, {}
+    for case, parts in entries:
+        accelerator = case["scenario"]["hardware"]
+        entry = (case["id"], parts, case["measured"], settings(case))
+        moe_row = any(part[1] == "expert_gemm" for part in parts)
+        kind = reduces if case["operator"] == "attention_all_reduce" else \
+            moe_rows if moe_row else by_accelerator
+        kind.setdefault(accelerator, []).append(entry)
+
+    def rows_of(groups):
+        return [(parts, measured, setting) for rows in groups for _, parts, measured, setting in rows]
+
+    def ids_of(groups):
+        return sorted(i for rows in groups for i, _, _, _ in rows)
+
+    shared = {"kernel_gap_seconds": 4e-6, "stack_gap_seconds": {},
+              "attention_kernel_efficiency": {}}
+    per_accelerator_kernels = {}
+    link_pooled = fit(rows_of(reduces.values()), LINK)
+    for _ in range(2):
+        start = dict(link_pooled, **{k: v for k, v in shared.items()})
+        pooled = fit(rows_of(by_accelerator.values()), MAIN, start)
+        profiles = {}
+        for accelerator in hardware:
+            own_reduces = reduces.get(accelerator, [])
+            link = fit(rows_of([own_reduces]), LINK) if len(own_reduces) >= 2 else link_pooled
+            link_ids = ids_of([own_reduces] if len(own_reduces) >= 2 else reduces.values())
+            rows = by_accelerator.get(accelerator, [])
+            kernels = dict(shared["attention_kernel_efficiency"],
+                           **per_accelerator_kernels.get(accelerator, {}))
+            base = dict(shared, attention_kernel_efficiency=kernels)
+            if len(rows) >= MIN_OWN_ROWS:
+                # A PCIe link has no all-reduce row in the table (those are NVLink): its link
+                # parameters are fitted on the accelerator's own tensor-parallel rows instead,
+                # when it has some; without them they stay the pooled all-reduce fit (nothing
+                # else constrains them: fitted on single-device rows they would take any value).
+                pcie = hardware[accelerator].get("interconnect_kind") == "pcie" and any(
+                    any(part[4] for part in parts) for _, parts, _, _ in rows)
+                names = MAIN + LINK if pcie else MAIN
+                profile = fit(rows_of([rows]), names, dict(pooled, **dict(base, **{
+                    name: link[name] for name in LINK})))
+                profile["fit"] = "own rows (%d)" % len(rows)
+                profile["fitted_on"] = sorted(ids_of([rows]) + ([] if pcie else link_ids))
+            else:
+                profile = dict(pooled, **dict(base, **{name: link[name] for name in LINK}))
+                profile["fit"] = "pooled over every accelerator (%d own rows)" % len(rows)
+                profile["fitted_on"] = sorted(ids_of(by_accelerator.values()) + link_ids)
+            profile["attention_kernel_efficiency"] = kernels
+            # No row of the table is graph-launched: the graph gap is not fitted but assumed.
+            profile["graph_launch_gap_seconds"] = 1e-6
+            profiles[accelerator] = profile
+        # Shared: each stack's gap on its end-to-end rows, given the accelerators' profiles.
+        e2e = [(a, parts, measured, setting) for a, rows in by_accelerator.items()
+               for _, parts, measured, setting in rows if any(part[6] for part in parts)]
+
+        def stack_loss(rows, stack, value):
+            return sum(abs(math.log(predict(parts, dict(
+                profiles[a], stack_gap_seconds=dict(profiles[a].get("stack_gap_seconds", {}),
+                                                    **{stack: value})), setting) / measured))
+                for a, parts, measured, setting in rows)
+
+        pooled_gap = min(GAP_GRID, key=lambda v: sum(abs(math.log(predict(parts, dict(
+            profiles[a], stack_gap_seconds={}, kernel_gap_seconds=v), setting) / measured))
+            for a, parts, measured, setting in e2e)) if e2e else 4e-6
+        shared["kernel_gap_seconds"] = pooled_gap
+        gaps = {}
+        for stack in STACKS:
+            rows = [r for r in e2e if r[3][0] == stack]
+            if rows:
+                gaps[stack] = min(GAP_GRID, key=lambda v: stack_loss(rows, stack, v))
+        shared["stack_gap_seconds"] = gaps
+        # Named attention kernels: per accelerator with two or more rows of it, else pooled.
+        with_kernel = [(a, parts, measured, setting) for a, rows in by_accelerator.items()
+                       for _, parts, measured, setting in rows if setting[1] != "auto"
+                       and any(part[1] == "attention" for part in parts)]
+
+        def kernel_loss(rows, kernel, value):
+            return sum(abs(math.log(predict(parts, dict(
+                profiles[a], attention_kernel_efficiency=dict(
+                    profiles[a]["attention_kernel_efficiency"], **{kernel: value}),
+                stack_gap_seconds=gaps), setting) / measured))
+                for a, parts, measured, setting in rows)
+
+        pooled_kernels, per_accelerator_kernels = {}, {}
+        for kernel in ATTENTION_KERNELS:
+            rows = [r for r in with_kernel if r[3][1] == kernel]
+            if not rows:
+                continue
+            pooled_kernels[kernel] = min(GRID, key=lambda v: kernel_loss(rows, kernel, v))
+            for accelerator in {r[0] for r in rows}:
+                own = [r for r in rows if r[0] == accelerator]
+                if len(own) >= 2:
+                    per_accelerator_kernels.setdefault(accelerator, {})[kernel] = min(
+                        GRID, key=lambda v: kernel_loss(own, kernel, v))
+        shared["attention_kernel_efficiency"] = pooled_kernels
+    for accelerator, profile in profiles.items():
+        profile["kernel_gap_seconds"] = shared["kernel_gap_seconds"]
+        profile["stack_gap_seconds"] = dict(shared["stack_gap_seconds"])
+        profile["attention_kernel_efficiency"] = dict(
+            shared["attention_kernel_efficiency"], **per_accelerator_kernels.get(accelerator, {}))
+        if log:
+            log("%-14s %s" % (accelerator, {k: v for k, v in profile.items()
+                                            if k not in ("fitted_on",)}))
+    # Expert (MoE) GEMMs: fitted per accelerator on its own mixture-of-experts rows (two or
+    # more); without them, expert GEMMs run at the GEMM efficiency (no evidence either way).
+    for accelerator, profile in profiles.items():
+        rows = moe_rows.get(accelerator, [])
+        if len(rows) >= 2:
+            profile["expert_gemm_efficiency"] = min(GRID, key=lambda value: sum(
+                abs(math.log(predict(parts, dict(profile, expert_gemm_efficiency=value),
+                                     setting) / measured))
+                for _, parts, measured, setting in rows))
+            profile["fitted_on"] = sorted(set(profile["fitted_on"]) | {i for i, _, _, _ in rows})
+        else:
+            profile["expert_gemm_efficiency"] = profile["gemm_efficiency"]
+        if log:
+            log("%-14s expert_gemm_efficiency %.2f (%d MoE rows)"
+                % (accelerator, profile["expert_gemm_efficiency"], len(rows)))
+    return profiles
