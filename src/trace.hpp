@@ -23,6 +23,7 @@
 namespace prefill_trace {
 
 enum class Bound { compute, memory, overhead, interconnect };
+inline constexpr std::size_t kBoundCount = 4;
 const char* bound_name(Bound bound);
 
 /// Bytes one kernel moves through HBM, by what they are.
@@ -243,6 +244,7 @@ struct SweepPoint {
   bool overloaded = false;
 };
 using limits::max_sweep_points;  // src/limits.hpp
+/// A refused value is named by its index in `values` as the path "/values/I".
 Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
                                       const std::vector<double>& values);
 

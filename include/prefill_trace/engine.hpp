@@ -1,7 +1,9 @@
 #pragma once
 // The engine's text-in, text-out facade: what the CLI, the wasm bindings and C++ consumers of
 // the installed library call. Every entry point returns a reply value and never throws;
-// `ok == false` carries one error line naming the JSON path or field. The bindings only convert
+// `ok == false` carries the error: `code` (what kind, stable: prefill_trace/result.hpp), `path`
+// (the JSON Pointer of the value concerned, or empty) and `error` (one line for people, which
+// callers show but never parse). The bindings only convert
 // these structs to JS objects. Inputs and outputs are JSON text, so this header (the library's
 // public interface, with prefill_trace/version.hpp) needs no JSON library.
 
@@ -9,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "prefill_trace/result.hpp"
 #include "prefill_trace/version.hpp"
 
 namespace prefill_trace::api {
@@ -20,12 +23,16 @@ std::string_view version();
 struct LessonReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::string lesson_json;  // the validated lesson, re-serialized (unknown fields kept)
 };
 
 struct QuizReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   bool correct = false;
   int correct_index = -1;
   std::string explanation;
@@ -34,6 +41,8 @@ struct QuizReply {
 struct JsonReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::string json;
 };
 
@@ -42,12 +51,16 @@ struct JsonReply {
 struct FiguresReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::vector<double> figures;
 };
-constexpr int kFiguresLayoutVersion = 2;
-constexpr int kFiguresSummaryCount = 16;
-constexpr int kFiguresPerOperator = 12;
+/// [3, signature, every number of the trace document in its printed order]: layout 3.
+constexpr int kFiguresLayoutVersion = 3;
 FiguresReply trace_figures(std::string_view scenario_json);
+/// What a reader needs besides a parsed trace document to refill it from figures (JSON):
+/// {"bound_keys": ["bound", "prefill_bound"], "bound_names": ["compute", ...], "version": 3}.
+std::string figures_layout();
 
 /// The lesson file compiled into the engine, byte for byte, and its published name.
 std::string_view bundled_lesson_text();
@@ -63,6 +76,8 @@ JsonReply compute_trace(std::string_view scenario_json);
 struct CsvReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::string csv;
 };
 CsvReply compute_trace_csv(std::string_view scenario_json);
@@ -81,6 +96,8 @@ CsvReply simulate_serving_csv(std::string_view scenario_json);
 struct GeneratedReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   bool correct = false;
   double expected = 0;  // the numeric answer, or the correct option's index
   std::string explanation;

@@ -23,8 +23,8 @@ test("every declared function exists in the module, and nothing undeclared is ex
   assert.deepEqual(exported, declaredMembers());
   // Both against the API the README documents, written out here: an export lost from both the
   // module and the .d.ts must still fail.
-  assert.deepEqual(declaredMembers(), ["bundledLessonText", "checkAnswer", "checkGenerated", "computeTrace", "generateChecks",
-    "listPresets", "loadLesson", "simulateServing", "sweep", "traceCsv", "traceFigures", "version"]);
+  assert.deepEqual(declaredMembers(), ["bundledLessonText", "checkAnswer", "checkGenerated", "computeTrace",
+    "figuresLayout", "generateChecks", "listPresets", "loadLesson", "simulateServing", "sweep", "traceCsv", "traceFigures", "version"]);
 });
 
 test("bundledLessonText() is the published lesson file, byte for byte, whatever it is passed", async () => {
@@ -51,8 +51,8 @@ test("declared argument counts match the module", async () => {
 test("result objects carry exactly the declared fields", async () => {
   const module = await loadModule();
   const lesson = readFileSync(path.join(root, "lesson-data/prefill-resource-trace-a76d037833bd69f7.json"), "utf8");
-  assert.deepEqual(Object.keys(module.loadLesson(lesson)).sort(), ["error", "lessonJson", "ok"]);
+  assert.deepEqual(Object.keys(module.loadLesson(lesson)).sort(), ["code", "error", "lessonJson", "ok", "path"]);
   assert.deepEqual(Object.keys(module.checkAnswer(lesson, 0, 0)).sort(),
-    ["correct", "correctIndex", "error", "explanation", "ok"]);
-  assert.deepEqual(Object.keys(module.listPresets()).sort(), ["error", "json", "ok"]);
+    ["code", "correct", "correctIndex", "error", "explanation", "ok", "path"]);
+  assert.deepEqual(Object.keys(module.listPresets()).sort(), ["code", "error", "json", "ok", "path"]);
 });

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadModule, lessonPath } from "./load-module.mjs";
+import { figureIndex } from "../../web/src/explorer/trace-from-figures.js";
 
 const module = await loadModule();
 const lesson = readFileSync(lessonPath, "utf8");
@@ -52,7 +53,9 @@ const RIGHT_TYPE = {
 const huge = "x".repeat(200 * 2 ** 20);
 
 function shapeOf(reply) {
-  return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, k === "error" ? typeof v : v]));
+  // The message, code and path differ per refusal; their types must not.
+  const kind = (k, v) => (k === "error" || k === "path" ? typeof v : k === "code" ? typeof v?.value : v);
+  return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, kind(k, v)]));
 }
 
 function expectRefusal(name, args, label) {
@@ -69,8 +72,10 @@ function expectRefusal(name, args, label) {
 
 test("the table covers every export the module has", () => {
   const exported = Object.keys(module).filter((k) => typeof module[k] === "function" && "argCount" in module[k]);
-  // version() and bundledLessonText() take nothing and return a plain string (api-surface.test.mjs).
-  assert.deepEqual(exported.filter((k) => k !== "version" && k !== "bundledLessonText").sort(), Object.keys(CALLS).sort());
+  // version(), bundledLessonText() and figuresLayout() take nothing and return a plain string
+  // (api-surface.test.mjs).
+  const plain = ["version", "bundledLessonText", "figuresLayout"];
+  assert.deepEqual(exported.filter((k) => !plain.includes(k)).sort(), Object.keys(CALLS).sort());
 });
 
 for (const [name, params] of Object.entries(CALLS)) {
@@ -100,6 +105,18 @@ for (const [name, params] of Object.entries(CALLS)) {
 }
 
 test("the refusals name the argument and its type", () => {
+  // What callers branch on: the code and the path (a sweep value is /values/I, as the engine says).
+  const { ErrorCode } = module;
+  assert.equal(module.sweep(scenario, 42, [1]).code, ErrorCode.wrong_type);
+  assert.equal(module.computeTrace().code, ErrorCode.usage);
+  assert.equal(module.sweep(scenario, "prompt_tokens", [1, "2"]).path, "/values/1");
+  assert.equal(module.sweep(scenario, "prompt_tokens", [1, "2"]).code, ErrorCode.wrong_type);
+  assert.equal(module.sweep(scenario, "prompt_tokens", []).code, ErrorCode.out_of_range);
+  assert.equal(module.sweep(scenario, "prompt_tokens", [1, 0]).path, "/values/1");
+  assert.equal(module.checkGenerated(scenario, "é".repeat(200), 1).code, ErrorCode.too_large);
+  assert.equal(module.traceFigures("{").code, ErrorCode.invalid_json);
+  assert.equal(module.traceFigures('{"model": "llama-3.1-8b", "hardware": "h100-sxm", "batch": 0}').path, "/batch");
+  assert.equal(module.computeTrace('{"model": "llama-3.1-8b", "hardware": "h100-sxm"}').code, ErrorCode.none);
   assert.equal(module.sweep(scenario, 42, [1]).error, "variable must be a string, not number");
   assert.equal(module.checkGenerated(scenario, null, 1).error, "id must be a string, not null");
   assert.equal(module.computeTrace().error, "computeTrace: expects 1 argument (scenarioJson), got 0");
@@ -118,9 +135,10 @@ test("after all of that the module still answers, with figures derived by hand",
   const trace = module.computeTrace(scenario);
   assert.equal(trace.ok, true, trace.error);
   assert.equal(JSON.parse(trace.json).totals.kv_cache.bytes, 268435456);
-  // The same figure is slot 5 of traceFigures (layout version, operator count, FLOPs, HBM bytes,
-  // seconds, KV bytes: docs/trace-json.md).
-  assert.equal(module.traceFigures(scenario).figures[5], 268435456);
+  // The same figure in traceFigures, at the place of totals.kv_cache.bytes in the document
+  // (layout 3: the document's numbers in printed order, docs/trace-json.md).
+  const at = figureIndex(JSON.parse(trace.json), ["totals", "kv_cache", "bytes"], JSON.parse(module.figuresLayout()));
+  assert.equal(module.traceFigures(scenario).figures[at], 268435456);
   // The published lesson's check: option 0 is the answer (its `check.answer`), 1 is not.
   assert.equal(JSON.parse(lesson).check.answer, 0);
   assert.equal(module.checkAnswer(lesson, 0, 0).correct, true);
