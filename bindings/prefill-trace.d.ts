@@ -248,6 +248,10 @@ export interface TraceDocument {
       delivery_seconds: number;
       execution_seconds: number;
       overloaded: boolean;
+      /** Quantiles of the queue wait (exact M/D/1 + batch formation); null when overloaded. */
+      queue_p50_seconds: number | null;
+      queue_p90_seconds: number | null;
+      queue_p99_seconds: number | null;
       queue_seconds: number | null;
       total_seconds: number | null;
       total_seconds_high: number | null;
@@ -356,6 +360,9 @@ export interface Step5Facts {
   delivery_seconds: number;
   execution_seconds: number;
   overloaded: boolean;
+  queue_p50_seconds: number | null;
+  queue_p90_seconds: number | null;
+  queue_p99_seconds: number | null;
   queue_seconds: number | null;
   saturation_arrival_rate: number;
   service_seconds: number;

@@ -13,7 +13,22 @@ if(EMSCRIPTEN)
 else()
   # A parent project may already provide the target (its own FetchContent); use that one.
   if(NOT TARGET nlohmann_json::nlohmann_json)
-    find_package(nlohmann_json 3.11 REQUIRED)  # 3.11: the namespace can be renamed (below)
+    # 3.11: the namespace can be renamed (below). Found by CMake's own search (its package
+    # config); -Dnlohmann_json_DIR=... or CMAKE_PREFIX_PATH point it elsewhere.
+    find_package(nlohmann_json CONFIG QUIET)
+    if(NOT nlohmann_json_FOUND)
+      message(FATAL_ERROR
+        "prefill-trace needs nlohmann_json 3.11 or newer, and CMake found none. Install it "
+        "(Debian/Ubuntu: nlohmann-json3-dev, Fedora: json-devel, Homebrew: nlohmann-json, "
+        "vcpkg/Conan: nlohmann-json) or set nlohmann_json_DIR to the folder holding "
+        "nlohmann_jsonConfig.cmake.")
+    elseif(nlohmann_json_VERSION VERSION_LESS 3.11)
+      message(FATAL_ERROR
+        "prefill-trace needs nlohmann_json 3.11 or newer; CMake found ${nlohmann_json_VERSION} "
+        "(${nlohmann_json_DIR}). 3.11 is the first that lets a library keep its copy in its own "
+        "namespace (NLOHMANN_JSON_NAMESPACE), which keeps this library's no-exceptions build "
+        "from clashing with yours. Install a newer one, or set nlohmann_json_DIR to it.")
+    endif()
   endif()
   add_library(prefill_trace_json INTERFACE)
   target_link_libraries(prefill_trace_json INTERFACE nlohmann_json::nlohmann_json)
