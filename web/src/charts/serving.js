@@ -20,6 +20,16 @@ export const POLICIES = Object.freeze([
 const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
 const PERCENTILES = ['p50', 'p90', 'p99'];
 
+/**
+ * What a run's row says instead of bars, or null when it has bars: the engine writes a summary
+ * as null when no finished request has the figure (TPOT when every request has one output token).
+ */
+function missing(report, key) {
+  if (report.overloaded) return 'overloaded: the queue grows without bound';
+  if (report[key] == null) return key === 'tpot_seconds' ? 'no figure: one output token per request' : 'no figure: no request finished';
+  return null;
+}
+
 // --- Percentiles ---------------------------------------------------------------------------
 
 function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
@@ -34,7 +44,7 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
   groups.forEach((g, gi) => {
     const top = gi * groupH;
     const group = part(svg, `group-${gi}`);
-    const values = runs.flatMap((r) => (r.report.overloaded ? [] : PERCENTILES.map((p) => r.report[g.key][p]))).concat(g.slo ?? []);
+    const values = runs.flatMap((r) => (missing(r.report, g.key) ? [] : PERCENTILES.map((p) => r.report[g.key][p]))).concat(g.slo ?? []);
     const x = scaleLinear().domain([0, Math.max(...values, 1e-6) * 1.08]).nice().range([m.left, width - m.right]);
     label(group, 'title', `${g.title} (p50, p90, p99)`, { class: 'group-title', x: 0, y: top + 14 });
     const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
@@ -45,7 +55,7 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
       .attr('text-anchor', 'end')
       .text((d) => policyLabel(d.run.policy));
     const bars = rows.flatMap((d) =>
-      d.run.report.overloaded ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[g.key][p], y: d.y + band(p), policy: d.run.policy })),
+      missing(d.run.report, g.key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[g.key][p], y: d.y + band(p), policy: d.run.policy })),
     );
     joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
       .attr('class', (b) => `percentile-bar percentile-${b.p}`)
@@ -55,11 +65,11 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
       .attr('width', (b) => Math.max(1, x(b.value) - m.left))
       .select('title')
       .text((b) => `${policyLabel(b.policy)} ${b.p}: ${fmt.seconds(b.value)}`);
-    joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => d.run.report.overloaded), (d) => d.run.policy)
-      .attr('class', 'fit-verdict does-not-fit')
+    joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => missing(d.run.report, g.key)), (d) => d.run.policy)
+      .attr('class', (d) => `fit-verdict${d.run.report.overloaded ? ' does-not-fit' : ''}`)
       .attr('x', m.left + 4)
       .attr('y', (d) => d.y + rowH / 2)
-      .text('overloaded: the queue grows without bound');
+      .text((d) => missing(d.run.report, g.key));
     const axisY = top + 24 + runs.length * rowH;
     part(group, 'slo', 'line')
       .attr('class', 'slo-rule')
@@ -84,7 +94,8 @@ function describePercentiles({ runs, rate }) {
       .map((r) =>
         r.report.overloaded
           ? `${policyLabel(r.policy)} overloaded`
-          : `${policyLabel(r.policy)} TTFT p99 ${fmt.seconds(r.report.ttft_seconds.p99)}, TPOT p99 ${fmt.seconds(r.report.tpot_seconds.p99)}`,
+          : `${policyLabel(r.policy)} TTFT p99 ${r.report.ttft_seconds ? fmt.seconds(r.report.ttft_seconds.p99) : 'none'}, ` +
+            `TPOT p99 ${r.report.tpot_seconds ? fmt.seconds(r.report.tpot_seconds.p99) : 'none (one output token)'}`,
       )
       .join('; ') +
     '.'
@@ -97,7 +108,9 @@ function tablePercentiles({ runs }) {
     ['Scheduler', 'TTFT p50', 'TTFT p90', 'TTFT p99', 'TPOT p50', 'TPOT p90', 'TPOT p99'],
     runs.map((r) => [
       policyLabel(r.policy),
-      ...['ttft_seconds', 'tpot_seconds'].flatMap((k) => PERCENTILES.map((p) => (r.report.overloaded ? 'overloaded' : fmt.seconds(r.report[k][p])))),
+      ...['ttft_seconds', 'tpot_seconds'].flatMap((k) =>
+        PERCENTILES.map((p) => (r.report.overloaded ? 'overloaded' : r.report[k] == null ? '—' : fmt.seconds(r.report[k][p]))),
+      ),
     ]),
   );
 }
