@@ -1,8 +1,8 @@
 // "Under load": the explorer's scenario served to many requests under the engine's three
 // schedulers (prefill first, chunked prefill, disaggregated prefill and decode; docs/serving.md),
 // simulated in a Worker (worker.js) so the page never waits on it. The reader sets the arrival
-// rate, the output length and the two service-level objectives; one run simulates a minute of
-// arrivals for each scheduler, an attainment sweep over rates and the goodput search, and the
+// rate, the output length and the two service-level objectives; one run simulates, for each
+// scheduler, a minute of arrivals, an attainment sweep over rates and the goodput search, and the
 // pictures (charts/serving.js) show the percentiles, attainment against rate and the minute's
 // timeline. Nothing is simulated until the reader opens the part and presses Run; nothing is
 // drawn that the engine did not report.
@@ -100,7 +100,8 @@ export class UnderLoad {
         { class: 'hint' },
         'The prompt, model, accelerator and precision are the explorer’s. Prefill first runs each prompt whole before any decode; ',
         'chunked prefill mixes prompt chunks with other requests’ decode steps; disaggregated runs prefill and decode on separate devices ',
-        '(one of each here: twice the devices of the others). Simulated by the engine in a background thread.',
+        '(one of each here: twice the devices of the others). Every run is one simulated minute of arrivals; the goodput search ',
+        'runs as many requests as a minute at the prefill’s saturation rate. Simulated by the engine in a background thread.',
       ),
       h('div', { class: 'under-load-fields' }, rate.wrap, output.wrap, ttft.wrap, tpot.wrap),
       this.runButton,
@@ -126,32 +127,58 @@ export class UnderLoad {
     return { values };
   }
 
+  /**
+   * The runs, per scheduler: the reader's rate (one minute of arrivals: the percentiles and the
+   * timeline); each sweep rate, a minute of its own arrivals (attainment against rate); and the
+   * goodput search, with as many requests as a minute at the prefill's saturation rate, started
+   * at half of it. A fixed, small request count would not do for the last two: the engine's
+   * search keeps the count while it raises the rate, and a burst of 30 requests meets a 1 s
+   * objective at any rate (its "goodput" then doubles without end).
+   */
   #jobs({ rate, output, ttft, tpot }) {
     const base = scenarioObject(this.#explorer.state);
     base.arrival_rate = 0;
     base.batch = 1;
     const saturation = this.#saturation > 0 ? this.#saturation : rate / 0.3;
     const sweep = SWEEP_FRACTIONS.map((f) => Number((saturation * f).toPrecision(3)));
-    const requests = Math.min(MAX_REQUESTS, Math.max(20, Math.ceil(rate * ARRIVAL_SECONDS)));
-    return POLICY_IDS.map((policy) => ({
-      key: policy,
+    const minute = (r, least = 20) => Math.min(MAX_REQUESTS, Math.max(least, Math.ceil(r * ARRIVAL_SECONDS)));
+    const job = (policy, key, serving) => ({
+      policy,
+      key,
+      rate: serving.rate,
       json: JSON.stringify({
         ...base,
-        serving: {
-          policy,
-          rate,
-          requests,
-          seed: 1,
-          prompt: base.prompt_tokens,
-          output,
-          ttft_slo: ttft,
-          tpot_slo: tpot,
-          goodput: true,
-          sweep_rates: sweep,
-          timeline_points: 240,
-        },
+        serving: { policy, seed: 1, prompt: base.prompt_tokens, output, ttft_slo: ttft, tpot_slo: tpot, timeline_points: 0, ...serving },
       }),
-    }));
+    });
+    return POLICY_IDS.flatMap((policy) => [
+      job(policy, 'base', { rate, requests: minute(rate), timeline_points: 240 }),
+      ...sweep.map((r, i) => job(policy, `sweep-${i}`, { rate: r, requests: minute(r) })),
+      job(policy, 'goodput', { rate: Number((saturation * 0.5).toPrecision(3)), requests: minute(saturation, 200), goodput: true }),
+    ]);
+  }
+
+  /** Each scheduler's base report with its sweep and goodput runs folded in, as the charts read them. */
+  #assemble(results) {
+    return POLICY_IDS.filter((policy) => results.some((r) => r.policy === policy && r.key === 'base')).map((policy) => {
+      const mine = results.filter((r) => r.policy === policy);
+      const base = mine.find((r) => r.key === 'base').report;
+      const goodput = mine.find((r) => r.key === 'goodput')?.report;
+      const sweep = mine
+        .filter((r) => r.key.startsWith('sweep-'))
+        .map((r) => ({ rate: r.rate, slo_attainment: r.report.slo_attainment, overloaded: r.report.overloaded }));
+      return {
+        policy,
+        report: {
+          ...base,
+          sweep,
+          goodput_requests_per_second: goodput?.goodput_requests_per_second ?? null,
+          goodput_per_device: goodput?.goodput_per_device ?? null,
+          goodput_target: goodput?.goodput_target ?? null,
+          goodput_requests: goodput?.requests ?? null,
+        },
+      };
+    });
   }
 
   async #start() {
@@ -163,7 +190,7 @@ export class UnderLoad {
     const id = ++this.#run;
     const jobs = this.#jobs(read.values);
     this.runButton.disabled = true;
-    setText(this.status, `Simulating ${jobs.length} schedulers in the background…`);
+    setText(this.status, `Simulating ${POLICY_IDS.length} schedulers in the background…`);
     // The charts chunk, by the literal address build-site writes (the explorer's import).
     const chartsModule = import('../charts/index.js');
     let outcome = await this.#inWorker(id, jobs);
@@ -215,13 +242,13 @@ export class UnderLoad {
         if (m.id !== id) return;
         if (m.type === 'result') {
           if (!m.ok) {
-            resolve({ error: `The engine rejected the ${m.key} run: ${m.error}` });
+            resolve({ error: `The engine rejected the ${jobs[m.index].policy} run: ${m.error}` });
             return;
           }
-          runs.push({ policy: m.key, report: m.report });
-          setText(this.status, `Simulated ${runs.length} of ${jobs.length} schedulers…`);
+          runs.push({ ...jobs[m.index], report: m.report });
+          setText(this.status, `Simulated ${runs.length} of ${jobs.length} runs…`);
         }
-        if (m.type === 'done') resolve({ runs, ranIn: 'worker' });
+        if (m.type === 'done') resolve({ runs: this.#assemble(runs), ranIn: 'worker' });
       };
       // A script that does not load (404, refused by a CSP's worker-src) or throws.
       worker.onerror = (event) => {
@@ -229,7 +256,7 @@ export class UnderLoad {
         failed(event.message ? `the Worker stopped: ${event.message}` : 'the Worker’s script did not load');
       };
     });
-    worker.postMessage({ type: 'run', id, wasm: assetUrl(ENGINE_DIR + ENGINE_WASM, this.#base).href, jobs });
+    worker.postMessage({ type: 'run', id, wasm: assetUrl(ENGINE_DIR + ENGINE_WASM, this.#base).href, jobs: jobs.map(({ json }) => json) });
     return finished;
   }
 
@@ -245,15 +272,15 @@ export class UnderLoad {
     for (const job of jobs) {
       setText(
         this.status,
-        `No background thread could run the simulation (${reason}); simulating ${runs.length + 1} of ${jobs.length} schedulers on this page, which may pause meanwhile…`,
+        `No background thread could run the simulation (${reason}); simulating run ${runs.length + 1} of ${jobs.length} on this page, which may pause meanwhile…`,
       );
       await idleSlice();
       if (id !== this.#run) return {};
       const result = engine.simulateServing(job.json);
-      if (!result.ok) return { error: `The engine rejected the ${job.key} run: ${result.error}` };
-      runs.push({ policy: job.key, report: servingSummary(result.value) });
+      if (!result.ok) return { error: `The engine rejected the ${job.policy} run: ${result.error}` };
+      runs.push({ ...job, report: servingSummary(result.value) });
     }
-    return { runs, ranIn: 'page' };
+    return { runs: this.#assemble(runs), ranIn: 'page' };
   }
 
   #show(runs, { rate, ttft, tpot }, module) {

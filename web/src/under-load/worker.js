@@ -10,9 +10,10 @@
 // `assetUrl('wasm/prefill_trace.wasm', base)`, the bundler's address when no asset base is
 // named), so the Worker works wherever the element's engine does, bundled or not.
 //
-// Messages in: {type: 'run', id, wasm: <address of the .wasm>, jobs: [{key, json}]}. Out:
-// {type: 'capability', ok, error} once the engine is loaded (or not), then
-// {type: 'result', id, key, ok, error, report} per job, then {type: 'done', id}.
+// Messages in: {type: 'run', id, wasm: <address of the .wasm>, jobs: [scenario JSON text]}.
+// Out: {type: 'capability', ok, error} once the engine is loaded (or not), then
+// {type: 'result', id, index, ok, error, report} per job (index into jobs), then
+// {type: 'done', id}.
 
 /* eslint-env worker */
 
@@ -46,17 +47,17 @@ self.onmessage = async (event) => {
     return;
   }
   self.postMessage({ type: 'capability', ok: true });
-  for (const job of message.jobs) {
+  for (const [index, json] of message.jobs.entries()) {
     let reply;
     try {
-      const result = module.simulateServing(job.json);
+      const result = module.simulateServing(json);
       reply = result.ok
         ? { ok: true, error: '', report: servingSummary(JSON.parse(result.json)) }
         : { ok: false, error: String(result.error), report: null };
     } catch (error) {
       reply = { ok: false, error: `the engine failed while simulating: ${error?.message ?? error}`, report: null };
     }
-    self.postMessage({ type: 'result', id: message.id, key: job.key, ...reply });
+    self.postMessage({ type: 'result', id: message.id, index, ...reply });
   }
   self.postMessage({ type: 'done', id: message.id });
 };
