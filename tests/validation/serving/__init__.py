@@ -1,0 +1,1 @@
+"""Published serving results against the serving simulation (published.py)."""

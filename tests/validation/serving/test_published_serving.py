@@ -1,0 +1,63 @@
+"""Published serving results (published.csv) against `prefill-trace serve`.
+
+Reports the whole table (engine figure, published figure, ratio) — the numbers docs/serving.md
+shows — and guards only what is stable: every row runs and yields a finite, positive figure,
+and the orderings the sources themselves show and the engine reproduces:
+- vLLM's SLO attainment falls as the rate rises (DistServe artifact: 90, 85, 71, 55 % at 0.25,
+  1, 2, 3 req/s);
+- prefill in 512-token chunks takes longer than unchunked for 2047- and 4095-token prompts
+  (Sarathi-Serve Fig. 9a: ratios 1.15 and 1.19 > 1);
+- TPOT grows from a batch of 1 to a batch of 64, and is lower on H100 than on A100 (Splitwise's
+  profile: 44.9 → 71.6 ms on A100, 29.8 → 50.2 ms on H100).
+Not guarded, because the engine does not reproduce it (docs/serving.md diagnoses why): DistServe's
+per-GPU goodput above vLLM's. Runs the native CLI (PREFILL_TRACE_CLI). Standard library.
+"""
+
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import published  # noqa: E402
+
+
+class PublishedServing(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.results = {r["row"]["id"]: r for r in published.evaluate()}
+        print("\n" + published.markdown(list(cls.results.values())))
+
+    def figure(self, row_id):
+        return self.results[row_id]["engine"]
+
+    def test_every_row_yields_a_finite_positive_figure(self):
+        self.assertGreaterEqual(len(self.results), 12)
+        for row_id, result in self.results.items():
+            with self.subTest(row=row_id):
+                self.assertIsNotNone(result["engine"])
+                self.assertTrue(math.isfinite(result["engine"]) and result["engine"] > 0)
+
+    def test_vllm_attainment_falls_with_rate(self):
+        curve = [self.figure(f"distserve-vllm-att-{r}") for r in ("0.25", "1", "2", "3")]
+        self.assertEqual(curve, sorted(curve, reverse=True))
+        self.assertGreater(curve[0], curve[-1])
+
+    def test_chunked_prefill_costs_more_than_unchunked(self):
+        for prompt in (2047, 4095):
+            with self.subTest(prompt=prompt):
+                self.assertGreater(self.figure(f"sarathi-chunk-{prompt}"), 1.0)
+
+    def test_tpot_grows_with_batch_and_is_lower_on_h100(self):
+        for gpu in ("a100", "h100"):
+            with self.subTest(gpu=gpu):
+                self.assertGreater(self.figure(f"splitwise-tpot-{gpu}-b64"),
+                                   self.figure(f"splitwise-tpot-{gpu}-b1"))
+        for batch in ("b1", "b64"):
+            with self.subTest(batch=batch):
+                self.assertLess(self.figure(f"splitwise-tpot-h100-{batch}"),
+                                self.figure(f"splitwise-tpot-a100-{batch}"))
+
+
+if __name__ == "__main__":
+    unittest.main()
