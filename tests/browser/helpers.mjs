@@ -33,6 +33,10 @@ export const DEFAULT_SCENARIO = Object.freeze({
   attention: 'fused',
   arrival_rate: 0,
   timing: 'bound',
+  // The estimate's choices, at their documented defaults (docs/trace-json.md): the page sends
+  // them with every scenario, whichever timing is chosen.
+  stack: 'tensorrt-llm',
+  attention_kernel: 'auto',
   tensor_parallel: 1,
 });
 
