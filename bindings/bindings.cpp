@@ -86,33 +86,73 @@ EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_figures_error_bytes() {
   return last_figures.error.size();
 }
 
+EMSCRIPTEN_KEEPALIVE int prefill_trace_figures_error_code() {
+  return static_cast<int>(last_figures.code);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* prefill_trace_figures_error_path() {
+  return last_figures.path.data();
+}
+
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_figures_error_path_bytes() {
+  return last_figures.path.size();
+}
+
 }  // extern "C"
 
 EMSCRIPTEN_BINDINGS(prefill_trace) {
+  using emscripten::enum_;
   using emscripten::function;
   using emscripten::value_object;
+
+  // Every reply's `code`: JS compares it with ErrorCode.unknown_field etc. (its `value` is the
+  // stable number of include/prefill_trace/result.hpp).
+  enum_<ErrorCode>("ErrorCode")
+      .value("none", ErrorCode::none)
+      .value("invalid_json", ErrorCode::invalid_json)
+      .value("too_large", ErrorCode::too_large)
+      .value("wrong_type", ErrorCode::wrong_type)
+      .value("missing_field", ErrorCode::missing_field)
+      .value("unknown_field", ErrorCode::unknown_field)
+      .value("out_of_range", ErrorCode::out_of_range)
+      .value("unknown_name", ErrorCode::unknown_name)
+      .value("incompatible", ErrorCode::incompatible)
+      .value("integrity", ErrorCode::integrity)
+      .value("usage", ErrorCode::usage)
+      .value("io", ErrorCode::io)
+      .value("internal", ErrorCode::internal);
 
   value_object<api::LessonReply>("LessonResult")
       .field("ok", &api::LessonReply::ok)
       .field("error", &api::LessonReply::error)
+      .field("code", &api::LessonReply::code)
+      .field("path", &api::LessonReply::path)
       .field("lessonJson", &api::LessonReply::lesson_json);
   value_object<api::QuizReply>("QuizResult")
       .field("ok", &api::QuizReply::ok)
       .field("error", &api::QuizReply::error)
+      .field("code", &api::QuizReply::code)
+      .field("path", &api::QuizReply::path)
       .field("correct", &api::QuizReply::correct)
       .field("correctIndex", &api::QuizReply::correct_index)
       .field("explanation", &api::QuizReply::explanation);
   value_object<api::JsonReply>("JsonResult")
       .field("ok", &api::JsonReply::ok)
       .field("error", &api::JsonReply::error)
+      .field("code", &api::JsonReply::code)
+      .field("path", &api::JsonReply::path)
       .field("json", &api::JsonReply::json);
   value_object<api::CsvReply>("CsvResult")
       .field("ok", &api::CsvReply::ok)
       .field("error", &api::CsvReply::error)
+      .field("code", &api::CsvReply::code)
+      .field("path", &api::CsvReply::path)
       .field("csv", &api::CsvReply::csv);
   value_object<api::GeneratedReply>("GeneratedCheckResult")
       .field("ok", &api::GeneratedReply::ok)
       .field("error", &api::GeneratedReply::error)
+      .field("code", &api::GeneratedReply::code)
+      .field("path", &api::GeneratedReply::path)
       .field("correct", &api::GeneratedReply::correct)
       .field("expected", &api::GeneratedReply::expected)
       .field("explanation", &api::GeneratedReply::explanation);

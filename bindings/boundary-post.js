@@ -52,39 +52,42 @@
              (value instanceof BigInt64Array || value instanceof BigUint64Array));
   }
 
-  // Checks one argument; returns the value to hand to wasm, or throws a Refusal.
-  function Refusal(message) { this.message = message; }
+  // Checks one argument; returns the value to hand to wasm, or throws a Refusal: its code names
+  // an ErrorCode; a sweep value's path is "/values/I", as the engine names it.
+  function Refusal(code, message, path) { this.code = code; this.message = message; this.path = path || ""; }
   function take(name, kind, value) {
     if (kind === DOCUMENT || kind === NAME) {
-      if (typeof value !== "string") throw new Refusal(name + " must be a string, not " + describe(value));
+      if (typeof value !== "string") throw new Refusal("wrong_type", name + " must be a string, not " + describe(value));
       // UTF-8 never takes fewer bytes than UTF-16 units: a string longer than the limit in units
       // is over it in bytes, refused before anything is copied or even measured.
       if (kind === DOCUMENT) {
         if (value.length > maxDocumentBytes) {
-          throw new Refusal(name + ": byte 0: document of more than " + maxDocumentBytes +
+          throw new Refusal("too_large", name + ": byte 0: document of more than " + maxDocumentBytes +
                             " bytes exceeds the limit of " + maxDocumentBytes);
         }
         // Within the limit in units: the engine's parser checks the exact byte count.
       } else if (value.length > maxIdentifierBytes || lengthBytesUTF8(value) > maxIdentifierBytes) {
-        throw new Refusal(name + ": string of more than " + maxIdentifierBytes +
+        throw new Refusal("too_large", name + ": string of more than " + maxIdentifierBytes +
                           " bytes exceeds the limit of " + maxIdentifierBytes);
       }
       return value;
     }
     if (kind === NUMBER) {
-      if (typeof value !== "number") throw new Refusal(name + " must be a number, not " + describe(value));
+      if (typeof value !== "number") throw new Refusal("wrong_type", name + " must be a number, not " + describe(value));
       return value;
     }
     var count = isNumberArray(value) ? value.length : -1;
     if (!(count >= 1 && count <= maxSweepPoints)) {
-      throw new Refusal("sweep: " + name + " must be an array of between 1 and " + maxSweepPoints +
-                        " numbers");
+      throw new Refusal(count < 0 ? "wrong_type" : count > maxSweepPoints ? "too_large" : "out_of_range",
+                        "sweep: " + name + " must be an array of between 1 and " + maxSweepPoints +
+                        " numbers", "/" + name);
     }
     var copy = new Float64Array(count);
     for (var i = 0; i < count; ++i) {
       var item = value[i];
       if (typeof item !== "number") {
-        throw new Refusal(name + "[" + i + "] must be a number, not " + describe(item));
+        throw new Refusal("wrong_type", name + "[" + i + "] must be a number, not " + describe(item),
+                          "/" + name + "/" + i);
       }
       copy[i] = item;
     }
@@ -92,8 +95,8 @@
   }
 
   function guard(exportName, raw, params, emptyPayload) {
-    function refused(message) {
-      var reply = { ok: false, error: message };
+    function refused(code, message, path) {
+      var reply = { ok: false, error: message, code: Module["ErrorCode"][code], path: path || "" };
       var payload = emptyPayload();
       for (var key in payload) reply[key] = payload[key];
       return reply;
@@ -102,7 +105,7 @@
     function guarded() {
       try {
         if (arguments.length !== params.length) {
-          return refused(exportName + ": expects " + params.length + " argument" +
+          return refused("usage", exportName + ": expects " + params.length + " argument" +
                          (params.length === 1 ? "" : "s") + (names ? " (" + names + ")" : "") +
                          ", got " + arguments.length);
         }
@@ -110,9 +113,9 @@
         for (var i = 0; i < params.length; ++i) args[i] = take(params[i][0], params[i][1], arguments[i]);
         return raw.apply(null, args);
       } catch (e) {
-        if (e instanceof Refusal) return refused(e.message);
+        if (e instanceof Refusal) return refused(e.code, e.message, e.path);
         // Reading a hostile argument threw (a getter, a Proxy), or the module itself failed.
-        return refused(exportName + ": " + (e && e.message ? e.message : String(e)));
+        return refused("internal", exportName + ": " + (e && e.message ? e.message : String(e)));
       }
     }
     guarded.argCount = params.length;  // Embind's marker, so the API enumerates as before

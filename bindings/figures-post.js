@@ -1,4 +1,4 @@
-// traceFigures(scenarioJson) -> {ok, error, figures: Float64Array}, the per-change call (the
+// traceFigures(scenarioJson) -> {ok, error, code, path, figures: Float64Array}, the per-change call (the
 // explorer refills its trace from it: web/src/explorer/trace-from-figures.js), without
 // Embind (bindings.cpp says why). Appended to the Emscripten glue with --post-js, so it sees the
 // glue's own helpers (_malloc, HEAPU8, HEAPF64, UTF8ToString). It computes nothing itself: the
@@ -11,24 +11,28 @@
   var keptText = 0;
   var encoder = new TextEncoder();
 
-  function refused(error) {
-    return { ok: false, error: error, figures: new Float64Array(0) };
+  function refused(error, code, path) {
+    return { ok: false, error: error, code: code, path: path, figures: new Float64Array(0) };
   }
 
   function traceFigures(scenarioJson) {
     var capacity = scenarioJson.length * 3;  // the most UTF-8 bytes a UTF-16 unit can need
     if (capacity <= keptBytes && !keptText) keptText = _malloc(keptBytes);
     var text = capacity <= keptBytes ? keptText : _malloc(capacity);
-    if (!text) return refused("scenarioJson: out of memory");
+    if (!text) return refused("scenarioJson: out of memory", Module["ErrorCode"]["too_large"], "");
     var bytes = encoder.encodeInto(scenarioJson, HEAPU8.subarray(text, text + capacity)).written;
     var count = _prefill_trace_figures(text, bytes);
     if (text !== keptText) _free(text);
     if (count < 0) {
       return refused(UTF8ToString(_prefill_trace_figures_error(),
-                                  _prefill_trace_figures_error_bytes()));
+                                  _prefill_trace_figures_error_bytes()),
+                     Module["ErrorCode"]["values"][_prefill_trace_figures_error_code()],
+                     UTF8ToString(_prefill_trace_figures_error_path(),
+                                  _prefill_trace_figures_error_path_bytes()));
     }
     var start = _prefill_trace_figures_data() >>> 3;
-    return { ok: true, error: "", figures: HEAPF64.slice(start, start + count) };
+    return { ok: true, error: "", code: Module["ErrorCode"]["none"], path: "",
+             figures: HEAPF64.slice(start, start + count) };
   }
 
   // The marker Embind puts on the functions it registers, so the API enumerates uniformly.

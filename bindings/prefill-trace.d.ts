@@ -16,9 +16,32 @@
 //     "id: string of more than 256 bytes exceeds the limit of 256";
 //   - sweep values that are not an array or typed array of 1 to 4096 numbers.
 // The limits are https://github.com/SemiAIFoundry/prefill-trace/blob/main/src/limits.hpp's (https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/robustness.md).
+//
+// Every result also carries `code` (an ErrorCode, ErrorCode.none when ok) and `path` (the JSON
+// Pointer of the value concerned, "" when none; a sweep value is "/values/I"). Branch on these,
+// never on the wording of `error`, which is for people and may change.
+
+/** What kind of problem a refusal is: stable names and numbers (include/prefill_trace/result.hpp). */
+export interface ErrorCodeValue<Name extends string = string> {
+  /** The code's stable number (include/prefill_trace/result.hpp). */
+  readonly value: number;
+}
+export type ErrorCodeName =
+  | "none" | "invalid_json" | "too_large" | "wrong_type" | "missing_field" | "unknown_field"
+  | "out_of_range" | "unknown_name" | "incompatible" | "integrity" | "usage" | "io" | "internal";
+export type ErrorCodeEnum = { readonly [N in ErrorCodeName]: ErrorCodeValue<N> } & {
+  readonly values: { readonly [value: number]: ErrorCodeValue };
+};
+
+/** The fields every result has when it is refused. */
+export interface Refusal {
+  code: ErrorCodeValue;
+  /** JSON Pointer of the value concerned ("/prompt_tokens"), or "" */
+  path: string;
+}
 
 /** Result of validating a lesson-data file against the Atlas lesson contract. */
-export interface LessonResult {
+export interface LessonResult extends Refusal {
   ok: boolean;
   /** e.g. "/check/answer: must be an integer index into /check/options (3 items)" */
   error: string;
@@ -27,7 +50,7 @@ export interface LessonResult {
 }
 
 /** Result of checking one quiz answer with the engine. */
-export interface QuizResult {
+export interface QuizResult extends Refusal {
   ok: boolean;
   error: string;
   correct: boolean;
@@ -37,7 +60,7 @@ export interface QuizResult {
 }
 
 /** A JSON payload (trace, presets, sweep, generated checks) or an error. */
-export interface JsonResult {
+export interface JsonResult extends Refusal {
   ok: boolean;
   error: string;
   /** JSON text; the shape is documented in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md. */
@@ -45,7 +68,7 @@ export interface JsonResult {
 }
 
 /** The trace as CSV text (one row per operator; the CLI's --csv), or an error. */
-export interface CsvResult {
+export interface CsvResult extends Refusal {
   ok: boolean;
   error: string;
   /** CSV text (RFC 4180, CRLF); empty when ok is false. */
@@ -53,7 +76,7 @@ export interface CsvResult {
 }
 
 /** The trace's figures as one flat array (no JSON), or an error. */
-export interface FiguresResult {
+export interface FiguresResult extends Refusal {
   ok: boolean;
   error: string;
   /** Empty when ok is false. */
@@ -61,7 +84,7 @@ export interface FiguresResult {
 }
 
 /** Result of checking an answer to a generated check. */
-export interface GeneratedCheckResult {
+export interface GeneratedCheckResult extends Refusal {
   ok: boolean;
   error: string;
   correct: boolean;
@@ -72,6 +95,8 @@ export interface GeneratedCheckResult {
 }
 
 export interface PrefillTraceModule {
+  /** The error codes every result's `code` is one of: `reply.code === module.ErrorCode.unknown_field`. */
+  readonly ErrorCode: ErrorCodeEnum;
   /** Engine version, e.g. "0.1.0". Cannot fail; arguments are ignored. */
   version(): string;
 

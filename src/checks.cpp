@@ -139,15 +139,17 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
 
 Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_view id,
                                          double answer) {
-  if (!std::isfinite(answer)) return Error{"answer must be a finite number"};
+  if (!std::isfinite(answer))
+    return error_at(ErrorCode::out_of_range, "", "answer must be a finite number");
   for (const GeneratedCheck& check : generate_checks(scenario)) {
     if (check.id != id) continue;
     GeneratedOutcome outcome{false, check.expected, check.explanation};
     if (check.kind == CheckKind::choice) {
       if (answer != std::floor(answer) || answer < 0 ||
           answer >= static_cast<double>(check.options.size())) {
-        return Error{"answer must be an integer option index from 0 to " +
-                     std::to_string(check.options.size() - 1)};
+        return error_at(ErrorCode::out_of_range, "",
+                        "answer must be an integer option index from 0 to " +
+                            std::to_string(check.options.size() - 1));
       }
       outcome.correct = answer == check.expected;
     } else {
@@ -156,7 +158,7 @@ Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_v
     }
     return outcome;
   }
-  return Error{"unknown check " + quoted_excerpt(id)};
+  return error_at(ErrorCode::unknown_name, "", "unknown check " + quoted_excerpt(id));
 }
 
 }  // namespace prefill_trace

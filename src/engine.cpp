@@ -27,22 +27,28 @@ const std::vector<std::string>& bundled_mechanism() {
   return mechanism;
 }
 
+// Every reply reports a refusal the same way: its code, path and message (ok stays false).
+template <typename Reply>
+Reply& refuse(Reply& reply, const Error& error) {
+  reply.error = error.message;
+  reply.code = error.code;
+  reply.path = error.path;
+  return reply;
+}
+
 // Parses the scenario, then lets `body` fill the reply; a parse error becomes the reply's error.
 template <typename Reply, typename Body>
 Reply with_scenario(std::string_view scenario_json, Body body) {
   Reply reply;
   auto scenario = parse_scenario(scenario_json);
-  if (!scenario) {
-    reply.error = scenario.error();
-    return reply;
-  }
+  if (!scenario) return refuse(reply, scenario.failure());
   body(scenario.value(), reply);
   return reply;
 }
 
 Result<Trace> trace_for(std::string_view scenario_json) {
   auto scenario = parse_scenario(scenario_json);
-  if (!scenario) return Error{scenario.error()};
+  if (!scenario) return scenario.failure();
   return compute_trace(scenario.value(), bundled_mechanism());
 }
 
@@ -281,10 +287,7 @@ std::string_view bundled_lesson_name() {
 LessonReply load_lesson(std::string_view lesson_text) {
   LessonReply reply;
   auto lesson = parse_lesson(lesson_text);
-  if (!lesson) {
-    reply.error = lesson.error();
-    return reply;
-  }
+  if (!lesson) return refuse(reply, lesson.failure());
   reply.ok = true;
   reply.lesson_json = dump_json(lesson->document);
   return reply;
@@ -293,15 +296,9 @@ LessonReply load_lesson(std::string_view lesson_text) {
 QuizReply check_answer(std::string_view lesson_text, double check_index, double choice) {
   QuizReply reply;
   auto lesson = parse_lesson(lesson_text);
-  if (!lesson) {
-    reply.error = lesson.error();
-    return reply;
-  }
+  if (!lesson) return refuse(reply, lesson.failure());
   auto outcome = prefill_trace::check_answer(lesson.value(), check_index, choice);
-  if (!outcome) {
-    reply.error = outcome.error();
-    return reply;
-  }
+  if (!outcome) return refuse(reply, outcome.failure());
   reply.ok = true;
   reply.correct = outcome->correct;
   reply.correct_index = outcome->correct_index;
@@ -312,10 +309,7 @@ QuizReply check_answer(std::string_view lesson_text, double check_index, double 
 JsonReply compute_trace(std::string_view scenario_json) {
   JsonReply reply;
   auto trace = trace_for(scenario_json);
-  if (!trace) {
-    reply.error = trace.error();
-    return reply;
-  }
+  if (!trace) return refuse(reply, trace.failure());
   reply.ok = true;
   reply.json = dump_json(trace_to_json(trace.value()));
   return reply;
@@ -324,10 +318,7 @@ JsonReply compute_trace(std::string_view scenario_json) {
 FiguresReply trace_figures(std::string_view scenario_json) {
   FiguresReply reply;
   auto trace = trace_for(scenario_json);
-  if (!trace) {
-    reply.error = trace.error();
-    return reply;
-  }
+  if (!trace) return refuse(reply, trace.failure());
   const Trace& t = trace.value();
   const Ttft& ttft = t.ttft;
   std::vector<double>& out = reply.figures;
@@ -358,10 +349,7 @@ FiguresReply trace_figures(std::string_view scenario_json) {
 CsvReply compute_trace_csv(std::string_view scenario_json) {
   CsvReply reply;
   auto trace = trace_for(scenario_json);
-  if (!trace) {
-    reply.error = trace.error();
-    return reply;
-  }
+  if (!trace) return refuse(reply, trace.failure());
   reply.csv = trace_to_csv(trace.value());
   reply.ok = true;
   return reply;
@@ -371,8 +359,8 @@ JsonReply list_presets() {
   JsonReply reply;
   const Presets& presets = builtin_presets();
   if (presets.models.empty() || presets.accelerators.empty()) {
-    reply.error = "the built-in presets failed to load (a build defect)";
-    return reply;
+    return refuse(reply, error_at(ErrorCode::internal, "",
+                                  "the built-in presets failed to load (a build defect)"));
   }
   reply.ok = true;
   reply.json = dump_json(presets_to_json(presets));
@@ -381,31 +369,37 @@ JsonReply list_presets() {
 
 namespace {
 // A name passed on its own is bounded here too, not only by the wasm boundary's JS: C++
-// callers of this facade get the same limit and the same message shape.
+// callers of this facade get the same limit and the same message shape. Empty: within it.
 std::string identifier_too_long(const char* what, std::string_view name) {
   if (name.size() <= limits::max_identifier_bytes) return {};
   return std::string(what) + ": string of " + std::to_string(name.size()) +
          " bytes exceeds the limit of " + std::to_string(limits::max_identifier_bytes);
+}
+
+// The refusal of an over-long name: no JSON path (the boundary's JS says the same).
+template <typename Reply>
+Reply too_long(std::string message) {
+  Reply reply;
+  return refuse(reply, error_at(ErrorCode::too_large, "", std::move(message)));
 }
 }  // namespace
 
 JsonReply sweep(std::string_view scenario_json, std::string_view variable,
                 const std::vector<double>& values) {
   if (auto error = identifier_too_long("variable", variable); !error.empty()) {
-    JsonReply reply;
-    reply.error = std::move(error);
-    return reply;
+    return too_long<JsonReply>(std::move(error));
   }
   return with_scenario<JsonReply>(scenario_json, [&](const Scenario& scenario, JsonReply& reply) {
     if (variable != "prompt_tokens" && variable != "arrival_rate") {
-      reply.error = "sweep variable must be \"prompt_tokens\" or \"arrival_rate\"";
+      refuse(reply, error_at(ErrorCode::unknown_name, "/variable",
+                             "must be \"prompt_tokens\" or \"arrival_rate\""));
       return;
     }
     const SweepVariable which =
         variable == "prompt_tokens" ? SweepVariable::prompt_tokens : SweepVariable::arrival_rate;
     auto points = prefill_trace::sweep(scenario, which, values);
     if (!points) {
-      reply.error = points.error();
+      refuse(reply, points.failure());
       return;
     }
     reply.ok = true;
@@ -439,15 +433,9 @@ template <typename Reply, typename Write>
 Reply serve_with(std::string_view scenario_json, Write write) {
   Reply reply;
   auto request = parse_serving_request(scenario_json);
-  if (!request) {
-    reply.error = request.error();
-    return reply;
-  }
+  if (!request) return refuse(reply, request.failure());
   auto report = prefill_trace::simulate_serving(request->scenario, request->config);
-  if (!report) {
-    reply.error = report.error();
-    return reply;
-  }
+  if (!report) return refuse(reply, report.failure());
   write(report.value(), reply);
   reply.ok = true;
   return reply;
@@ -468,15 +456,13 @@ CsvReply simulate_serving_csv(std::string_view scenario_json) {
 
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {
   if (auto error = identifier_too_long("id", id); !error.empty()) {
-    GeneratedReply reply;
-    reply.error = std::move(error);
-    return reply;
+    return too_long<GeneratedReply>(std::move(error));
   }
   return with_scenario<GeneratedReply>(
       scenario_json, [&](const Scenario& scenario, GeneratedReply& reply) {
         auto outcome = prefill_trace::check_generated(scenario, id, answer);
         if (!outcome) {
-          reply.error = outcome.error();
+          refuse(reply, outcome.failure());
           return;
         }
         reply.ok = true;

@@ -32,7 +32,8 @@ class StrictDomBuilder {
     return within_string_limit(value, "string") && add(json(std::move(value)));
   }
   bool binary(json::binary_t& /*value*/) {
-    return refuse(where() + ": binary values are not JSON");  // only the binary formats emit this
+    return refuse(ErrorCode::invalid_json,
+                  "binary values are not JSON");  // only the binary formats emit this
   }
   bool start_object(std::size_t /*elements*/) { return open(json::object()); }
   bool start_array(std::size_t /*elements*/) { return open(json::array()); }
@@ -44,24 +45,26 @@ class StrictDomBuilder {
     frame.key = key;
     if (!within_string_limit(frame.key, "key")) return false;
     if (frame.container->contains(frame.key)) {
-      return refuse(where() + ": duplicate key (the object already has this member)");
+      return refuse(ErrorCode::invalid_json, "duplicate key (the object already has this member)");
     }
     return true;
   }
 
   bool parse_error(std::size_t position, const std::string& /*last_token*/,
                    const nlohmann::detail::exception& error) {
-    // After a complete document the only possible error is that more follows; say so in
-    // those words rather than nlohmann's, which vary with what the extra bytes look like.
-    error_ = error.id == kNumberOverflowId ? overflow_message(error.what())
-             : complete_ ? "byte " + std::to_string(position) + ": " + kDataAfterDocument
-                         : "byte " + std::to_string(position) + ": invalid JSON (" +
-                               syntax_reason(error.what()) + ")";
+    // A syntax error has a byte offset, not a path. After a complete document the only
+    // possible error is that more follows; say so in those words rather than nlohmann's, which
+    // vary with what the extra bytes look like.
+    error_ = error_at(ErrorCode::invalid_json, "",
+                      error.id == kNumberOverflowId ? overflow_message(error.what())
+                      : complete_ ? "byte " + std::to_string(position) + ": " + kDataAfterDocument
+                                  : "byte " + std::to_string(position) + ": invalid JSON (" +
+                                        syntax_reason(error.what()) + ")");
     return false;
   }
 
   json& document() { return document_; }
-  const std::string& error() const { return error_; }
+  const Error& error() const { return error_; }
 
  private:
   // nlohmann's out_of_range.406: a number literal beyond double range (1e999).
@@ -82,8 +85,8 @@ class StrictDomBuilder {
 
   bool open(json empty_container) {
     if (frames_.size() >= limits_.max_depth) {
-      return refuse(where() + ": nesting deeper than " + std::to_string(limits_.max_depth) +
-                    " levels");
+      return refuse(ErrorCode::too_large,
+                    "nesting deeper than " + std::to_string(limits_.max_depth) + " levels");
     }
     // A member of a std::map, or the last element of an array that grows only after this
     // child closes: the pointer stays valid while the child is open.
@@ -126,12 +129,14 @@ class StrictDomBuilder {
 
   bool within_string_limit(const std::string& text, const char* what) {
     if (text.size() <= limits_.max_string_bytes) return true;
-    return refuse(where() + ": " + what + " of " + std::to_string(text.size()) +
-                  " bytes exceeds the limit of " + std::to_string(limits_.max_string_bytes));
+    return refuse(ErrorCode::too_large, std::string(what) + " of " + std::to_string(text.size()) +
+                                            " bytes exceeds the limit of " +
+                                            std::to_string(limits_.max_string_bytes));
   }
 
-  bool refuse(std::string message) {
-    error_ = std::move(message);
+  // A problem at the value being read.
+  bool refuse(ErrorCode code, const std::string& what) {
+    error_ = error_at(code, where(), what);
     return false;
   }
 
@@ -156,7 +161,7 @@ class StrictDomBuilder {
   json document_;
   std::vector<Frame> frames_;
   bool complete_ = false;  // the top-level value has been read
-  std::string error_;
+  Error error_;
 };
 
 // nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1,
@@ -336,20 +341,23 @@ std::string json_type_name(const json& value) {
 
 Result<json> parse_strict_json(std::string_view text, const JsonLimits& limits) {
   if (text.size() > limits.max_bytes) {
-    return Error{"byte 0: document of " + std::to_string(text.size()) +
-                 " bytes exceeds the limit of " + std::to_string(limits.max_bytes)};
+    return error_at(ErrorCode::too_large, "",
+                    "byte 0: document of " + std::to_string(text.size()) +
+                        " bytes exceeds the limit of " + std::to_string(limits.max_bytes));
   }
   // nlohmann silently skips a UTF-8 BOM; RFC 8259 says not to add one, so refuse it.
   if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) {
-    return Error{"byte 0: a UTF-8 byte-order mark is not allowed before the JSON text"};
+    return error_at(ErrorCode::invalid_json, "",
+                    "byte 0: a UTF-8 byte-order mark is not allowed before the JSON text");
   }
   StrictDomBuilder builder(text, limits);
-  if (!json::sax_parse(text.begin(), text.end(), &builder)) return Error{builder.error()};
+  if (!json::sax_parse(text.begin(), text.end(), &builder)) return builder.error();
   // nlohmann's lexer reads a NUL byte as the end of the input (for C strings), so a parse that
   // succeeded stopped at the first NUL, if there is one (inside a string it is an error): what
   // follows is data after the document, however valid. Counted from 1, as nlohmann counts.
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
-    return Error{"byte " + std::to_string(nul + 1) + ": " + kDataAfterDocument};
+    return error_at(ErrorCode::invalid_json, "",
+                    "byte " + std::to_string(nul + 1) + ": " + kDataAfterDocument);
   }
   return std::move(builder.document());
 }

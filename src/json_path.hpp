@@ -45,15 +45,20 @@ std::string child_path(const std::string& parent, std::size_t index);
 /// throwing reader would have raised, in the same words.
 class FirstError {
  public:
-  /// Records "path: what" unless a problem is already recorded.
-  void fail(const std::string& path, const std::string& what) {
-    if (message_.empty()) message_ = path + ": " + what;
+  /// Records the problem at `path` ("path: what") unless one is already recorded.
+  void fail(ErrorCode code, const std::string& path, const std::string& what) {
+    if (!failed()) error_ = error_at(code, path, what);
   }
-  bool failed() const { return !message_.empty(); }
-  const std::string& message() const { return message_; }
+  /// Records an error a nested reader returned, unless one is already recorded.
+  void fail(const Error& error) {
+    if (!failed()) error_ = error;
+  }
+  bool failed() const { return error_.code != ErrorCode::none; }
+  const std::string& message() const { return error_.message; }
+  const Error& error() const { return error_; }
 
  private:
-  std::string message_;
+  Error error_{{}, ErrorCode::none, {}, {}};
 };
 
 /// Placeholders a reader hands on after a failure: empty, so nothing more is read from them.

@@ -45,7 +45,8 @@ class LessonReader {
   Lesson read(const json& document) {
     const std::string root;       // the document itself: paths below start with "/"
     if (!document.is_object()) {  // reader: object(value)
-      errors_.fail("/", "the lesson must be a JSON object, not " + json_type_name(document));
+      errors_.fail(ErrorCode::wrong_type, "/",
+                   "the lesson must be a JSON object, not " + json_type_name(document));
       return {};
     }
     // Strings: reader `required` (type only); publish `required` adds "non-blank" for some.
@@ -63,14 +64,15 @@ class LessonReader {
     lesson.related = list<std::string>(document, root, "related", &LessonReader::text_at);
     lesson.sources = list<Source>(document, root, "sources", &LessonReader::source);
     // publish: assert.ok(r.sources.length); CI: r.sources?.length.
-    if (lesson.sources.empty()) errors_.fail("/sources", "must list at least one source");
+    if (lesson.sources.empty())
+      errors_.fail(ErrorCode::out_of_range, "/sources", "must list at least one source");
     lesson.scale = text(document, root, "scale");
     lesson.kind = text(document, root, "kind");
     lesson.branch = optional_text(document, root, "branch");
     lesson.subbranch = optional_text(document, root, "subbranch");
     lesson.mechanism = list<std::string>(document, root, "mechanism", &LessonReader::text_at);
     if (lesson.mechanism.size() < 3) {  // CI: r.mechanism?.length>=3
-      errors_.fail("/mechanism",
+      errors_.fail(ErrorCode::out_of_range, "/mechanism",
                    "must hold at least 3 steps, not " + std::to_string(lesson.mechanism.size()));
     }
     lesson.misconception = text(document, root, "misconception");
@@ -79,7 +81,7 @@ class LessonReader {
         optional_list<QuizCheck>(document, root, "checks", &LessonReader::further_check);
     lesson.science = list<Science>(document, root, "science", &LessonReader::science);
     if (lesson.science.empty()) {  // CI: assert.ok(r.science?.length)
-      errors_.fail("/science", "must hold at least one entry");
+      errors_.fail(ErrorCode::out_of_range, "/science", "must hold at least one entry");
     }
     lesson.history = optional_list<HistoryEntry>(document, root, "history", &LessonReader::history);
     // reader: strings(prerequisites) when present; publish: Array.isArray(r.prerequisites).
@@ -110,7 +112,7 @@ class LessonReader {
   const json& member(const json& object, const std::string& path, const char* key) {
     const auto it = object.find(key);
     if (it == object.end()) {
-      errors_.fail(child_path(path, key), "is required");
+      errors_.fail(ErrorCode::missing_field, child_path(path, key), "is required");
       return json_null();
     }
     return *it;
@@ -118,20 +120,20 @@ class LessonReader {
 
   const json& expect_object(const json& value, const std::string& path) {
     if (value.is_object()) return value;
-    errors_.fail(path, "must be an object, not " + json_type_name(value));
+    errors_.fail(ErrorCode::wrong_type, path, "must be an object, not " + json_type_name(value));
     return json_empty_object();
   }
 
   const json& expect_array(const json& value, const std::string& path) {
     if (value.is_array()) return value;
-    errors_.fail(path, "must be an array, not " + json_type_name(value));
+    errors_.fail(ErrorCode::wrong_type, path, "must be an array, not " + json_type_name(value));
     return json_empty_array();
   }
 
   // reader: typeof v === 'string' (empty and blank strings pass).
   std::string text_at(const json& value, const std::string& path) {
     if (!value.is_string()) {
-      errors_.fail(path, "must be a string, not " + json_type_name(value));
+      errors_.fail(ErrorCode::wrong_type, path, "must be a string, not " + json_type_name(value));
       return {};
     }
     return value.get<std::string>();
@@ -147,7 +149,7 @@ class LessonReader {
     const std::string key_path = child_path(path, key);
     std::string value = text_at(member(object, path, key), key_path);
     if (!errors_.failed() && is_blank_as_in_javascript(value)) {
-      errors_.fail(key_path, "must be a non-empty string");
+      errors_.fail(ErrorCode::out_of_range, key_path, "must be a non-empty string");
     }
     return value;
   }
@@ -204,7 +206,7 @@ class LessonReader {
     const std::string options_path = child_path(path, "options");
     const json& options = expect_array(member(object, path, "options"), options_path);
     if (!errors_.failed() && (options.size() < min_options || options.size() > max_options)) {
-      errors_.fail(options_path,
+      errors_.fail(ErrorCode::out_of_range, options_path,
                    (min_options == max_options ? "must hold exactly " : "must hold at least ") +
                        std::to_string(min_options) + " options, not " +
                        std::to_string(options.size()));
@@ -226,8 +228,9 @@ class LessonReader {
     const double index = answer.is_number() ? answer.get<double>() : -1.0;
     if (!answer.is_number() || !std::isfinite(index) || index != std::floor(index) || index < 0 ||
         index >= static_cast<double>(option_count)) {
-      errors_.fail(path, "must be an integer index into " + options_path + " (" +
-                             std::to_string(option_count) + " items)");
+      errors_.fail(ErrorCode::out_of_range, path,
+                   "must be an integer index into " + options_path + " (" +
+                       std::to_string(option_count) + " items)");
       return 0;
     }
     return static_cast<int>(index);
@@ -255,7 +258,8 @@ class LessonReader {
     Source source{text(object, path, "title"), text(object, path, "url")};
     const std::string prefix = "https://";
     if (!errors_.failed() && source.url.compare(0, prefix.size(), prefix) != 0) {
-      errors_.fail(child_path(path, "url"), "must start with \"https://\"");
+      errors_.fail(ErrorCode::out_of_range, child_path(path, "url"),
+                   "must start with \"https://\"");
     }
     return source;
   }
@@ -280,7 +284,7 @@ class LessonReader {
     } else if (year.is_number()) {  // the strict parser refuses numbers beyond double range
       entry.year = dump_json(year);
     } else {
-      errors_.fail(child_path(path, "year"),
+      errors_.fail(ErrorCode::wrong_type, child_path(path, "year"),
                    "must be a string or a number, not " + json_type_name(year));
     }
     const std::string source_path = child_path(path, "source");
@@ -300,10 +304,10 @@ bool is_lower_hex(std::string_view text) {
 
 Result<Lesson> parse_lesson(std::string_view text, const JsonLimits& limits) {
   auto document = parse_strict_json(text, limits);
-  if (!document) return Error{document.error()};
+  if (!document) return document.failure();
   LessonReader reader;
   Lesson lesson = reader.read(document.value());
-  if (reader.errors().failed()) return Error{reader.errors().message()};
+  if (reader.errors().failed()) return reader.errors().error();
   return lesson;
 }
 
@@ -315,23 +319,26 @@ Result<bool> verify_published_name(std::string_view file_name, std::string_view 
   if (slash != std::string_view::npos) file_name.remove_prefix(slash + 1);
   if (file_name.size() < prefix_digits + 1 + suffix.size() ||
       file_name.substr(file_name.size() - suffix.size()) != suffix) {
-    return Error{"file name " + quoted_excerpt(file_name) +
-                 " does not carry a published hash (expected NAME-<16 hex digits>.json)"};
+    return error_at(ErrorCode::integrity, "",
+                    "file name " + quoted_excerpt(file_name) +
+                        " does not carry a published hash (expected NAME-<16 hex digits>.json)");
   }
   const auto digits =
       file_name.substr(file_name.size() - suffix.size() - prefix_digits, prefix_digits);
   const char dash = file_name[file_name.size() - suffix.size() - prefix_digits - 1];
   if (dash != '-' || !is_lower_hex(digits)) {
-    return Error{"file name " + quoted_excerpt(file_name) +
-                 " does not carry a published hash (expected NAME-<16 hex digits>.json)"};
+    return error_at(ErrorCode::integrity, "",
+                    "file name " + quoted_excerpt(file_name) +
+                        " does not carry a published hash (expected NAME-<16 hex digits>.json)");
   }
   if (sha256_hex.size() != 64 || !is_lower_hex(sha256_hex)) {
-    return Error{"digest must be 64 lowercase hex digits"};
+    return error_at(ErrorCode::integrity, "", "digest must be 64 lowercase hex digits");
   }
   if (sha256_hex.substr(0, prefix_digits) != digits) {
-    return Error{"integrity: SHA-256 of the file begins " +
-                 std::string(sha256_hex.substr(0, prefix_digits)) +
-                 ", but its published name says " + std::string(digits)};
+    return error_at(ErrorCode::integrity, "",
+                    "integrity: SHA-256 of the file begins " +
+                        std::string(sha256_hex.substr(0, prefix_digits)) +
+                        ", but its published name says " + std::string(digits));
   }
   return true;
 }

@@ -24,7 +24,7 @@ namespace prefill_trace {
 /// The value of `text` under the rule above, or why it is not one: "is not a decimal number"
 /// or "is beyond the range of a double" (callers put the field's name and the text before it).
 inline Result<double> parse_decimal(std::string_view text) {
-  const Error not_decimal{"is not a decimal number"};
+  const Error not_decimal = error_at(ErrorCode::wrong_type, "", "is not a decimal number");
   const auto is_space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
   const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
@@ -56,7 +56,8 @@ inline Result<double> parse_decimal(std::string_view text) {
   char* end = nullptr;
   const double value = std::strtod(copy.c_str(), &end);
   if (end != copy.c_str() + copy.size()) return not_decimal;
-  if (!std::isfinite(value)) return Error{"is beyond the range of a double"};
+  if (!std::isfinite(value))
+    return error_at(ErrorCode::out_of_range, "", "is beyond the range of a double");
   return value;
 }
 

@@ -37,13 +37,14 @@ class Fields {
         path_(std::move(path)),
         errors_(errors) {
     if (!object.is_object()) {
-      errors_.fail(path_, "must be an object, not " + json_type_name(object));
+      errors_.fail(ErrorCode::wrong_type, path_,
+                   "must be an object, not " + json_type_name(object));
       return;
     }
     // A linear scan of at most 15 names: no allocation on the per-change path.
     for (const auto& item : object_.items()) {
       if (std::find(known.begin(), known.end(), std::string_view(item.key())) == known.end()) {
-        errors_.fail(child_path(path_, item.key()), "unknown field");
+        errors_.fail(ErrorCode::unknown_field, child_path(path_, item.key()), "unknown field");
       }
     }
   }
@@ -135,19 +136,23 @@ class Fields {
   // per-change path, and the messages they build would otherwise be copied into each one.
   [[gnu::noinline, gnu::cold]] void fail_type(std::string_view key, const char* expected,
                                               const json& value) const {
-    errors_.fail(path(key), std::string(expected) + ", not " + json_type_name(value));
+    errors_.fail(ErrorCode::wrong_type, path(key),
+                 std::string(expected) + ", not " + json_type_name(value));
   }
   [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, double min, double max) const {
-    errors_.fail(path(key), "must be from " + format_limit(min) + " to " + format_limit(max));
+    errors_.fail(ErrorCode::out_of_range, path(key),
+                 "must be from " + format_limit(min) + " to " + format_limit(max));
   }
   [[gnu::noinline, gnu::cold]] void fail_zero_or_range(std::string_view key, double min,
                                                        double max) const {
-    errors_.fail(path(key), "must be 0 or from " + format_limit(min) + " to " + format_limit(max));
+    errors_.fail(ErrorCode::out_of_range, path(key),
+                 "must be 0 or from " + format_limit(min) + " to " + format_limit(max));
   }
   [[gnu::noinline, gnu::cold]] void fail_integer_range(std::string_view key, int64_t min,
                                                        int64_t max) const {
-    errors_.fail(path(key), "must be an integer from " + format_limit(static_cast<double>(min)) +
-                                " to " + format_limit(static_cast<double>(max)));
+    errors_.fail(ErrorCode::out_of_range, path(key),
+                 "must be an integer from " + format_limit(static_cast<double>(min)) + " to " +
+                     format_limit(static_cast<double>(max)));
   }
 
   const json& object_;
@@ -162,8 +167,9 @@ DType parse_dtype(const std::string& name, const std::string& path, FirstError& 
   for (const auto& [text, dtype] : table) {
     if (name == text) return dtype;
   }
-  errors.fail(path, "unknown number format " + quoted_excerpt(name) +
-                        " (fp32, bf16, fp16, fp8, int8, int4)");
+  errors.fail(
+      ErrorCode::unknown_name, path,
+      "unknown number format " + quoted_excerpt(name) + " (fp32, bf16, fp16, fp8, int8, int4)");
   return DType::bf16;
 }
 
@@ -176,8 +182,9 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     const std::string& id = value.get_ref<const std::string&>();
     const ModelShape* preset = presets == nullptr ? nullptr : presets->find_model(id);
     if (preset != nullptr) return *preset;
-    errors.fail(path, presets == nullptr ? "presets are not available here"
-                                         : "unknown model preset " + quoted_excerpt(id));
+    errors.fail(ErrorCode::unknown_name, path,
+                presets == nullptr ? "presets are not available here"
+                                   : "unknown model preset " + quoted_excerpt(id));
     return model;
   }
   const Fields fields(value, path,
@@ -188,13 +195,14 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
-      errors.fail(fields.path("preset"), "presets are not available here");
+      errors.fail(ErrorCode::unknown_name, fields.path("preset"), "presets are not available here");
       return model;
     }
     const std::string id = fields.text("preset", "");
     const ModelShape* preset = presets->find_model(id);
     if (preset == nullptr) {
-      errors.fail(fields.path("preset"), "unknown model preset " + quoted_excerpt(id));
+      errors.fail(ErrorCode::unknown_name, fields.path("preset"),
+                  "unknown model preset " + quoted_excerpt(id));
       return model;
     }
     model = *preset;
@@ -203,7 +211,8 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   }
   // Without a preset every shape field is required; with one, any may be overridden.
   const auto required = [&](std::string_view key, int64_t current, int64_t min, int64_t max) {
-    if (!from_preset && !fields.has(key)) errors.fail(fields.path(key), "is required");
+    if (!from_preset && !fields.has(key))
+      errors.fail(ErrorCode::missing_field, fields.path(key), "is required");
     return fields.integer(key, current, min, max);
   };
   model.id = fields.text("id", from_preset ? model.id + "-modified" : model.id);
@@ -222,7 +231,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
                                (!from_preset || fields.has("d_model") || fields.has("query_heads"));
   if (derive_head_dim && model.d_model % model.query_heads != 0) {
     errors.fail(
-        fields.path("query_heads"),
+        ErrorCode::incompatible, fields.path("query_heads"),
         "must divide d_model (" + std::to_string(model.d_model) + ") unless head_dim is given");
     return model;
   }
@@ -232,7 +241,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   model.d_ff = required("d_ff", model.d_ff, 1, limits::max_width);
   const std::string mlp = fields.text("mlp", model.mlp == MlpKind::gated ? "gated" : "plain");
   if (mlp != "gated" && mlp != "plain") {
-    errors.fail(fields.path("mlp"), "must be \"gated\" or \"plain\"");
+    errors.fail(ErrorCode::unknown_name, fields.path("mlp"), "must be \"gated\" or \"plain\"");
   }
   model.mlp = mlp == "gated" ? MlpKind::gated : MlpKind::plain;
   model.vocab = required("vocab", model.vocab, 1, limits::max_vocab);
@@ -250,11 +259,11 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   if (errors.failed()) return model;
 
   if (model.query_heads % model.kv_heads != 0) {
-    errors.fail(fields.path("kv_heads"), "must divide query_heads (" +
-                                             std::to_string(model.query_heads) +
-                                             ") so each key/value head serves a whole group");
+    errors.fail(ErrorCode::incompatible, fields.path("kv_heads"),
+                "must divide query_heads (" + std::to_string(model.query_heads) +
+                    ") so each key/value head serves a whole group");
   } else if (model.active_experts > model.experts) {
-    errors.fail(fields.path("active_experts"),
+    errors.fail(ErrorCode::out_of_range, fields.path("active_experts"),
                 "must not exceed experts (" + std::to_string(model.experts) + ")");
   }
   return model;
@@ -322,8 +331,9 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     const std::string& id = value.get_ref<const std::string&>();
     const Accelerator* preset = presets == nullptr ? nullptr : presets->find_accelerator(id);
     if (preset != nullptr) return *preset;
-    errors.fail(path, presets == nullptr ? "presets are not available here"
-                                         : "unknown hardware preset " + quoted_excerpt(id));
+    errors.fail(ErrorCode::unknown_name, path,
+                presets == nullptr ? "presets are not available here"
+                                   : "unknown hardware preset " + quoted_excerpt(id));
     return accelerator;
   }
   const Fields fields(value, path,
@@ -336,13 +346,14 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
-      errors.fail(fields.path("preset"), "presets are not available here");
+      errors.fail(ErrorCode::unknown_name, fields.path("preset"), "presets are not available here");
       return accelerator;
     }
     const std::string id = fields.text("preset", "");
     const Accelerator* preset = presets->find_accelerator(id);
     if (preset == nullptr) {
-      errors.fail(fields.path("preset"), "unknown hardware preset " + quoted_excerpt(id));
+      errors.fail(ErrorCode::unknown_name, fields.path("preset"),
+                  "unknown hardware preset " + quoted_excerpt(id));
       return accelerator;
     }
     accelerator = *preset;
@@ -351,7 +362,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     from_preset = true;
   }
   const auto required = [&](std::string_view key, double current, double min, double max) {
-    if (!from_preset && !fields.has(key)) errors.fail(fields.path(key), "is required");
+    if (!from_preset && !fields.has(key))
+      errors.fail(ErrorCode::missing_field, fields.path(key), "is required");
     return fields.number(key, current, min, max);
   };
   accelerator.id = fields.text("id", accelerator.id);
@@ -368,10 +380,11 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
           dtype, peaks.number(item.key(), 0, limits::min_peak_flops, limits::max_peak_flops));
     }
     if (accelerator.peak_flops.empty()) {
-      errors.fail(fields.path("peak_flops"), "must list at least one format");
+      errors.fail(ErrorCode::missing_field, fields.path("peak_flops"),
+                  "must list at least one format");
     }
   } else if (!from_preset) {
-    errors.fail(fields.path("peak_flops"), "is required");
+    errors.fail(ErrorCode::missing_field, fields.path("peak_flops"), "is required");
   }
   accelerator.memory_bandwidth =
       required("memory_bandwidth", accelerator.memory_bandwidth, limits::min_memory_bandwidth,
@@ -396,7 +409,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   const std::string link_kind = fields.text(
       "interconnect_kind", accelerator.interconnect_kind == LinkKind::nvlink ? "nvlink" : "pcie");
   if (link_kind != "nvlink" && link_kind != "pcie") {
-    errors.fail(fields.path("interconnect_kind"), "must be \"nvlink\" or \"pcie\"");
+    errors.fail(ErrorCode::unknown_name, fields.path("interconnect_kind"),
+                "must be \"nvlink\" or \"pcie\"");
   }
   accelerator.interconnect_kind = link_kind == "nvlink" ? LinkKind::nvlink : LinkKind::pcie;
   accelerator.interconnect_reduces_in_network = fields.boolean(
@@ -411,7 +425,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
         errors);
     EstimateProfile& e = accelerator.estimate;
     const auto efficiency = [&](std::string_view key, double current) {
-      if (!profile.has(key) && current <= 0) errors.fail(profile.path(key), "is required");
+      if (!profile.has(key) && current <= 0)
+        errors.fail(ErrorCode::missing_field, profile.path(key), "is required");
       return profile.number(key, current, limits::min_efficiency, limits::max_efficiency);
     };
     e.gemm_efficiency = efficiency("gemm_efficiency", e.gemm_efficiency);
@@ -432,7 +447,8 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     read_estimate_tables(profile, e, errors);
     // fitted_on (measurement ids) and fit (how) document the values; the engine needs neither.
     if (profile.has("fitted_on") && !profile.at("fitted_on").is_array()) {
-      errors.fail(profile.path("fitted_on"), "must be an array of measurement ids");
+      errors.fail(ErrorCode::wrong_type, profile.path("fitted_on"),
+                  "must be an array of measurement ids");
     }
     profile.text("fit", "");
   }
@@ -443,7 +459,7 @@ Precision read_precision(const json& value, const std::string& path, FirstError&
   if (value.is_string()) {
     auto preset = precision_preset(value.get_ref<const std::string&>());
     if (preset) return preset.value();
-    errors.fail(path, preset.error());
+    errors.fail(ErrorCode::unknown_name, path, preset.failure().what);
     return Precision{};
   }
   const Fields fields(value, path, {"weights", "activations", "kv"}, errors);
@@ -455,7 +471,8 @@ Precision read_precision(const json& value, const std::string& path, FirstError&
   precision.kv =
       parse_dtype(fields.text("kv", dtype_name(precision.activations)), fields.path("kv"), errors);
   if (precision.activations == DType::int4) {
-    errors.fail(fields.path("activations"), "int4 is a weight-only format here (W4A16)");
+    errors.fail(ErrorCode::incompatible, fields.path("activations"),
+                "int4 is a weight-only format here (W4A16)");
   }
   return precision;
 }
@@ -467,17 +484,19 @@ void check_tensor_parallel(const Scenario& scenario, FirstError& errors) {
   const ModelShape& m = scenario.model;
   const std::string devices = std::to_string(n);
   if (m.query_heads % n != 0) {
-    errors.fail("/tensor_parallel",
+    errors.fail(ErrorCode::incompatible, "/tensor_parallel",
                 devices + " does not divide query_heads (" + std::to_string(m.query_heads) + ")");
   } else if (m.kv_heads % n != 0 && n % m.kv_heads != 0) {
-    errors.fail("/tensor_parallel", devices + " neither divides kv_heads (" +
-                                        std::to_string(m.kv_heads) + ") nor is a multiple of it");
+    errors.fail(ErrorCode::incompatible, "/tensor_parallel",
+                devices + " neither divides kv_heads (" + std::to_string(m.kv_heads) +
+                    ") nor is a multiple of it");
   } else if (m.d_ff % n != 0) {
-    errors.fail("/tensor_parallel",
+    errors.fail(ErrorCode::incompatible, "/tensor_parallel",
                 devices + " does not divide d_ff (" + std::to_string(m.d_ff) + ")");
   } else if (scenario.hardware.interconnect_bandwidth <= 0) {
-    errors.fail("/tensor_parallel", "the accelerator " + scenario.hardware.id +
-                                        " states no interconnect_bandwidth to all-reduce over");
+    errors.fail(ErrorCode::incompatible, "/tensor_parallel",
+                "the accelerator " + scenario.hardware.id +
+                    " states no interconnect_bandwidth to all-reduce over");
   }
 }
 
@@ -491,11 +510,11 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   Scenario scenario;
   if (errors.failed()) return scenario;
   if (!fields.has("model")) {
-    errors.fail("/model", "is required (a preset id or a shape object)");
+    errors.fail(ErrorCode::missing_field, "/model", "is required (a preset id or a shape object)");
     return scenario;
   }
   if (!fields.has("hardware")) {
-    errors.fail("/hardware", "is required (a preset id or an object)");
+    errors.fail(ErrorCode::missing_field, "/hardware", "is required (a preset id or an object)");
     return scenario;
   }
   scenario.model = read_model(fields.at("model"), "/model", presets, errors);
@@ -505,9 +524,9 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
                            : precision_preset("bf16").value();
   if (errors.failed()) return scenario;
   if (!scenario.hardware.peak_flops.has(scenario.precision.activations)) {
-    errors.fail("/precision", std::string("the accelerator ") + scenario.hardware.id +
-                                  " states no peak for " +
-                                  dtype_name(scenario.precision.activations) + " arithmetic");
+    errors.fail(ErrorCode::incompatible, "/precision",
+                std::string("the accelerator ") + scenario.hardware.id + " states no peak for " +
+                    dtype_name(scenario.precision.activations) + " arithmetic");
     return scenario;
   }
 
@@ -523,14 +542,14 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   if (errors.failed()) return scenario;
   const int64_t chunk = work.chunk_tokens == 0 ? work.prompt_tokens : work.chunk_tokens;
   if ((work.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
-    errors.fail("/chunk_tokens", "splits the prompt into more than " +
-                                     std::to_string(limits::max_chunks) +
-                                     " chunks; use a larger chunk");
+    errors.fail(ErrorCode::too_large, "/chunk_tokens",
+                "splits the prompt into more than " + std::to_string(limits::max_chunks) +
+                    " chunks; use a larger chunk");
     return scenario;
   }
   const std::string attention = fields.text("attention", "fused");
   if (attention != "fused" && attention != "materialized") {
-    errors.fail("/attention", "must be \"fused\" or \"materialized\"");
+    errors.fail(ErrorCode::unknown_name, "/attention", "must be \"fused\" or \"materialized\"");
   }
   work.attention = attention == "fused" ? AttentionKind::fused : AttentionKind::materialized;
   work.gemm_m_tile = fields.integer("gemm_m_tile", work.gemm_m_tile, 1, limits::max_gemm_m_tile);
@@ -546,17 +565,18 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
         fields.number("memory_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
   const std::string timing = fields.text("timing", "bound");
   if (timing != "bound" && timing != "estimate") {
-    errors.fail("/timing", "must be \"bound\" or \"estimate\"");
+    errors.fail(ErrorCode::unknown_name, "/timing", "must be \"bound\" or \"estimate\"");
   }
   work.timing = timing == "estimate" ? Timing::estimate : Timing::bound;
   const std::string graphs = fields.text("graphs", "off");
-  if (graphs != "on" && graphs != "off") errors.fail("/graphs", "must be \"on\" or \"off\"");
+  if (graphs != "on" && graphs != "off")
+    errors.fail(ErrorCode::unknown_name, "/graphs", "must be \"on\" or \"off\"");
   work.graphs = graphs == "on";
   const std::string stack = fields.text("stack", stack_name(work.stack));
   if (const auto parsed = parse_stack(stack)) {
     work.stack = *parsed;
   } else {
-    errors.fail("/stack",
+    errors.fail(ErrorCode::unknown_name, "/stack",
                 "must be \"tensorrt-llm\", \"vllm\", \"sglang\", \"llama.cpp\", "
                 "\"transformers\" or \"kernels\"");
   }
@@ -565,13 +585,14 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   if (const auto parsed = parse_attention_kernel(attention_kernel)) {
     work.attention_kernel = *parsed;
   } else {
-    errors.fail("/attention_kernel",
+    errors.fail(ErrorCode::unknown_name, "/attention_kernel",
                 "must be \"auto\", \"flash-attention-2\", \"flash-attention-3\", "
                 "\"flashinfer\" or \"sdpa\"");
   }
   if (!errors.failed() && work.timing == Timing::estimate && !scenario.hardware.estimate.stated()) {
-    errors.fail("/hardware/estimate", "is required for timing \"estimate\" (the accelerator " +
-                                          scenario.hardware.id + " has no calibrated profile)");
+    errors.fail(ErrorCode::incompatible, "/hardware/estimate",
+                "is required for timing \"estimate\" (the accelerator " + scenario.hardware.id +
+                    " has no calibrated profile)");
   }
   work.tensor_parallel = fields.integer("tensor_parallel", 1, 1, limits::max_tensor_parallel);
   if (errors.failed() || work.tensor_parallel == 1) return scenario;
@@ -673,8 +694,9 @@ Result<Precision> precision_preset(std::string_view name) {
   if (name == "fp8") return Precision{"fp8", DType::fp8, DType::fp8, DType::fp8};
   if (name == "int8") return Precision{"int8", DType::int8, DType::int8, DType::bf16};
   if (name == "int4") return Precision{"int4", DType::int4, DType::bf16, DType::bf16};
-  return Error{"unknown precision " + quoted_excerpt(name) +
-               " (bf16, fp16, fp8, int8, int4, or an object {weights, activations, kv})"};
+  return error_at(ErrorCode::unknown_name, "",
+                  "unknown precision " + quoted_excerpt(name) +
+                      " (bf16, fp16, fp8, int8, int4, or an object {weights, activations, kv})");
 }
 
 const ModelShape* Presets::find_model(std::string_view id) const {
@@ -693,25 +715,26 @@ const Accelerator* Presets::find_accelerator(std::string_view id) const {
 
 Result<Presets> parse_presets(std::string_view models_json, std::string_view hardware_json) {
   auto models = parse_strict_json(models_json);
-  if (!models) return Error{"models.json: " + models.error()};
+  if (!models) return error_at(ErrorCode::internal, "", "models.json: " + models.error());
   auto hardware = parse_strict_json(hardware_json);
-  if (!hardware) return Error{"hardware.json: " + hardware.error()};
+  if (!hardware) return error_at(ErrorCode::internal, "", "hardware.json: " + hardware.error());
   Presets presets;
   FirstError errors;
   const Fields model_file(models.value(), "", {"about", "models"}, errors);
   const json& model_list = model_file.at("models");
-  if (!model_list.is_array()) errors.fail("/models", "must be an array");
+  if (!model_list.is_array()) errors.fail(ErrorCode::wrong_type, "/models", "must be an array");
   for (std::size_t i = 0; i < model_list.size() && model_list.is_array(); ++i) {
     presets.models.push_back(read_model(model_list[i], child_path("/models", i), nullptr, errors));
   }
   const Fields hardware_file(hardware.value(), "", {"about", "accelerators"}, errors);
   const json& accelerator_list = hardware_file.at("accelerators");
-  if (!accelerator_list.is_array()) errors.fail("/accelerators", "must be an array");
+  if (!accelerator_list.is_array())
+    errors.fail(ErrorCode::wrong_type, "/accelerators", "must be an array");
   for (std::size_t i = 0; i < accelerator_list.size() && accelerator_list.is_array(); ++i) {
     presets.accelerators.push_back(
         read_accelerator(accelerator_list[i], child_path("/accelerators", i), nullptr, errors));
   }
-  if (errors.failed()) return Error{"presets: " + errors.message()};
+  if (errors.failed()) return error_at(ErrorCode::internal, "", "presets: " + errors.message());
   return presets;
 }
 
@@ -728,13 +751,13 @@ const Presets& builtin_presets() {
 Result<Scenario> scenario_from_json(const json& value) {
   FirstError errors;
   Scenario scenario = read_scenario(value, &builtin_presets(), errors);
-  if (errors.failed()) return Error{errors.message()};
+  if (errors.failed()) return errors.error();
   return scenario;
 }
 
 Result<Scenario> parse_scenario(std::string_view json_text) {
   auto document = parse_strict_json(json_text);
-  if (!document) return Error{document.error()};
+  if (!document) return document.failure();
   return scenario_from_json(document.value());
 }
 

@@ -52,7 +52,7 @@ class ServingFields {
       const std::string_view key = item.key();
       if (std::find(std::begin(kServingKeys), std::end(kServingKeys), key) ==
           std::end(kServingKeys)) {
-        errors_.fail(path(key), "unknown field");
+        errors_.fail(ErrorCode::unknown_field, path(key), "unknown field");
       }
     }
   }
@@ -65,14 +65,15 @@ class ServingFields {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_number()) {
-      errors_.fail(path(key), "must be a number, not " + json_type_name(value));
+      errors_.fail(ErrorCode::wrong_type, path(key),
+                   "must be a number, not " + json_type_name(value));
       return fallback;
     }
     const double number = value.get<double>();
     if (!std::isfinite(number) || number > max || number < min || (min_open && number == min)) {
-      errors_.fail(path(key), std::string("must be a number ") + (min_open ? "> " : "from ") +
-                                  number_text(min) + (min_open ? " and ≤ " : " to ") +
-                                  number_text(max));
+      errors_.fail(ErrorCode::out_of_range, path(key),
+                   std::string("must be a number ") + (min_open ? "> " : "from ") +
+                       number_text(min) + (min_open ? " and ≤ " : " to ") + number_text(max));
       return fallback;
     }
     return number;
@@ -84,12 +85,13 @@ class ServingFields {
     const bool integral = value.is_number() && std::isfinite(value.get<double>()) &&
                           value.get<double>() == std::floor(value.get<double>());
     if (!integral) {
-      errors_.fail(path(key), "must be an integer, not " + json_type_name(value));
+      errors_.fail(ErrorCode::wrong_type, path(key),
+                   "must be an integer, not " + json_type_name(value));
       return fallback;
     }
     const double as_double = value.get<double>();
     if (as_double < static_cast<double>(min) || as_double > static_cast<double>(max)) {
-      errors_.fail(path(key),
+      errors_.fail(ErrorCode::out_of_range, path(key),
                    "must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
       return fallback;
     }
@@ -100,7 +102,8 @@ class ServingFields {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_boolean()) {
-      errors_.fail(path(key), "must be true or false, not " + json_type_name(value));
+      errors_.fail(ErrorCode::wrong_type, path(key),
+                   "must be true or false, not " + json_type_name(value));
       return fallback;
     }
     return value.get<bool>();
@@ -110,7 +113,8 @@ class ServingFields {
     if (!has(key)) return fallback;
     const json& value = at(key);
     if (!value.is_string()) {
-      errors_.fail(path(key), "must be a string, not " + json_type_name(value));
+      errors_.fail(ErrorCode::wrong_type, path(key),
+                   "must be a string, not " + json_type_name(value));
       return fallback;
     }
     return value.get<std::string>();
@@ -144,19 +148,20 @@ LengthDistribution read_length(const ServingFields& fields, std::string_view key
   FirstError& errors = fields.errors();
   const std::string range = "from 1 to " + std::to_string(max_tokens);
   if (!fields.has(key)) {
-    errors.fail(where, "is required: a token count or fixed:T, uniform:A:B, lognormal:MEAN:SIGMA");
+    errors.fail(ErrorCode::missing_field, where,
+                "is required: a token count or fixed:T, uniform:A:B, lognormal:MEAN:SIGMA");
     return dist;
   }
   const json& value = fields.at(key);
   if (value.is_number()) {
     const double tokens = value.get<double>();
     if (!(tokens >= 1 && tokens <= static_cast<double>(max_tokens) && tokens == std::floor(tokens)))
-      errors.fail(where, "must be a whole number of tokens " + range);
+      errors.fail(ErrorCode::out_of_range, where, "must be a whole number of tokens " + range);
     dist.a = tokens;
     return dist;
   }
   if (!value.is_string()) {
-    errors.fail(where,
+    errors.fail(ErrorCode::wrong_type, where,
                 "must be a token count or a distribution string, not " + json_type_name(value));
     return dist;
   }
@@ -165,7 +170,7 @@ LengthDistribution read_length(const ServingFields& fields, std::string_view key
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const auto number = parse_decimal(parts[i]);
     if (!number) {
-      errors.fail(where, "\"" + parts[i] + "\" " + number.error());
+      errors.fail(ErrorCode::out_of_range, where, "\"" + parts[i] + "\" " + number.error());
       return dist;
     }
     numbers.push_back(*number);
@@ -175,26 +180,29 @@ LengthDistribution read_length(const ServingFields& fields, std::string_view key
   };
   const std::string& kind = parts[0];
   if (kind == "fixed" && numbers.size() == 1) {
-    if (!whole(numbers[0])) errors.fail(where, "fixed:T needs a whole T " + range);
+    if (!whole(numbers[0]))
+      errors.fail(ErrorCode::out_of_range, where, "fixed:T needs a whole T " + range);
     dist.a = numbers[0];
   } else if (kind == "uniform" && numbers.size() == 2) {
     dist.kind = LengthDistribution::Kind::uniform;
     if (!whole(numbers[0]) || !whole(numbers[1]) || numbers[0] > numbers[1])
-      errors.fail(where, "uniform:A:B needs whole A ≤ B, each " + range);
+      errors.fail(ErrorCode::out_of_range, where, "uniform:A:B needs whole A ≤ B, each " + range);
     dist.a = numbers[0];
     dist.b = numbers[1];
   } else if (kind == "lognormal" && numbers.size() == 2) {
     dist.kind = LengthDistribution::Kind::lognormal;
     if (!(numbers[0] >= 1 && numbers[0] <= static_cast<double>(max_tokens)))
-      errors.fail(where, "lognormal:MEAN:SIGMA needs MEAN " + range);
+      errors.fail(ErrorCode::out_of_range, where, "lognormal:MEAN:SIGMA needs MEAN " + range);
     else if (!(numbers[1] >= 0 && numbers[1] <= limits::max_length_sigma))
-      errors.fail(where, "lognormal:MEAN:SIGMA needs SIGMA from 0 to " +
-                             number_text(limits::max_length_sigma));
+      errors.fail(
+          ErrorCode::out_of_range, where,
+          "lognormal:MEAN:SIGMA needs SIGMA from 0 to " + number_text(limits::max_length_sigma));
     dist.a = numbers[0];
     dist.b = numbers[1];
   } else {
-    errors.fail(where, "\"" + value.get<std::string>() +
-                           "\" is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
+    errors.fail(
+        ErrorCode::unknown_name, where,
+        "\"" + value.get<std::string>() + "\" is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
   }
   return dist;
 }
@@ -203,12 +211,15 @@ void read_arrival(const ServingFields& fields, ServingConfig& config) {
   const std::string text = fields.text("arrival", "poisson");
   if (text == "poisson") return;
   const std::vector<std::string> parts = split(text, ':');
-  const auto cv = parts.size() == 2 && parts[0] == "gamma" ? parse_decimal(parts[1])
-                                                           : Result<double>(Error{""});
+  const auto cv = parts.size() == 2 && parts[0] == "gamma"
+                      ? parse_decimal(parts[1])
+                      : Result<double>(error_at(ErrorCode::unknown_name, "", ""));
   if (!cv || !(*cv > 0 && *cv <= limits::max_arrival_cv)) {
-    fields.errors().fail(fields.path("arrival"), "must be poisson or gamma:CV with 0 < CV ≤ " +
-                                                     number_text(limits::max_arrival_cv) +
-                                                     ", not \"" + text + "\"");
+    // gamma with a CV out of its range is out_of_range; any other word names no process.
+    fields.errors().fail(cv ? ErrorCode::out_of_range : ErrorCode::unknown_name,
+                         fields.path("arrival"),
+                         "must be poisson or gamma:CV with 0 < CV ≤ " +
+                             number_text(limits::max_arrival_cv) + ", not \"" + text + "\"");
     return;
   }
   config.arrival = ArrivalKind::gamma;
@@ -222,8 +233,9 @@ void read_rows(const ServingFields& fields, ServingConfig& config) {
   const std::string where = fields.path("rows");
   if (!rows.is_array() || rows.empty() ||
       rows.size() > static_cast<std::size_t>(limits::max_serving_requests)) {
-    errors.fail(where, "must be an array of 1 to " + std::to_string(limits::max_serving_requests) +
-                           " [arrival_seconds, prompt_tokens, output_tokens] rows");
+    errors.fail(ErrorCode::out_of_range, where,
+                "must be an array of 1 to " + std::to_string(limits::max_serving_requests) +
+                    " [arrival_seconds, prompt_tokens, output_tokens] rows");
     return;
   }
   double previous = 0;
@@ -234,34 +246,38 @@ void read_rows(const ServingFields& fields, ServingConfig& config) {
         row.is_array() && row.size() == 3 &&
         std::all_of(row.begin(), row.end(), [](const json& v) { return v.is_number(); });
     if (!shaped) {
-      errors.fail(at, "must be [arrival_seconds, prompt_tokens, output_tokens] numbers");
+      errors.fail(ErrorCode::wrong_type, at,
+                  "must be [arrival_seconds, prompt_tokens, output_tokens] numbers");
       return;
     }
     const double arrival = row[0].get<double>();
     const double prompt = row[1].get<double>();
     const double output = row[2].get<double>();
     if (!(arrival >= 0 && arrival <= limits::max_arrival_seconds)) {
-      errors.fail(child_path(at, 0), "arrival must be from 0 to " +
-                                         number_text(limits::max_arrival_seconds) + " seconds");
+      errors.fail(
+          ErrorCode::out_of_range, child_path(at, 0),
+          "arrival must be from 0 to " + number_text(limits::max_arrival_seconds) + " seconds");
       return;
     }
     if (arrival < previous) {
-      errors.fail(child_path(at, 0), "arrives at " + number_text(arrival) +
-                                         " s, before the row above (" + number_text(previous) +
-                                         " s): rows must be in arrival order");
+      errors.fail(ErrorCode::out_of_range, child_path(at, 0),
+                  "arrives at " + number_text(arrival) + " s, before the row above (" +
+                      number_text(previous) + " s): rows must be in arrival order");
       return;
     }
     const auto whole = [](double v, double max) {
       return v >= 1 && v <= max && v == std::floor(v);
     };
     if (!whole(prompt, static_cast<double>(limits::max_prompt_tokens))) {
-      errors.fail(child_path(at, 1), "prompt_tokens must be a whole number from 1 to " +
-                                         std::to_string(limits::max_prompt_tokens));
+      errors.fail(ErrorCode::out_of_range, child_path(at, 1),
+                  "prompt_tokens must be a whole number from 1 to " +
+                      std::to_string(limits::max_prompt_tokens));
       return;
     }
     if (!whole(output, static_cast<double>(limits::max_output_tokens))) {
-      errors.fail(child_path(at, 2), "output_tokens must be a whole number from 1 to " +
-                                         std::to_string(limits::max_output_tokens));
+      errors.fail(ErrorCode::out_of_range, child_path(at, 2),
+                  "output_tokens must be a whole number from 1 to " +
+                      std::to_string(limits::max_output_tokens));
       return;
     }
     previous = arrival;
@@ -275,15 +291,17 @@ void read_sweep_rates(const ServingFields& fields, ServingConfig& config) {
   const json& rates = fields.at("sweep_rates");
   const std::string where = fields.path("sweep_rates");
   if (!rates.is_array() || rates.empty() || rates.size() > limits::max_serving_sweep_rates) {
-    fields.errors().fail(where, "must be an array of 1 to " +
-                                    std::to_string(limits::max_serving_sweep_rates) + " rates");
+    fields.errors().fail(
+        ErrorCode::out_of_range, where,
+        "must be an array of 1 to " + std::to_string(limits::max_serving_sweep_rates) + " rates");
     return;
   }
   for (std::size_t i = 0; i < rates.size(); ++i) {
     const json& rate = rates[i];
     if (!rate.is_number() ||
         !(rate.get<double>() > 0 && rate.get<double>() <= limits::max_arrival_rate)) {
-      fields.errors().fail(child_path(where, i), "must be a rate > 0 and ≤ 1e9 requests/s");
+      fields.errors().fail(ErrorCode::out_of_range, child_path(where, i),
+                           "must be a rate > 0 and ≤ 1e9 requests/s");
       return;
     }
     config.sweep_rates.push_back(rate.get<double>());
@@ -293,7 +311,8 @@ void read_sweep_rates(const ServingFields& fields, ServingConfig& config) {
 ServingConfig read_serving(const json& object, FirstError& errors) {
   ServingConfig config;
   if (!object.is_object()) {
-    errors.fail("/serving", "must be an object, not " + json_type_name(object));
+    errors.fail(ErrorCode::wrong_type, "/serving",
+                "must be an object, not " + json_type_name(object));
     return config;
   }
   const ServingFields fields(object, errors);
@@ -305,7 +324,7 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
   } else if (policy == "disaggregated") {
     config.policy = SchedulerPolicy::disaggregated;
   } else {
-    errors.fail(fields.path("policy"),
+    errors.fail(ErrorCode::unknown_name, fields.path("policy"),
                 "must be prefill-first, chunked or disaggregated, not \"" + policy + "\"");
   }
   read_rows(fields, config);
@@ -318,7 +337,9 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
     config.output = read_length(fields, "output", limits::max_output_tokens);
   } else {
     for (const char* key : {"prompt", "output", "rate", "requests", "arrival"}) {
-      if (fields.has(key)) errors.fail(fields.path(key), "is set by the rows when rows are given");
+      if (fields.has(key))
+        errors.fail(ErrorCode::incompatible, fields.path(key),
+                    "is set by the rows when rows are given");
     }
   }
   read_arrival(fields, config);
@@ -349,7 +370,7 @@ int64_t read_instance_tensor_parallel(const json& scenario_document, const json&
   const std::string where = child_path("/serving", key);
   if (!value.is_number_integer() || value.get<double>() < 1 ||
       value.get<double>() > static_cast<double>(limits::max_tensor_parallel)) {
-    errors.fail(where,
+    errors.fail(value.is_number_integer() ? ErrorCode::out_of_range : ErrorCode::wrong_type, where,
                 "must be an integer from 1 to " + std::to_string(limits::max_tensor_parallel));
     return 0;
   }
@@ -359,7 +380,8 @@ int64_t read_instance_tensor_parallel(const json& scenario_document, const json&
   if (!checked) {
     const std::string& message = checked.error();
     const std::string prefix = "/tensor_parallel";
-    errors.fail(where, message.rfind(prefix, 0) == 0 ? message.substr(prefix.size() + 2) : message);
+    const Error& error = checked.failure();
+    errors.fail(error.code, where, error.path == prefix ? error.what : message);
     return 0;
   }
   return value.get<int64_t>();
@@ -463,12 +485,14 @@ json sweep_point_json(const ServingRun& run) {
 }  // namespace
 
 Result<ServingRequest> serving_request_from_json(const json& document) {
-  if (!document.is_object()) return Error{"/: a scenario must be a JSON object"};
-  if (!document.contains("serving")) return Error{"/serving: is required (the serving workload)"};
+  if (!document.is_object())
+    return error_at(ErrorCode::wrong_type, "/", "a scenario must be a JSON object");
+  if (!document.contains("serving"))
+    return error_at(ErrorCode::missing_field, "/serving", "is required (the serving workload)");
   json scenario_document = document;
   scenario_document.erase("serving");
   auto scenario = scenario_from_json(scenario_document);
-  if (!scenario) return Error{scenario.error()};
+  if (!scenario) return scenario.failure();
   const json& serving = document.find("serving").value();
   FirstError errors;
   ServingRequest request{scenario.value(), read_serving(serving, errors)};
@@ -476,13 +500,13 @@ Result<ServingRequest> serving_request_from_json(const json& document) {
       read_instance_tensor_parallel(scenario_document, serving, "prefill_tensor_parallel", errors);
   request.config.decode_tensor_parallel =
       read_instance_tensor_parallel(scenario_document, serving, "decode_tensor_parallel", errors);
-  if (errors.failed()) return Error{errors.message()};
+  if (errors.failed()) return errors.error();
   return request;
 }
 
 Result<ServingRequest> parse_serving_request(std::string_view json_text) {
   auto document = parse_strict_json(json_text);
-  if (!document) return Error{document.error()};
+  if (!document) return document.failure();
   return serving_request_from_json(document.value());
 }
 

@@ -506,8 +506,8 @@ constexpr int64_t kDefaultChunkedBudget = 512;   // Sarathi-Serve's and vLLM's c
 constexpr int64_t kDefaultPrefillBudget = 8192;  // tokens one prefill-only batch may carry
 constexpr int kMaxSearchRuns = 64;               // goodput: doubling, halving and bisection
 
-Error serving_error(const std::string& path, const std::string& what) {
-  return Error{path + ": " + what};
+Error serving_error(ErrorCode code, const std::string& path, const std::string& what) {
+  return error_at(code, path, what);
 }
 
 // One draw of a length distribution, rounded to a whole number of tokens and at least 1.
@@ -624,13 +624,13 @@ std::optional<Error> resolve(const Scenario& scenario, ServingConfig& config) {
   const bool disaggregated = config.policy == SchedulerPolicy::disaggregated;
   if (!disaggregated) {
     if (config.prefill_devices != 0)
-      return serving_error("/serving/prefill_devices",
+      return serving_error(ErrorCode::incompatible, "/serving/prefill_devices",
                            "only the disaggregated policy has prefill and decode instances");
     if (config.decode_devices != 0)
-      return serving_error("/serving/decode_devices",
+      return serving_error(ErrorCode::incompatible, "/serving/decode_devices",
                            "only the disaggregated policy has prefill and decode instances");
     if (config.decode_tensor_parallel != 0)
-      return serving_error("/serving/decode_tensor_parallel",
+      return serving_error(ErrorCode::incompatible, "/serving/decode_tensor_parallel",
                            "only the disaggregated policy has decode instances");
   }
   if (config.prefill_devices == 0) config.prefill_devices = 1;
@@ -645,30 +645,35 @@ std::optional<Error> resolve(const Scenario& scenario, ServingConfig& config) {
         config.policy == SchedulerPolicy::chunked ? kDefaultChunkedBudget : kDefaultPrefillBudget;
   if (config.max_queue == 0) config.max_queue = limits::default_serving_max_queue;
   if (config.policy == SchedulerPolicy::chunked && config.token_budget <= config.max_batch) {
-    return serving_error("/serving/token_budget",
+    return serving_error(ErrorCode::incompatible, "/serving/token_budget",
                          "must exceed max_batch (" + std::to_string(config.max_batch) +
                              ") under the chunked policy, so every iteration has room for a "
                              "prefill chunk beside its decodes");
   }
   if (disaggregated && scenario.hardware.interconnect_bandwidth <= 0) {
-    return serving_error("/serving/policy", "disaggregated moves K/V over the interconnect, and " +
-                                                scenario.hardware.id +
-                                                " states no interconnect_bandwidth");
+    return serving_error(ErrorCode::incompatible, "/serving/policy",
+                         "disaggregated moves K/V over the interconnect, and " +
+                             scenario.hardware.id + " states no interconnect_bandwidth");
   }
   if (config.rows.empty()) {
-    if (!(config.rate > 0)) return serving_error("/serving/rate", "is required (requests/s > 0)");
-    if (config.requests < 1) return serving_error("/serving/requests", "is required (at least 1)");
+    if (!(config.rate > 0))
+      return serving_error(ErrorCode::missing_field, "/serving/rate",
+                           "is required (requests/s > 0)");
+    if (config.requests < 1)
+      return serving_error(ErrorCode::missing_field, "/serving/requests",
+                           "is required (at least 1)");
   } else {
     if (config.goodput)
-      return serving_error("/serving/goodput",
+      return serving_error(ErrorCode::incompatible, "/serving/goodput",
                            "needs generated arrivals (rate), not explicit rows");
     if (!config.sweep_rates.empty())
-      return serving_error("/serving/sweep_rates",
+      return serving_error(ErrorCode::incompatible, "/serving/sweep_rates",
                            "needs generated arrivals (rate), not explicit rows");
     config.requests = static_cast<int64_t>(config.rows.size());
   }
   if (config.goodput && !config.ttft_slo_seconds && !config.tpot_slo_seconds)
-    return serving_error("/serving/goodput", "needs an SLO: ttft_slo and/or tpot_slo");
+    return serving_error(ErrorCode::incompatible, "/serving/goodput",
+                         "needs an SLO: ttft_slo and/or tpot_slo");
   return std::nullopt;
 }
 
@@ -685,10 +690,11 @@ std::optional<Error> check_workload(const ServingConfig& config,
     const std::string where =
         config.rows.empty() ? "/serving/prompt" : "/serving/rows/" + std::to_string(i);
     if (spec.prompt + spec.output > limits::max_context_tokens) {
-      return serving_error(where, "request " + std::to_string(i) + " has a context of " +
-                                      std::to_string(spec.prompt + spec.output) +
-                                      " tokens, over the limit of " +
-                                      std::to_string(limits::max_context_tokens));
+      return serving_error(ErrorCode::out_of_range, where,
+                           "request " + std::to_string(i) + " has a context of " +
+                               std::to_string(spec.prompt + spec.output) +
+                               " tokens, over the limit of " +
+                               std::to_string(limits::max_context_tokens));
     }
     const auto kept = [&](int64_t tokens) {
       return static_cast<double>(window > 0 ? std::min(tokens, window) : tokens);
@@ -700,17 +706,20 @@ std::optional<Error> check_workload(const ServingConfig& config,
         (disaggregated && decode_need > fleet.decode_kv_tokens)) {
       const double capacity =
           prefill_need > fleet.prefill_kv_tokens ? fleet.prefill_kv_tokens : fleet.decode_kv_tokens;
-      return serving_error(where, "request " + std::to_string(i) + " needs K/V for " +
-                                      std::to_string(static_cast<int64_t>(decode_need)) +
-                                      " tokens, more than the " +
-                                      std::to_string(static_cast<int64_t>(capacity)) +
-                                      " an instance holds beside its weights");
+      return serving_error(ErrorCode::incompatible, where,
+                           "request " + std::to_string(i) + " needs K/V for " +
+                               std::to_string(static_cast<int64_t>(decode_need)) +
+                               " tokens, more than the " +
+                               std::to_string(static_cast<int64_t>(capacity)) +
+                               " an instance holds beside its weights");
     }
   }
   if (output_total > limits::max_serving_output_tokens)
-    return serving_error("/serving/output", "the requests' output tokens sum to more than 1e8");
+    return serving_error(ErrorCode::too_large, "/serving/output",
+                         "the requests' output tokens sum to more than 1e8");
   if (prompt_total > limits::max_serving_prompt_tokens)
-    return serving_error("/serving/prompt", "the requests' prompt tokens sum to more than 1e9");
+    return serving_error(ErrorCode::too_large, "/serving/prompt",
+                         "the requests' prompt tokens sum to more than 1e9");
   return std::nullopt;
 }
 
@@ -824,7 +833,7 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
   }
   const double instance_kv = disaggregated ? fleet.decode_kv_tokens : fleet.prefill_kv_tokens;
   if (instance_kv < 1 || fleet.prefill_kv_tokens < 1) {
-    return serving_error("/serving",
+    return serving_error(ErrorCode::incompatible, "/serving",
                          "the model's weights and one iteration's temporaries leave "
                          "no memory for K/V on an instance of " +
                              scenario.hardware.id);

@@ -118,8 +118,9 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
 Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
                                       const std::vector<double>& values) {
   if (values.empty() || values.size() > max_sweep_points) {
-    return Error{"sweep: between 1 and " + std::to_string(max_sweep_points) + " points, not " +
-                 std::to_string(values.size())};
+    return error_at(values.empty() ? ErrorCode::out_of_range : ErrorCode::too_large, "/values",
+                    "between 1 and " + std::to_string(max_sweep_points) + " points, not " +
+                        std::to_string(values.size()));
   }
   // Every value is checked, and the call's work counted, before any trace runs: a prompt_tokens
   // point costs its ⌈T/C⌉ chunk passes; an arrival_rate sweep one trace of the scenario.
@@ -132,29 +133,35 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
                     : 0;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double value = values[i];
-    const std::string where = "sweep value " + std::to_string(i);
-    if (!std::isfinite(value)) return Error{where + ": must be a finite number"};
+    // The values argument read as a JSON array: "/values/3" is its fourth value.
+    const std::string where = "/values/" + std::to_string(i);
+    if (!std::isfinite(value))
+      return error_at(ErrorCode::out_of_range, where, "must be a finite number");
     if (variable == SweepVariable::prompt_tokens) {
       if (value < 1 || value > static_cast<double>(limits::max_prompt_tokens) ||
           value != std::floor(value)) {
-        return Error{where + ": prompt_tokens must be an integer from 1 to " +
-                     std::to_string(limits::max_prompt_tokens)};
+        return error_at(ErrorCode::out_of_range, where,
+                        "prompt_tokens must be an integer from 1 to " +
+                            std::to_string(limits::max_prompt_tokens));
       }
       const int64_t chunks = chunks_of(static_cast<int64_t>(value));
       if (chunks > limits::max_chunks) {
-        return Error{where + ": too many chunks for chunk_tokens " + std::to_string(chunk)};
+        return error_at(ErrorCode::too_large, where,
+                        "too many chunks for chunk_tokens " + std::to_string(chunk));
       }
       work += static_cast<double>(chunks);
     } else if (value != 0 &&
                (value < limits::min_arrival_rate || value > limits::max_arrival_rate)) {
-      return Error{where + ": arrival_rate must be 0 or from 1e-30 to 1e9 requests/s"};
+      return error_at(ErrorCode::out_of_range, where,
+                      "arrival_rate must be 0 or from 1e-30 to 1e9 requests/s");
     }
   }
   if (work > limits::max_sweep_work) {
-    return Error{"sweep: " + std::to_string(static_cast<int64_t>(work)) +
-                 " chunk passes (the points' ⌈T/C⌉ summed) exceed the limit of " +
-                 std::to_string(static_cast<int64_t>(limits::max_sweep_work)) +
-                 "; use fewer points or a larger chunk"};
+    return error_at(ErrorCode::too_large, "/values",
+                    std::to_string(static_cast<int64_t>(work)) +
+                        " chunk passes (the points' ⌈T/C⌉ summed) exceed the limit of " +
+                        std::to_string(static_cast<int64_t>(limits::max_sweep_work)) +
+                        "; use fewer points or a larger chunk");
   }
 
   const auto point = [](double value, const Ttft& ttft) {

@@ -243,6 +243,7 @@ struct SweepPoint {
   bool overloaded = false;
 };
 using limits::max_sweep_points;  // src/limits.hpp
+/// A refused value is named by its index in `values` as the path "/values/I".
 Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable variable,
                                       const std::vector<double>& values);
 

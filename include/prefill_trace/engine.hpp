@@ -1,7 +1,9 @@
 #pragma once
 // The engine's text-in, text-out facade: what the CLI, the wasm bindings and C++ consumers of
 // the installed library call. Every entry point returns a reply value and never throws;
-// `ok == false` carries one error line naming the JSON path or field. The bindings only convert
+// `ok == false` carries the error: `code` (what kind, stable: prefill_trace/result.hpp), `path`
+// (the JSON Pointer of the value concerned, or empty) and `error` (one line for people, which
+// callers show but never parse). The bindings only convert
 // these structs to JS objects. Inputs and outputs are JSON text, so this header (the library's
 // public interface, with prefill_trace/version.hpp) needs no JSON library.
 
@@ -9,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "prefill_trace/result.hpp"
 #include "prefill_trace/version.hpp"
 
 namespace prefill_trace::api {
@@ -20,12 +23,16 @@ std::string_view version();
 struct LessonReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::string lesson_json;  // the validated lesson, re-serialized (unknown fields kept)
 };
 
 struct QuizReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   bool correct = false;
   int correct_index = -1;
   std::string explanation;
@@ -34,6 +41,8 @@ struct QuizReply {
 struct JsonReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::string json;
 };
 
@@ -42,6 +51,8 @@ struct JsonReply {
 struct FiguresReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::vector<double> figures;
 };
 constexpr int kFiguresLayoutVersion = 2;
@@ -63,6 +74,8 @@ JsonReply compute_trace(std::string_view scenario_json);
 struct CsvReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   std::string csv;
 };
 CsvReply compute_trace_csv(std::string_view scenario_json);
@@ -81,6 +94,8 @@ CsvReply simulate_serving_csv(std::string_view scenario_json);
 struct GeneratedReply {
   bool ok = false;
   std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
   bool correct = false;
   double expected = 0;  // the numeric answer, or the correct option's index
   std::string explanation;

@@ -463,36 +463,40 @@ ScenarioInput scenario_input(const Args& args, bool serving = false) {
   return input;
 }
 
-// Puts the source of the wrong value before an engine error that starts with a JSON path: the
-// flag that set it ("--prompt (/prompt_tokens): must be ..."), else the scenario file
-// ("run.json: /prompt_tokens: must be ..."); a default the CLI filled in keeps the bare path.
-std::string with_source(const Args& args, const ScenarioInput& input, const std::string& error) {
-  if (error.empty() || error[0] != '/') return error;
-  const std::string top = error.substr(1, error.find_first_of("/:", 1) - 1);
+// The scenario's top-level key a JSON Pointer starts in ("/model/layers" → "model"), or "".
+std::string top_level_key(const std::string& path) {
+  if (path.size() < 2 || path[0] != '/') return "";
+  return path.substr(1, path.find('/', 1) - 1);
+}
+
+// Puts the source of the wrong value before an engine error about a JSON path: the flag that
+// set it ("--prompt (/prompt_tokens): must be ..."), else the scenario file ("run.json:
+// /prompt_tokens: must be ..."); a default the CLI filled in keeps the bare path.
+std::string with_source(const Args& args, const ScenarioInput& input, const Error& error) {
+  const std::string top = top_level_key(error.path);
+  if (top.empty()) return error.message;
   for (const ScenarioFlag& spec : kScenarioFlags) {
     if (top == spec.key && option(args, spec.flag)) {
-      const std::string path = std::string("/") + spec.key;
-      if (error.rfind(path + ":", 0) == 0)
-        return std::string(spec.flag) + " (" + path + ")" + error.substr(path.size());
-      return std::string(spec.flag) + ": " + error;
+      if (error.path == std::string("/") + spec.key)
+        return std::string(spec.flag) + " (" + error.path + "): " + error.what;
+      return std::string(spec.flag) + ": " + error.message;
     }
   }
   // The file's keys as the engine's paths show them (escaped per RFC 6901, bounded): a key
   // holding '/' or ':' is still found.
   for (const std::string& key : input.file_keys) {
     const std::string shown = child_path("", key);
-    if (error.rfind(shown, 0) == 0 && error.size() > shown.size() &&
-        (error[shown.size()] == ':' || error[shown.size()] == '/')) {
-      return file_name(*input.file) + ": " + error;
+    if (error.path == shown || error.path.rfind(shown + "/", 0) == 0) {
+      return file_name(*input.file) + ": " + error.message;
     }
   }
-  return error;
+  return error.message;
 }
 
 Scenario scenario_or_fail(const Args& args) {
   const ScenarioInput input = scenario_input(args);
   auto scenario = scenario_from_json(input.value);
-  if (!scenario) fail(with_source(args, input, scenario.error()));
+  if (!scenario) fail(with_source(args, input, scenario.failure()));
   return scenario.value();
 }
 
@@ -594,18 +598,26 @@ int run_trace(const Args& args) {
   return kOk;
 }
 
-// The engine numbers sweep values from 0 (JS arrays do); --values is a list a user counts from
-// 1, so its errors say "value 1" for the first. Engine words this maps: "sweep value I: ...",
-// "sweep variable must be ...", "sweep: between 1 and N points, not M".
-std::string sweep_error(const Args& args, const ScenarioInput& input, const std::string& error) {
-  const std::string value_prefix = "sweep value ";
-  if (error.rfind(value_prefix, 0) == 0) {
-    const std::size_t colon = error.find(':', value_prefix.size());
-    const std::string index = error.substr(value_prefix.size(), colon - value_prefix.size());
-    return "--values: value " + std::to_string(std::stoul(index) + 1) + error.substr(colon);
+// A refused reply's error: code, path and message; error_at wrote the message as "path: what".
+template <typename Reply>
+Error reply_error(const Reply& reply) {
+  const std::string what =
+      reply.path.empty() ? reply.error : reply.error.substr(reply.path.size() + 2);
+  return Error{reply.error, reply.code, reply.path, what};
+}
+
+// The engine names the sweep's arguments "/variable", "/values" and "/values/I", counting values
+// from 0 (JS arrays do); --values is a list a user counts from 1, so its errors say "value 1"
+// for the first.
+std::string sweep_error(const Args& args, const ScenarioInput& input, const api::JsonReply& reply) {
+  const Error error = reply_error(reply);
+  if (error.path == "/variable") return "--variable: " + error.what;
+  if (error.path == "/values") return "--values: " + error.what;
+  const std::string value_prefix = "/values/";
+  if (error.path.rfind(value_prefix, 0) == 0) {
+    const std::size_t index = std::stoul(error.path.substr(value_prefix.size()));
+    return "--values: value " + std::to_string(index + 1) + ": " + error.what;
   }
-  if (error.rfind("sweep variable ", 0) == 0) return "--variable: " + error.substr(15);
-  if (error.rfind("sweep: ", 0) == 0) return "--values: " + error.substr(7);
   return with_source(args, input, error);
 }
 
@@ -628,7 +640,7 @@ int run_sweep(const Args& args) {
   }
   const ScenarioInput input = scenario_input(args);
   const auto reply = api::sweep(dump_json(input.value), *variable, values);
-  if (!reply.ok) fail(sweep_error(args, input, reply.error));
+  if (!reply.ok) fail(sweep_error(args, input, reply));
   std::cout << reply.json << '\n';
   return kOk;
 }
@@ -710,19 +722,18 @@ json json_number(double number) {
 }
 
 // Names the flag (or the file) an engine error's JSON path came from.
-std::string serve_error(const Args& args, const ScenarioInput& input, const std::string& error) {
+std::string serve_error(const Args& args, const ScenarioInput& input, const Error& error) {
   const std::string prefix = "/serving/";
-  if (error.rfind(prefix, 0) == 0) {
+  if (error.path.rfind(prefix, 0) == 0) {
     const std::string key =
-        error.substr(prefix.size(), error.find_first_of("/:", prefix.size()) - prefix.size());
+        error.path.substr(prefix.size(), error.path.find('/', prefix.size()) - prefix.size());
     for (const ServingFlag& spec : kServingFlags) {
       if (key == spec.key && option(args, spec.flag))
-        return std::string(spec.flag) + " (" + error.substr(0, error.find(':')) + ")" +
-               error.substr(error.find(':'));
+        return std::string(spec.flag) + " (" + error.path + "): " + error.what;
     }
-    if (input.file) return *input.file + ": " + error;
+    if (input.file) return *input.file + ": " + error.message;
   }
-  if (error.rfind("/serving:", 0) == 0 && input.file) return *input.file + ": " + error;
+  if (error.path == "/serving" && input.file) return *input.file + ": " + error.message;
   return with_source(args, input, error);
 }
 
@@ -766,12 +777,12 @@ int run_serve(const Args& args) {
   const std::string text = dump_json(input.value);
   if (option(args, "--csv")) {
     const auto reply = api::simulate_serving_csv(text);
-    if (!reply.ok) fail(serve_error(args, input, reply.error));
+    if (!reply.ok) fail(serve_error(args, input, reply_error(reply)));
     std::cout << reply.csv;
     return kOk;
   }
   const auto reply = api::simulate_serving(text);
-  if (!reply.ok) fail(serve_error(args, input, reply.error));
+  if (!reply.ok) fail(serve_error(args, input, reply_error(reply)));
   if (option(args, "--json")) {
     std::cout << reply.json << '\n';
     return kOk;

@@ -106,7 +106,8 @@ TEST(Floors, ADivergingQueueIsOverloadedAndTheSweepChecksTheFloor) {
   const std::string scenario = R"({"model": "llama-3.1-8b", "hardware": "h100-sxm", "batch": 2})";
   const auto reply = api::sweep(scenario, "arrival_rate", {0, 1e-320});
   EXPECT_FALSE(reply.ok);
-  EXPECT_EQ(reply.error, "sweep value 1: arrival_rate must be 0 or from 1e-30 to 1e9 requests/s");
+  EXPECT_EQ(reply.code, ErrorCode::out_of_range);
+  EXPECT_EQ(reply.path, "/values/1");  // the second value, 1e-320, below the floor
 }
 
 // E3. nlohmann's lexer reads a NUL as the end of its input, so "document\0anything" parsed as
@@ -148,14 +149,14 @@ TEST(SweepCost, IsBoundedByPointsTimesChunks) {
   const double longest = 16777216;  // 2^24 tokens: 2^24 / 16 = 2^20 chunks a point
   const auto refused = api::sweep(scenario, "prompt_tokens", std::vector<double>(4096, longest));
   EXPECT_FALSE(refused.ok);
-  EXPECT_EQ(refused.error,
-            "sweep: 4294967296 chunk passes (the points' ⌈T/C⌉ summed) exceed the limit of "
-            "4194304; use fewer points or a larger chunk");
+  EXPECT_EQ(refused.code, ErrorCode::too_large);
+  EXPECT_EQ(refused.path, "/values");
+  // 4096 · 2^20 = 4294967296 passes against 2^22 = 4194304.
+  EXPECT_NE(refused.error.find("4294967296"), std::string::npos) << refused.error;
   // One point over: 5 · 2^20 = 5242880.
   const auto five = api::sweep(scenario, "prompt_tokens", std::vector<double>(5, longest));
-  EXPECT_EQ(five.error,
-            "sweep: 5242880 chunk passes (the points' ⌈T/C⌉ summed) exceed the limit of "
-            "4194304; use fewer points or a larger chunk");
+  EXPECT_EQ(five.code, ErrorCode::too_large);
+  EXPECT_NE(five.error.find("5242880"), std::string::npos) << five.error;
   // Exactly at the limit: 4 · 2^20 = 2^22.
   const auto four = api::sweep(scenario, "prompt_tokens", std::vector<double>(4, longest));
   EXPECT_TRUE(four.ok) << four.error;

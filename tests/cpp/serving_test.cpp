@@ -177,11 +177,15 @@ TEST(Serving, OverloadStopsAtTheQueueCap) {
 }
 
 TEST(Serving, BadInputNamesThePath) {
-  const auto error_of = [](const json& serving) {
+  // Each refusal is asserted by its code and JSON path (include/prefill_trace/result.hpp), never
+  // by its wording; the message still starts with the path ("path: what").
+  const auto expect_refused = [](const json& serving, ErrorCode code, const std::string& path) {
     json doc = {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"serving", serving}};
     const auto reply = api::simulate_serving(doc.dump());
-    EXPECT_FALSE(reply.ok);
-    return reply.error;
+    EXPECT_FALSE(reply.ok) << path;
+    EXPECT_EQ(error_code_name(reply.code), std::string(error_code_name(code))) << path;
+    EXPECT_EQ(reply.path, path);
+    EXPECT_EQ(reply.error.rfind(path + ": ", 0), 0u) << reply.error;
   };
   const json base = {{"rate", 1}, {"requests", 10}, {"prompt", 128}, {"output", 8}};
   const auto with = [&](const char* key, const json& value) {
@@ -189,22 +193,33 @@ TEST(Serving, BadInputNamesThePath) {
     s[key] = value;
     return s;
   };
-  EXPECT_EQ(error_of(with("rate", 0)).rfind("/serving/rate:", 0), 0u);
-  EXPECT_EQ(error_of(with("rate", "fast")).rfind("/serving/rate:", 0), 0u);
-  EXPECT_EQ(error_of(with("requests", 100001)).rfind("/serving/requests:", 0), 0u);
-  EXPECT_EQ(error_of(with("prompt", "uniform:9:3")).rfind("/serving/prompt:", 0), 0u);
-  EXPECT_EQ(error_of(with("output", "lognormal:100:-1")).rfind("/serving/output:", 0), 0u);
-  EXPECT_EQ(error_of(with("arrival", "gamma:0")).rfind("/serving/arrival:", 0), 0u);
-  EXPECT_EQ(error_of(with("prefill_devices", 2)).rfind("/serving/prefill_devices:", 0), 0u);
-  EXPECT_EQ(error_of(with("goodput", true)).rfind("/serving/goodput:", 0), 0u);  // no SLO
-  EXPECT_EQ(
-      error_of(with("prefill_tensor_parallel", 3)).rfind("/serving/prefill_tensor_parallel:", 0),
-      0u);
+  expect_refused(with("rate", 0), ErrorCode::out_of_range, "/serving/rate");
+  expect_refused(with("rate", "fast"), ErrorCode::wrong_type, "/serving/rate");
+  expect_refused(with("requests", 100001), ErrorCode::out_of_range, "/serving/requests");
+  expect_refused(with("prompt", "uniform:9:3"), ErrorCode::out_of_range, "/serving/prompt");
+  expect_refused(with("prompt", "zipf:3"), ErrorCode::unknown_name, "/serving/prompt");
+  expect_refused(with("output", "lognormal:100:-1"), ErrorCode::out_of_range, "/serving/output");
+  expect_refused(with("arrival", "gamma:0"), ErrorCode::out_of_range, "/serving/arrival");
+  expect_refused(with("arrival", "bursty"), ErrorCode::unknown_name, "/serving/arrival");
+  expect_refused(with("policy", "fifo"), ErrorCode::unknown_name, "/serving/policy");
+  expect_refused(with("batch", 4), ErrorCode::unknown_field, "/serving/batch");
+  expect_refused(with("prefill_devices", 2), ErrorCode::incompatible, "/serving/prefill_devices");
+  expect_refused(with("goodput", true), ErrorCode::incompatible, "/serving/goodput");  // no SLO
+  // 32 query heads and 8 K/V heads do not split over 3 devices.
+  expect_refused(with("prefill_tensor_parallel", 3), ErrorCode::incompatible,
+                 "/serving/prefill_tensor_parallel");
+  expect_refused(json{{"rate", 1}}, ErrorCode::missing_field, "/serving/prompt");
   json rows = {{"rows", {{1.0, 128, 8}, {0.5, 128, 8}}}};
-  EXPECT_EQ(error_of(rows).rfind("/serving/rows/1/0:", 0), 0u);
+  expect_refused(rows, ErrorCode::out_of_range, "/serving/rows/1/0");
   // A request whose K/V cannot fit an instance beside the weights (80 GB, 16 GB of weights,
   // 128 KiB of K/V per token: ~490k tokens) is refused, not admitted or left waiting forever.
-  EXPECT_EQ(error_of(with("prompt", 1000000)).rfind("/serving/prompt:", 0), 0u);
+  expect_refused(with("prompt", 1000000), ErrorCode::incompatible, "/serving/prompt");
+  // The document itself: not an object, or no serving object.
+  const auto root = api::simulate_serving("[1]");
+  EXPECT_EQ(root.code, ErrorCode::wrong_type);
+  const auto none = api::simulate_serving(R"({"model": "llama-3.1-8b", "hardware": "h100-sxm"})");
+  EXPECT_EQ(none.code, ErrorCode::missing_field);
+  EXPECT_EQ(none.path, "/serving");
 }
 
 TEST(Serving, SameSeedSameBytes) {

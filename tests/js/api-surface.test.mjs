@@ -51,8 +51,8 @@ test("declared argument counts match the module", async () => {
 test("result objects carry exactly the declared fields", async () => {
   const module = await loadModule();
   const lesson = readFileSync(path.join(root, "lesson-data/prefill-resource-trace-a76d037833bd69f7.json"), "utf8");
-  assert.deepEqual(Object.keys(module.loadLesson(lesson)).sort(), ["error", "lessonJson", "ok"]);
+  assert.deepEqual(Object.keys(module.loadLesson(lesson)).sort(), ["code", "error", "lessonJson", "ok", "path"]);
   assert.deepEqual(Object.keys(module.checkAnswer(lesson, 0, 0)).sort(),
-    ["correct", "correctIndex", "error", "explanation", "ok"]);
-  assert.deepEqual(Object.keys(module.listPresets()).sort(), ["error", "json", "ok"]);
+    ["code", "correct", "correctIndex", "error", "explanation", "ok", "path"]);
+  assert.deepEqual(Object.keys(module.listPresets()).sort(), ["code", "error", "json", "ok", "path"]);
 });

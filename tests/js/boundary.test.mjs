@@ -52,7 +52,9 @@ const RIGHT_TYPE = {
 const huge = "x".repeat(200 * 2 ** 20);
 
 function shapeOf(reply) {
-  return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, k === "error" ? typeof v : v]));
+  // The message, code and path differ per refusal; their types must not.
+  const kind = (k, v) => (k === "error" || k === "path" ? typeof v : k === "code" ? typeof v?.value : v);
+  return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, kind(k, v)]));
 }
 
 function expectRefusal(name, args, label) {
@@ -100,6 +102,18 @@ for (const [name, params] of Object.entries(CALLS)) {
 }
 
 test("the refusals name the argument and its type", () => {
+  // What callers branch on: the code and the path (a sweep value is /values/I, as the engine says).
+  const { ErrorCode } = module;
+  assert.equal(module.sweep(scenario, 42, [1]).code, ErrorCode.wrong_type);
+  assert.equal(module.computeTrace().code, ErrorCode.usage);
+  assert.equal(module.sweep(scenario, "prompt_tokens", [1, "2"]).path, "/values/1");
+  assert.equal(module.sweep(scenario, "prompt_tokens", [1, "2"]).code, ErrorCode.wrong_type);
+  assert.equal(module.sweep(scenario, "prompt_tokens", []).code, ErrorCode.out_of_range);
+  assert.equal(module.sweep(scenario, "prompt_tokens", [1, 0]).path, "/values/1");
+  assert.equal(module.checkGenerated(scenario, "é".repeat(200), 1).code, ErrorCode.too_large);
+  assert.equal(module.traceFigures("{").code, ErrorCode.invalid_json);
+  assert.equal(module.traceFigures('{"model": "llama-3.1-8b", "hardware": "h100-sxm", "batch": 0}').path, "/batch");
+  assert.equal(module.computeTrace('{"model": "llama-3.1-8b", "hardware": "h100-sxm"}').code, ErrorCode.none);
   assert.equal(module.sweep(scenario, 42, [1]).error, "variable must be a string, not number");
   assert.equal(module.checkGenerated(scenario, null, 1).error, "id must be a string, not null");
   assert.equal(module.computeTrace().error, "computeTrace: expects 1 argument (scenarioJson), got 0");

@@ -153,13 +153,13 @@ export function scenarioJson(state) {
 }
 
 /**
- * The control holding the value an engine error is about, from the JSON path that starts the
- * message ("/prompt_tokens: must be…" → "prompt", "/model/d_model: …" → "shape.d_model").
+ * The control holding the value an engine error is about, from the error's JSON path
+ * ("/prompt_tokens" → "prompt", "/model/d_model" → "shape.d_model"); null when no control holds it.
  */
-export function fieldOfError(message) {
-  const match = /^(\/[^:\s]*)/.exec(String(message));
-  if (!match) return null;
-  const [top, sub] = match[1].slice(1).split('/');
+export function fieldOfError(path) {
+  const pointer = String(path ?? '');
+  if (!pointer.startsWith('/')) return null;
+  const [top, sub] = pointer.slice(1).split('/');
   if (top === 'model' && sub && SHAPE_FIELDS.some((f) => f.key === sub)) return `shape.${sub}`;
   return FIELDS.find((f) => f.json === top)?.key ?? null;
 }

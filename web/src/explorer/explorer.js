@@ -540,7 +540,7 @@ export class Explorer {
   /** The trace of `json`: from its figures when the shape is known, else from its JSON. */
   #trace(json) {
     const figures = this.engine.traceFigures(json);
-    if (!figures.ok) return { ok: false, error: figures.error };
+    if (!figures.ok) return figures;
     const signature = figuresSignature(figures.figures);
     const trace = this.#shapes.get(signature);
     if (trace) {
@@ -699,7 +699,7 @@ export class Explorer {
     const { json, result } = this.#compute();
     this.controls.showShape(this.state.model === CUSTOM_MODEL);
     if (!result.ok) {
-      const key = fieldOfError(result.error);
+      const key = fieldOfError(result.path);
       this.#setMessages(key ? { [key]: result.error } : {});
       this.controls.setPrecisionHint(null);
       this.view.showEngineError(plainError(result.error), Boolean(key));

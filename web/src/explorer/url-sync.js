@@ -98,7 +98,7 @@ export function scenarioFromQuery(params, defaults, compute, withPresetShape) {
     json = scenarioJson(state);
     result = compute(json);
     if (result.ok) break;
-    const key = fieldOfError(result.error);
+    const key = fieldOfError(result.path);
     if (!key || !fromUrl.has(key)) break;
     notes[key] = result.error;
     fromUrl.delete(key);
