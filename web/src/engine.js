@@ -176,7 +176,7 @@ export class Engine {
    * it only when no Worker can run it (under-load/under-load.js): it takes seconds.
    */
   simulateServing(scenarioJson) {
-    return jsonResult(() => this.#module.simulateServing(scenarioJson), 'simulating');
+    return jsonResult(() => this.#module.simulateServing(scenarioJson), 'simulating', this.#codes);
   }
 
   /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
