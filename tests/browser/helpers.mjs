@@ -22,7 +22,9 @@ export const fixtures = path.join(repo, 'tests/browser/fixtures');
 export const LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.json';
 
 /** The page's default scenario as issue 4 states it (an 8B model, a current datacenter GPU, a
- *  2048-token prompt), written out here rather than imported from the page under test. */
+ *  2048-token prompt), written out here rather than imported from the page under test. `stack`
+ *  is the engine's documented default (docs/trace-json.md, scenario): the page's control holds
+ *  it under either timing, so the scenario it reports carries it. */
 export const DEFAULT_SCENARIO = Object.freeze({
   model: 'llama-3.1-8b',
   hardware: 'h100-sxm',
