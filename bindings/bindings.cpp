@@ -159,6 +159,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
 
   function("version", &version);
   function(
+      "figuresLayout", +[] { return api::figures_layout(); });
+  function(
       "bundledLessonText", +[] { return std::string(api::bundled_lesson_text()); });
   function(
       "loadLesson", +[](const std::string& text) { return api::load_lesson(text); });

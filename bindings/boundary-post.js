@@ -137,5 +137,9 @@
     var bundledLessonText = Module["bundledLessonText"];
     Module["bundledLessonText"] = function () { return bundledLessonText(); };
     Module["bundledLessonText"].argCount = 0;
+    // figuresLayout() neither: what a reader of traceFigures needs besides a parsed trace.
+    var figuresLayout = Module["figuresLayout"];
+    Module["figuresLayout"] = function () { return figuresLayout(); };
+    Module["figuresLayout"].argCount = 0;
   });
 })();

@@ -63,7 +63,7 @@ export interface QuizResult extends Refusal {
 export interface JsonResult extends Refusal {
   ok: boolean;
   error: string;
-  /** JSON text; the shape is documented in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md. */
+  /** JSON text; the shape is documented in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md (a trace: `TraceDocument`). */
   json: string;
 }
 
@@ -81,6 +81,286 @@ export interface FiguresResult extends Refusal {
   error: string;
   /** Empty when ok is false. */
   figures: Float64Array;
+}
+
+/** What limits a kernel, a step or a decode step (the engine's Bound, in code order). */
+export type Bound = "compute" | "memory" | "overhead" | "interconnect";
+
+/**
+ * `JSON.parse(figuresLayout())`: what a reader of `traceFigures` needs besides a parsed trace.
+ * `figures` = [version, signature, then every number, null (NaN), boolean (1 / 0) and bound
+ * (its index in `bound_names`) of the trace document, in the order its JSON text prints them].
+ * A string whose key is in `bound_keys` is a bound; every other string is part of the shape the
+ * signature hashes.
+ */
+export interface FiguresLayout {
+  /** ["bound", "prefill_bound"] */
+  bound_keys: string[];
+  /** ["compute", "memory", "overhead", "interconnect"]: a bound's figure is its index here. */
+  bound_names: Bound[];
+  /** 3 */
+  version: number;
+}
+
+/** The trace document (docs/trace-json.md): `JSON.parse(computeTrace(s).json)`. Keys print sorted. */
+export interface TraceDocument {
+  assumptions: string[];
+  decode_comparison: {
+    bound: Bound;
+    context_tokens: number;
+    flops: number;
+    hbm_bytes: number;
+    intensity: number;
+    prefill_bound: Bound;
+    prefill_intensity: number;
+    prefill_projection_intensity: number;
+    projection_intensity: number;
+    seconds: number;
+  };
+  engine_version: string;
+  operators: {
+    bound: Bound;
+    compute_seconds: number;
+    computed_flops: number;
+    count: number;
+    family: string;
+    flops: number;
+    hbm_bytes: {
+      activations: number;
+      kv: number;
+      scores: number;
+      total: number;
+      weights: number;
+    };
+    intensity: number;
+    interconnect_seconds: number;
+    launches: number;
+    link_bytes: number;
+    memory_seconds: number;
+    name: string;
+    occupancy: number;
+    overhead_seconds: number;
+    per_layer: boolean;
+    seconds: number;
+    seconds_high: number;
+    seconds_low: number;
+    step: number;
+    useful_fraction: number;
+  }[];
+  parameters: number;
+  roofline: {
+    bandwidth: number;
+    peak_flops: Record<string, number>;
+    ridge_flops_per_byte: number;
+    timing: string;
+  };
+  scenario: {
+    arrival_rate: number;
+    attention: string;
+    attention_block: number;
+    attention_kernel: string;
+    batch: number;
+    chunk_tokens: number;
+    compute_efficiency: number | null;
+    delivery_seconds: number;
+    gemm_m_tile: number;
+    graphs: string;
+    hardware: {
+      compute_units: number;
+      estimate: {
+        all_reduce_overhead_seconds: number;
+        attention_efficiency: number;
+        attention_kernel_efficiency: Record<string, number>;
+        expert_gemm_efficiency: number;
+        gemm_efficiency: number;
+        graph_launch_gap_seconds: number;
+        interconnect_efficiency: number;
+        interval: Record<string, { high: number; low: number }>;
+        kernel_gap_seconds: number;
+        memory_efficiency: number | null;
+        memory_latency_seconds: number;
+        stack_gap_seconds: Record<string, number>;
+      } | null;
+      id: string;
+      interconnect_bandwidth: number;
+      interconnect_kind: string;
+      interconnect_name: string;
+      interconnect_reduces_in_network: boolean;
+      interconnect_source_url: string;
+      l2_bytes: number;
+      launch_overhead_seconds: number;
+      memory_bandwidth: number;
+      memory_capacity: number;
+      name: string;
+      peak_flops: Record<string, number>;
+      source_url: string;
+      sram_per_unit_bytes: number;
+    };
+    memory_efficiency: number | null;
+    model: {
+      active_experts: number;
+      d_ff: number;
+      d_model: number;
+      experts: number;
+      head_dim: number;
+      id: string;
+      kv_heads: number;
+      layers: number;
+      mlp: string;
+      name: string;
+      parallel_attention: boolean;
+      query_heads: number;
+      sliding_window: number;
+      source_url: string;
+      tied_embeddings: boolean;
+      vocab: number;
+    };
+    precision: {
+      activations: string;
+      kv: string;
+      name: string;
+      weights: string;
+    };
+    prompt_tokens: number;
+    stack: string;
+    tensor_parallel: number;
+    timing: string;
+  };
+  schema_version: number;
+  steps: TraceStep[];
+  totals: {
+    flops: number;
+    hbm_bytes: number;
+    kv_cache: {
+      bytes: number;
+    };
+    memory: {
+      capacity_bytes: number;
+      exceeds_by_bytes: number;
+      fits: boolean;
+      peak_bytes: number;
+    };
+    overhead_seconds: number;
+    seconds: number;
+    seconds_high: number;
+    seconds_low: number;
+    ttft: {
+      delivery_seconds: number;
+      execution_seconds: number;
+      overloaded: boolean;
+      queue_seconds: number | null;
+      total_seconds: number | null;
+      total_seconds_high: number | null;
+      total_seconds_low: number | null;
+    };
+  };
+}
+
+/** One of the lesson's five mechanism steps; `facts` depends on `step`. */
+export interface TraceStep {
+  bound: Bound | null;
+  facts: Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts;
+  operators: string[];
+  step: number;
+  text: string;
+  title: string;
+  totals: {
+    flops: number;
+    hbm_bytes: number;
+    overhead_seconds: number;
+    seconds: number;
+    seconds_high: number;
+    seconds_low: number;
+  };
+}
+
+/** steps[0].facts */
+export interface Step1Facts {
+  embedding_bytes: number;
+  kernel_launches: number;
+  kernels_per_layer: number;
+  launch_overhead_total_seconds: number;
+  layers: number;
+}
+
+/** steps[1].facts */
+export interface Step2Facts {
+  kv_heads_per_device: number;
+  kv_heads_replicated: boolean;
+  projection_flops_per_request: number;
+  projections: {
+    bound: Bound;
+    d_in: number;
+    d_out: number;
+    flops_per_request: number;
+    intensity: number;
+    name: string;
+    rows_to_reach_ridge: number | null;
+  }[];
+  reuse_example: {
+    bound: Bound;
+    intensity: number;
+    rows: number;
+    weight_bytes_per_row: number;
+  }[];
+  ridge_flops_per_byte: number;
+  tensor_parallel: number;
+  weight_reuse_rows: number;
+}
+
+/** steps[2].facts */
+export interface Step3Facts {
+  attention: string;
+  block: number;
+  computed_pairs_per_head: number;
+  kv_bytes_kept: number;
+  kv_bytes_per_token: number;
+  kv_bytes_written: number;
+  kv_tokens_kept: number;
+  score_bytes_avoided: number;
+  score_matrix_bytes: number;
+  score_traffic_bytes: number;
+  sliding_window: number;
+  tiles_per_head: number;
+  useful_pairs_per_head: number;
+}
+
+/** steps[3].facts */
+export interface Step4Facts {
+  chunking: {
+    chunk_tokens: number;
+    chunks: number;
+    extra_weight_bytes: number;
+    kv_reread_bytes: number;
+    temporaries_unchunked_bytes: number;
+  };
+  memory: {
+    attention_workspace_bytes: number;
+    capacity_bytes: number;
+    exceeds_by_bytes: number;
+    fits: boolean;
+    kv_bytes: number;
+    logits_bytes: number;
+    mlp_workspace_bytes: number;
+    peak_bytes: number;
+    residual_bytes: number;
+    score_bytes: number;
+    temporaries_bytes: number;
+    weight_bytes: number;
+  };
+}
+
+/** steps[4].facts */
+export interface Step5Facts {
+  batch_formation_seconds: number;
+  delivery_seconds: number;
+  execution_seconds: number;
+  overloaded: boolean;
+  queue_seconds: number | null;
+  saturation_arrival_rate: number;
+  service_seconds: number;
+  total_seconds: number | null;
+  utilization: number;
 }
 
 /** Result of checking an answer to a generated check. */
@@ -123,12 +403,14 @@ export interface PrefillTraceModule {
    */
   computeTrace(scenarioJson: string): JsonResult;
   /**
-   * The trace's headline figures without JSON, for redrawing on every slider movement:
-   * `figures` = [layout version 2, operator count n, 16 summary values, n × 12 operator values,
-   * then the scenario's signature and numbers]
-   * (layout in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "Figures"). Operators come in computeTrace's order.
+   * The trace's numbers without JSON, for redrawing on every slider movement: `figures` =
+   * [layout version 3, the shape's signature, every number of the trace document in the order
+   * its JSON text prints them] (https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "Figures"; `figuresLayout()`).
+   * Two scenarios with the same signature give documents that differ only in those numbers.
    */
   traceFigures(scenarioJson: string): FiguresResult;
+  /** The figures' layout as JSON text (`FiguresLayout`). Cannot fail; arguments are ignored. */
+  figuresLayout(): string;
   /**
    * The trace's operators as CSV (RFC 4180, CRLF; columns in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "CSV"),
    * byte for byte what `prefill-trace trace --csv` prints for the same scenario.

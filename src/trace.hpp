@@ -23,6 +23,7 @@
 namespace prefill_trace {
 
 enum class Bound { compute, memory, overhead, interconnect };
+inline constexpr std::size_t kBoundCount = 4;
 const char* bound_name(Bound bound);
 
 /// Bytes one kernel moves through HBM, by what they are.

@@ -55,10 +55,12 @@ struct FiguresReply {
   std::string path;
   std::vector<double> figures;
 };
-constexpr int kFiguresLayoutVersion = 2;
-constexpr int kFiguresSummaryCount = 16;
-constexpr int kFiguresPerOperator = 12;
+/// [3, signature, every number of the trace document in its printed order]: layout 3.
+constexpr int kFiguresLayoutVersion = 3;
 FiguresReply trace_figures(std::string_view scenario_json);
+/// What a reader needs besides a parsed trace document to refill it from figures (JSON):
+/// {"bound_keys": ["bound", "prefill_bound"], "bound_names": ["compute", ...], "version": 3}.
+std::string figures_layout();
 
 /// The lesson file compiled into the engine, byte for byte, and its published name.
 std::string_view bundled_lesson_text();

@@ -86,10 +86,20 @@ AttentionSums attention_sums(const Pass& pass, double b, double window) {
 int64_t flash_block(const Scenario& scenario) {
   if (scenario.workload.attention_block > 0) return scenario.workload.attention_block;
   const double elements =
-      scenario.hardware.sram_per_unit_bytes / bytes_per_element(scenario.precision.activations);
+      scenario.hardware.sram_per_unit_bytes / bytes_per_element(attention_arithmetic(scenario));
   const auto b_c =
       static_cast<int64_t>(ceil_div(elements, 4.0 * static_cast<double>(scenario.model.head_dim)));
   return std::max<int64_t>(1, std::min(b_c, scenario.model.head_dim));
+}
+
+DType attention_arithmetic(const Scenario& scenario) {
+  const DType activations = scenario.precision.activations;
+  const bool narrow = bytes_per_element(activations) < bytes_per_element(DType::bf16);
+  if (scenario.workload.timing == Timing::estimate && narrow &&
+      scenario.hardware.peak_flops.has(DType::bf16)) {
+    return DType::bf16;
+  }
+  return activations;
 }
 
 }  // namespace prefill_trace

@@ -51,4 +51,11 @@ AttentionSums attention_sums(const Pass& pass, double block, double window);
 /// workload sets one.
 int64_t flash_block(const Scenario& scenario);
 
+/// The arithmetic type of the attention kernel's QKᵀ and P·V. The bound keeps the activations'
+/// type (FP8 attention exists: FlashAttention-3's FP8 forward). The estimate models the kernels
+/// stacks run by default, which compute attention in 16 bits even when GEMMs run in FP8 or
+/// integers (FlashAttention-2/3's default path, FlashInfer, TensorRT-LLM's context FMHA unless
+/// FP8 context attention is switched on): bf16 there, when the accelerator states a bf16 peak.
+DType attention_arithmetic(const Scenario& scenario);
+
 }  // namespace prefill_trace

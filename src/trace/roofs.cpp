@@ -1,5 +1,7 @@
 #include "trace/roofs.hpp"
 
+#include "trace/attention_schedule.hpp"
+
 namespace prefill_trace {
 
 double Roofs::peak_flops(Family family) const {
@@ -25,7 +27,8 @@ Roofs roofs_of(const Scenario& scenario) {
   const double raw_peak = scenario.hardware.peak_flops.at(scenario.precision.activations);
   roofs.gemm_peak_flops = raw_peak * compute_efficiency(profile.gemm_efficiency);
   roofs.attention_peak_flops =
-      raw_peak * compute_efficiency(profile.attention_efficiency_of(work.attention_kernel));
+      scenario.hardware.peak_flops.at(attention_arithmetic(scenario)) *
+      compute_efficiency(profile.attention_efficiency_of(work.attention_kernel));
   roofs.expert_peak_flops = raw_peak * compute_efficiency(profile.expert_gemm_efficiency > 0
                                                               ? profile.expert_gemm_efficiency
                                                               : profile.gemm_efficiency);

@@ -67,6 +67,9 @@ TEST(Occupancy, WavesOfEqualWorkUnits) {
   EXPECT_DOUBLE_EQ(wave_occupancy(110, 100), 0.55);
   // 32 attention blocks on 100 units: one partial wave, 32 / 100.
   EXPECT_DOUBLE_EQ(attention_occupancy(32, 100), 0.32);
+  // 110 causal attention blocks on 100 units: no partial-wave penalty (blocks of unequal work,
+  // heaviest first, fill the last wave), unlike 110 equal GEMM tiles (0.55 above).
+  EXPECT_DOUBLE_EQ(attention_occupancy(110, 100), 1.0);
   EXPECT_DOUBLE_EQ(wave_occupancy(200, 100), 1.0);  // two full waves
 }
 
@@ -87,14 +90,44 @@ TEST(ShapeModel, WeightStreamingGemmIsTheSameFormulaAtFewRows) {
 
 TEST(ShapeModel, AttentionOccupancyAtShortSequences) {
   // 32 query heads of 128, one request: 128 tokens are one query block per head (b = 128),
-  // 32 blocks on 100 units = 0.32; 512 tokens are 4 blocks per head, 128 blocks = two waves,
-  // 128 / 200 = 0.64.
+  // 32 blocks on 100 units = 0.32; 512 tokens are 4 blocks per head, 128 blocks ≥ 100 units:
+  // every unit busy, 1 (no partial-wave penalty for causal attention blocks).
   const json model = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
                       {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
   const Operator short_prompt = named(estimate(model, 128, unit_profile()), "attention");
   EXPECT_DOUBLE_EQ(short_prompt.occupancy, 0.32);
   EXPECT_NEAR(short_prompt.compute_seconds, short_prompt.computed_flops / 100e12 / 0.32, 1e-15);
-  EXPECT_DOUBLE_EQ(named(estimate(model, 512, unit_profile()), "attention").occupancy, 0.64);
+  EXPECT_DOUBLE_EQ(named(estimate(model, 512, unit_profile()), "attention").occupancy, 1.0);
+}
+
+TEST(ShapeModel, EstimateComputesAttentionInSixteenBitsUnderFp8) {
+  // bf16 100 TFLOP/s, fp8 200 TFLOP/s, 128 KiB per unit, 100 units. 16 heads of 256 (MHA),
+  // 1024 tokens, precision fp8. Softmax 5 FLOPs per score: 4·256 + 5 = 1029 FLOPs per pair.
+  // Estimate (16-bit attention): b = min(⌈131072 / (4·256·2)⌉, 256) = 64; 1024 / 64 = 16
+  // query blocks, 16·17/2 = 136 tiles of 64² = 557,056 pairs per head; ×16 heads × 1029 =
+  // 9,171,369,984 FLOPs at 100 TFLOP/s = 91.71369984 µs; 16·16 = 256 blocks ≥ 100: occupancy 1.
+  // Bound (fp8 attention exists): b = min(⌈131072 / (4·256·1)⌉, 256) = 128; 8·9/2 = 36 tiles of
+  // 128² = 589,824 pairs; ×16 × 1029 = 9,710,862,336 FLOPs at 200 TFLOP/s = 48.55431168 µs.
+  json hw = hardware(unit_profile());
+  hw["peak_flops"] = {{"bf16", 100e12}, {"fp8", 200e12}};
+  const json model = {{"layers", 1},     {"d_model", 4096}, {"query_heads", 16}, {"kv_heads", 16},
+                      {"head_dim", 256}, {"d_ff", 8192},    {"mlp", "gated"},    {"vocab", 1000}};
+  const auto run = [&](const char* timing) {
+    auto parsed = scenario_from_json({{"model", model},
+                                      {"hardware", hw},
+                                      {"prompt_tokens", 1024},
+                                      {"precision", "fp8"},
+                                      {"timing", timing}});
+    EXPECT_TRUE(parsed.ok()) << parsed.error();
+    return named(compute_trace(parsed.value(), {}), "attention");
+  };
+  const Operator estimated = run("estimate");
+  EXPECT_DOUBLE_EQ(estimated.computed_flops, 9171369984.0);
+  EXPECT_DOUBLE_EQ(estimated.occupancy, 1.0);
+  EXPECT_NEAR(estimated.compute_seconds, 91.71369984e-6, 1e-15);
+  const Operator bound = run("bound");
+  EXPECT_DOUBLE_EQ(bound.computed_flops, 9710862336.0);
+  EXPECT_NEAR(bound.compute_seconds, 48.55431168e-6, 1e-15);
 }
 
 TEST(ShapeModel, ElementwiseFloorMakesAchievedBandwidthGrowWithBytes) {

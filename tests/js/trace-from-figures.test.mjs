@@ -5,9 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadModule } from "./load-module.mjs";
-import { refillTrace, figuresSignature } from "../../web/src/explorer/trace-from-figures.js";
+import { figureIndex, figuresSignature, refillTrace } from "../../web/src/explorer/trace-from-figures.js";
 
 const module = await loadModule();
+const layout = JSON.parse(module.figuresLayout());
 
 function both(scenario) {
   const text = JSON.stringify(scenario);
@@ -47,9 +48,9 @@ for (const [name, [base, change]] of Object.entries(cases)) {
     // scenario's document; refilled back with its own, it is the shape again (null, booleans,
     // codes included).
     const refilled = structuredClone(shape.trace);
-    assert.equal(refillTrace(refilled, signature, changed.figures), true);
+    assert.equal(refillTrace(refilled, signature, changed.figures, layout), true);
     assert.deepEqual(refilled, changed.trace);
-    assert.equal(refillTrace(refilled, signature, shape.figures), true);
+    assert.equal(refillTrace(refilled, signature, shape.figures, layout), true);
     assert.deepEqual(refilled, shape.trace);
   });
 }
@@ -67,8 +68,42 @@ test("the signature changes with the shape, and a mismatched shape is refused", 
     const other = both(scenario);
     assert.notEqual(figuresSignature(other.figures), figuresSignature(dense.figures), JSON.stringify(scenario));
     const kept = structuredClone(dense.trace);
-    assert.equal(refillTrace(kept, figuresSignature(dense.figures), other.figures), false);
+    assert.equal(refillTrace(kept, figuresSignature(dense.figures), other.figures, layout), false);
     assert.deepEqual(kept, dense.trace, "a refused refill writes nothing");
   }
-  assert.ok(Number.isNaN(figuresSignature(new Float64Array([1, 0]))), "a version 1 array has no signature");
+  assert.ok(Number.isNaN(figuresSignature(new Float64Array([2, 0]))), "a version 2 array has no signature");
+});
+
+test("the document has no integer-like key, so JSON.parse keeps the printed order the figures follow", () => {
+  // An object's integer-like keys ("0", "12") are enumerated first, whatever the text's order.
+  const { trace } = both({ model: "llama-3.1-8b", hardware: "h100-sxm", timing: "estimate" });
+  const keys = [];
+  const collect = (node) => {
+    if (node === null || typeof node !== "object") return;
+    if (!Array.isArray(node)) keys.push(...Object.keys(node));
+    Object.values(node).forEach(collect);
+  };
+  collect(trace);
+  assert.ok(keys.length > 300);
+  assert.deepEqual(keys.filter((key) => /^(0|[1-9][0-9]*)$/.test(key)), []);
+});
+
+test("figureIndex finds a leaf's figure: the KV cache of Llama-3.1-8B by hand", () => {
+  // 2 (K and V) × 32 layers × 2048 tokens × 8 KV heads × 128 dims × 2 bytes = 268,435,456.
+  const { trace, figures } = both({ model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: 2048 });
+  assert.equal(figures[figureIndex(trace, ["totals", "kv_cache", "bytes"], layout)], 268435456);
+  // A text has no figure.
+  assert.equal(figureIndex(trace, ["engine_version"], layout), -1);
+  // A bound's figure is its code in the layout's names.
+  const at = figureIndex(trace, ["decode_comparison", "bound"], layout);
+  assert.equal(layout.bound_names[figures[at]], trace.decode_comparison.bound);
+});
+
+test("a figures array of the wrong length is refused", () => {
+  const { trace, figures } = both({ model: "llama-2-7b", hardware: "h100-sxm" });
+  const signature = figuresSignature(figures);
+  assert.equal(refillTrace(structuredClone(trace), signature, figures.subarray(0, figures.length - 1), layout), false);
+  const longer = new Float64Array(figures.length + 1);
+  longer.set(figures);
+  assert.equal(refillTrace(structuredClone(trace), signature, longer, layout), false);
 });

@@ -20,8 +20,15 @@ import measurements
 K_FOLDS = 5
 FAMILIES = ("end-to-end, TP 1", "end-to-end, TP > 1", "GEMM", "attention", "elementwise",
             "all-reduce")
-# The interval is the 10th–90th percentile of log(measured / predicted) on held-out rows.
+# The interval is a nominal 80 % range of log(measured / predicted) on held-out rows: the
+# split-conformal quantile levels ⌊(n + 1)·0.10⌋ / n and ⌈(n + 1)·0.90⌉ / n of a family's n
+# residuals (a plain 10th–90th percentile of n residuals covers less than 80 % of new rows).
 INTERVAL = (0.10, 0.90)
+# A family with fewer held-out residuals than this takes its interval from the residuals of
+# its kind pooled (kernel families together, end-to-end families together): nine values have
+# no meaningful 10th percentile.
+MIN_INTERVAL_ROWS = 10
+KERNEL_FAMILIES = ("GEMM", "attention", "elementwise", "all-reduce")
 # The engine's names of the families (hardware.json → estimate.interval).
 INTERVAL_KEYS = {"end-to-end, TP 1": "end_to_end_single", "end-to-end, TP > 1":
                  "end_to_end_parallel", "GEMM": "gemm", "attention": "attention",
@@ -124,14 +131,28 @@ def log_residuals(predictions, family=None):
             if family is None or family_of(case) == family]
 
 
+def conformal_levels(n, nominal=INTERVAL):
+    """The quantile levels of n residuals that give a new row at least the nominal coverage
+    (split conformal prediction: the ⌊(n + 1)·q_low⌋-th and ⌈(n + 1)·q_high⌉-th of n)."""
+    low, high = nominal
+    return (max(0.0, (math.floor((n + 1) * low) - 1) / (n - 1)) if n > 1 else 0.0,
+            min(1.0, (math.ceil((n + 1) * high) - 1) / (n - 1)) if n > 1 else 1.0)
+
+
 def interval_factors(predictions):
-    """{family: (low, high)}: multipliers of the estimate from the 10th and 90th percentiles
-    of the held-out log residuals of that family."""
+    """{family: (low, high)}: multipliers of the estimate from the conformal 10 % and 90 %
+    levels of the held-out log residuals of that family (of its kind, pooled, when the family
+    has fewer than MIN_INTERVAL_ROWS)."""
     factors = {}
     for family in FAMILIES:
         residuals = log_residuals(predictions, family)
-        if residuals:
-            factors[family] = tuple(math.exp(percentile(residuals, q)) for q in INTERVAL)
+        if not residuals:
+            continue
+        if len(residuals) < MIN_INTERVAL_ROWS:
+            kind = KERNEL_FAMILIES if family in KERNEL_FAMILIES else FAMILIES[:2]
+            residuals = [r for f in kind for r in log_residuals(predictions, f)]
+        levels = conformal_levels(len(residuals))
+        factors[family] = tuple(math.exp(percentile(residuals, q)) for q in levels)
     return factors
 
 

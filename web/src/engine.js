@@ -120,6 +120,7 @@ function jsonResult(call, what, codes) {
 export class Engine {
   #module;
   #codes;
+  #layout;
 
   constructor(module) {
     this.#module = module;
@@ -187,6 +188,22 @@ export class Engine {
   /** The trace of a scenario given as JSON text: `{ok, error, value: trace, json}`. */
   computeTrace(scenarioJson) {
     return jsonResult(() => this.#module.computeTrace(scenarioJson), 'computing the trace', this.#codes);
+  }
+
+  /**
+   * What explorer/trace-from-figures.js needs besides a parsed trace to refill it from figures
+   * (docs/trace-json.md, "Figures"): `{version, bound_keys, bound_names}`, parsed once; null when
+   * the module has none (then the explorer reads every trace as JSON).
+   */
+  figuresLayout() {
+    if (this.#layout === undefined) {
+      try {
+        this.#layout = JSON.parse(this.#module.figuresLayout());
+      } catch {
+        this.#layout = null;
+      }
+    }
+    return this.#layout;
   }
 
   /**

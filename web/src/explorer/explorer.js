@@ -40,7 +40,7 @@ import { UnderLoad } from '../under-load/under-load.js';
 import * as fmt from '../format.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
-import { figuresSignature, operatorFigure, refillTrace } from './trace-from-figures.js';
+import { figureIndex, figuresSignature, refillTrace } from './trace-from-figures.js';
 import { Glance, ttftText } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { ScrollportWatch } from './scrollport.js';
@@ -543,8 +543,9 @@ export class Explorer {
     if (!figures.ok) return figures;
     const signature = figuresSignature(figures.figures);
     const trace = this.#shapes.get(signature);
-    if (trace) {
-      if (refillTrace(trace, signature, figures.figures)) return { ok: true, error: '', value: trace };
+    const layout = this.engine.figuresLayout();
+    if (trace && layout) {
+      if (refillTrace(trace, signature, figures.figures, layout)) return { ok: true, error: '', value: trace };
       this.#shapes.delete(signature);
     }
     const result = this.engine.computeTrace(json);
@@ -585,14 +586,23 @@ export class Explorer {
     const names = this.#chartsModule.projectionNames(trace);
     const key = JSON.stringify([rest, names]);
     if (key === this.#curveKey) return this.#curve;
-    const indices = names.map((name) => trace.operators.findIndex((op) => op.name === name));
+    // Each projection's intensity sits at the same place in the figures of every trace of this
+    // trace's shape (layout 3: the document's numbers in printed order).
+    const layout = this.engine.figuresLayout();
+    const own = this.engine.traceFigures(scenarioJson(this.state));
+    const signature = own.ok ? figuresSignature(own.figures) : NaN;
+    const places = names.map((name) => {
+      const index = trace.operators.findIndex((op) => op.name === name);
+      return layout ? figureIndex(trace, ['operators', index, 'intensity'], layout) : -1;
+    });
     const series = names.map((name) => ({ name, points: [] }));
     for (const prompt of this.#chartsModule.curvePrompts()) {
       const result = this.engine.traceFigures(JSON.stringify({ ...rest, prompt_tokens: prompt }));
-      // A length the engine rejects for this scenario (e.g. shorter than a chunk it requires) is left out.
-      if (!result.ok || result.figures[1] !== trace.operators.length) continue;
-      indices.forEach((index, s) => {
-        const intensity = operatorFigure(result.figures, index, 'intensity');
+      // A length the engine rejects for this scenario (e.g. shorter than a chunk it requires), or
+      // one that changes the trace's shape, is left out.
+      if (!result.ok || figuresSignature(result.figures) !== signature) continue;
+      places.forEach((at, s) => {
+        const intensity = at < 0 ? NaN : result.figures[at];
         if (Number.isFinite(intensity)) series[s].points.push({ prompt, intensity });
       });
     }
