@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <limits.h>  // PATH_MAX
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +26,7 @@
 #include "prefill_trace/engine.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
+#include "sha256.hpp"
 #include "trace.hpp"
 #include "trace_json.hpp"
 
@@ -282,21 +282,6 @@ std::string read_file(const std::string& path) {
   return text;
 }
 
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    fail("SHA-256 failed");
-  }
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
-}
-
 // The lesson text and its name: PATH if given, else the bundled file.
 std::pair<std::string, std::string> lesson_source(const Args& args) {
   if (args.positional.size() > 1)
@@ -306,7 +291,9 @@ std::pair<std::string, std::string> lesson_source(const Args& args) {
                                           std::string(api::bundled_lesson_name())}
                               : std::pair{read_file(args.positional[0]), args.positional[0]};
   if (option(args, "--verify")) {
-    auto verified = verify_published_name(source.second, sha256_hex(source.first));
+    const auto digest = cli::sha256_hex(source.first);
+    if (!digest) fail("SHA-256 failed");
+    auto verified = verify_published_name(source.second, *digest);
     if (!verified) fail(file_name(source.second) + ": " + verified.error());
   }
   return source;

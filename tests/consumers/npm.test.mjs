@@ -3,11 +3,11 @@
 // "type": "module" package, esbuild, webpack 5 (default configuration), Vite build and vite dev
 // browser builds of the engine and the element run in one headless Chromium, the element from a
 // CDN on a second origin, its import under Node (server rendering), publint and
-// @arethetypeswrong/cli, the three examples/, and TypeScript --strict with moduleResolution
-// nodenext and bundler. Each checks numbers derived by hand. Needs script/package (and so the
+// @arethetypeswrong/cli, `npx prefill-trace` against the native CLI, the three examples/, and
+// TypeScript --strict with moduleResolution nodenext and bundler. Each checks numbers derived by hand. Needs script/package (and so the
 // wasm build and build-site).
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -96,7 +96,8 @@ test("the tarball holds the entries, the licences, each file once, and nothing o
   for (const file of ["node.mjs", "node.cjs", "element/wasm/prefill_trace.mjs", "element/wasm/prefill_trace.js",
     "element/wasm/prefill_trace.wasm", "prefill_trace.d.mts", "prefill_trace.d.cts",
     "LICENSE", "LICENSE-ATLAS.md", "NOTICE", "element/app.js", "element/prefill-trace-lesson.d.ts",
-    "element/lesson-data/prefill-resource-trace-a76d037833bd69f7.json", "element/lesson-data/NOTICE"]) {
+    "element/lesson-data/prefill-resource-trace-a76d037833bd69f7.json", "element/lesson-data/NOTICE",
+    "cli/prefill-trace.cjs", "cli/prefill-trace.wasm"]) {
     assert.ok(existsSync(path.join(installed, file)), `${file} is in the package`);
   }
   for (const file of ["index.html", "element/index.html", "src", "CMakeLists.txt"]) {
@@ -288,6 +289,65 @@ test("importing the element under Node (server rendering) defines nothing and th
   write("ssr.js", `const element = await import("prefill-trace/element");
 console.log(JSON.stringify({ exports: Object.keys(element), customElements: typeof customElements }));`);
   assert.deepEqual(JSON.parse(run(process.execPath, ["ssr.js"])), { exports: [], customElements: "undefined" });
+});
+
+// `npx prefill-trace` is the native CLI's own source (src/cli) linked for Node, so its output must
+// be the native CLI's byte for byte: stdout, stderr and exit code, for the README's command-line
+// examples and for bad input. build/native/prefill-trace is the reference (script/test builds it
+// first). Each run of the installed bin starts Node and compiles the CLI's .wasm (~0.3 s here).
+const nativeCli = path.join(repo, "build/native/prefill-trace");
+const CLI_CASES = [
+  // [arguments, the exit code the README documents: 0 ok, 1 wrong quiz answer, 2 bad input]
+  [["--version"], 0],
+  [["--help"], 0],
+  [["lesson", "--verify"], 0], // --verify: SHA-256 through node:crypto in the wasm build
+  [["quiz", "--answer", "2"], 1], // the bundled lesson's check has "answer": 0 (0-based), printed as 1
+  [["trace", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--prompt", "2048", "--batch", "1"], 0],
+  [["trace", "--model", "llama-3.1-70b", "--hardware", "h100-sxm", "--tensor-parallel", "4", "--timing", "estimate",
+    "--graphs", "on", "--arrival-rate", "2", "--stack", "vllm", "--json"], 0],
+  [["trace", "--scenario", "cli-scenario.json", "--attention", "materialized", "--csv"], 0], // a file, through Node's fs
+  [["sweep", "--variable", "prompt_tokens", "--values", "128,512,2048"], 0],
+  [["serve", "--model", "llama-3.1-8b", "--hardware", "h100-sxm", "--rate", "20", "--requests", "1000",
+    "--prompt-dist", "lognormal:1024:0.5", "--output", "128"], 0],
+  [["presets", "--json"], 0],
+  // Bad input: exit 2 and one line naming the flag, the file or the JSON path.
+  [["trace", "--prompt", "0x800"], 2],
+  [["trace", "--scenario", "cli-bad-scenario.json"], 2],
+  [["trace", "--scenario", "cli-missing.json"], 2], // the C library's strerror text: musl's = glibc's here
+  [["lesson", "."], 2], // a directory, refused by its kind from stat()
+];
+
+test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for byte", () => {
+  assert.ok(existsSync(nativeCli), "build/native/prefill-trace is missing: cmake --workflow --preset native");
+  write("cli-scenario.json", JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: 4096,
+    chunk_tokens: 512 }));
+  write("cli-bad-scenario.json", JSON.stringify({ model: "llama-3.1-8b", batch: -1 }));
+  // Through npm itself once, offline (npx = npm exec): the package's "bin" is wired up.
+  assert.equal(run("npm", ["exec", "--offline", "--", "prefill-trace", "--version"]), `prefill-trace ${version}\n`);
+  // The rest through the installed bin, the file npx runs, to keep npm's own start-up out.
+  const installed = path.join(project, "node_modules/.bin/prefill-trace");
+  const outcome = (command, args) => {
+    const result = spawnSync(command, args, { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    return { status: result.status, signal: result.signal, stdout: result.stdout.toString("latin1"),
+      stderr: result.stderr.toString("latin1") };
+  };
+  const results = CLI_CASES.map(([args, status]) => {
+    const native = outcome(nativeCli, args);
+    const npx = outcome(installed, args);
+    assert.equal(native.status, status, `native ${args.join(" ")}: ${native.stderr}`);
+    assert.deepEqual(npx, native, `prefill-trace ${args.join(" ")}`);
+    if (status === 2) {
+      assert.equal(npx.stdout, "");
+      assert.match(npx.stderr, /^prefill-trace: [^\n]+\n$/);
+    } else {
+      assert.ok(npx.stdout.length > 0);
+    }
+    return npx;
+  });
+  // A figure derived by hand, so the comparison is not of two empty or broken outputs:
+  // llama-3.1-8b, 2048 tokens, bf16: KV = 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 B = 268 MB (256 MiB).
+  assert.match(results[4].stdout, /^KV state left behind: 268 MB \(256 MiB\)/m);
+  assert.match(results[11].stderr, /cli-bad-scenario\.json: \/batch: /);
 });
 
 test("publint and @arethetypeswrong/cli find nothing wrong with the package", () => {

@@ -1,7 +1,7 @@
 // One version: CMake's project(VERSION) is written once (CMakeLists.txt), and every artefact that
 // states a version must state that one: the installed header, the CLI's --version, the trace
-// JSON's engine_version (native and wasm), the module's version(), the npm package. Needs the
-// native and wasm builds and script/package.
+// JSON's engine_version (native and wasm), the module's version(), the npm package and its CLI.
+// Needs the native and wasm builds and script/package.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -36,6 +36,9 @@ test("the wasm module and its trace state the CMake version", async () => {
 test("the npm package states the CMake version, and the repository's package.json states none", () => {
   const pkg = JSON.parse(readFileSync(path.join(root, "build/npm/package.json"), "utf8"));
   assert.equal(pkg.version, cmakeVersion);
+  // Its CLI (npx prefill-trace) is a link of its own (build/wasm/cli): the same version too.
+  assert.equal(execFileSync(process.execPath, [path.join(root, "build/npm/cli/prefill-trace.cjs"), "--version"],
+    { encoding: "utf8" }), `prefill-trace ${cmakeVersion}\n`);
   const repoPkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   assert.equal(repoPkg.version, undefined, "package.json must not write a second version");
 });

@@ -10,6 +10,7 @@
 #include "collective.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
+#include "test_support.hpp"
 #include "trace/queueing.hpp"
 #include "trace_json.hpp"
 
@@ -17,6 +18,7 @@ namespace prefill_trace {
 namespace {
 
 using nlohmann::json;
+using test::expect_finite;
 
 // A round-numbered accelerator: ridge point P/β = 100e12 / 1e12 = 100 FLOP/byte, no launch cost.
 json round_hardware() {
@@ -637,21 +639,6 @@ TEST(Decode, OneRequestDecodeIsMemoryBound) {
   EXPECT_DOUBLE_EQ(trace.decode.prefill_projection_intensity,
                    2.0 * 2048 * 4096 * 6144 / (4096.0 * 6144 * 2 + 2048.0 * 10240 * 2));
   EXPECT_NEAR(trace.projection.ridge_flops_per_byte, 989.0 / 3.35, 1e-9);
-}
-
-// Every number anywhere in a JSON value is finite and no byte count is negative.
-void expect_finite(const json& value, const std::string& path) {
-  if (value.is_number()) {
-    EXPECT_TRUE(std::isfinite(value.get<double>())) << path;
-    if (path.find("bytes") != std::string::npos) {
-      EXPECT_GE(value.get<double>(), 0) << path;
-    }
-  } else if (value.is_object()) {
-    for (const auto& item : value.items()) expect_finite(item.value(), path + "/" + item.key());
-  } else if (value.is_array()) {
-    for (std::size_t i = 0; i < value.size(); ++i)
-      expect_finite(value[i], path + "/" + std::to_string(i));
-  }
 }
 
 TEST(Presets, EveryPresetLoadsAndGivesAFiniteTrace) {
