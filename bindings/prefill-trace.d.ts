@@ -123,7 +123,7 @@ export interface TraceDocument {
     compute_seconds: number;
     computed_flops: number;
     count: number;
-    family: string;
+    family: "gemm" | "expert_gemm" | "attention" | "memory" | "interconnect";
     flops: number;
     hbm_bytes: {
       activations: number;
@@ -152,11 +152,11 @@ export interface TraceDocument {
     bandwidth: number;
     peak_flops: Record<string, number>;
     ridge_flops_per_byte: number;
-    timing: string;
+    timing: "bound" | "estimate";
   };
   scenario: {
     arrival_rate: number;
-    attention: string;
+    attention: "fused" | "materialized";
     attention_block: number;
     attention_kernel: string;
     batch: number;
@@ -177,7 +177,7 @@ export interface TraceDocument {
         interconnect_efficiency: number;
         interval: Record<string, { high: number; low: number }>;
         kernel_gap_seconds: number;
-        memory_efficiency: number | null;
+        memory_efficiency: number;
         memory_latency_seconds: number;
         stack_gap_seconds: Record<string, number>;
       } | null;
@@ -206,7 +206,7 @@ export interface TraceDocument {
       id: string;
       kv_heads: number;
       layers: number;
-      mlp: string;
+      mlp: "gated" | "plain";
       name: string;
       parallel_attention: boolean;
       query_heads: number;
@@ -224,7 +224,7 @@ export interface TraceDocument {
     prompt_tokens: number;
     stack: string;
     tensor_parallel: number;
-    timing: string;
+    timing: "bound" | "estimate";
   };
   schema_version: number;
   steps: TraceStep[];
@@ -314,7 +314,7 @@ export interface Step2Facts {
 
 /** steps[2].facts */
 export interface Step3Facts {
-  attention: string;
+  attention: "fused" | "materialized";
   block: number;
   computed_pairs_per_head: number;
   kv_bytes_kept: number;
