@@ -36,7 +36,7 @@
 namespace prefill_trace {
 
 /// The trace document's schema_version (docs/trace-json.md, "Versions").
-constexpr int kTraceSchemaVersion = 4;
+constexpr int kTraceSchemaVersion = 5;
 
 /// The keys whose string value is a Bound's name (a figure: the Bound's code). No other member
 /// of the document may use them (tests/cpp/trace_schema_test.cpp).
@@ -326,6 +326,9 @@ void visit_step_facts(const Trace& t, int number, V& v) {
       v.number("delivery_seconds", q.delivery_seconds);
       v.number("execution_seconds", q.execution_seconds);
       v.flag("overloaded", q.overloaded);
+      v.maybe("queue_p50_seconds", q.queue_p50_seconds);
+      v.maybe("queue_p90_seconds", q.queue_p90_seconds);
+      v.maybe("queue_p99_seconds", q.queue_p99_seconds);
       v.maybe("queue_seconds", q.queue_seconds);
       v.number("saturation_arrival_rate", q.saturation_arrival_rate);
       v.number("service_seconds", q.service_seconds);
@@ -371,6 +374,9 @@ void visit_trace_totals(const Trace& t, V& v) {
           v.number("delivery_seconds", q.delivery_seconds);
           v.number("execution_seconds", q.execution_seconds);
           v.flag("overloaded", q.overloaded);
+          v.maybe("queue_p50_seconds", q.queue_p50_seconds);
+          v.maybe("queue_p90_seconds", q.queue_p90_seconds);
+          v.maybe("queue_p99_seconds", q.queue_p99_seconds);
           v.maybe("queue_seconds", q.queue_seconds);
           v.maybe("total_seconds", q.total_seconds);
           v.maybe("total_seconds_high", q.total_seconds_high);

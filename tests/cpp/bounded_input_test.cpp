@@ -23,23 +23,11 @@ namespace prefill_trace {
 namespace {
 
 using nlohmann::json;
+using test::expect_finite;
 
 std::string scenario_error(const json& scenario) {
   auto parsed = scenario_from_json(scenario);
   return parsed ? "" : parsed.error();
-}
-
-// Every number of the trace JSON finite (nlohmann keeps an infinity as a number and prints it
-// as null, so this walk sees what the printed JSON would hide).
-void expect_finite(const json& value, const std::string& where) {
-  if (value.is_number()) {
-    EXPECT_TRUE(std::isfinite(value.get<double>())) << where;
-  } else if (value.is_object()) {
-    for (const auto& item : value.items()) expect_finite(item.value(), where + "/" + item.key());
-  } else if (value.is_array()) {
-    for (std::size_t i = 0; i < value.size(); ++i)
-      expect_finite(value[i], where + "/" + std::to_string(i));
-  }
 }
 
 // E1. 1e-300 B/s with tensor_parallel 2 gave all-reduce times of Infinity, total_seconds null

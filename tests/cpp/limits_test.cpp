@@ -17,6 +17,7 @@ namespace prefill_trace {
 namespace {
 
 using nlohmann::json;
+using test::expect_finite;
 
 // The shared table (tests/data/number-text.json) is also run against the page's rule by
 // tests/js/number-text.test.mjs, so the CLI and the page cannot drift apart.
@@ -59,19 +60,6 @@ TEST(Limits, EfficienciesHaveAFloor) {
   floor["compute_efficiency"] = limits::min_efficiency;
   floor["memory_efficiency"] = limits::min_efficiency;
   EXPECT_EQ(scenario_error(floor), "");
-}
-
-// Walks the trace JSON: every number finite. nlohmann keeps a non-finite double as a number
-// (it prints it as null), so this sees an overflow that the printed JSON would hide.
-void expect_finite(const json& value, const std::string& where) {
-  if (value.is_number()) {
-    EXPECT_TRUE(std::isfinite(value.get<double>())) << where;
-  } else if (value.is_object()) {
-    for (const auto& item : value.items()) expect_finite(item.value(), where + "/" + item.key());
-  } else if (value.is_array()) {
-    for (std::size_t i = 0; i < value.size(); ++i)
-      expect_finite(value[i], where + "/" + std::to_string(i));
-  }
 }
 
 // The corner of the input space that makes times largest: the widest, deepest model the limits
