@@ -123,7 +123,7 @@ export interface TraceDocument {
     compute_seconds: number;
     computed_flops: number;
     count: number;
-    family: string;
+    family: "gemm" | "expert_gemm" | "attention" | "memory" | "interconnect";
     flops: number;
     hbm_bytes: {
       activations: number;
@@ -152,11 +152,11 @@ export interface TraceDocument {
     bandwidth: number;
     peak_flops: Record<string, number>;
     ridge_flops_per_byte: number;
-    timing: string;
+    timing: "bound" | "estimate";
   };
   scenario: {
     arrival_rate: number;
-    attention: string;
+    attention: "fused" | "materialized";
     attention_block: number;
     attention_kernel: string;
     batch: number;
@@ -177,7 +177,7 @@ export interface TraceDocument {
         interconnect_efficiency: number;
         interval: Record<string, { high: number; low: number }>;
         kernel_gap_seconds: number;
-        memory_efficiency: number | null;
+        memory_efficiency: number;
         memory_latency_seconds: number;
         stack_gap_seconds: Record<string, number>;
       } | null;
@@ -206,7 +206,7 @@ export interface TraceDocument {
       id: string;
       kv_heads: number;
       layers: number;
-      mlp: string;
+      mlp: "gated" | "plain";
       name: string;
       parallel_attention: boolean;
       query_heads: number;
@@ -224,7 +224,7 @@ export interface TraceDocument {
     prompt_tokens: number;
     stack: string;
     tensor_parallel: number;
-    timing: string;
+    timing: "bound" | "estimate";
   };
   schema_version: number;
   steps: TraceStep[];
@@ -248,6 +248,10 @@ export interface TraceDocument {
       delivery_seconds: number;
       execution_seconds: number;
       overloaded: boolean;
+      /** Quantiles of the queue wait (exact M/D/1 + batch formation); null when overloaded. */
+      queue_p50_seconds: number | null;
+      queue_p90_seconds: number | null;
+      queue_p99_seconds: number | null;
       queue_seconds: number | null;
       total_seconds: number | null;
       total_seconds_high: number | null;
@@ -310,7 +314,7 @@ export interface Step2Facts {
 
 /** steps[2].facts */
 export interface Step3Facts {
-  attention: string;
+  attention: "fused" | "materialized";
   block: number;
   computed_pairs_per_head: number;
   kv_bytes_kept: number;
@@ -356,6 +360,9 @@ export interface Step5Facts {
   delivery_seconds: number;
   execution_seconds: number;
   overloaded: boolean;
+  queue_p50_seconds: number | null;
+  queue_p90_seconds: number | null;
+  queue_p99_seconds: number | null;
   queue_seconds: number | null;
   saturation_arrival_rate: number;
   service_seconds: number;

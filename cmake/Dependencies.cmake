@@ -1,10 +1,22 @@
-# Dependencies are found offline, from Debian's packages; nothing is downloaded.
+# Dependencies are found offline by CMake's own search (Debian's packages here); nothing is
+# downloaded.
 
 if(EMSCRIPTEN)
   # Under emcmake, find_package is confined to the Emscripten sysroot, and pointing it at
   # /usr/include would drag host glibc headers into the wasm compile (TOOLCHAIN note 6).
   # Expose a build-tree folder that holds only a link to nlohmann/ instead.
-  find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
+  # The host's package (header-only, so any platform's copy serves), found by CMake's own search
+  # outside the sysroot; its include folder is exposed through the isolated link below.
+  find_package(nlohmann_json CONFIG QUIET NO_CMAKE_FIND_ROOT_PATH)
+  if(NOT nlohmann_json_FOUND OR nlohmann_json_VERSION VERSION_LESS 3.11)
+    message(FATAL_ERROR
+      "prefill-trace needs the host's nlohmann_json 3.11 or newer for the wasm build "
+      "(found: ${nlohmann_json_VERSION} ${nlohmann_json_DIR}); install it (Debian/Ubuntu: "
+      "nlohmann-json3-dev) or set nlohmann_json_DIR to the folder holding nlohmann_jsonConfig.cmake.")
+  endif()
+  get_target_property(_nlohmann_include nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+  find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp PATHS ${_nlohmann_include}
+            NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH REQUIRED)
   set(_isolated "${PROJECT_BINARY_DIR}/isolated-include")
   file(MAKE_DIRECTORY "${_isolated}")
   file(CREATE_LINK "${NLOHMANN_JSON_INCLUDE_DIR}/nlohmann" "${_isolated}/nlohmann" SYMBOLIC)
@@ -13,7 +25,22 @@ if(EMSCRIPTEN)
 else()
   # A parent project may already provide the target (its own FetchContent); use that one.
   if(NOT TARGET nlohmann_json::nlohmann_json)
-    find_package(nlohmann_json 3.11 REQUIRED)  # 3.11: the namespace can be renamed (below)
+    # 3.11: the namespace can be renamed (below). Found by CMake's own search (its package
+    # config); -Dnlohmann_json_DIR=... or CMAKE_PREFIX_PATH point it elsewhere.
+    find_package(nlohmann_json CONFIG QUIET)
+    if(NOT nlohmann_json_FOUND)
+      message(FATAL_ERROR
+        "prefill-trace needs nlohmann_json 3.11 or newer, and CMake found none. Install it "
+        "(Debian/Ubuntu: nlohmann-json3-dev, Fedora: json-devel, Homebrew: nlohmann-json, "
+        "vcpkg/Conan: nlohmann-json) or set nlohmann_json_DIR to the folder holding "
+        "nlohmann_jsonConfig.cmake.")
+    elseif(nlohmann_json_VERSION VERSION_LESS 3.11)
+      message(FATAL_ERROR
+        "prefill-trace needs nlohmann_json 3.11 or newer; CMake found ${nlohmann_json_VERSION} "
+        "(${nlohmann_json_DIR}). 3.11 is the first that lets a library keep its copy in its own "
+        "namespace (NLOHMANN_JSON_NAMESPACE), which keeps this library's no-exceptions build "
+        "from clashing with yours. Install a newer one, or set nlohmann_json_DIR to it.")
+    endif()
   endif()
   add_library(prefill_trace_json INTERFACE)
   target_link_libraries(prefill_trace_json INTERFACE nlohmann_json::nlohmann_json)
@@ -43,7 +70,16 @@ if(PREFILL_TRACE_TESTS)
     set(gtest_disable_pthreads ON CACHE BOOL "" FORCE)
     set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
     set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
-    add_subdirectory(/usr/src/googletest "${PROJECT_BINARY_DIR}/googletest" EXCLUDE_FROM_ALL)
+    set(PREFILL_TRACE_GTEST_SOURCE_DIR "/usr/src/googletest" CACHE PATH
+        "GoogleTest's source tree, built for wasm with the tests (where Debian's googletest package puts it)")
+    if(NOT EXISTS "${PREFILL_TRACE_GTEST_SOURCE_DIR}/CMakeLists.txt")
+      message(FATAL_ERROR
+        "The wasm tests build GoogleTest from its sources, and ${PREFILL_TRACE_GTEST_SOURCE_DIR} "
+        "holds none: set PREFILL_TRACE_GTEST_SOURCE_DIR to a googletest source tree (Debian/"
+        "Ubuntu: the googletest package), or configure with -DPREFILL_TRACE_TESTS=OFF.")
+    endif()
+    add_subdirectory("${PREFILL_TRACE_GTEST_SOURCE_DIR}" "${PROJECT_BINARY_DIR}/googletest"
+                     EXCLUDE_FROM_ALL)
     # googletest 1.12 defines GTest::gtest_main itself.
   else()
     find_package(GTest REQUIRED)

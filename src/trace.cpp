@@ -108,6 +108,7 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   trace.attention = attention_facts(in);
   memory_and_chunking(in, trace, trace.memory, trace.chunking);
   trace.ttft = time_to_first_token(trace.operators, work);
+  if (options.queue_quantiles) add_queue_quantiles(trace.ttft, work);
   whole_prefill_interval(in.roofs, work, trace);
   trace.steps = mechanism_steps(trace.operators, mechanism);
   if (options.decode_comparison) trace.decode = decode_comparison(in, trace);
@@ -178,11 +179,12 @@ Result<std::vector<SweepPoint>> sweep(const Scenario& scenario, SweepVariable va
   // The arrival rate changes only the queue: trace once, then re-evaluate M/D/1 per point.
   std::optional<Trace> fixed;
   if (variable == SweepVariable::arrival_rate)
-    fixed = compute_trace(scenario, {}, TraceOptions{false});
+    fixed = compute_trace(scenario, {}, TraceOptions{false, false});
   for (const double value : values) {
     if (variable == SweepVariable::prompt_tokens) {
       point_scenario.workload.prompt_tokens = static_cast<int64_t>(value);
-      points.push_back(point(value, compute_trace(point_scenario, {}, TraceOptions{false}).ttft));
+      points.push_back(
+          point(value, compute_trace(point_scenario, {}, TraceOptions{false, false}).ttft));
     } else {
       point_scenario.workload.arrival_rate = value;
       const Ttft& base = fixed->ttft;

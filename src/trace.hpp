@@ -172,6 +172,10 @@ struct Ttft {                           // step 5
   double utilization = 0;               // ρ = (λ/B)·service
   bool overloaded = false;              // ρ ≥ 1: the queue grows without bound
   std::optional<double> queue_seconds;  // M/D/1 wait + batch formation; none when overloaded
+  // Quantiles of the same wait: the exact M/D/1 distribution + the same batch formation.
+  std::optional<double> queue_p50_seconds;
+  std::optional<double> queue_p90_seconds;
+  std::optional<double> queue_p99_seconds;
   double batch_formation_seconds = 0;
   double execution_seconds = 0;
   double delivery_seconds = 0;  // LM head + sampling + transport
@@ -226,6 +230,7 @@ const Operator* find_operator(const Trace& trace, std::string_view name);
 
 struct TraceOptions {
   bool decode_comparison = true;  // sweeps skip it: it doubles the work and they do not show it
+  bool queue_quantiles = true;    // sweeps skip them too: they report the mean wait only
 };
 
 /// Computes the trace. `mechanism` is the lesson's mechanism text (5 steps expected; missing

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "md1.hpp"
+
 namespace prefill_trace {
 
 std::optional<double> md1_wait_seconds(double arrival_rate, double service_seconds) {
@@ -35,6 +37,17 @@ Ttft time_to_first_token(double execution_seconds, double delivery_compute_secon
   if (ttft.queue_seconds)
     ttft.total_seconds = *ttft.queue_seconds + ttft.execution_seconds + ttft.delivery_seconds;
   return ttft;
+}
+
+void add_queue_quantiles(Ttft& ttft, const Workload& work) {
+  if (!ttft.queue_seconds) return;
+  const double batch_rate = work.arrival_rate / static_cast<double>(work.batch);
+  const auto wait = md1_wait_quantiles(batch_rate, ttft.service_seconds);
+  if (!wait) return;
+  const double formation = ttft.batch_formation_seconds;
+  ttft.queue_p50_seconds = wait->p50_seconds + formation;
+  ttft.queue_p90_seconds = wait->p90_seconds + formation;
+  ttft.queue_p99_seconds = wait->p99_seconds + formation;
 }
 
 Ttft time_to_first_token(const std::vector<Operator>& ops, const Workload& work) {

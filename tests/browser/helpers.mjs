@@ -23,8 +23,8 @@ export const LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.
 
 /** The page's default scenario as issue 4 states it (an 8B model, a current datacenter GPU, a
  *  2048-token prompt), written out here rather than imported from the page under test. `stack`
- *  is the engine's documented default (docs/trace-json.md, scenario): the page's control holds
- *  it under either timing, so the scenario it reports carries it. */
+ *  and `attention_kernel` are the engine's documented defaults (docs/trace-json.md, scenario):
+ *  the page's controls hold them under either timing, so the scenario it reports carries them. */
 export const DEFAULT_SCENARIO = Object.freeze({
   model: 'llama-3.1-8b',
   hardware: 'h100-sxm',
@@ -36,6 +36,7 @@ export const DEFAULT_SCENARIO = Object.freeze({
   arrival_rate: 0,
   timing: 'bound',
   stack: 'tensorrt-llm',
+  attention_kernel: 'auto',
   tensor_parallel: 1,
 });
 

@@ -602,6 +602,72 @@ TEST(Queue, TtftAddsItsThreeParts) {
   EXPECT_DOUBLE_EQ(trace_of({{"arrival_rate", 5}, {"batch", 4}}).ttft.batch_formation_seconds, 0.3);
 }
 
+// Erlang (1909), D = 1: P(W ≤ t) = (1 − ρ) Σ_{k=0..⌊t⌋} (ρ(k − t))^k / k! · e^{−ρ(k − t)}.
+// Independent of src/md1.cpp (which never evaluates this alternating sum); accurate in double for
+// the small t and ρ = 0.5 used here (the largest term is e^{0.5·t} < e^{5}).
+double erlang_md1_cdf(double rho, double t) {
+  double sum = 0;
+  double factorial = 1;
+  for (int k = 0; k <= static_cast<int>(std::floor(t)); ++k) {
+    if (k > 0) factorial *= k;
+    sum += std::pow(rho * (k - t), k) / factorial * std::exp(-rho * (k - t));
+  }
+  return (1 - rho) * sum;
+}
+
+// The smallest t with P(W ≤ t) ≥ p, by bisection on Erlang's formula (t in service times).
+double erlang_md1_quantile(double rho, double p) {
+  double lo = 0;
+  double hi = 10;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (erlang_md1_cdf(rho, mid) < p ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+TEST(Queue, QuantilesOfTheWaitByHand) {
+  // One request per batch at ρ = λ·S = 0.5: the trace's own service time S, λ = 0.5 / S.
+  const double service = trace_of(json::object()).ttft.service_seconds;
+  const Trace trace = trace_of({{"arrival_rate", 0.5 / service}});
+  const Ttft& q = trace.ttft;
+  ASSERT_NEAR(q.utilization, 0.5, 1e-12);
+  // P(W = 0) = 1 − ρ = 0.5 (PASTA: the server is idle half the time): the median waits nothing.
+  EXPECT_EQ(*q.queue_p50_seconds, 0.0);
+  // p90: P(W ≤ 1) = 0.5·e^{0.5} = 0.824 < 0.9 ≤ P(W ≤ 2) = 0.5·(e − 0.5·e^{0.5}) = 0.947, so it
+  // solves 0.5·(e^{0.5t} − 0.5(t − 1)e^{0.5(t − 1)}) = 0.9 on (1, 2): t = 1.51574 service times
+  // (and p99 = 3.33626, from the four-term sum on (3, 4)).
+  const double p90 = erlang_md1_quantile(0.5, 0.9);
+  EXPECT_NEAR(p90, 1.51574, 1e-5);
+  EXPECT_NEAR(*q.queue_p90_seconds / service, p90, 1e-9);
+  const double p99 = erlang_md1_quantile(0.5, 0.99);
+  EXPECT_NEAR(p99, 3.33626, 1e-5);
+  EXPECT_NEAR(*q.queue_p99_seconds / service, p99, 1e-9);
+  // The quantiles bracket the mean ρS/(2(1 − ρ)) = 0.5 S: p50 = 0 < 0.5 S < p90.
+  EXPECT_LT(*q.queue_p50_seconds, *q.queue_seconds);
+  EXPECT_GT(*q.queue_p90_seconds, *q.queue_seconds);
+  // In the document, beside the mean, in totals.ttft and step 5's facts.
+  const json out = trace_to_json(trace);
+  EXPECT_EQ(out["totals"]["ttft"]["queue_p90_seconds"], *q.queue_p90_seconds);
+  EXPECT_EQ(out["steps"][4]["facts"]["queue_p99_seconds"], *q.queue_p99_seconds);
+}
+
+TEST(Queue, QuantilesFollowTheMeansConvention) {
+  // No arrivals: no wait at any quantile.
+  const Trace idle = trace_of(json::object());
+  EXPECT_EQ(*idle.ttft.queue_p99_seconds, 0.0);
+  // Overloaded: null like the mean.
+  const Trace overloaded = trace_of({{"arrival_rate", 1e6}});
+  EXPECT_FALSE(overloaded.ttft.queue_p50_seconds.has_value());
+  EXPECT_TRUE(trace_to_json(overloaded)["totals"]["ttft"]["queue_p99_seconds"].is_null());
+  // B = 4: the batch formation (B − 1)/(2λ) is added as the mean adds it; at ρ = 0.5 for the
+  // batch the median batch waits nothing, so p50 is the formation alone.
+  const double service = trace_of({{"batch", 4}}).ttft.service_seconds;
+  const double rate = 4 * 0.5 / service;
+  const Trace batched = trace_of({{"batch", 4}, {"arrival_rate", rate}});
+  EXPECT_NEAR(*batched.ttft.queue_p50_seconds, 3 / (2 * rate), 1e-12 * service);
+}
+
 TEST(Steps, BoundIsTheOneWithTheMostKernelTime) {
   // Llama-3.1-8B, 2048 tokens, one request, H100 (ridge 989e12 / 3.35e12 = 295 FLOP/byte).
   auto parsed = scenario_from_json(

@@ -32,6 +32,9 @@ const BUNDLED = {
     new URL('./lesson-data/prefill-resource-trace.equations.json', import.meta.url),
   'lesson-data/related-lessons.json': () => new URL('./lesson-data/related-lessons.json', import.meta.url),
   'chunks/serving-worker.js': () => new URL('./chunks/serving-worker.js', import.meta.url),
+  // The .wasm the serving Worker fetches (the ES-module engine's own, the same file: a bundler
+  // emits it once).
+  'wasm/prefill_trace.wasm': () => new URL('./wasm/prefill_trace.wasm', import.meta.url),
 };
 
 /** The folder app.js was loaded from (the folder of its style sheet, wherever a bundler put it). */

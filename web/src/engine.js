@@ -172,6 +172,14 @@ export class Engine {
     return typeof this.#module.simulateServing === 'function';
   }
 
+  /**
+   * The serving simulation's report (docs/serving.md): `{ok, error, value, json}`. The page calls
+   * it only when no Worker can run it (under-load/under-load.js): it takes seconds.
+   */
+  simulateServing(scenarioJson) {
+    return jsonResult(() => this.#module.simulateServing(scenarioJson), 'simulating', this.#codes);
+  }
+
   /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
   listPresets() {
     return jsonResult(() => this.#module.listPresets(), 'listing presets', this.#codes);

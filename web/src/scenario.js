@@ -15,6 +15,7 @@ export const DEFAULTS = Object.freeze({
   rate: 0,
   timing: 'bound',
   stack: 'tensorrt-llm',
+  kernel: 'auto',
   devices: 1,
 });
 
@@ -33,6 +34,7 @@ export const FIELDS = Object.freeze([
   { key: 'rate', param: 'rate', json: 'arrival_rate', numeric: true },
   { key: 'timing', param: 'timing', json: 'timing' },
   { key: 'stack', param: 'stack', json: 'stack' },
+  { key: 'kernel', param: 'kernel', json: 'attention_kernel' },
   { key: 'devices', param: 'tp', json: 'tensor_parallel', numeric: true },
 ]);
 

@@ -8,7 +8,7 @@
 //     computed in each step, and the requests waiting.
 
 import { scaleBand, scaleLinear } from 'd3-scale';
-import { line } from 'd3-shape';
+import { area, curveStepBefore, line } from 'd3-shape';
 import * as fmt from '../format.js';
 import { ChartPanel, bottomAxis, joinMarks, label, leftAxis, legend, part, sizeSvg, tableData } from './common.js';
 
@@ -19,6 +19,16 @@ export const POLICIES = Object.freeze([
 ]);
 const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
 const PERCENTILES = ['p50', 'p90', 'p99'];
+
+/**
+ * What a run's row says instead of bars, or null when it has bars: the engine writes a summary
+ * as null when no finished request has the figure (TPOT when every request has one output token).
+ */
+function missing(report, key) {
+  if (report.overloaded) return 'overloaded: the queue grows without bound';
+  if (report[key] == null) return key === 'tpot_seconds' ? 'no figure: one output token per request' : 'no figure: no request finished';
+  return null;
+}
 
 // --- Percentiles ---------------------------------------------------------------------------
 
@@ -34,7 +44,7 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
   groups.forEach((g, gi) => {
     const top = gi * groupH;
     const group = part(svg, `group-${gi}`);
-    const values = runs.flatMap((r) => (r.report.overloaded ? [] : PERCENTILES.map((p) => r.report[g.key][p]))).concat(g.slo ?? []);
+    const values = runs.flatMap((r) => (missing(r.report, g.key) ? [] : PERCENTILES.map((p) => r.report[g.key][p]))).concat(g.slo ?? []);
     const x = scaleLinear().domain([0, Math.max(...values, 1e-6) * 1.08]).nice().range([m.left, width - m.right]);
     label(group, 'title', `${g.title} (p50, p90, p99)`, { class: 'group-title', x: 0, y: top + 14 });
     const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
@@ -45,7 +55,7 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
       .attr('text-anchor', 'end')
       .text((d) => policyLabel(d.run.policy));
     const bars = rows.flatMap((d) =>
-      d.run.report.overloaded ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[g.key][p], y: d.y + band(p), policy: d.run.policy })),
+      missing(d.run.report, g.key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[g.key][p], y: d.y + band(p), policy: d.run.policy })),
     );
     joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
       .attr('class', (b) => `percentile-bar percentile-${b.p}`)
@@ -55,11 +65,11 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
       .attr('width', (b) => Math.max(1, x(b.value) - m.left))
       .select('title')
       .text((b) => `${policyLabel(b.policy)} ${b.p}: ${fmt.seconds(b.value)}`);
-    joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => d.run.report.overloaded), (d) => d.run.policy)
-      .attr('class', 'fit-verdict does-not-fit')
+    joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => missing(d.run.report, g.key)), (d) => d.run.policy)
+      .attr('class', (d) => `fit-verdict${d.run.report.overloaded ? ' does-not-fit' : ''}`)
       .attr('x', m.left + 4)
       .attr('y', (d) => d.y + rowH / 2)
-      .text('overloaded: the queue grows without bound');
+      .text((d) => missing(d.run.report, g.key));
     const axisY = top + 24 + runs.length * rowH;
     part(group, 'slo', 'line')
       .attr('class', 'slo-rule')
@@ -84,7 +94,8 @@ function describePercentiles({ runs, rate }) {
       .map((r) =>
         r.report.overloaded
           ? `${policyLabel(r.policy)} overloaded`
-          : `${policyLabel(r.policy)} TTFT p99 ${fmt.seconds(r.report.ttft_seconds.p99)}, TPOT p99 ${fmt.seconds(r.report.tpot_seconds.p99)}`,
+          : `${policyLabel(r.policy)} TTFT p99 ${r.report.ttft_seconds ? fmt.seconds(r.report.ttft_seconds.p99) : 'none'}, ` +
+            `TPOT p99 ${r.report.tpot_seconds ? fmt.seconds(r.report.tpot_seconds.p99) : 'none (one output token)'}`,
       )
       .join('; ') +
     '.'
@@ -97,7 +108,9 @@ function tablePercentiles({ runs }) {
     ['Scheduler', 'TTFT p50', 'TTFT p90', 'TTFT p99', 'TPOT p50', 'TPOT p90', 'TPOT p99'],
     runs.map((r) => [
       policyLabel(r.policy),
-      ...['ttft_seconds', 'tpot_seconds'].flatMap((k) => PERCENTILES.map((p) => (r.report.overloaded ? 'overloaded' : fmt.seconds(r.report[k][p])))),
+      ...['ttft_seconds', 'tpot_seconds'].flatMap((k) =>
+        PERCENTILES.map((p) => (r.report.overloaded ? 'overloaded' : r.report[k] == null ? '—' : fmt.seconds(r.report[k][p]))),
+      ),
     ]),
   );
 }
@@ -206,38 +219,48 @@ function minuteOf(timeline) {
 }
 
 function drawTimeline(svg, width, { runs }) {
-  const panelH = 120;
+  // Per scheduler: the tokens of each step (stacked areas), and under them, on a strip of its
+  // own, the requests waiting (drawn over the tokens, its spikes hid them on a phone).
+  const tokensH = 100;
+  const queueTop = tokensH + 14;
+  const queueH = 34;
+  const panelH = queueTop + queueH;
+  const gap = 40;
   const m = { left: 58, right: 50 };
-  const height = runs.length * (panelH + 34) + 40;
+  const height = runs.length * (panelH + gap) + 28;
   sizeSvg(svg, width, height, 'serving-timeline');
   const minutes = runs.map((r) => minuteOf(r.report.timeline));
   const tokens = Math.max(1, ...minutes.flat().map((r) => r.prefill + r.decode));
   const queue = Math.max(1, ...minutes.flat().map((r) => r.queued));
   const x = scaleLinear().domain([0, MINUTE]).range([m.left, width - m.right]);
   runs.forEach((r, i) => {
-    const top = i * (panelH + 34) + 18;
+    const top = i * (panelH + gap) + 18;
     const g = part(svg, `panel-${i}`);
-    const y = scaleLinear().domain([0, tokens]).nice().range([top + panelH, top]);
-    const yq = scaleLinear().domain([0, queue]).nice().range([top + panelH, top]);
+    const y = scaleLinear().domain([0, tokens]).nice().range([top + tokensH, top]);
+    const yq = scaleLinear().domain([0, queue]).nice().range([top + panelH, top + queueTop]);
     label(g, 'title', policyLabel(r.policy), { class: 'group-title', x: 0, y: top - 6 });
     const rows = minutes[i];
-    const w = rows.length > 1 ? Math.max(0.5, x(rows[1].t) - x(rows[0].t) - 0.5) : 2;
-    joinMarks(part(g, 'prefill'), 'rect', 'timeline-prefill', rows, (d) => d.t)
-      .attr('x', (d) => x(d.t) - w)
-      .attr('width', w)
-      .attr('y', (d) => y(d.prefill))
-      .attr('height', (d) => Math.max(0, y(0) - y(d.prefill)));
-    joinMarks(part(g, 'decode'), 'rect', 'timeline-decode', rows, (d) => d.t)
-      .attr('x', (d) => x(d.t) - w)
-      .attr('width', w)
-      .attr('y', (d) => y(d.prefill + d.decode))
-      .attr('height', (d) => Math.max(0, y(d.prefill) - y(d.prefill + d.decode)));
+    // Each column sums the tokens of the step that ends at its time: stacked step areas (bars
+    // of a pixel or two on a phone were unreadable), prompt tokens under output tokens.
+    const steps = (scale, lower, upper) =>
+      area()
+        .curve(curveStepBefore)
+        .x((d) => x(d.t))
+        .y0((d) => scale(lower(d)))
+        .y1((d) => scale(upper(d)));
+    const start = rows.length ? [{ ...rows[0], t: Math.max(0, rows[0].t - rows[0].step) }, ...rows] : rows;
+    part(g, 'prefill', 'path')
+      .attr('class', 'timeline-prefill')
+      .attr('d', steps(y, () => 0, (d) => d.prefill)(start));
+    part(g, 'decode', 'path')
+      .attr('class', 'timeline-decode')
+      .attr('d', steps(y, (d) => d.prefill, (d) => d.prefill + d.decode)(start));
     part(g, 'queue', 'path')
       .attr('class', 'timeline-queue')
-      .attr('d', line().x((d) => x(d.t)).y((d) => yq(d.queued))(rows));
-    const step = r.report.timeline?.step_seconds;
-    leftAxis(g, y, { x: m.left, height: panelH, ticks: y.ticks(3), title: i === 0 ? `tokens per ${fmt.seconds(step)}` : null, name: 'y', titleOffset: 46 });
-    label(g, 'queue-top', `${fmt.count(yq.domain()[1])} waiting`, { class: 'chart-note', x: width - m.right + 4, y: top + 8 });
+      .attr('d', steps(yq, () => 0, (d) => d.queued)(start));
+    leftAxis(g, y, { x: m.left, height: tokensH, ticks: y.ticks(3), title: i === 0 ? 'tokens per step' : null, name: 'y', titleOffset: 46 });
+    leftAxis(g, yq, { x: m.left, height: queueH, ticks: yq.domain(), name: 'yq' });
+    label(g, 'queue-top', 'waiting', { class: 'chart-note', x: width - m.right + 4, y: top + queueTop + queueH / 2 + 4 });
     bottomAxis(g, x, { y: top + panelH, width: width - m.left - m.right, format: (v) => `${v} s`, name: 'x', title: i === runs.length - 1 ? 'Simulated time (s)' : null });
   });
 }
@@ -282,7 +305,7 @@ export function timelineChart() {
     legend: legend([
       { kind: 'bar', className: 'timeline-prefill', label: 'prompt tokens (prefill)' },
       { kind: 'bar', className: 'timeline-decode', label: 'output tokens (decode)' },
-      { kind: 'rule', className: 'timeline-queue', label: 'requests waiting (scale at the top right)' },
+      { kind: 'bar', className: 'timeline-queue', label: 'requests waiting (the strip under each)' },
     ]),
   });
 }

@@ -24,6 +24,46 @@ function options(list, selected) {
   return list.map(([value, text]) => h('option', { value, selected: value === selected }, text));
 }
 
+/** Names for people of the engine's stack and attention-kernel ids; an id not here shows as itself. */
+const STACK_NAMES = {
+  'tensorrt-llm': 'TensorRT-LLM',
+  vllm: 'vLLM',
+  sglang: 'SGLang',
+  'llama.cpp': 'llama.cpp',
+  transformers: 'Transformers',
+  kernels: 'Kernels only (device time)',
+};
+const KERNEL_NAMES = {
+  auto: 'Automatic (the accelerator’s fitted attention)',
+  'flash-attention-2': 'FlashAttention-2',
+  'flash-attention-3': 'FlashAttention-3',
+  flashinfer: 'FlashInfer',
+  sdpa: 'PyTorch SDPA',
+};
+
+/**
+ * The estimate's menus from the engine's presets: every stack the accelerators' estimate
+ * profiles price a host gap for (`stack_gap_seconds`) plus `kernels` (device time, no gap), and
+ * `auto` (the profile's own attention efficiency) plus every kernel the profiles price
+ * (`attention_kernel_efficiency`); docs/trace-json.md names both defaults.
+ * @returns {{stacks: Array<[string, string]>, kernels: Array<[string, string]>}}
+ */
+export function estimateChoices(presets) {
+  const stacks = new Set();
+  const kernels = new Set();
+  for (const accelerator of presets.accelerators ?? []) {
+    for (const id of Object.keys(accelerator.estimate?.stack_gap_seconds ?? {})) stacks.add(id);
+    for (const id of Object.keys(accelerator.estimate?.attention_kernel_efficiency ?? {})) kernels.add(id);
+  }
+  const named = (ids, names) => [...ids].map((id) => [id, names[id] ?? id]);
+  // The documented order: the default first (TensorRT-LLM; automatic), then as the engine lists them.
+  const first = (list, id) => [...list.filter(([v]) => v === id), ...list.filter(([v]) => v !== id)];
+  return {
+    stacks: [...first(named(stacks, STACK_NAMES), 'tensorrt-llm'), ['kernels', STACK_NAMES.kernels]],
+    kernels: [['auto', KERNEL_NAMES.auto], ...named(kernels, KERNEL_NAMES)],
+  };
+}
+
 /** The hardware menu's entry for a host's own accelerator object (never a preset id: ids have no spaces). */
 const HOST_HARDWARE = 'host hardware';
 
@@ -99,23 +139,14 @@ export class Controls {
     );
     timing.addEventListener('change', () => onEdit('timing', timing.value, true));
 
-    // The software stack whose host gaps the estimate charges (docs/model.md, "Stack").
-    const stack = h(
-      'select',
-      { id: 'ctl-stack' },
-      options(
-        [
-          ['tensorrt-llm', 'TensorRT-LLM'],
-          ['vllm', 'vLLM'],
-          ['sglang', 'SGLang'],
-          ['llama.cpp', 'llama.cpp'],
-          ['transformers', 'Transformers'],
-          ['kernels', 'Kernels only (device time)'],
-        ],
-        null,
-      ),
-    );
+    // The software stack whose host gaps the estimate charges, and the attention kernel whose
+    // fitted efficiency it uses (docs/model.md, "Shape and software stack"): the values are the
+    // ones the engine's presets carry (estimateChoices), not a list of our own.
+    const choices = estimateChoices(presets);
+    const stack = h('select', { id: 'ctl-stack' }, options(choices.stacks, null));
     stack.addEventListener('change', () => onEdit('stack', stack.value, true));
+    const kernel = h('select', { id: 'ctl-kernel' }, options(choices.kernels, null));
+    kernel.addEventListener('change', () => onEdit('kernel', kernel.value, true));
 
     // Prompt tokens: a log-scaled slider and an exact number field, kept in step.
     const slider = h('input', {
@@ -184,6 +215,7 @@ export class Controls {
       ['rate', rate],
       ['timing', timing],
       ['stack', stack],
+      ['kernel', kernel],
       ['devices', devices],
     ]) {
       this.#inputs.set(key, input);
@@ -252,6 +284,7 @@ export class Controls {
       this.#field('rate', 'Arrival rate', rate, 'Requests per second; 0 = no queue.'),
       this.#field('timing', 'Timing', timing, 'Bound: never above a real measurement. Estimate: fitted per accelerator, with its typical range.'),
       this.#field('stack', 'Software stack', stack, 'Estimate only: whose launch gaps between kernels are charged.'),
+      this.#field('kernel', 'Attention kernel', kernel, 'Estimate only: whose fitted attention efficiency is used.'),
       this.#field('devices', 'Devices (tensor parallel)', devices, 'GPUs each layer is split over; figures are per device.'),
       h(
         'div',

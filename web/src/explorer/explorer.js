@@ -41,7 +41,7 @@ import * as fmt from '../format.js';
 import { Controls } from './controls.js';
 import { download, traceFileName } from './downloads.js';
 import { figureIndex, figuresSignature, refillTrace } from './trace-from-figures.js';
-import { Glance } from './glance.js';
+import { Glance, ttftText } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { ScrollportWatch } from './scrollport.js';
 import { FrameScheduler, StaleParts, nextFrame, nextTask } from './scheduling.js';
@@ -681,6 +681,20 @@ export class Explorer {
     );
   }
 
+  /**
+   * Under the estimate, the timing's hint states TTFT with its range, so the stack and the
+   * attention kernel below it show their effect where they are edited (on a phone, with the
+   * results out of view).
+   */
+  #setTimingHint(trace) {
+    this.controls.setHint(
+      'timing',
+      trace.scenario.timing === 'estimate'
+        ? `Estimate, fitted per accelerator: TTFT ${ttftText(trace.totals.ttft, trace.scenario)} (10th–90th percentile of held-out errors).`
+        : 'Bound: never above a real measurement. Estimate: fitted per accelerator, with its typical range.',
+    );
+  }
+
   #update() {
     // Widths normally come from the ResizeObserver; before its first report, read the widths
     // of the charts to be drawn now, before anything is written (one layout, not one per
@@ -707,6 +721,7 @@ export class Explorer {
       this.#setMessages({});
       this.controls.setPrecisionHint(trace.scenario.precision);
       this.#setRateHint(trace);
+      this.#setTimingHint(trace);
       this.underLoad?.update(trace);
       this.view.showReady();
       // The bar names the scenario the results show (a rejected edit leaves both as they were).

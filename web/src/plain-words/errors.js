@@ -16,6 +16,8 @@ const FIELD_WORDS = {
   '/attention': 'Attention',
   '/arrival_rate': 'Arrival rate',
   '/timing': 'Timing',
+  '/stack': 'Software stack',
+  '/attention_kernel': 'Attention kernel',
   '/tensor_parallel': 'Devices (tensor parallel)',
   '/model/layers': 'Layers',
   '/model/d_model': 'Model width',

@@ -1,8 +1,8 @@
 // "Under load": the explorer's scenario served to many requests under the engine's three
 // schedulers (prefill first, chunked prefill, disaggregated prefill and decode; docs/serving.md),
 // simulated in a Worker (worker.js) so the page never waits on it. The reader sets the arrival
-// rate, the output length and the two service-level objectives; one run simulates a minute of
-// arrivals for each scheduler, an attainment sweep over rates and the goodput search, and the
+// rate, the output length and the two service-level objectives; one run simulates, for each
+// scheduler, a minute of arrivals, an attainment sweep over rates and the goodput search, and the
 // pictures (charts/serving.js) show the percentiles, attainment against rate and the minute's
 // timeline. Nothing is simulated until the reader opens the part and presses Run; nothing is
 // drawn that the engine did not report.
@@ -10,10 +10,11 @@
 // The part exists only when the engine has the simulation (`simulateServing`): an engine
 // without it shows no such part rather than an empty one.
 
-import { SERVING_WORKER, assetUrl } from '../config.js';
+import { ENGINE_DIR, ENGINE_WASM, SERVING_WORKER, assetUrl } from '../config.js';
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { readDecimal, scenarioObject } from '../scenario.js';
+import { servingSummary } from './summary.js';
 
 const POLICY_IDS = ['prefill-first', 'chunked', 'disaggregated'];
 /** The sweep's rates, as fractions of the prefill's saturation rate (the trace's λ at ρ = 1). */
@@ -30,6 +31,8 @@ export class UnderLoad {
   #charts = null;
   #built = false;
   #saturation = null;
+  /** Why the Worker could not run, once it failed: later runs go to the page directly. */
+  #workerFailure = null;
 
   /**
    * @param {object} options
@@ -97,7 +100,8 @@ export class UnderLoad {
         { class: 'hint' },
         'The prompt, model, accelerator and precision are the explorer’s. Prefill first runs each prompt whole before any decode; ',
         'chunked prefill mixes prompt chunks with other requests’ decode steps; disaggregated runs prefill and decode on separate devices ',
-        '(one of each here: twice the devices of the others). Simulated by the engine in a background thread.',
+        '(one of each here: twice the devices of the others). Every run is one simulated minute of arrivals; the goodput search ',
+        'runs as many requests as a minute at the prefill’s saturation rate. Simulated by the engine in a background thread.',
       ),
       h('div', { class: 'under-load-fields' }, rate.wrap, output.wrap, ttft.wrap, tpot.wrap),
       this.runButton,
@@ -123,32 +127,58 @@ export class UnderLoad {
     return { values };
   }
 
+  /**
+   * The runs, per scheduler: the reader's rate (one minute of arrivals: the percentiles and the
+   * timeline); each sweep rate, a minute of its own arrivals (attainment against rate); and the
+   * goodput search, with as many requests as a minute at the prefill's saturation rate, started
+   * at half of it. A fixed, small request count would not do for the last two: the engine's
+   * search keeps the count while it raises the rate, and a burst of 30 requests meets a 1 s
+   * objective at any rate (its "goodput" then doubles without end).
+   */
   #jobs({ rate, output, ttft, tpot }) {
     const base = scenarioObject(this.#explorer.state);
     base.arrival_rate = 0;
     base.batch = 1;
     const saturation = this.#saturation > 0 ? this.#saturation : rate / 0.3;
     const sweep = SWEEP_FRACTIONS.map((f) => Number((saturation * f).toPrecision(3)));
-    const requests = Math.min(MAX_REQUESTS, Math.max(20, Math.ceil(rate * ARRIVAL_SECONDS)));
-    return POLICY_IDS.map((policy) => ({
-      key: policy,
+    const minute = (r, least = 20) => Math.min(MAX_REQUESTS, Math.max(least, Math.ceil(r * ARRIVAL_SECONDS)));
+    const job = (policy, key, serving) => ({
+      policy,
+      key,
+      rate: serving.rate,
       json: JSON.stringify({
         ...base,
-        serving: {
-          policy,
-          rate,
-          requests,
-          seed: 1,
-          prompt: base.prompt_tokens,
-          output,
-          ttft_slo: ttft,
-          tpot_slo: tpot,
-          goodput: true,
-          sweep_rates: sweep,
-          timeline_points: 240,
-        },
+        serving: { policy, seed: 1, prompt: base.prompt_tokens, output, ttft_slo: ttft, tpot_slo: tpot, timeline_points: 0, ...serving },
       }),
-    }));
+    });
+    return POLICY_IDS.flatMap((policy) => [
+      job(policy, 'base', { rate, requests: minute(rate), timeline_points: 240 }),
+      ...sweep.map((r, i) => job(policy, `sweep-${i}`, { rate: r, requests: minute(r) })),
+      job(policy, 'goodput', { rate: Number((saturation * 0.5).toPrecision(3)), requests: minute(saturation, 200), goodput: true }),
+    ]);
+  }
+
+  /** Each scheduler's base report with its sweep and goodput runs folded in, as the charts read them. */
+  #assemble(results) {
+    return POLICY_IDS.filter((policy) => results.some((r) => r.policy === policy && r.key === 'base')).map((policy) => {
+      const mine = results.filter((r) => r.policy === policy);
+      const base = mine.find((r) => r.key === 'base').report;
+      const goodput = mine.find((r) => r.key === 'goodput')?.report;
+      const sweep = mine
+        .filter((r) => r.key.startsWith('sweep-'))
+        .map((r) => ({ rate: r.rate, slo_attainment: r.report.slo_attainment, overloaded: r.report.overloaded }));
+      return {
+        policy,
+        report: {
+          ...base,
+          sweep,
+          goodput_requests_per_second: goodput?.goodput_requests_per_second ?? null,
+          goodput_per_device: goodput?.goodput_per_device ?? null,
+          goodput_target: goodput?.goodput_target ?? null,
+          goodput_requests: goodput?.requests ?? null,
+        },
+      };
+    });
   }
 
   async #start() {
@@ -160,37 +190,97 @@ export class UnderLoad {
     const id = ++this.#run;
     const jobs = this.#jobs(read.values);
     this.runButton.disabled = true;
-    setText(this.status, `Simulating ${jobs.length} schedulers in the background…`);
+    setText(this.status, `Simulating ${POLICY_IDS.length} schedulers in the background…`);
     // The charts chunk, by the literal address build-site writes (the explorer's import).
     const chartsModule = import('../charts/index.js');
-    this.#worker ??= new Worker(assetUrl(SERVING_WORKER, this.#base).href, { name: 'prefill-trace-serving' });
-    const runs = [];
-    const finished = new Promise((resolve) => {
-      this.#worker.onmessage = (event) => {
-        const m = event.data;
-        if (m.type === 'capability' && !m.ok) resolve({ error: `The simulation could not run: ${m.error}.` });
-        if (m.id !== id) return;
-        if (m.type === 'result') {
-          if (!m.ok) {
-            resolve({ error: `The engine rejected the ${m.key} run: ${m.error}` });
-            return;
-          }
-          runs.push({ policy: m.key, report: m.report });
-          setText(this.status, `Simulated ${runs.length} of ${jobs.length} schedulers…`);
-        }
-        if (m.type === 'done') resolve({ runs });
-      };
-      this.#worker.onerror = (event) => resolve({ error: `The simulation stopped: ${event.message}` });
-    });
-    this.#worker.postMessage({ type: 'run', id, base: this.#base.href, jobs });
-    const outcome = await finished;
+    let outcome = await this.#inWorker(id, jobs);
+    if (outcome.noWorker && id === this.#run) outcome = await this.#onPage(id, jobs, outcome.noWorker);
     if (id !== this.#run) return;
     this.runButton.disabled = false;
     if (outcome.error) {
       setText(this.status, outcome.error);
       return;
     }
+    this.element.dataset.ranIn = outcome.ranIn;
     this.#show(outcome.runs, read.values, await chartsModule);
+  }
+
+  /**
+   * The Worker, created on the first run, or a reason why none can run: its script must come
+   * from the page's own origin (a Worker's rule), and the browser (or the page's CSP) may refuse.
+   */
+  #startWorker() {
+    if (this.#worker) return { worker: this.#worker };
+    const script = assetUrl(SERVING_WORKER, this.#base);
+    if (script.origin !== globalThis.location?.origin) return { noWorker: `its script is on another origin (${script.origin})` };
+    try {
+      this.#worker = new Worker(script.href, { name: 'prefill-trace-serving' });
+    } catch (error) {
+      return { noWorker: `the browser refused the Worker: ${error?.message ?? error}` };
+    }
+    return { worker: this.#worker };
+  }
+
+  /** Runs the jobs in the Worker: `{runs, ranIn}`, `{error}`, or `{noWorker: reason}` to run them here. */
+  #inWorker(id, jobs) {
+    if (this.#workerFailure) return Promise.resolve({ noWorker: this.#workerFailure });
+    const started = this.#startWorker();
+    if (started.noWorker) return Promise.resolve(started);
+    const worker = started.worker;
+    const runs = [];
+    const finished = new Promise((resolve) => {
+      const failed = (reason) => {
+        // A Worker that cannot load is not used again: the next run goes straight to the page.
+        worker.terminate();
+        if (this.#worker === worker) this.#worker = null;
+        this.#workerFailure = reason;
+        resolve({ noWorker: reason });
+      };
+      worker.onmessage = (event) => {
+        const m = event.data;
+        if (m.type === 'capability' && !m.ok) failed(m.error);
+        if (m.id !== id) return;
+        if (m.type === 'result') {
+          if (!m.ok) {
+            resolve({ error: `The engine rejected the ${jobs[m.index].policy} run: ${m.error}` });
+            return;
+          }
+          runs.push({ ...jobs[m.index], report: m.report });
+          setText(this.status, `Simulated ${runs.length} of ${jobs.length} runs…`);
+        }
+        if (m.type === 'done') resolve({ runs: this.#assemble(runs), ranIn: 'worker' });
+      };
+      // A script that does not load (404, refused by a CSP's worker-src) or throws.
+      worker.onerror = (event) => {
+        event.preventDefault?.();
+        failed(event.message ? `the Worker stopped: ${event.message}` : 'the Worker’s script did not load');
+      };
+    });
+    worker.postMessage({ type: 'run', id, wasm: assetUrl(ENGINE_DIR + ENGINE_WASM, this.#base).href, jobs: jobs.map(({ json }) => json) });
+    return finished;
+  }
+
+  /**
+   * Without a Worker, the page's own engine runs the jobs on the main thread, one scheduler per
+   * idle slice, so the status can say so between them; each simulation is one engine call and
+   * holds the page for its duration (about a second here), which the status tells the reader.
+   */
+  async #onPage(id, jobs, reason) {
+    const engine = this.#explorer.engine;
+    if (typeof engine.simulateServing !== 'function') return { error: `The simulation could not run: ${reason}.` };
+    const runs = [];
+    for (const job of jobs) {
+      setText(
+        this.status,
+        `No background thread could run the simulation (${reason}); simulating run ${runs.length + 1} of ${jobs.length} on this page, which may pause meanwhile…`,
+      );
+      await idleSlice();
+      if (id !== this.#run) return {};
+      const result = engine.simulateServing(job.json);
+      if (!result.ok) return { error: `The engine rejected the ${job.policy} run: ${result.error}` };
+      runs.push({ ...job, report: servingSummary(result.value) });
+    }
+    return { runs: this.#assemble(runs), ranIn: 'page' };
   }
 
   #show(runs, { rate, ttft, tpot }, module) {
@@ -209,28 +299,64 @@ export class UnderLoad {
   }
 }
 
-/** The result in one sentence, from the reports: the schedulers' p99 TPOT and goodput. */
+/** Resolves in an idle moment of the main thread (soon, when it never idles), after a frame. */
+function idleSlice() {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 250 });
+    else setTimeout(resolve, 16);
+  });
+}
+
+/** The schedulers in the order the sentence names them, with the words it uses. */
+const SENTENCE_POLICIES = [
+  ['prefill-first', 'under prefill first'],
+  ['chunked', 'with chunked prefill'],
+  ['disaggregated', 'disaggregated'],
+];
+
+/** "A, B and C" of the nodes of each item. */
+function listed(items) {
+  return items.flatMap((nodes, i) => [i === 0 ? '' : i === items.length - 1 ? ' and ' : ', ', ...nodes]);
+}
+
+/**
+ * The result in one line, from the reports: each scheduler's median TTFT, median and 99th
+ * percentile TPOT, and goodput. Every figure is a <data> element holding the report's exact
+ * value (data-name "<figure>-<policy>"); a figure the engine reported as null (no finished
+ * request has it: TPOT of one-token outputs) is said so, never shown as 0.
+ */
 function reading(runs, rate) {
-  const by = Object.fromEntries(runs.map((r) => [r.policy, r.report]));
-  const first = by['prefill-first'];
-  const chunked = by.chunked;
-  if (!first || !chunked) return [];
-  const tpot = (r, p) => (r.overloaded ? 'overloaded' : fmt.seconds(r.tpot_seconds[p]));
-  const good = (r) => (r.goodput_requests_per_second > 0 ? fmt.rate(r.goodput_requests_per_second) : 'none found');
-  const figure = (r, p, name) => h('data', { value: r.tpot_seconds[p], 'data-name': name }, tpot(r, p));
+  const by = new Map(runs.map((r) => [r.policy, r.report]));
+  const present = SENTENCE_POLICIES.filter(([id]) => by.has(id));
+  if (present.length === 0) return [];
+  const figure = (id, name, value, text) => h('data', { value: value ?? '', 'data-name': `${name}-${id}` }, text);
+  const quantile = (id, key, p, name) => {
+    const report = by.get(id);
+    const value = report[key]?.[p] ?? null;
+    return figure(id, name, value, value === null ? 'no figure' : fmt.seconds(value));
+  };
+  const overloaded = present.filter(([id]) => by.get(id).overloaded).map(([, words]) => words);
+  const tpotKnown = present.some(([id]) => by.get(id).tpot_seconds != null);
   return [
-    `At ${fmt.rate(rate)}, a request waits `,
-    figure(first, 'p50', 'tpot-p50-prefill-first'),
-    ' per output token at the median and ',
-    figure(first, 'p99', 'tpot-p99-prefill-first'),
-    ' at the 99th percentile under prefill first, against ',
-    figure(chunked, 'p50', 'tpot-p50-chunked'),
-    ' and ',
-    figure(chunked, 'p99', 'tpot-p99-chunked'),
-    ' with chunked prefill; goodput (requests/s within both objectives) is ',
-    h('data', { value: first.goodput_requests_per_second ?? '', 'data-name': 'goodput-prefill-first' }, good(first)),
-    ' and ',
-    h('data', { value: chunked.goodput_requests_per_second ?? '', 'data-name': 'goodput-chunked' }, good(chunked)),
+    `At ${fmt.rate(rate)}, the median request’s first token comes after `,
+    ...listed(present.map(([id, words]) => [quantile(id, 'ttft_seconds', 'p50', 'ttft-p50'), ` ${words}`])),
+    ...(tpotKnown
+      ? [
+          '; its later tokens come every ',
+          ...listed(present.map(([id]) => [quantile(id, 'tpot_seconds', 'p50', 'tpot-p50')])),
+          ' at the median (',
+          ...listed(present.map(([id]) => [quantile(id, 'tpot_seconds', 'p99', 'tpot-p99')])),
+          ' at the 99th percentile)',
+        ]
+      : ['; with one output token per request there is no time per output token']),
+    '; goodput within both objectives is ',
+    ...listed(
+      present.map(([id]) => {
+        const value = by.get(id).goodput_requests_per_second;
+        return [figure(id, 'goodput', value, value > 0 ? fmt.rate(value) : 'none found')];
+      }),
+    ),
+    overloaded.length ? ` (${overloaded.join(' and ')}: overloaded at this rate, the queue grows without bound)` : '',
     '.',
   ];
 }
