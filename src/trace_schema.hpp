@@ -232,110 +232,130 @@ void visit_totals(const Totals& totals, V& v, Middle middle, Last last) {
   last();
 }
 
+// Step 1: embedding and launches.
+template <typename V>
+void visit_embedding_facts(const Trace& t, V& v) {
+  const EmbeddingFacts& e = t.embedding;
+  v.number("embedding_bytes", e.embedding_bytes);
+  v.number("kernel_launches", e.kernel_launches);
+  v.number("kernels_per_layer", e.kernels_per_layer);
+  v.number("launch_overhead_total_seconds", e.launch_overhead_total_seconds);
+  v.number("layers", e.layers);
+}
+
+// Step 2: the projections, their intensity and the weight reuse.
+template <typename V>
+void visit_projection_facts(const Trace& t, V& v) {
+  const ProjectionFacts& p = t.projection;
+  const ModelShape& whole = t.scenario.model;
+  const int64_t devices = t.scenario.workload.tensor_parallel;
+  v.number("kv_heads_per_device", device_shard(whole, devices).kv_heads);
+  v.flag("kv_heads_replicated", devices > whole.kv_heads);
+  v.number("projection_flops_per_request", p.flops_per_request);
+  v.array("projections", p.projections.size(), [&](std::size_t i) {
+    const ProjectionFact& fact = p.projections[i];
+    v.object("", [&] {
+      v.bound("bound", fact.bound);
+      v.number("d_in", fact.d_in);
+      v.number("d_out", fact.d_out);
+      v.number("flops_per_request", fact.flops_per_request);
+      v.number("intensity", fact.intensity);
+      v.text("name", fact.name);
+      v.maybe("rows_to_reach_ridge", fact.rows_to_reach_ridge);
+    });
+  });
+  v.array("reuse_example", p.reuse_example.size(), [&](std::size_t i) {
+    const ReuseExample& example = p.reuse_example[i];
+    v.object("", [&] {
+      v.bound("bound", example.bound);
+      v.number("intensity", example.intensity);
+      v.number("rows", example.rows);
+      v.number("weight_bytes_per_row", example.weight_bytes_per_row);
+    });
+  });
+  v.number("ridge_flops_per_byte", p.ridge_flops_per_byte);
+  v.number("tensor_parallel", devices);
+  v.number("weight_reuse_rows", p.weight_reuse_rows);
+}
+
+// Step 3: the attention schedule and the K/V state.
+template <typename V>
+void visit_attention_facts(const Trace& t, V& v) {
+  const AttentionFacts& a = t.attention;
+  v.text("attention", a.materialized ? "materialized" : "fused");
+  v.number("block", a.block);
+  v.number("computed_pairs_per_head", a.computed_pairs);
+  v.number("kv_bytes_kept", a.kv_bytes_kept);
+  v.number("kv_bytes_per_token", a.kv_bytes_per_token);
+  v.number("kv_bytes_written", a.kv_bytes_written);
+  v.number("kv_tokens_kept", a.kv_tokens_kept);
+  v.number("score_bytes_avoided", a.score_bytes_avoided);
+  v.number("score_matrix_bytes", a.score_matrix_bytes);
+  v.number("score_traffic_bytes", a.score_traffic_bytes);
+  v.number("sliding_window", t.scenario.model.sliding_window);
+  v.number("tiles_per_head", a.tiles);
+  v.number("useful_pairs_per_head", a.useful_pairs);
+}
+
+// Step 4: the memory ledger and chunking.
+template <typename V>
+void visit_memory_facts(const Trace& t, V& v) {
+  const ChunkingFacts& c = t.chunking;
+  v.object("chunking", [&] {
+    v.number("chunk_tokens", c.chunk_tokens);
+    v.number("chunks", c.chunks);
+    v.number("extra_weight_bytes", c.extra_weight_bytes);
+    v.number("kv_reread_bytes", c.kv_reread_bytes);
+    v.number("temporaries_unchunked_bytes", c.temporaries_unchunked_bytes);
+  });
+  const MemoryLedger& m = t.memory;
+  v.object("memory", [&] {
+    v.number("attention_workspace_bytes", m.attention_workspace_bytes);
+    v.number("capacity_bytes", m.capacity_bytes);
+    v.number("exceeds_by_bytes", m.exceeds_by_bytes);
+    v.flag("fits", m.fits);
+    v.number("kv_bytes", m.kv_bytes);
+    v.number("logits_bytes", m.logits_bytes);
+    v.number("mlp_workspace_bytes", m.mlp_workspace_bytes);
+    v.number("peak_bytes", m.peak_bytes);
+    v.number("residual_bytes", m.residual_bytes);
+    v.number("score_bytes", m.score_bytes);
+    v.number("temporaries_bytes", m.temporaries_bytes);
+    v.number("weight_bytes", m.weight_bytes);
+  });
+}
+
+// Step 5: queueing, execution and delivery.
+template <typename V>
+void visit_queue_facts(const Trace& t, V& v) {
+  const Ttft& q = t.ttft;
+  v.number("batch_formation_seconds", q.batch_formation_seconds);
+  v.number("delivery_seconds", q.delivery_seconds);
+  v.number("execution_seconds", q.execution_seconds);
+  v.flag("overloaded", q.overloaded);
+  v.maybe("queue_p50_seconds", q.queue_p50_seconds);
+  v.maybe("queue_p90_seconds", q.queue_p90_seconds);
+  v.maybe("queue_p99_seconds", q.queue_p99_seconds);
+  v.maybe("queue_seconds", q.queue_seconds);
+  v.number("saturation_arrival_rate", q.saturation_arrival_rate);
+  v.number("service_seconds", q.service_seconds);
+  v.maybe("total_seconds", q.total_seconds);
+  v.number("utilization", q.utilization);
+}
+
 template <typename V>
 void visit_step_facts(const Trace& t, int number, V& v) {
   switch (number) {
-    case 1: {
-      const EmbeddingFacts& e = t.embedding;
-      v.number("embedding_bytes", e.embedding_bytes);
-      v.number("kernel_launches", e.kernel_launches);
-      v.number("kernels_per_layer", e.kernels_per_layer);
-      v.number("launch_overhead_total_seconds", e.launch_overhead_total_seconds);
-      v.number("layers", e.layers);
-      return;
-    }
-    case 2: {
-      const ProjectionFacts& p = t.projection;
-      const ModelShape& whole = t.scenario.model;
-      const int64_t devices = t.scenario.workload.tensor_parallel;
-      v.number("kv_heads_per_device", device_shard(whole, devices).kv_heads);
-      v.flag("kv_heads_replicated", devices > whole.kv_heads);
-      v.number("projection_flops_per_request", p.flops_per_request);
-      v.array("projections", p.projections.size(), [&](std::size_t i) {
-        const ProjectionFact& fact = p.projections[i];
-        v.object("", [&] {
-          v.bound("bound", fact.bound);
-          v.number("d_in", fact.d_in);
-          v.number("d_out", fact.d_out);
-          v.number("flops_per_request", fact.flops_per_request);
-          v.number("intensity", fact.intensity);
-          v.text("name", fact.name);
-          v.maybe("rows_to_reach_ridge", fact.rows_to_reach_ridge);
-        });
-      });
-      v.array("reuse_example", p.reuse_example.size(), [&](std::size_t i) {
-        const ReuseExample& example = p.reuse_example[i];
-        v.object("", [&] {
-          v.bound("bound", example.bound);
-          v.number("intensity", example.intensity);
-          v.number("rows", example.rows);
-          v.number("weight_bytes_per_row", example.weight_bytes_per_row);
-        });
-      });
-      v.number("ridge_flops_per_byte", p.ridge_flops_per_byte);
-      v.number("tensor_parallel", devices);
-      v.number("weight_reuse_rows", p.weight_reuse_rows);
-      return;
-    }
-    case 3: {
-      const AttentionFacts& a = t.attention;
-      v.text("attention", a.materialized ? "materialized" : "fused");
-      v.number("block", a.block);
-      v.number("computed_pairs_per_head", a.computed_pairs);
-      v.number("kv_bytes_kept", a.kv_bytes_kept);
-      v.number("kv_bytes_per_token", a.kv_bytes_per_token);
-      v.number("kv_bytes_written", a.kv_bytes_written);
-      v.number("kv_tokens_kept", a.kv_tokens_kept);
-      v.number("score_bytes_avoided", a.score_bytes_avoided);
-      v.number("score_matrix_bytes", a.score_matrix_bytes);
-      v.number("score_traffic_bytes", a.score_traffic_bytes);
-      v.number("sliding_window", t.scenario.model.sliding_window);
-      v.number("tiles_per_head", a.tiles);
-      v.number("useful_pairs_per_head", a.useful_pairs);
-      return;
-    }
-    case 4: {
-      const ChunkingFacts& c = t.chunking;
-      v.object("chunking", [&] {
-        v.number("chunk_tokens", c.chunk_tokens);
-        v.number("chunks", c.chunks);
-        v.number("extra_weight_bytes", c.extra_weight_bytes);
-        v.number("kv_reread_bytes", c.kv_reread_bytes);
-        v.number("temporaries_unchunked_bytes", c.temporaries_unchunked_bytes);
-      });
-      const MemoryLedger& m = t.memory;
-      v.object("memory", [&] {
-        v.number("attention_workspace_bytes", m.attention_workspace_bytes);
-        v.number("capacity_bytes", m.capacity_bytes);
-        v.number("exceeds_by_bytes", m.exceeds_by_bytes);
-        v.flag("fits", m.fits);
-        v.number("kv_bytes", m.kv_bytes);
-        v.number("logits_bytes", m.logits_bytes);
-        v.number("mlp_workspace_bytes", m.mlp_workspace_bytes);
-        v.number("peak_bytes", m.peak_bytes);
-        v.number("residual_bytes", m.residual_bytes);
-        v.number("score_bytes", m.score_bytes);
-        v.number("temporaries_bytes", m.temporaries_bytes);
-        v.number("weight_bytes", m.weight_bytes);
-      });
-      return;
-    }
-    default: {
-      const Ttft& q = t.ttft;
-      v.number("batch_formation_seconds", q.batch_formation_seconds);
-      v.number("delivery_seconds", q.delivery_seconds);
-      v.number("execution_seconds", q.execution_seconds);
-      v.flag("overloaded", q.overloaded);
-      v.maybe("queue_p50_seconds", q.queue_p50_seconds);
-      v.maybe("queue_p90_seconds", q.queue_p90_seconds);
-      v.maybe("queue_p99_seconds", q.queue_p99_seconds);
-      v.maybe("queue_seconds", q.queue_seconds);
-      v.number("saturation_arrival_rate", q.saturation_arrival_rate);
-      v.number("service_seconds", q.service_seconds);
-      v.maybe("total_seconds", q.total_seconds);
-      v.number("utilization", q.utilization);
-      return;
-    }
+    case 1:
+      return visit_embedding_facts(t, v);
+    case 2:
+      return visit_projection_facts(t, v);
+    case 3:
+      return visit_attention_facts(t, v);
+    case 4:
+      return visit_memory_facts(t, v);
+    default:
+      return visit_queue_facts(t, v);
   }
 }
 
