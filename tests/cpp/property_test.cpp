@@ -42,7 +42,11 @@ class RandomScenarios : public ::testing::Test {
           {"batch", log_uniform(1, 64)},
           {"attention", pick<std::string>({"fused", "materialized"})},
           {"gemm_m_tile", pick<int64_t>({16, 64, 128, 256})},
-          {"arrival_rate", pick<double>({0, 0.1, 1, 10, 1000})}};
+          {"arrival_rate", pick<double>({0, 0.1, 1, 10, 1000})},
+          // Both timings, and tensor parallelism up to 8 devices (a degree the heads do not
+          // split into, or an estimate on a device without a profile, is refused: drawn again).
+          {"timing", pick<std::string>({"bound", "estimate"})},
+          {"tensor_parallel", pick<int64_t>({1, 1, 2, 4, 8})}};
       if (std::bernoulli_distribution(0.3)(rng)) value["chunk_tokens"] = log_uniform(16, 16384);
       auto parsed = scenario_from_json(value);
       if (parsed) return parsed.value();  // e.g. fp8 on A100 is refused: draw again
@@ -67,8 +71,12 @@ void expect_all_finite(const json& value) {
 }
 
 TEST_F(RandomScenarios, InvariantsHold) {
+  int split = 0;
+  int estimated = 0;
   for (int i = 0; i < 400; ++i) {
     const Scenario s = random_scenario();
+    split += s.workload.tensor_parallel > 1 ? 1 : 0;
+    estimated += s.workload.timing == Timing::estimate ? 1 : 0;
     SCOPED_TRACE(scenario_to_json(s).dump());
     const Trace trace = compute_trace(s, {});
     const double T = static_cast<double>(s.workload.prompt_tokens);
@@ -87,9 +95,13 @@ TEST_F(RandomScenarios, InvariantsHold) {
     // d_h · bytes per element, with T capped at the sliding window when the model has one. A
     // state larger than the device alone means it cannot fit, by at least the difference; a fit
     // means the state is within capacity.
+    // Under tensor parallelism N every figure is one device's: h_kv/N heads, or one whole head
+    // when N > h_kv (docs/model.md, "Tensor parallelism").
     const double kept = W > 0 ? std::min(T, W) : T;
+    const int64_t devices = s.workload.tensor_parallel;
+    const int64_t kv_heads = devices > s.model.kv_heads ? 1 : s.model.kv_heads / devices;
     const double kv = 2.0 * static_cast<double>(s.model.layers * s.workload.batch) * kept *
-                      static_cast<double>(s.model.kv_heads * s.model.head_dim) *
+                      static_cast<double>(kv_heads * s.model.head_dim) *
                       bytes_per_element(s.precision.kv);
     EXPECT_DOUBLE_EQ(trace.memory.kv_bytes, kv);
     if (kv > trace.memory.capacity_bytes) {
@@ -110,7 +122,17 @@ TEST_F(RandomScenarios, InvariantsHold) {
       EXPECT_GE(op.seconds, std::max(op.compute_seconds, op.memory_seconds)) << op.name;
       EXPECT_GT(op.useful_fraction, 0) << op.name;
       EXPECT_LE(op.useful_fraction, 1) << op.name;
+      // The estimate's p10–p90 range brackets it (the profile's interval has low ≤ 1 ≤ high);
+      // under bound it is the point itself.
+      EXPECT_LE(op.seconds_low, op.seconds) << op.name;
+      EXPECT_GE(op.seconds_high, op.seconds) << op.name;
+      // Only a split layer sends bytes over the interconnect.
+      if (devices == 1) {
+        EXPECT_EQ(op.link_bytes, 0) << op.name;
+      }
     }
+    EXPECT_LE(trace.totals.seconds_low, trace.totals.seconds);
+    EXPECT_GE(trace.totals.seconds_high, trace.totals.seconds);
 
     // More prompt tokens never means fewer FLOPs or a smaller KV state.
     Scenario longer = s;
@@ -134,6 +156,9 @@ TEST_F(RandomScenarios, InvariantsHold) {
     EXPECT_LE(attention_hbm(compute_trace(fused, {})),
               attention_hbm(compute_trace(materialized, {})));
   }
+  // The draws cover both timings and split layers (not only the defaults).
+  EXPECT_GT(split, 60);
+  EXPECT_GT(estimated, 60);
 }
 
 TEST_F(RandomScenarios, ChunkingKeepsTheWorkAndRereadsWeights) {

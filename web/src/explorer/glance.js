@@ -19,6 +19,18 @@ export function ttftText(ttft, scenario) {
   return fmt.seconds(ttft.total_seconds);
 }
 
+/**
+ * The mean wait, and when requests do wait, the engine's percentiles of it beside the mean (the
+ * exact M/D/1 distribution plus batch formation, docs/model.md "Queue percentiles"): the mean
+ * alone hides that most requests wait less and a few far more.
+ */
+export function queueText(ttft) {
+  const mean = fmt.seconds(ttft.queue_seconds);
+  const { queue_p50_seconds: p50, queue_p90_seconds: p90, queue_p99_seconds: p99 } = ttft;
+  if (!(ttft.queue_seconds > 0) || p50 == null || p90 == null || p99 == null) return mean;
+  return `${mean} on average (median ${fmt.seconds(p50)}, p90 ${fmt.seconds(p90)}, p99 ${fmt.seconds(p99)})`;
+}
+
 function memoryText(memory) {
   return memory.fits
     ? `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — fits`
@@ -69,7 +81,7 @@ const FIGURES = [
     note: (t) =>
       t.totals.ttft.overloaded
         ? `Arrivals outpace service: utilization ρ = ${fmt.number(t.steps[4].facts.utilization, 3)}.`
-        : `${t.scenario.timing === 'estimate' ? `Calibrated estimate (${t.scenario.stack} host gaps; the range is the 10th–90th percentile of held-out errors)` : 'Lower bound'}: queueing ${fmt.seconds(t.totals.ttft.queue_seconds)} + execution ${fmt.seconds(t.totals.ttft.execution_seconds)} + delivery ${fmt.seconds(t.totals.ttft.delivery_seconds)}.`,
+        : `${t.scenario.timing === 'estimate' ? `Calibrated estimate (${t.scenario.stack} host gaps; the range is the 10th–90th percentile of held-out errors)` : 'Lower bound'}: queueing ${queueText(t.totals.ttft)} + execution ${fmt.seconds(t.totals.ttft.execution_seconds)} + delivery ${fmt.seconds(t.totals.ttft.delivery_seconds)}.`,
   },
   {
     key: 'step2-bound',

@@ -55,7 +55,10 @@ const FACT_LABELS = {
   extra_weight_bytes: 'Extra weight traffic from chunking',
   kv_reread_bytes: 'Earlier KV re-read by later chunks',
   temporaries_unchunked_bytes: 'Temporaries without chunking',
-  queue_seconds: 'Queueing',
+  queue_seconds: 'Queueing, mean',
+  queue_p50_seconds: 'Queueing, median (p50)',
+  queue_p90_seconds: 'Queueing, 90th percentile',
+  queue_p99_seconds: 'Queueing, 99th percentile',
   batch_formation_seconds: 'Batch formation (part of queueing)',
   execution_seconds: 'Prompt execution',
   delivery_seconds: 'First-token delivery',
@@ -76,7 +79,7 @@ function factRank(key) {
 /** Formats one fact by its key's unit suffix; null means the engine has no value. */
 function formatFact(key, value) {
   if (value === null) {
-    return key === 'queue_seconds' || key === 'total_seconds' ? 'unbounded (overloaded)' : 'none';
+    return key.startsWith('queue_') || key === 'total_seconds' ? 'unbounded (overloaded)' : 'none';
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return value;
