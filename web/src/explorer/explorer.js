@@ -578,6 +578,13 @@ export class Explorer {
    * Each projection's intensity at every prompt length of the intensity chart: one
    * traceFigures call per length, reused while only the prompt length changes (a slider drag).
    */
+  /** The shape signature of a trace the explorer shows: from the kept shapes, else computed. */
+  #signatureOf(trace) {
+    for (const [signature, kept] of this.#shapes) if (kept === trace) return signature;
+    const own = this.engine.traceFigures(scenarioJson(this.state));
+    return own.ok ? figuresSignature(own.figures) : NaN;
+  }
+
   #intensityCurve(trace) {
     const rest = scenarioObject(this.state);
     delete rest.prompt_tokens;
@@ -589,8 +596,7 @@ export class Explorer {
     // Each projection's intensity sits at the same place in the figures of every trace of this
     // trace's shape (layout 3: the document's numbers in printed order).
     const layout = this.engine.figuresLayout();
-    const own = this.engine.traceFigures(scenarioJson(this.state));
-    const signature = own.ok ? figuresSignature(own.figures) : NaN;
+    const signature = this.#signatureOf(trace);
     const places = names.map((name) => {
       const index = trace.operators.findIndex((op) => op.name === name);
       return layout ? figureIndex(trace, ['operators', index, 'intensity'], layout) : -1;

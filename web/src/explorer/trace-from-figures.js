@@ -15,10 +15,16 @@ export function figuresSignature(figures) {
   return figures[0] === FIGURES_LAYOUT_VERSION ? figures[1] : NaN;
 }
 
-/** The parsed figuresLayout(), with its bound keys as a set for the walk. */
+const boundKeySets = new WeakMap();
+
+/** The bound keys of a parsed figuresLayout(), as a set for the walk (made once per layout). */
 function boundKeysOf(layout) {
-  if (!layout.boundKeySet) Object.defineProperty(layout, 'boundKeySet', { value: new Set(layout.bound_keys) });
-  return layout.boundKeySet;
+  let keys = boundKeySets.get(layout);
+  if (!keys) {
+    keys = new Set(layout.bound_keys);
+    boundKeySets.set(layout, keys);
+  }
+  return keys;
 }
 
 /**
