@@ -449,7 +449,8 @@ export interface PrefillTraceModule {
    * "prompt": "lognormal:1024:0.5", "output": 128, "ttft_slo": 0.5, "tpot_slo": 0.05}}`.
    * `json` is the report (docs/serving.md, "Output": ttft_seconds, tpot_seconds,
    * tbt_max_seconds, e2e_seconds as {mean, p50, p90, p99}, slo_attainment, throughput, a
-   * timeline, and with `goodput: true` goodput_requests_per_second), byte for byte what
+   * timeline, and with `goodput: true` goodput_requests_per_second — null when too few requests
+   * to bound it, `goodput.bounded` false), byte for byte what
    * `prefill-trace serve --json` prints for the same input. Deterministic for a seed.
    */
   simulateServing(scenarioJson: string): JsonResult;

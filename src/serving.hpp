@@ -120,6 +120,9 @@ struct GoodputSearch {
   double tolerance = 0;
   double goodput_requests_per_second = 0;  // 0 when even the lowest rate tried misses
   double goodput_per_device = 0;
+  // False when the run's requests meet the target even as one burst (every arrival within the
+  // median TTFT): then no rate bounds the goodput for this many requests, and it has no value.
+  bool bounded = true;
   struct Probe {
     double rate;
     double attainment;

@@ -584,10 +584,13 @@ json serving_report_to_json(const ServingReport& report) {
                                     {"slo_attainment", p.attainment},
                                     {"overloaded", p.overloaded}}));
     }
-    document["goodput_requests_per_second"] = g.goodput_requests_per_second;
-    document["goodput_per_device"] = g.goodput_per_device;
-    document["goodput"] = json_object(
-        {{"target", g.target}, {"tolerance", g.tolerance}, {"probes", std::move(probes)}});
+    document["goodput_requests_per_second"] =
+        g.bounded ? json(g.goodput_requests_per_second) : json(nullptr);
+    document["goodput_per_device"] = g.bounded ? json(g.goodput_per_device) : json(nullptr);
+    document["goodput"] = json_object({{"target", g.target},
+                                       {"tolerance", g.tolerance},
+                                       {"bounded", g.bounded},
+                                       {"probes", std::move(probes)}});
   }
   if (!report.sweep.empty()) {
     json sweep = json::array();

@@ -746,12 +746,16 @@ GoodputSearch search_goodput(const ServingConfig& config, const Plan& plan,
   GoodputSearch search;
   search.target = config.attainment_target;
   search.tolerance = config.goodput_tolerance;
+  double median_ttft = 0;  // of the last run
   const auto meets = [&](double rate) {
     const ServingRun run = run_at(rate, config, plan, specs, fleet, false);
     const double attainment = run.slo_attainment.value_or(0);
     search.probes.push_back(GoodputSearch::Probe{rate, attainment, run.overloaded});
+    median_ttft = run.ttft.p50;
     return attainment >= config.attainment_target;
   };
+  // Arrivals at rate 1 divided by the rate: the last one's time is the run's arrival span.
+  const double unit_span = specs.empty() ? 0 : specs.back().unit_arrival;
   double low = 0;
   double high = 0;
   int runs = 0;
@@ -759,6 +763,13 @@ GoodputSearch search_goodput(const ServingConfig& config, const Plan& plan,
   if (meets(rate)) {
     low = rate;
     while (runs++ < kMaxSearchRuns / 2 && rate * 2 <= limits::max_arrival_rate) {
+      // Every request arrived within the median TTFT and the target still holds: the run is
+      // one burst, and a higher rate cannot load the device more. Too few requests to find a
+      // rate that misses: the goodput is unbounded for this run, not the last rate tried.
+      if (unit_span / rate < median_ttft) {
+        search.bounded = false;
+        break;
+      }
       rate *= 2;
       if (!meets(rate)) {
         high = rate;

@@ -666,7 +666,12 @@ void print_serving_table(const json& r) {
             << " output tok/s; busy " << cli::plain(r["busy_fraction"].get<double>()) << '\n';
   if (r["slo_attainment"].is_number())
     std::cout << "SLO attainment " << cli::plain(r["slo_attainment"].get<double>()) << '\n';
-  if (r.contains("goodput_requests_per_second")) {
+  if (r.contains("goodput_requests_per_second") && r["goodput_requests_per_second"].is_null()) {
+    std::cout
+        << "Goodput unbounded: every rate tried meets attainment >= "
+        << cli::plain(r["goodput"]["target"].get<double>())
+        << ", even with all requests arriving at once (too few requests to load the device)\n";
+  } else if (r.contains("goodput_requests_per_second")) {
     std::cout << "Goodput " << cli::plain(r["goodput_requests_per_second"].get<double>())
               << " req/s (" << cli::plain(r["goodput_per_device"].get<double>())
               << " per device) at attainment >= "

@@ -232,6 +232,37 @@ TEST(Serving, BadInputNamesThePath) {
   EXPECT_EQ(none.path, "/serving");
 }
 
+// Too few requests to find a goodput: 5 requests of 128 prompt and 4 output tokens meet a 10 s
+// TTFT objective even when all arrive at once (one 128-token prefill of Llama-3.1-8B on an H100
+// reads its 16.06 GB of weights at 3.35 TB/s: >= 4.8 ms; five prefills and four decode steps
+// take well under a second). Doubling the rate must stop once every arrival falls within the
+// median TTFT (the run is one burst) and report the goodput as unbounded (null), not the last
+// rate tried: the search used to double to the arrival-rate limit (2^29 = 5.4e8 req/s, 30 runs).
+// Stop rate: the first r with U/r < median TTFT (U = the 5 unit arrivals' span, a sum of five
+// Exp(1) draws, < 50 for any practical seed) and median TTFT >= 4.8 ms, so r < 2 * 50 / 0.0048
+// = 2.1e4 req/s.
+TEST(Serving, GoodputOfABurstThatMeetsTheTargetIsUnbounded) {
+  const json doc = {{"model", "llama-3.1-8b"},
+                    {"hardware", "h100-sxm"},
+                    {"serving",
+                     {{"rate", 1},
+                      {"requests", 5},
+                      {"prompt", 128},
+                      {"output", 4},
+                      {"ttft_slo", 10},
+                      {"goodput", true}}}};
+  const auto reply = api::simulate_serving(doc.dump());
+  ASSERT_TRUE(reply.ok) << reply.error;
+  const json report = json::parse(reply.json);
+  EXPECT_TRUE(report["goodput_requests_per_second"].is_null());
+  EXPECT_TRUE(report["goodput_per_device"].is_null());
+  EXPECT_EQ(report["goodput"]["bounded"], false);
+  const json& probes = report["goodput"]["probes"];
+  ASSERT_FALSE(probes.empty());
+  for (const json& probe : probes) EXPECT_EQ(probe["slo_attainment"], 1.0);
+  EXPECT_LT(probes.back()["rate_requests_per_second"].get<double>(), 2.1e4);
+}
+
 // A goodput search whose target no rate meets halves the rate from `rate` and stops where 5
 // requests would arrive over more than a year: the floor is 5 / 3.2e7 = 1.5625e-7, so the last
 // rate run is 2^-22 = 2.38e-7 (2^-23 = 1.19e-7 is below it): 23 runs, goodput 0. A 1 ns TTFT
