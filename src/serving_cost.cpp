@@ -16,6 +16,23 @@ Scenario device_of(const Scenario& scenario) {
   device.workload.chunk_tokens = 0;
   return device;
 }
+
+// The summed seconds (count × seconds) of the operators `operators()` returns, computed once per
+// `key` and kept in `cache` (indexed by key; < 0 = not computed). The cache grows by half again
+// plus `slack`, so a key that rises a little at a time does not resize it on every call.
+template <typename MakeOperators>
+double cached_seconds(std::vector<double>& cache, int64_t key, std::size_t slack,
+                      MakeOperators operators) {
+  const auto index = static_cast<std::size_t>(key);
+  if (index >= cache.size()) cache.resize(index + index / 2 + slack, -1.0);
+  double& cached = cache[index];
+  if (cached < 0) {
+    double seconds = 0;
+    for (const Operator& op : operators()) seconds += op.count * op.seconds;
+    cached = seconds;
+  }
+  return cached;
+}
 }  // namespace
 
 IterationOperators::IterationOperators(const Scenario& scenario)
@@ -125,28 +142,12 @@ void IterationCost::add_decode_uncached(std::size_t context) {
 }
 
 double IterationCost::token_seconds(int64_t rows) {
-  const auto index = static_cast<std::size_t>(rows);
-  if (index >= token_cache_.size()) token_cache_.resize(index + index / 2 + 64, -1.0);
-  double& cached = token_cache_[index];
-  if (cached < 0) {
-    double seconds = 0;
-    for (const Operator& op : ops_.token_operators(rows)) seconds += op.count * op.seconds;
-    cached = seconds;
-  }
-  return cached;
+  return cached_seconds(token_cache_, rows, 64, [&] { return ops_.token_operators(rows); });
 }
 
 double IterationCost::head_seconds(int64_t requests) {
   if (requests == 0) return 0;
-  const auto index = static_cast<std::size_t>(requests);
-  if (index >= head_cache_.size()) head_cache_.resize(index + index / 2 + 16, -1.0);
-  double& cached = head_cache_[index];
-  if (cached < 0) {
-    double seconds = 0;
-    for (const Operator& op : ops_.head_operators(requests)) seconds += op.count * op.seconds;
-    cached = seconds;
-  }
-  return cached;
+  return cached_seconds(head_cache_, requests, 16, [&] { return ops_.head_operators(requests); });
 }
 
 double IterationCost::seconds() {

@@ -46,7 +46,10 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
     const group = part(svg, `group-${gi}`);
     const values = runs.flatMap((r) => (missing(r.report, g.key) ? [] : PERCENTILES.map((p) => r.report[g.key][p]))).concat(g.slo ?? []);
     const x = scaleLinear().domain([0, Math.max(...values, 1e-6) * 1.08]).nice().range([m.left, width - m.right]);
-    label(group, 'title', `${g.title} (p50, p90, p99)`, { class: 'group-title', x: 0, y: top + 14 });
+    // On a phone the percentiles' names stay in the legend: the title then leaves room for the
+    // objective's label on the same line.
+    const title = width < 480 ? g.title : `${g.title} (p50, p90, p99)`;
+    label(group, 'title', title, { class: 'group-title', x: 0, y: top + 14 });
     const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
     const rows = runs.map((r, i) => ({ run: r, y: top + 24 + i * rowH }));
     joinMarks(part(group, 'row-labels'), 'text', 'row-label', rows, (d) => d.run.policy)
@@ -78,10 +81,14 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
       .attr('x2', g.slo ? x(g.slo) : 0)
       .attr('y1', top + 20)
       .attr('y2', axisY);
+    // Beside the rule, on the side with room: an objective near the axis's end would put its
+    // label past the chart's edge (clipped at 390 px).
+    const sloInRightHalf = g.slo != null && x(g.slo) > (m.left + width - m.right) / 2;
     label(group, 'slo-label', g.slo ? `SLO ${fmt.seconds(g.slo)}` : null, {
       class: 'chart-note',
-      x: g.slo ? x(g.slo) + 4 : 0,
+      x: g.slo ? x(g.slo) + (sloInRightHalf ? -4 : 4) : 0,
       y: top + 14,
+      'text-anchor': sloInRightHalf ? 'end' : 'start',
     });
     bottomAxis(group, x, { y: axisY, width: width - m.left - m.right, format: fmt.seconds, name: `axis-${gi}` });
   });
