@@ -274,7 +274,9 @@ test('an oversized model does not fit, a high arrival rate is overloaded, a step
   await page.getByRole('button', { name: 'Highlight in charts (step 2)' }).click();
   const step2 = new Set(busy.steps[1].operators);
   const arithmetic = busy.operators.filter((op) => op.flops > 0 && op.intensity > 0);
+  // Each chart redraws its highlight in its own frame: wait for both before counting.
   await page.locator('#chart-roofline path.point.is-hi').first().waitFor();
+  await page.locator('#chart-time rect.segment.is-hi').first().waitFor();
   assert.equal(await page.locator('#chart-roofline path.point.is-hi').count(), arithmetic.filter((op) => step2.has(op.name)).length);
   assert.equal(await page.locator('#chart-roofline path.point.is-dim').count(), arithmetic.filter((op) => !step2.has(op.name)).length);
   assert.equal(await page.locator('#chart-time rect.segment.is-hi').count(), step2.size);
