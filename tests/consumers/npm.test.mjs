@@ -265,7 +265,11 @@ test("vite dev (no configuration) serves the element and the engine", async () =
   write("vite-app/main.js", ELEMENT_APP_JS);
   const port = await freePort();
   const server = spawn(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "vite-app", "--port", String(port),
-    "--strictPort", "--host", "127.0.0.1", "--clearScreen", "false"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    "--strictPort", "--host", "127.0.0.1", "--clearScreen", "false"],
+    // Vite colours its banner when the environment asks for it (CI set FORCE_COLOR; "Local" then
+    // arrived as ESC[1mLocalESC[22m: and the readiness match never fired): ask for none, and match
+    // on the text with any escape sequences removed.
+    { cwd: project, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
   try {
     let out = "";
     await new Promise((resolve, reject) => {
@@ -273,7 +277,7 @@ test("vite dev (no configuration) serves the element and the engine", async () =
       server.stdout.setEncoding("utf8");
       server.stdout.on("data", (chunk) => {
         out += chunk;
-        if (/Local:/.test(out)) { clearTimeout(timer); resolve(); }
+        if (/Local:/.test(out.replace(/\x1b\[[0-9;]*m/g, ""))) { clearTimeout(timer); resolve(); }
       });
       server.once("exit", (code) => { clearTimeout(timer); reject(new Error(`vite dev exited with ${code}: ${out}`)); });
     });
