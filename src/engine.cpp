@@ -4,7 +4,10 @@
 #include <limits>
 
 #include "checks.hpp"
+#include "json_path.hpp"
+#include "json_write.hpp"
 #include "lesson.hpp"
+#include "limits.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
 #include "serving_json.hpp"
@@ -47,10 +50,14 @@ Reply with_scenario(std::string_view scenario_json, Body body) {
   return reply;
 }
 
-Result<Trace> trace_for(std::string_view scenario_json) {
-  auto scenario = parse_scenario(scenario_json);
-  if (!scenario) return scenario.failure();
-  return compute_trace(scenario.value(), bundled_mechanism());
+// Computes the scenario's trace (steps with the bundled lesson's mechanism), then lets `write`
+// fill the reply from it; a parse error becomes the reply's error.
+template <typename Reply, typename Write>
+Reply with_trace(std::string_view scenario_json, Write write) {
+  return with_scenario<Reply>(scenario_json, [&](const Scenario& scenario, Reply& reply) {
+    write(prefill_trace::compute_trace(scenario, bundled_mechanism()), reply);
+    reply.ok = true;
+  });
 }
 
 }  // namespace
@@ -93,30 +100,20 @@ QuizReply check_answer(std::string_view lesson_text, double check_index, double 
 }
 
 JsonReply compute_trace(std::string_view scenario_json) {
-  JsonReply reply;
-  auto trace = trace_for(scenario_json);
-  if (!trace) return refuse(reply, trace.failure());
-  reply.ok = true;
-  reply.json = dump_json(trace_to_json(trace.value()));
-  return reply;
+  return with_trace<JsonReply>(scenario_json, [](const Trace& trace, JsonReply& reply) {
+    reply.json = dump_json(trace_to_json(trace));
+  });
 }
 
 FiguresReply trace_figures(std::string_view scenario_json) {
-  FiguresReply reply;
-  auto trace = trace_for(scenario_json);
-  if (!trace) return refuse(reply, trace.failure());
-  reply.figures = trace_figures_of(trace.value());
-  reply.ok = true;
-  return reply;
+  return with_trace<FiguresReply>(scenario_json, [](const Trace& trace, FiguresReply& reply) {
+    reply.figures = trace_figures_of(trace);
+  });
 }
 
 CsvReply compute_trace_csv(std::string_view scenario_json) {
-  CsvReply reply;
-  auto trace = trace_for(scenario_json);
-  if (!trace) return refuse(reply, trace.failure());
-  reply.csv = trace_to_csv(trace.value());
-  reply.ok = true;
-  return reply;
+  return with_trace<CsvReply>(
+      scenario_json, [](const Trace& trace, CsvReply& reply) { reply.csv = trace_to_csv(trace); });
 }
 
 JsonReply list_presets() {
@@ -234,6 +231,43 @@ GeneratedReply check_generated(std::string_view scenario_json, std::string_view 
         reply.expected = outcome->expected;
         reply.explanation = outcome->explanation;
       });
+}
+
+JsonReply check_json(std::string_view text) {
+  JsonReply reply;
+  auto document = parse_strict_json(text);
+  if (!document) return refuse(reply, document.failure());
+  reply.ok = true;
+  reply.json = dump_json(document.value());
+  return reply;
+}
+
+StatusReply verify_published_name(std::string_view file_name, std::string_view sha256_hex) {
+  StatusReply reply;
+  auto verified = prefill_trace::verify_published_name(file_name, sha256_hex);
+  if (!verified) return refuse(reply, verified.failure());
+  reply.ok = true;
+  return reply;
+}
+
+std::string excerpt(std::string_view text) {
+  return prefill_trace::excerpt(text);
+}
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+  return prefill_trace::excerpt(text, max_bytes);
+}
+std::string quoted_excerpt(std::string_view text) {
+  return prefill_trace::quoted_excerpt(text);
+}
+std::string child_path(std::string_view parent, std::string_view key) {
+  return prefill_trace::child_path(std::string(parent), key);
+}
+
+std::size_t max_document_bytes() {
+  return limits::max_document_bytes;
+}
+std::size_t max_sweep_points() {
+  return limits::max_sweep_points;
 }
 
 }  // namespace api

@@ -5,8 +5,10 @@
 // (the JSON Pointer of the value concerned, or empty) and `error` (one line for people, which
 // callers show but never parse). The bindings only convert
 // these structs to JS objects. Inputs and outputs are JSON text, so this header (the library's
-// public interface, with prefill_trace/version.hpp) needs no JSON library.
+// public interface, with prefill_trace/version.hpp and prefill_trace/number_text.hpp) needs no
+// JSON library. The project's CLI (src/cli/) is a client of these headers only.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,5 +109,44 @@ struct GeneratedReply {
 /// relative_tolerance}]} — without their answers, which check_generated reveals.
 JsonReply generate_checks(std::string_view scenario_json);
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer);
+
+// --- For clients that compose their own documents and messages (the CLI is one) -------------
+
+/// A JSON document read as every entry point above reads its input (strict: UTF-8, no
+/// byte-order mark, no duplicate key, the size, depth and string limits of docs/robustness.md)
+/// and written back on one line, or the error those entry points would give for the same text.
+/// What a client parses before it edits a document: the CLI merges a scenario file with its
+/// flags.
+JsonReply check_json(std::string_view text);
+
+/// An ok reply, or why not.
+struct StatusReply {
+  bool ok = false;
+  std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
+};
+/// Whether bytes are the published file `file_name` names ("NAME-<16 hex digits>.json", any
+/// directory before it): `sha256_hex`, the caller's digest of the bytes (the engine does no
+/// hashing or I/O), must be 64 lowercase hex digits beginning with the name's 16. An
+/// `integrity` error otherwise.
+StatusReply verify_published_name(std::string_view file_name, std::string_view sha256_hex);
+
+/// Input text as the engine's own messages quote it: at most `max_bytes` bytes (whole UTF-8
+/// sequences; by default the engine's bound, 80), then "… (N bytes)" when cut; control,
+/// line and direction-changing characters escaped and bytes that are not UTF-8 shown as \xNN,
+/// so the result is one printable line whatever the input held.
+std::string excerpt(std::string_view text);
+std::string excerpt(std::string_view text, std::size_t max_bytes);
+/// The excerpt in double quotes, the byte count outside them when cut: "abc…" (100000 bytes).
+std::string quoted_excerpt(std::string_view text);
+/// The JSON Pointer of member `key` under `parent` ("" for the root) as the engine's error
+/// paths spell it: '~' and '/' escaped (RFC 6901), the key shown as its excerpt.
+std::string child_path(std::string_view parent, std::string_view key);
+
+/// Bounds a client may apply before it calls (src/limits.hpp, docs/robustness.md): the largest
+/// document an entry point reads, in bytes, and the most values one sweep takes.
+std::size_t max_document_bytes();
+std::size_t max_sweep_points();
 
 }  // namespace prefill_trace::api

@@ -1,5 +1,7 @@
 // prefill-trace: the command-line face of the engine. Exit codes: 0 ok, 1 wrong quiz answer,
-// 2 bad input or bad usage (one line on stderr).
+// 2 bad input or bad usage (one line on stderr). A client of the public facade
+// (include/prefill_trace/) like any other: it builds scenario JSON, calls the facade and prints
+// the documents it returns (report.hpp), and links none of the engine's private headers.
 
 #include <fcntl.h>
 #include <limits.h>  // PATH_MAX
@@ -14,21 +16,15 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "format.hpp"
-#include "json_path.hpp"
-#include "lesson.hpp"
-#include "limits.hpp"
-#include "number_text.hpp"
 #include "prefill_trace/engine.hpp"
-#include "quiz.hpp"
-#include "scenario.hpp"
+#include "prefill_trace/number_text.hpp"
+#include "report.hpp"
 #include "sha256.hpp"
-#include "trace.hpp"
-#include "trace_json.hpp"
 
 namespace {
 
@@ -97,14 +93,21 @@ struct Failure {
   throw Failure{message};
 }
 
-// What the user typed, as an error shows it: bounded and with control characters escaped
-// (src/json_path.hpp), so a message is one printable line whatever argv held.
+// What the user typed, as an error shows it: bounded and with control characters escaped as
+// the engine's own messages are (api::excerpt), so a message is one printable line whatever
+// argv held.
 std::string typed(const std::string& text) {
-  return quoted_excerpt(text);
+  return api::quoted_excerpt(text);
 }
 // A file name is shown whole up to PATH_MAX (any name the system could open), escaped.
 std::string file_name(const std::string& path) {
-  return excerpt(path, PATH_MAX);
+  return api::excerpt(path, PATH_MAX);
+}
+
+// Serializes a document the CLI built for the engine (invalid UTF-8 replaced, never thrown:
+// every string in it came through the engine's strict reader or from argv).
+std::string dump_json(const json& value, int indent = -1) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 struct Args {
@@ -204,7 +207,7 @@ Args parse_args(int argc, char** argv, int first, const std::vector<std::string>
     }
     bool known = false;
     for (const auto& name : allowed) known = known || name == word;
-    if (!known) fail(excerpt(word) + ": unknown option here (see --help)");
+    if (!known) fail(api::excerpt(word) + ": unknown option here (see --help)");
     if (!takes_value(word)) {
       // "--json=false" must not print JSON: a switch is given or not, never given a value.
       if (inline_value)
@@ -238,7 +241,7 @@ const char* file_kind(mode_t mode) {
 void refuse_unless_regular(const std::string& path, const struct stat& info) {
   if (!S_ISREG(info.st_mode))
     fail(file_name(path) + ": is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
-  const auto limit = static_cast<off_t>(limits::max_document_bytes);
+  const auto limit = static_cast<off_t>(api::max_document_bytes());
   if (info.st_size > limit) {
     fail(file_name(path) + ": byte 0: document of " + std::to_string(info.st_size) +
          " bytes exceeds the limit of " + std::to_string(limit));
@@ -267,7 +270,7 @@ std::string read_file(const std::string& path) {
     fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
   refuse_unless_regular(path, info);
   // One byte over the limit is read, so a file that grew since fstat is still refused.
-  std::string text(limits::max_document_bytes + 1, '\0');
+  std::string text(api::max_document_bytes() + 1, '\0');
   std::size_t filled = 0;
   while (filled < text.size()) {
     const ssize_t got = ::read(file.fd, text.data() + filled, text.size() - filled);
@@ -293,75 +296,25 @@ std::pair<std::string, std::string> lesson_source(const Args& args) {
   if (option(args, "--verify")) {
     const auto digest = cli::sha256_hex(source.first);
     if (!digest) fail("SHA-256 failed");
-    auto verified = verify_published_name(source.second, *digest);
-    if (!verified) fail(file_name(source.second) + ": " + verified.error());
+    const auto verified = api::verify_published_name(source.second, *digest);
+    if (!verified.ok) fail(file_name(source.second) + ": " + verified.error);
   }
   return source;
 }
 
-Lesson load_lesson_or_fail(const std::pair<std::string, std::string>& source) {
-  auto lesson = parse_lesson(source.first);
-  if (!lesson) fail(file_name(source.second) + ": " + lesson.error());
-  return lesson.value();
-}
-
-void print_heading(const std::string& title) {
-  std::cout << '\n' << title << '\n' << std::string(title.size(), '-') << '\n';
+// The lesson as the engine validated and re-serialized it (api::load_lesson).
+json load_lesson_or_fail(const std::pair<std::string, std::string>& source) {
+  const auto reply = api::load_lesson(source.first);
+  if (!reply.ok) fail(file_name(source.second) + ": " + reply.error);
+  return json::parse(reply.lesson_json, nullptr, false);
 }
 
 int run_lesson(const Args& args) {
-  const Lesson lesson = load_lesson_or_fail(lesson_source(args));
-  std::cout << lesson.name << '\n'
-            << std::string(lesson.name.size(), '=') << '\n'
-            << lesson.role << '\n';
-  std::cout << (lesson.branch ? *lesson.branch + " · " : "") << lesson.scale << '\n';
-  print_heading("Learning objective");
-  std::cout << lesson.learning_objective << '\n';
-  print_heading("The mechanism");
-  std::cout << lesson.description << "\n\n";
-  for (std::size_t i = 0; i < lesson.mechanism.size(); ++i)
-    std::cout << "  " << i + 1 << ". " << lesson.mechanism[i] << '\n';
-  print_heading("Science and assumptions");
-  for (const Science& science : lesson.science) {
-    std::cout << science.title << ": " << science.equation << '\n'
-              << science.explanation << '\n'
-              << "Assumptions: " << science.assumptions << '\n';
-  }
-  print_heading("Engineering example");
-  std::cout << lesson.engineering_example << '\n';
-  print_heading("Distinctions and tradeoffs");
-  std::cout << "Misconception: " << lesson.misconception << "\nTradeoff: " << lesson.tradeoff
-            << "\nWhy it matters for AI: " << lesson.why_ai << '\n';
-  print_heading("Specifications and interfaces");
-  for (const Spec& spec : lesson.specs)
-    std::cout << spec.label << ": " << spec.value << " — " << spec.context << '\n';
-  for (const Interface& interface : lesson.interfaces) {
-    // The Atlas allows any direction string; "in" and "out" read as the lesson page shows them.
-    const std::string& way = interface.direction;
-    const std::string label = way == "in" ? "Input" : way == "out" ? "Output" : way;
-    std::cout << label << ": " << interface.name << " — " << interface.signal << '\n';
-  }
-  print_heading("Check your understanding");
-  std::cout << lesson.check.question << '\n';
-  for (std::size_t i = 0; i < lesson.check.options.size(); ++i)
-    std::cout << "  " << i + 1 << ". " << lesson.check.options[i] << '\n';
-  std::cout << "(answer with: prefill-trace quiz --answer N)\n";
-  print_heading("Evidence and scope");
-  std::cout << lesson.evidence_notes << '\n';
-  if (lesson.lab_scope) std::cout << *lesson.lab_scope << '\n';
-  print_heading("Sources");
-  for (const Source& source : lesson.sources)
-    std::cout << "- " << source.title << " <" << source.url << ">\n";
-  print_heading("Continue exploring");
-  std::cout << "Foundations:";
-  for (const auto& id : lesson.prerequisites) std::cout << ' ' << id;
-  std::cout << "\nRelated lessons:";
-  for (const auto& id : lesson.related) std::cout << ' ' << id;
-  std::cout << '\n';
+  cli::print_lesson(load_lesson_or_fail(lesson_source(args)));
   return kOk;
 }
 
-// Flags read numbers by the one rule the page also uses (src/number_text.hpp).
+// Flags read numbers by the one rule the page also uses (prefill_trace/number_text.hpp).
 double parse_number(const std::string& flag, const std::string& text) {
   const auto value = parse_decimal(text);
   if (!value) fail(flag + ": " + typed(text) + " " + value.error());
@@ -375,7 +328,7 @@ std::size_t parse_ordinal(const std::string& flag, const std::string& text, std:
   const double number = parse_number(flag, text);
   if (number != std::floor(number) || number < 1 || number > static_cast<double>(count)) {
     fail(flag + ": must be " + what + " from 1 to " + std::to_string(count) + note + ", not " +
-         excerpt(text));
+         api::excerpt(text));
   }
   return static_cast<std::size_t>(number) - 1;
 }
@@ -384,24 +337,51 @@ int run_quiz(const Args& args) {
   const auto answer = option(args, "--answer");
   if (!answer)
     fail("quiz: --answer N is required (N = 1, 2 or 3, as printed by `prefill-trace lesson`)");
-  const Lesson lesson = load_lesson_or_fail(lesson_source(args));
+  const auto source = lesson_source(args);
+  const json lesson = load_lesson_or_fail(source);
+  const std::size_t further = lesson.contains("checks") ? lesson.at("checks").size() : 0;
   // Both numbers are 1-based, as `prefill-trace lesson` prints them; the engine counts from 0.
   const std::size_t check =
       option(args, "--check")
-          ? parse_ordinal("--check", *option(args, "--check"), 1 + lesson.checks.size(),
-                          "a check number",
+          ? parse_ordinal("--check", *option(args, "--check"), 1 + further, "a check number",
                           " (1 is the lesson's check, 2 and up its further checks)")
           : 0;
-  const QuizCheck& asked = check == 0 ? lesson.check : lesson.checks[check - 1];
-  const std::size_t choice =
-      parse_ordinal("--answer", *answer, asked.options.size(), "an option number");
-  auto outcome = check_answer(lesson, static_cast<double>(check), static_cast<double>(choice));
-  if (!outcome) fail(outcome.error());  // unreachable: both numbers were checked above
-  std::cout << (outcome->correct ? "Correct." : "Not quite.") << " The answer is "
-            << outcome->correct_index + 1 << ": "
-            << asked.options[static_cast<std::size_t>(outcome->correct_index)] << "\n"
-            << outcome->explanation << '\n';
-  return outcome->correct ? kOk : kWrong;
+  const json& options =
+      (check == 0 ? lesson.at("check") : lesson.at("checks").at(check - 1)).at("options");
+  const std::size_t choice = parse_ordinal("--answer", *answer, options.size(), "an option number");
+  const auto outcome =
+      api::check_answer(source.first, static_cast<double>(check), static_cast<double>(choice));
+  if (!outcome.ok) fail(outcome.error);  // unreachable: both numbers were checked above
+  std::cout << (outcome.correct ? "Correct." : "Not quite.") << " The answer is "
+            << outcome.correct_index + 1 << ": "
+            << options.at(static_cast<std::size_t>(outcome.correct_index)).get<std::string>()
+            << "\n"
+            << outcome.explanation << '\n';
+  return outcome.correct ? kOk : kWrong;
+}
+
+// Splits "a,b,c" and reads each as a number, naming the flag and the 1-based position.
+std::vector<double> parse_number_list(const std::string& flag, const std::string& text) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const auto piece =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (values.size() >= api::max_sweep_points()) {
+      fail(flag + ": more than " + std::to_string(api::max_sweep_points()) + " values");
+    }
+    values.push_back(parse_number(flag + ": value " + std::to_string(values.size() + 1), piece));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+json json_number(double number) {
+  // Integral values travel as JSON integers so integer fields accept them exactly.
+  if (number == std::floor(number) && std::fabs(number) < 9e15) return static_cast<int64_t>(number);
+  return number;
 }
 
 // The scenario JSON built from --scenario and the flags (so flags and files share one parser),
@@ -423,11 +403,13 @@ bool serve_takes_scenario_flag(const ScenarioFlag& spec) {
 ScenarioInput scenario_input(const Args& args, bool serving = false) {
   ScenarioInput input{{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}}, {}, {}};
   if (const auto file = option(args, "--scenario")) {
-    auto parsed = parse_strict_json(read_file(*file));
-    if (!parsed) fail(file_name(*file) + ": " + parsed.error());
-    if (!parsed->is_object()) fail(file_name(*file) + ": a scenario must be a JSON object");
+    // Read as the engine reads any document (api::check_json), then edited here.
+    const auto checked = api::check_json(read_file(*file));
+    if (!checked.ok) fail(file_name(*file) + ": " + checked.error);
+    const json parsed = json::parse(checked.json, nullptr, false);
+    if (!parsed.is_object()) fail(file_name(*file) + ": a scenario must be a JSON object");
     input.file = *file;
-    for (const auto& item : parsed->items()) {
+    for (const auto& item : parsed.items()) {
       input.value[item.key()] = item.value();
       input.file_keys.push_back(item.key());
     }
@@ -439,13 +421,7 @@ ScenarioInput scenario_input(const Args& args, bool serving = false) {
       input.value[spec.key] = *value;
       continue;
     }
-    const double number = parse_number(spec.flag, *value);
-    // Integral values travel as JSON integers so integer fields accept them exactly.
-    if (number == std::floor(number) && std::fabs(number) < 9e15) {
-      input.value[spec.key] = static_cast<int64_t>(number);
-    } else {
-      input.value[spec.key] = number;
-    }
+    input.value[spec.key] = json_number(parse_number(spec.flag, *value));
   }
   return input;
 }
@@ -472,95 +448,12 @@ std::string with_source(const Args& args, const ScenarioInput& input, const Erro
   // The file's keys as the engine's paths show them (escaped per RFC 6901, bounded): a key
   // holding '/' or ':' is still found.
   for (const std::string& key : input.file_keys) {
-    const std::string shown = child_path("", key);
+    const std::string shown = api::child_path("", key);
     if (error.path == shown || error.path.rfind(shown + "/", 0) == 0) {
       return file_name(*input.file) + ": " + error.message;
     }
   }
   return error.message;
-}
-
-Scenario scenario_or_fail(const Args& args) {
-  const ScenarioInput input = scenario_input(args);
-  auto scenario = scenario_from_json(input.value);
-  if (!scenario) fail(with_source(args, input, scenario.failure()));
-  return scenario.value();
-}
-
-std::vector<std::string> bundled_mechanism() {
-  auto lesson = parse_lesson(api::bundled_lesson_text());
-  return lesson ? lesson->mechanism : std::vector<std::string>{};
-}
-
-void print_table(const Trace& trace) {
-  using cli::bytes;
-  using cli::plain;
-  using cli::seconds;
-  using cli::si;
-  const Scenario& s = trace.scenario;
-  std::cout << "Prefill trace: " << s.model.name << " on " << s.hardware.name << ", "
-            << s.precision.name << " (weights " << dtype_name(s.precision.weights)
-            << ", activations " << dtype_name(s.precision.activations) << ", KV "
-            << dtype_name(s.precision.kv) << ")\n"
-            << "T = " << s.workload.prompt_tokens << " prompt tokens × B = " << s.workload.batch
-            << " requests, "
-            << (s.workload.attention == AttentionKind::fused ? "fused" : "materialized")
-            << " attention, " << trace.chunking.chunks << " chunk(s) of "
-            << trace.chunking.chunk_tokens << " tokens\n"
-            << (s.workload.tensor_parallel > 1
-                    ? "Tensor parallel over " + std::to_string(s.workload.tensor_parallel) +
-                          " devices: every figure below is per device\n"
-                    : "")
-            << "Parameters: " << si(trace.parameters, "")
-            << "  ridge point: " << plain(trace.projection.ridge_flops_per_byte)
-            << " FLOP/byte\n\n";
-  std::printf("%-20s %4s %5s %12s %22s %10s %11s %9s\n", "operator", "step", "runs", "FLOPs/run",
-              "HBM bytes/run", "FLOP/byte", "time/run", "bound");
-  for (const Operator& op : trace.operators) {
-    std::printf("%-20s %4d %5.0f %12s %22s %10s %11s %9s\n", std::string(op.name).c_str(), op.step,
-                op.count, si(op.flops, "FLOP").c_str(), bytes(op.hbm.total()).c_str(),
-                plain(op.intensity).c_str(), seconds(op.seconds).c_str(), bound_name(op.bound));
-  }
-  std::cout << "\nSteps\n";
-  for (const Step& step : trace.steps) {
-    std::cout << "  " << step.number << ". " << step.title << ": ";
-    if (step.operators.empty()) {
-      std::cout << "no kernels of its own; see the memory ledger below\n";
-      continue;
-    }
-    std::cout << si(step.totals.flops, "FLOP") << ", " << bytes(step.totals.hbm_bytes) << ", "
-              << seconds(step.totals.seconds)
-              << (step.bound ? std::string(", ") + bound_name(*step.bound) + "-bound" : "") << '\n';
-  }
-  const AttentionFacts& att = trace.attention;
-  std::cout << "\nAttention: block " << att.block << ", causal pairs per head "
-            << si(att.useful_pairs, "") << " useful / " << si(att.computed_pairs, "")
-            << " computed; score matrix " << bytes(att.score_matrix_bytes)
-            << (att.materialized ? " materialized" : " kept on chip") << '\n'
-            << "KV state left behind: " << bytes(att.kv_bytes_written) << " ("
-            << bytes(att.kv_bytes_per_token) << " per token)\n";
-  const MemoryLedger& mem = trace.memory;
-  std::cout << "Memory: weights " << bytes(mem.weight_bytes) << " + KV " << bytes(mem.kv_bytes)
-            << " + temporaries " << bytes(mem.temporaries_bytes) << " = " << bytes(mem.peak_bytes)
-            << " of " << bytes(mem.capacity_bytes) << ": "
-            << (mem.fits ? "fits" : "does not fit, exceeds by " + bytes(mem.exceeds_by_bytes))
-            << '\n';
-  const Ttft& ttft = trace.ttft;
-  std::cout << "TTFT: queue "
-            << (ttft.queue_seconds ? seconds(*ttft.queue_seconds) : std::string("unbounded"))
-            << " + execution " << seconds(ttft.execution_seconds) << " + delivery "
-            << seconds(ttft.delivery_seconds) << " = "
-            << (ttft.total_seconds ? seconds(*ttft.total_seconds) : std::string("unbounded"))
-            << (ttft.overloaded ? "  (overloaded: utilization " + plain(ttft.utilization) + " >= 1)"
-                                : "")
-            << '\n';
-  const DecodeComparison& decode = trace.decode;
-  std::cout << "Decode step at context " << decode.context_tokens << ": " << seconds(decode.seconds)
-            << ", " << plain(decode.intensity) << " FLOP/byte, " << bound_name(decode.bound)
-            << "-bound (prefill: " << plain(decode.prefill_intensity) << " FLOP/byte, "
-            << bound_name(decode.prefill_bound) << "-bound)\n";
-  std::cout << "\nStated omissions:\n";
-  for (const auto& assumption : trace.assumptions) std::cout << "  - " << assumption << '\n';
 }
 
 std::vector<std::string> scenario_options() {
@@ -569,28 +462,54 @@ std::vector<std::string> scenario_options() {
   return options;
 }
 
-int run_trace(const Args& args) {
-  if (!args.positional.empty()) fail("trace: unexpected argument " + typed(args.positional[0]));
-  const int formats = (option(args, "--json") ? 1 : 0) + (option(args, "--csv") ? 1 : 0) +
-                      (option(args, "--table") ? 1 : 0);
-  if (formats > 1) fail("trace: choose one of --json, --csv, --table");
-  const Trace trace = compute_trace(scenario_or_fail(args), bundled_mechanism());
-  if (option(args, "--json")) {
-    std::cout << dump_json(trace_to_json(trace)) << '\n';
-  } else if (option(args, "--csv")) {
-    std::cout << trace_to_csv(trace);
-  } else {
-    print_table(trace);
-  }
-  return kOk;
-}
-
 // A refused reply's error: code, path and message; error_at wrote the message as "path: what".
 template <typename Reply>
 Error reply_error(const Reply& reply) {
   const std::string what =
       reply.path.empty() ? reply.error : reply.error.substr(reply.path.size() + 2);
   return Error{reply.error, reply.code, reply.path, what};
+}
+
+// The output --json, --csv or --table (the default) asks for; two at once are refused.
+enum class Format { table, json_text, csv_text };
+Format output_format(const Args& args, const std::string& command) {
+  const int formats = (option(args, "--json") ? 1 : 0) + (option(args, "--csv") ? 1 : 0) +
+                      (option(args, "--table") ? 1 : 0);
+  if (formats > 1) fail(command + ": choose one of --json, --csv, --table");
+  if (option(args, "--json")) return Format::json_text;
+  return option(args, "--csv") ? Format::csv_text : Format::table;
+}
+
+// Calls the facade's CSV or JSON entry point on `scenario` as `format` asks and prints the
+// reply: CSV and JSON as they are, the table by `print_table` from the parsed JSON. A refusal
+// fails with the words `explain` gives its error (naming the flag or file it came from).
+template <typename Explain>
+int print_reply(Format format, const std::string& scenario, api::CsvReply (*csv)(std::string_view),
+                api::JsonReply (*document)(std::string_view), void (*print_table)(const json&),
+                Explain explain) {
+  if (format == Format::csv_text) {
+    const auto reply = csv(scenario);
+    if (!reply.ok) fail(explain(reply_error(reply)));
+    std::cout << reply.csv;
+    return kOk;
+  }
+  const auto reply = document(scenario);
+  if (!reply.ok) fail(explain(reply_error(reply)));
+  if (format == Format::json_text) {
+    std::cout << reply.json << '\n';
+  } else {
+    print_table(json::parse(reply.json, nullptr, false));
+  }
+  return kOk;
+}
+
+int run_trace(const Args& args) {
+  if (!args.positional.empty()) fail("trace: unexpected argument " + typed(args.positional[0]));
+  const Format format = output_format(args, "trace");
+  const ScenarioInput input = scenario_input(args);
+  return print_reply(format, dump_json(input.value), api::compute_trace_csv, api::compute_trace,
+                     cli::print_trace_table,
+                     [&](const Error& error) { return with_source(args, input, error); });
 }
 
 // The engine names the sweep's arguments "/variable", "/values" and "/values/I", counting values
@@ -612,105 +531,12 @@ int run_sweep(const Args& args) {
   const auto variable = option(args, "--variable");
   const auto values_text = option(args, "--values");
   if (!variable || !values_text) fail("sweep: --variable and --values are required");
-  std::vector<double> values;
-  std::size_t start = 0;
-  while (start <= values_text->size()) {
-    const auto comma = values_text->find(',', start);
-    const auto piece =
-        values_text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (values.size() >= limits::max_sweep_points) {
-      fail("--values: more than " + std::to_string(limits::max_sweep_points) + " values");
-    }
-    values.push_back(parse_number("--values: value " + std::to_string(values.size() + 1), piece));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  const std::vector<double> values = parse_number_list("--values", *values_text);
   const ScenarioInput input = scenario_input(args);
   const auto reply = api::sweep(dump_json(input.value), *variable, values);
   if (!reply.ok) fail(sweep_error(args, input, reply));
   std::cout << reply.json << '\n';
   return kOk;
-}
-
-std::string summary_line(const json& summary) {
-  if (!summary.is_object()) return "none (no request has it)";
-  return "mean " + cli::seconds(summary["mean"].get<double>()) + ", p50 " +
-         cli::seconds(summary["p50"].get<double>()) + ", p90 " +
-         cli::seconds(summary["p90"].get<double>()) + ", p99 " +
-         cli::seconds(summary["p99"].get<double>());
-}
-
-void print_serving_table(const json& r) {
-  const json& c = r["serving"];
-  std::cout << "Serving: " << r["model"].get<std::string>() << " on "
-            << r["hardware"].get<std::string>() << ", " << r["precision"].get<std::string>()
-            << ", timing " << r["timing"].get<std::string>() << ", policy "
-            << r["policy"].get<std::string>() << ", " << r["devices"].get<int64_t>()
-            << " device(s)\n"
-            << "Workload: " << r["requests"].get<int64_t>() << " requests, prompt "
-            << c["prompt"].get<std::string>() << ", output " << c["output"].get<std::string>()
-            << ", arrivals " << c["arrival"].get<std::string>();
-  if (c["rate"].is_number()) std::cout << " at " << cli::plain(c["rate"].get<double>()) << " req/s";
-  std::cout << "\nCompleted " << r["completed_requests"].get<int64_t>() << " in "
-            << cli::seconds(r["simulated_seconds"].get<double>()) << " simulated ("
-            << r["iterations"].get<int64_t>() << " iterations)";
-  if (r["overloaded"].get<bool>())
-    std::cout << "  OVERLOADED: " << r["overload"]["reason"].get<std::string>();
-  std::cout << "\n  TTFT     " << summary_line(r["ttft_seconds"]) << "\n  TPOT     "
-            << summary_line(r["tpot_seconds"]) << "\n  max TBT  "
-            << summary_line(r["tbt_max_seconds"]) << "\n  e2e      "
-            << summary_line(r["e2e_seconds"]) << "\n  queue    " << summary_line(r["queue_seconds"])
-            << '\n';
-  std::cout << "Throughput " << cli::plain(r["throughput_requests_per_second"].get<double>())
-            << " req/s, " << cli::plain(r["throughput_tokens_per_second"].get<double>())
-            << " output tok/s; busy " << cli::plain(r["busy_fraction"].get<double>()) << '\n';
-  if (r["slo_attainment"].is_number())
-    std::cout << "SLO attainment " << cli::plain(r["slo_attainment"].get<double>()) << '\n';
-  if (r.contains("goodput_requests_per_second") && r["goodput_requests_per_second"].is_null()) {
-    std::cout
-        << "Goodput unbounded: every rate tried meets attainment >= "
-        << cli::plain(r["goodput"]["target"].get<double>())
-        << ", even with all requests arriving at once (too few requests to load the device)\n";
-  } else if (r.contains("goodput_requests_per_second")) {
-    std::cout << "Goodput " << cli::plain(r["goodput_requests_per_second"].get<double>())
-              << " req/s (" << cli::plain(r["goodput_per_device"].get<double>())
-              << " per device) at attainment >= "
-              << cli::plain(r["goodput"]["target"].get<double>()) << '\n';
-  }
-  if (r.contains("sweep")) {
-    for (const json& point : r["sweep"]) {
-      std::cout << "  rate " << cli::plain(point["rate_requests_per_second"].get<double>())
-                << ": attainment "
-                << (point["slo_attainment"].is_number()
-                        ? cli::plain(point["slo_attainment"].get<double>())
-                        : std::string("-"))
-                << ", TTFT " << summary_line(point["ttft_seconds"]) << '\n';
-    }
-  }
-}
-
-// Splits "a,b,c" and reads each as a number, naming the flag and the 1-based position.
-std::vector<double> parse_number_list(const std::string& flag, const std::string& text) {
-  std::vector<double> values;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto comma = text.find(',', start);
-    const auto piece =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (values.size() >= limits::max_sweep_points) {
-      fail(flag + ": more than " + std::to_string(limits::max_sweep_points) + " values");
-    }
-    values.push_back(parse_number(flag + ": value " + std::to_string(values.size() + 1), piece));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return values;
-}
-
-json json_number(double number) {
-  // Integral values travel as JSON integers so integer fields accept them exactly.
-  if (number == std::floor(number) && std::fabs(number) < 9e15) return static_cast<int64_t>(number);
-  return number;
 }
 
 // Names the flag (or the file) an engine error's JSON path came from.
@@ -731,9 +557,7 @@ std::string serve_error(const Args& args, const ScenarioInput& input, const Erro
 
 int run_serve(const Args& args) {
   if (!args.positional.empty()) fail("serve: unexpected argument \"" + args.positional[0] + "\"");
-  const int formats = (option(args, "--json") ? 1 : 0) + (option(args, "--csv") ? 1 : 0) +
-                      (option(args, "--table") ? 1 : 0);
-  if (formats > 1) fail("serve: choose one of --json, --csv, --table");
+  const Format format = output_format(args, "serve");
   if (option(args, "--prompt") && option(args, "--prompt-dist"))
     fail("--prompt-dist: give --prompt T or --prompt-dist D, not both");
   if (option(args, "--output") && option(args, "--output-dist"))
@@ -766,49 +590,20 @@ int run_serve(const Args& args) {
     }
   }
   input.value["serving"] = serving;
-  const std::string text = dump_json(input.value);
-  if (option(args, "--csv")) {
-    const auto reply = api::simulate_serving_csv(text);
-    if (!reply.ok) fail(serve_error(args, input, reply_error(reply)));
-    std::cout << reply.csv;
-    return kOk;
-  }
-  const auto reply = api::simulate_serving(text);
-  if (!reply.ok) fail(serve_error(args, input, reply_error(reply)));
-  if (option(args, "--json")) {
-    std::cout << reply.json << '\n';
-    return kOk;
-  }
-  print_serving_table(json::parse(reply.json, nullptr, false));
-  return kOk;
+  return print_reply(format, dump_json(input.value), api::simulate_serving_csv,
+                     api::simulate_serving, cli::print_serving_table,
+                     [&](const Error& error) { return serve_error(args, input, error); });
 }
 
 int run_presets(const Args& args) {
-  const Presets& presets = builtin_presets();
+  const auto reply = api::list_presets();
+  if (!reply.ok) fail(reply.error);
+  const json presets = json::parse(reply.json, nullptr, false);
   if (option(args, "--json")) {
-    std::cout << dump_json(presets_to_json(presets), 2) << '\n';
-    return kOk;
+    std::cout << dump_json(presets, 2) << '\n';
+  } else {
+    cli::print_presets_table(presets);
   }
-  std::cout << "Models:\n";
-  for (const ModelShape& m : presets.models) {
-    std::printf(
-        "  %-16s %-20s L=%-4lld d=%-6lld heads %lld/%lld d_ff=%-6lld V=%-7lld %s\n", m.id.c_str(),
-        m.name.c_str(), static_cast<long long>(m.layers), static_cast<long long>(m.d_model),
-        static_cast<long long>(m.query_heads), static_cast<long long>(m.kv_heads),
-        static_cast<long long>(m.d_ff), static_cast<long long>(m.vocab),
-        m.experts > 1
-            ? ("MoE " + std::to_string(m.active_experts) + "/" + std::to_string(m.experts)).c_str()
-            : "");
-  }
-  std::cout << "Accelerators (dense peaks):\n";
-  for (const Accelerator& a : presets.accelerators) {
-    std::printf("  %-14s %-32s %s bf16, %s/s, %s\n", a.id.c_str(), a.name.c_str(),
-                a.peak_flops.has(DType::bf16)
-                    ? cli::si(a.peak_flops.at(DType::bf16), "FLOP/s").c_str()
-                    : "-",
-                cli::si(a.memory_bandwidth, "B").c_str(), cli::bytes(a.memory_capacity).c_str());
-  }
-  std::cout << "Precisions: bf16, fp16, fp8 (W8A8, fp8 KV), int8 (W8A8, bf16 KV), int4 (W4A16)\n";
   return kOk;
 }
 
@@ -850,7 +645,7 @@ int run(int argc, char** argv) {
   } catch (const Failure& failure) {
     // Every piece quoted from input is escaped where it is quoted; escaping the whole line once
     // more (a no-op on escaped text) keeps it one printable line whatever a message missed.
-    std::cerr << "prefill-trace: " << excerpt(failure.message, failure.message.size()) << '\n';
+    std::cerr << "prefill-trace: " << api::excerpt(failure.message, failure.message.size()) << '\n';
     return kBadInput;
   } catch (const std::exception& error) {
     std::cerr << "prefill-trace: internal error: " << error.what() << '\n';

@@ -1,13 +1,14 @@
-// The input bounds of src/limits.hpp and the number-text rule of src/number_text.hpp: what they
-// refuse, and that the most extreme scenario they admit still gives finite figures.
+// The input bounds of src/limits.hpp and the number-text rule of
+// include/prefill_trace/number_text.hpp: what they refuse, and that the most extreme scenario they
+// admit still gives finite figures.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "json_path.hpp"
-#include "number_text.hpp"
 #include "prefill_trace/engine.hpp"
+#include "prefill_trace/number_text.hpp"
 #include "scenario.hpp"
 #include "test_support.hpp"
 #include "trace.hpp"

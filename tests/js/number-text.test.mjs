@@ -1,5 +1,5 @@
 // The page reads numbers typed into fields and URL parameters by the same rule as the CLI's
-// flags (src/number_text.hpp): both are held to the one table of cases in
+// flags (include/prefill_trace/number_text.hpp): both are held to the one table of cases in
 // tests/data/number-text.json (the C++ side in tests/cpp/limits_test.cpp, and the CLI's wiring
 // below).
 import { test } from "node:test";

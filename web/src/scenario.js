@@ -53,7 +53,7 @@ export const SHAPE_FIELDS = Object.freeze([
 ]);
 
 /**
- * The one rule for numbers typed as text, shared with the engine's CLI (src/number_text.hpp,
+ * The one rule for numbers typed as text, shared with the engine's CLI (include/prefill_trace/number_text.hpp,
  * docs/robustness.md "Numbers typed as text"): plain decimal notation after removing surrounding
  * ASCII whitespace. Hexadecimal ("0x800"), "Infinity", "NaN", separators and values beyond double
  * range ("1e999") are not numbers. tests/data/number-text.json holds the cases both must agree on.
