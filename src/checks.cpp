@@ -35,15 +35,10 @@ const char* bound_option(Bound bound) {
   return "";
 }
 
-}  // namespace
-
-std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
-  const Trace trace = compute_trace(scenario, {});
+// 1. The lesson's equation on this scenario's first projection.
+GeneratedCheck projection_flops_check(const Scenario& scenario, const Trace& trace) {
   const ModelShape& m = scenario.model;
   const Workload& work = scenario.workload;
-  std::vector<GeneratedCheck> checks;
-
-  // 1. The lesson's equation on this scenario's first projection.
   const ProjectionFact& qkv = trace.projection.projections.front();
   GeneratedCheck flops;
   flops.id = "projection-flops";
@@ -61,9 +56,11 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
                       integer(static_cast<double>(qkv.d_out)) + " = " +
                       number(qkv.flops_per_request) +
                       " FLOP (multiply and add counted separately). Answers within 1% count.";
-  checks.push_back(flops);
+  return flops;
+}
 
-  // 2. The same projection with a single prompt token: which bound?
+// 2. The same projection with a single prompt token: which bound?
+GeneratedCheck single_token_bound_check(const Scenario& scenario) {
   Scenario single = scenario;
   single.workload.prompt_tokens = 1;
   single.workload.batch = 1;
@@ -87,9 +84,13 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
                       " µs, memory " + number(one_op.memory_seconds * 1e6) +
                       " µs, launch overhead " + number(one_op.overhead_seconds * 1e6) +
                       " µs; the largest wins: " + bound_name(one_qkv.bound) + ".";
-  checks.push_back(bound);
+  return bound;
+}
 
-  // 3. KV state left behind.
+// 3. KV state left behind.
+GeneratedCheck kv_bytes_check(const Scenario& scenario, const Trace& trace) {
+  const ModelShape& m = scenario.model;
+  const Workload& work = scenario.workload;
   GeneratedCheck kv;
   kv.id = "kv-bytes";
   kv.question = "How many bytes of KV cache does this prefill leave behind for decode (" + m.name +
@@ -108,13 +109,15 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
                    number(bytes_per_element(scenario.precision.kv)) +
                    " bytes = " + number(kv.expected) +
                    " bytes. Grouped-query attention shrinks it through h_kv.";
-  checks.push_back(kv);
+  return kv;
+}
 
-  // 4. Which part of TTFT dominates?
+// 4. Which part of TTFT dominates?
+GeneratedCheck ttft_largest_check(const Scenario& scenario, const Trace& trace) {
   GeneratedCheck ttft;
   ttft.id = "ttft-largest";
   ttft.kind = CheckKind::choice;
-  ttft.question = "In this scenario (arrival rate " + number(work.arrival_rate) +
+  ttft.question = "In this scenario (arrival rate " + number(scenario.workload.arrival_rate) +
                   " requests/s), which part of the time to first token is largest?";
   ttft.options = {"Queueing", "Prompt execution", "First-token delivery"};
   if (trace.ttft.overloaded) {
@@ -133,8 +136,15 @@ std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
                        number(parts[1] * 1e3) + " ms, delivery " + number(parts[2] * 1e3) +
                        " ms. Queueing is the M/D/1 wait λ·D²/(2(1−λ·D)) for the batch.";
   }
-  checks.push_back(ttft);
-  return checks;
+  return ttft;
+}
+
+}  // namespace
+
+std::vector<GeneratedCheck> generate_checks(const Scenario& scenario) {
+  const Trace trace = compute_trace(scenario, {});
+  return {projection_flops_check(scenario, trace), single_token_bound_check(scenario),
+          kv_bytes_check(scenario, trace), ttft_largest_check(scenario, trace)};
 }
 
 Result<GeneratedOutcome> check_generated(const Scenario& scenario, std::string_view id,

@@ -7,7 +7,7 @@
 #include "json_path.hpp"
 #include "json_write.hpp"
 #include "limits.hpp"
-#include "number_text.hpp"
+#include "prefill_trace/number_text.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -534,14 +534,41 @@ Result<ServingRequest> parse_serving_request(std::string_view json_text) {
   return serving_request_from_json(document.value());
 }
 
-json serving_report_to_json(const ServingReport& report) {
-  const ServingRun& run = report.run;
+namespace {
+
+// The quantile curves of the finished requests' TTFT and TPOT (a TPOT needs two tokens).
+json distributions_json(const ServingRun& run) {
   std::vector<double> ttft, tpot;
   for (const RequestOutcome& out : run.outcomes) {
     if (!out.finished) continue;
     ttft.push_back(out.ttft_seconds);
     if (out.output_tokens > 1) tpot.push_back(out.tpot_seconds);
   }
+  return json_object({{"ttft_seconds", quantile_curve(std::move(ttft))},
+                      {"tpot_seconds", quantile_curve(std::move(tpot))}});
+}
+
+// The goodput search's result: the goodput (null when unbounded) and how it was found.
+void add_goodput_json(json& document, const GoodputSearch& g) {
+  json probes = json::array();
+  for (const GoodputSearch::Probe& p : g.probes) {
+    probes.push_back(json_object({{"rate_requests_per_second", p.rate},
+                                  {"slo_attainment", p.attainment},
+                                  {"overloaded", p.overloaded}}));
+  }
+  document["goodput_requests_per_second"] =
+      g.bounded ? json(g.goodput_requests_per_second) : json(nullptr);
+  document["goodput_per_device"] = g.bounded ? json(g.goodput_per_device) : json(nullptr);
+  document["goodput"] = json_object({{"target", g.target},
+                                     {"tolerance", g.tolerance},
+                                     {"bounded", g.bounded},
+                                     {"probes", std::move(probes)}});
+}
+
+}  // namespace
+
+json serving_report_to_json(const ServingReport& report) {
+  const ServingRun& run = report.run;
   json document = json_object({
       {"model", report.model},
       {"hardware", report.hardware},
@@ -572,26 +599,10 @@ json serving_report_to_json(const ServingReport& report) {
       {"busy_fraction", run.busy_fraction},
       {"prefill_busy_fraction", run.prefill_busy_fraction},
       {"decode_busy_fraction", run.decode_busy_fraction},
-      {"distributions", json_object({{"ttft_seconds", quantile_curve(std::move(ttft))},
-                                     {"tpot_seconds", quantile_curve(std::move(tpot))}})},
+      {"distributions", distributions_json(run)},
       {"timeline", timeline_json(run.timeline)},
   });
-  if (report.goodput) {
-    const GoodputSearch& g = *report.goodput;
-    json probes = json::array();
-    for (const GoodputSearch::Probe& p : g.probes) {
-      probes.push_back(json_object({{"rate_requests_per_second", p.rate},
-                                    {"slo_attainment", p.attainment},
-                                    {"overloaded", p.overloaded}}));
-    }
-    document["goodput_requests_per_second"] =
-        g.bounded ? json(g.goodput_requests_per_second) : json(nullptr);
-    document["goodput_per_device"] = g.bounded ? json(g.goodput_per_device) : json(nullptr);
-    document["goodput"] = json_object({{"target", g.target},
-                                       {"tolerance", g.tolerance},
-                                       {"bounded", g.bounded},
-                                       {"probes", std::move(probes)}});
-  }
+  if (report.goodput) add_goodput_json(document, *report.goodput);
   if (!report.sweep.empty()) {
     json sweep = json::array();
     for (const ServingRun& point : report.sweep) sweep.push_back(sweep_point_json(point));

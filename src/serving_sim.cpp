@@ -171,94 +171,114 @@ class Simulation {
     int64_t prefill_tokens;  // 0: a decode row
   };
 
-  void step(Instance& in) {
-    work_.clear();
-    IterationCost& cost = *in.cost;
-    cost.begin();
+  // Tokens of one iteration: prompt tokens prefilled and decode rows.
+  struct Tally {
     int64_t prefill_tokens = 0;
     int64_t decode_tokens = 0;
-    const auto remaining_prompt = [&](int index) {
-      const RequestState& s = states_[static_cast<std::size_t>(index)];
-      return specs_[static_cast<std::size_t>(index)].prompt - s.prefilled;
-    };
-    const auto add_prefill = [&](int index, int64_t tokens) {
-      cost.add_prefill(tokens, states_[static_cast<std::size_t>(index)].prefilled);
-      work_.push_back(Work{index, tokens});
-      prefill_tokens += tokens;
-    };
-    const auto add_decodes = [&] {
-      work_.reserve(work_.size() + in.running.size());
-      for (const int index : in.running) {
-        const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
-        if (generated == 0) continue;  // still prefilling
-        cost.add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
-        work_.push_back(Work{index, 0});
-        ++decode_tokens;
-      }
-    };
+  };
 
-    if (in.role == Role::decode) {
-      while (!in.pending.empty() &&
-             states_[static_cast<std::size_t>(in.pending.front())].ready <= in.clock &&
-             static_cast<int64_t>(in.running.size()) < plan_.max_batch &&
-             fits(in, in.pending.front())) {
-        admit(in, in.pending.front());
-        in.pending.erase(in.pending.begin());
-      }
-      add_decodes();
-    } else if (plan_.policy == SchedulerPolicy::chunked) {
-      // Sarathi-Serve: every running decode, then prefill chunks up to the token budget —
-      // unfinished prompts first, in admission order, then newly admitted ones.
-      add_decodes();
-      int64_t room = plan_.token_budget - decode_tokens;
-      // Prompts still prefilling are the most recently admitted ones — a prompt gets a chunk
-      // only after every earlier prompt has finished — so they are the tail of `running`: find
-      // it from the end instead of walking every running decode.
-      std::size_t tail = in.running.size();
-      while (tail > 0 && remaining_prompt(in.running[tail - 1]) > 0) --tail;
-      for (std::size_t i = tail; i < in.running.size() && room > 0; ++i) {
-        const int index = in.running[i];
-        const int64_t chunk = std::min(remaining_prompt(index), room);
-        add_prefill(index, chunk);
-        room -= chunk;
-      }
-      admit_waiting(
-          in, [&](int) { return room > 0; },
-          [&](int index) {
-            const int64_t chunk = std::min(remaining_prompt(index), room);
-            add_prefill(index, chunk);
-            room -= chunk;
-          });
-    } else {
-      // vLLM's scheduler before chunking (prefill-first), and a DistServe prefill instance:
-      // admit waiting prompts FCFS up to the token budget (the first always, however long) and
-      // run them whole, before any decode.
-      int64_t batched = 0;
-      admit_waiting(
-          in,
-          [&](int index) {
-            return batched == 0 || batched + remaining_prompt(index) <= plan_.token_budget;
-          },
-          [&](int index) {
-            batched += remaining_prompt(index);
-            add_prefill(index, remaining_prompt(index));
-          });
-      if (work_.empty()) add_decodes();
+  int64_t remaining_prompt(int index) const {
+    const RequestState& s = states_[static_cast<std::size_t>(index)];
+    return specs_[static_cast<std::size_t>(index)].prompt - s.prefilled;
+  }
+
+  void add_prefill(Instance& in, Tally& tally, int index, int64_t tokens) {
+    in.cost->add_prefill(tokens, states_[static_cast<std::size_t>(index)].prefilled);
+    work_.push_back(Work{index, tokens});
+    tally.prefill_tokens += tokens;
+  }
+
+  void add_decodes(Instance& in, Tally& tally) {
+    work_.reserve(work_.size() + in.running.size());
+    for (const int index : in.running) {
+      const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
+      if (generated == 0) continue;  // still prefilling
+      in.cost->add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
+      work_.push_back(Work{index, 0});
+      ++tally.decode_tokens;
     }
+  }
 
+  // A decode instance: admits the requests handed over to it, then decodes every running one.
+  void schedule_decode(Instance& in, Tally& tally) {
+    while (!in.pending.empty() &&
+           states_[static_cast<std::size_t>(in.pending.front())].ready <= in.clock &&
+           static_cast<int64_t>(in.running.size()) < plan_.max_batch &&
+           fits(in, in.pending.front())) {
+      admit(in, in.pending.front());
+      in.pending.erase(in.pending.begin());
+    }
+    add_decodes(in, tally);
+  }
+
+  // Sarathi-Serve: every running decode, then prefill chunks up to the token budget —
+  // unfinished prompts first, in admission order, then newly admitted ones.
+  void schedule_chunked(Instance& in, Tally& tally) {
+    add_decodes(in, tally);
+    int64_t room = plan_.token_budget - tally.decode_tokens;
+    const auto add_chunk = [&](int index) {
+      const int64_t chunk = std::min(remaining_prompt(index), room);
+      add_prefill(in, tally, index, chunk);
+      room -= chunk;
+    };
+    // Prompts still prefilling are the most recently admitted ones — a prompt gets a chunk
+    // only after every earlier prompt has finished — so they are the tail of `running`: find
+    // it from the end instead of walking every running decode.
+    std::size_t tail = in.running.size();
+    while (tail > 0 && remaining_prompt(in.running[tail - 1]) > 0) --tail;
+    for (std::size_t i = tail; i < in.running.size() && room > 0; ++i) add_chunk(in.running[i]);
+    admit_waiting(
+        in, [&](int) { return room > 0; }, add_chunk);
+  }
+
+  // vLLM's scheduler before chunking (prefill-first), and a DistServe prefill instance: admit
+  // waiting prompts FCFS up to the token budget (the first always, however long) and run them
+  // whole, before any decode.
+  void schedule_prefill_first(Instance& in, Tally& tally) {
+    int64_t batched = 0;
+    admit_waiting(
+        in,
+        [&](int index) {
+          return batched == 0 || batched + remaining_prompt(index) <= plan_.token_budget;
+        },
+        [&](int index) {
+          batched += remaining_prompt(index);
+          add_prefill(in, tally, index, remaining_prompt(index));
+        });
+    if (work_.empty()) add_decodes(in, tally);
+  }
+
+  // One iteration of instance `in`: what it runs (work_), its duration, and what follows.
+  void step(Instance& in) {
+    work_.clear();
+    in.cost->begin();
+    Tally tally;
+    if (in.role == Role::decode) {
+      schedule_decode(in, tally);
+    } else if (plan_.policy == SchedulerPolicy::chunked) {
+      schedule_chunked(in, tally);
+    } else {
+      schedule_prefill_first(in, tally);
+    }
     // Requests that emit a token at the end: decodes, and prompts whose last chunk ran.
     int64_t sampled = 0;
     for (const Work& w : work_) {
       if (w.prefill_tokens == 0 || w.prefill_tokens == remaining_prompt(w.index)) ++sampled;
     }
-    cost.add_sampled(sampled);
+    in.cost->add_sampled(sampled);
     const double start = in.clock;
-    const double duration = cost.seconds();
+    const double duration = in.cost->seconds();
     const double end = start + duration;
     in.clock = end;
     in.busy_seconds += duration;
     ++iterations_;
+    advance_requests(in, end);
+    log_iteration(in, tally, start, end);
+  }
 
+  // The iteration's work done at `end`: prompts prefilled, tokens emitted, requests finished
+  // or (from a prefill instance) handed over, and those leave `running`.
+  void advance_requests(Instance& in, double end) {
     bool removed = false;
     for (const Work& w : work_) {
       const auto i = static_cast<std::size_t>(w.index);
@@ -292,11 +312,14 @@ class Simulation {
                                       }),
                        in.running.end());
     }
+  }
+
+  void log_iteration(const Instance& in, const Tally& tally, double start, double end) {
     int64_t running = 0;
     for (const Instance& instance : instances_)
       running += static_cast<int64_t>(instance.running.size());
-    log_.push_back(IterationLog{start, end, static_cast<double>(prefill_tokens),
-                                static_cast<double>(decode_tokens),
+    log_.push_back(IterationLog{start, end, static_cast<double>(tally.prefill_tokens),
+                                static_cast<double>(tally.decode_tokens),
                                 static_cast<double>(queued_at(end)), static_cast<double>(running),
                                 static_cast<double>(in.devices)});
     last_time_ = std::max(last_time_, end);
@@ -344,6 +367,8 @@ class Simulation {
   }
 
   ServingRun report(bool keep_detail) const;
+  RequestOutcome outcome(std::size_t index) const;
+  void add_busy_fractions(ServingRun& run) const;
   Timeline timeline() const;
 
   const Plan& plan_;
@@ -429,6 +454,45 @@ Timeline Simulation::timeline() const {
   return line;
 }
 
+// Request `index` as the report shows it: its lengths, and for a finished one its latencies.
+RequestOutcome Simulation::outcome(std::size_t index) const {
+  const RequestSpec& spec = specs_[index];
+  const RequestState& s = states_[index];
+  RequestOutcome out;
+  out.arrival_seconds = s.arrival;
+  out.prompt_tokens = spec.prompt;
+  out.cached_tokens = spec.cached;
+  out.output_tokens = spec.output;
+  out.finished = s.finished_at >= 0;
+  if (!out.finished) return out;
+  out.ttft_seconds = s.first_token - s.arrival;
+  out.tpot_seconds =
+      spec.output > 1 ? (s.last_token - s.first_token) / static_cast<double>(spec.output - 1) : 0;
+  out.tbt_max_seconds = s.tbt_max;
+  out.e2e_seconds = s.finished_at - s.arrival;
+  out.meets_slo = (!plan_.ttft_slo || out.ttft_seconds <= *plan_.ttft_slo) &&
+                  (!plan_.tpot_slo || out.tpot_seconds <= *plan_.tpot_slo);
+  return out;
+}
+
+// Device-seconds busy over device-seconds run: all devices, and each role's.
+void Simulation::add_busy_fractions(ServingRun& run) const {
+  double busy = 0, devices = 0, prefill_busy = 0, prefill_devices = 0, decode_busy = 0,
+         decode_devices = 0;
+  for (const Instance& instance : instances_) {
+    const double d = static_cast<double>(instance.devices);
+    busy += instance.busy_seconds * d;
+    devices += d;
+    (instance.role == Role::decode ? decode_busy : prefill_busy) += instance.busy_seconds * d;
+    (instance.role == Role::decode ? decode_devices : prefill_devices) += d;
+  }
+  run.busy_fraction = busy / (devices * last_time_);
+  run.prefill_busy_fraction =
+      prefill_devices > 0 ? prefill_busy / (prefill_devices * last_time_) : 0;
+  run.decode_busy_fraction =
+      decode_devices > 0 ? decode_busy / (decode_devices * last_time_) : run.prefill_busy_fraction;
+}
+
 ServingRun Simulation::report(bool keep_detail) const {
   ServingRun run;
   run.requests = static_cast<int64_t>(specs_.size());
@@ -442,31 +506,16 @@ ServingRun Simulation::report(bool keep_detail) const {
   int64_t met = 0;
   double output_tokens = 0;
   for (std::size_t i = 0; i < specs_.size(); ++i) {
-    const RequestSpec& spec = specs_[i];
-    const RequestState& s = states_[i];
-    RequestOutcome out;
-    out.arrival_seconds = s.arrival;
-    out.prompt_tokens = spec.prompt;
-    out.cached_tokens = spec.cached;
-    out.output_tokens = spec.output;
-    out.finished = s.finished_at >= 0;
+    const RequestOutcome out = outcome(i);
     if (out.finished) {
-      out.ttft_seconds = s.first_token - s.arrival;
-      out.tpot_seconds = spec.output > 1
-                             ? (s.last_token - s.first_token) / static_cast<double>(spec.output - 1)
-                             : 0;
-      out.tbt_max_seconds = s.tbt_max;
-      out.e2e_seconds = s.finished_at - s.arrival;
-      out.meets_slo = (!plan_.ttft_slo || out.ttft_seconds <= *plan_.ttft_slo) &&
-                      (!plan_.tpot_slo || out.tpot_seconds <= *plan_.tpot_slo);
       ttft.push_back(out.ttft_seconds);
-      if (spec.output > 1) {
+      if (out.output_tokens > 1) {
         tpot.push_back(out.tpot_seconds);
         tbt.push_back(out.tbt_max_seconds);
       }
       e2e.push_back(out.e2e_seconds);
-      queue.push_back(s.admitted - s.arrival);
-      output_tokens += static_cast<double>(spec.output);
+      queue.push_back(states_[i].admitted - states_[i].arrival);
+      output_tokens += static_cast<double>(out.output_tokens);
       if (out.meets_slo) ++met;
     }
     if (keep_detail) run.outcomes.push_back(out);
@@ -482,20 +531,7 @@ ServingRun Simulation::report(bool keep_detail) const {
   if (last_time_ > 0) {
     run.throughput_requests_per_second = static_cast<double>(finished_) / last_time_;
     run.throughput_tokens_per_second = output_tokens / last_time_;
-    double busy = 0, devices = 0, prefill_busy = 0, prefill_devices = 0, decode_busy = 0,
-           decode_devices = 0;
-    for (const Instance& instance : instances_) {
-      const double d = static_cast<double>(instance.devices);
-      busy += instance.busy_seconds * d;
-      devices += d;
-      (instance.role == Role::decode ? decode_busy : prefill_busy) += instance.busy_seconds * d;
-      (instance.role == Role::decode ? decode_devices : prefill_devices) += d;
-    }
-    run.busy_fraction = busy / (devices * last_time_);
-    run.prefill_busy_fraction =
-        prefill_devices > 0 ? prefill_busy / (prefill_devices * last_time_) : 0;
-    run.decode_busy_fraction = decode_devices > 0 ? decode_busy / (decode_devices * last_time_)
-                                                  : run.prefill_busy_fraction;
+    add_busy_fractions(run);
   }
   if (keep_detail) run.timeline = timeline();
   return run;
@@ -830,24 +866,46 @@ double LengthDistribution::mean() const {
   return a;
 }
 
-Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config) {
-  if (auto error = resolve(scenario, config)) return *error;
-  ServingReport report;
-  report.model = scenario.model.id;
-  report.hardware = scenario.hardware.id;
-  report.precision = scenario.precision.name;
-  report.timing = scenario.workload.timing == Timing::bound ? "bound" : "estimate";
-  const bool disaggregated = config.policy == SchedulerPolicy::disaggregated;
+namespace {
+
+// The cost models and K/V room of the run's instances: one colocated kind, or a prefill and a
+// decode kind (disaggregated), each at its own tensor parallelism.
+Fleet build_fleet(const Scenario& scenario, const ServingConfig& config) {
   const Scenario prefill_scenario = with_tensor_parallel(scenario, config.prefill_tensor_parallel);
   Fleet fleet;
   fleet.prefill_cost = std::make_unique<IterationCost>(prefill_scenario);
   fleet.prefill_kv_tokens = kv_capacity_tokens(prefill_scenario, config.token_budget);
-  if (disaggregated) {
+  if (config.policy == SchedulerPolicy::disaggregated) {
     const Scenario decode_scenario = with_tensor_parallel(scenario, config.decode_tensor_parallel);
     fleet.decode_cost = std::make_unique<IterationCost>(decode_scenario);
     // A decode iteration carries at most max_batch rows.
     fleet.decode_kv_tokens = kv_capacity_tokens(decode_scenario, config.max_batch);
   }
+  return fleet;
+}
+
+// The report's description of the run: what ran on what, and its devices.
+ServingReport report_header(const Scenario& scenario, const ServingConfig& config) {
+  const bool disaggregated = config.policy == SchedulerPolicy::disaggregated;
+  ServingReport report;
+  report.model = scenario.model.id;
+  report.hardware = scenario.hardware.id;
+  report.precision = scenario.precision.name;
+  report.timing = scenario.workload.timing == Timing::bound ? "bound" : "estimate";
+  report.devices = config.prefill_devices * config.prefill_tensor_parallel +
+                   (disaggregated ? config.decode_devices * config.decode_tensor_parallel : 0);
+  report.prefill_instance_devices = config.prefill_tensor_parallel;
+  report.decode_instance_devices = disaggregated ? config.decode_tensor_parallel : 0;
+  return report;
+}
+
+}  // namespace
+
+Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config) {
+  if (auto error = resolve(scenario, config)) return *error;
+  ServingReport report = report_header(scenario, config);
+  const bool disaggregated = config.policy == SchedulerPolicy::disaggregated;
+  const Fleet fleet = build_fleet(scenario, config);
   const double instance_kv = disaggregated ? fleet.decode_kv_tokens : fleet.prefill_kv_tokens;
   if (instance_kv < 1 || fleet.prefill_kv_tokens < 1) {
     return serving_error(ErrorCode::incompatible, "/serving",
@@ -879,10 +937,6 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
     plan.transfer_seconds_per_token =
         report.kv_transfer_bytes_per_token / (links * scenario.hardware.interconnect_bandwidth);
   }
-  report.devices = config.prefill_devices * config.prefill_tensor_parallel +
-                   (disaggregated ? config.decode_devices * config.decode_tensor_parallel : 0);
-  report.prefill_instance_devices = config.prefill_tensor_parallel;
-  report.decode_instance_devices = disaggregated ? config.decode_tensor_parallel : 0;
   report.kv_capacity_tokens = instance_kv;
   report.run = run_at(config.rows.empty() ? config.rate : 0, config, plan, specs, fleet, true);
   if (!config.rows.empty()) report.run.rate = 0;

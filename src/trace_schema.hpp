@@ -325,11 +325,10 @@ void visit_memory_facts(const Trace& t, V& v) {
   });
 }
 
-// Step 5: queueing, execution and delivery.
+// The TTFT's parts that step 5's facts and the trace's totals.ttft both carry, in their
+// (alphabetical) order: from "delivery_seconds" to "queue_seconds".
 template <typename V>
-void visit_queue_facts(const Trace& t, V& v) {
-  const Ttft& q = t.ttft;
-  v.number("batch_formation_seconds", q.batch_formation_seconds);
+void visit_ttft_parts(const Ttft& q, V& v) {
   v.number("delivery_seconds", q.delivery_seconds);
   v.number("execution_seconds", q.execution_seconds);
   v.flag("overloaded", q.overloaded);
@@ -337,6 +336,14 @@ void visit_queue_facts(const Trace& t, V& v) {
   v.maybe("queue_p90_seconds", q.queue_p90_seconds);
   v.maybe("queue_p99_seconds", q.queue_p99_seconds);
   v.maybe("queue_seconds", q.queue_seconds);
+}
+
+// Step 5: queueing, execution and delivery.
+template <typename V>
+void visit_queue_facts(const Trace& t, V& v) {
+  const Ttft& q = t.ttft;
+  v.number("batch_formation_seconds", q.batch_formation_seconds);
+  visit_ttft_parts(q, v);
   v.number("saturation_arrival_rate", q.saturation_arrival_rate);
   v.number("service_seconds", q.service_seconds);
   v.maybe("total_seconds", q.total_seconds);
@@ -391,13 +398,7 @@ void visit_trace_totals(const Trace& t, V& v) {
       },
       [&] {
         v.object("ttft", [&] {
-          v.number("delivery_seconds", q.delivery_seconds);
-          v.number("execution_seconds", q.execution_seconds);
-          v.flag("overloaded", q.overloaded);
-          v.maybe("queue_p50_seconds", q.queue_p50_seconds);
-          v.maybe("queue_p90_seconds", q.queue_p90_seconds);
-          v.maybe("queue_p99_seconds", q.queue_p99_seconds);
-          v.maybe("queue_seconds", q.queue_seconds);
+          visit_ttft_parts(q, v);
           v.maybe("total_seconds", q.total_seconds);
           v.maybe("total_seconds_high", q.total_seconds_high);
           v.maybe("total_seconds_low", q.total_seconds_low);

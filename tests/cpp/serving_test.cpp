@@ -232,6 +232,23 @@ TEST(Serving, BadInputNamesThePath) {
   EXPECT_EQ(none.path, "/serving");
 }
 
+// The goodput search's report for 5 requests of 128 prompt and 4 output tokens (Llama-3.1-8B on
+// an H100), starting at 1 req/s, against a TTFT objective of `ttft_slo` seconds.
+json goodput_search_of_five_short_requests(double ttft_slo) {
+  const json doc = {{"model", "llama-3.1-8b"},
+                    {"hardware", "h100-sxm"},
+                    {"serving",
+                     {{"rate", 1},
+                      {"requests", 5},
+                      {"prompt", 128},
+                      {"output", 4},
+                      {"ttft_slo", ttft_slo},
+                      {"goodput", true}}}};
+  const auto reply = api::simulate_serving(doc.dump());
+  EXPECT_TRUE(reply.ok) << reply.error;
+  return reply.ok ? json::parse(reply.json) : json::object();
+}
+
 // Too few requests to find a goodput: 5 requests of 128 prompt and 4 output tokens meet a 10 s
 // TTFT objective even when all arrive at once (one 128-token prefill of Llama-3.1-8B on an H100
 // reads its 16.06 GB of weights at 3.35 TB/s: >= 4.8 ms; five prefills and four decode steps
@@ -242,18 +259,7 @@ TEST(Serving, BadInputNamesThePath) {
 // Exp(1) draws, < 50 for any practical seed) and median TTFT >= 4.8 ms, so r < 2 * 50 / 0.0048
 // = 2.1e4 req/s.
 TEST(Serving, GoodputOfABurstThatMeetsTheTargetIsUnbounded) {
-  const json doc = {{"model", "llama-3.1-8b"},
-                    {"hardware", "h100-sxm"},
-                    {"serving",
-                     {{"rate", 1},
-                      {"requests", 5},
-                      {"prompt", 128},
-                      {"output", 4},
-                      {"ttft_slo", 10},
-                      {"goodput", true}}}};
-  const auto reply = api::simulate_serving(doc.dump());
-  ASSERT_TRUE(reply.ok) << reply.error;
-  const json report = json::parse(reply.json);
+  const json report = goodput_search_of_five_short_requests(10);
   EXPECT_TRUE(report["goodput_requests_per_second"].is_null());
   EXPECT_TRUE(report["goodput_per_device"].is_null());
   EXPECT_EQ(report["goodput"]["bounded"], false);
@@ -268,18 +274,7 @@ TEST(Serving, GoodputOfABurstThatMeetsTheTargetIsUnbounded) {
 // rate run is 2^-22 = 2.38e-7 (2^-23 = 1.19e-7 is below it): 23 runs, goodput 0. A 1 ns TTFT
 // SLO is met by no request.
 TEST(Serving, GoodputSearchStopsAtTheRateFloor) {
-  const json doc = {{"model", "llama-3.1-8b"},
-                    {"hardware", "h100-sxm"},
-                    {"serving",
-                     {{"rate", 1},
-                      {"requests", 5},
-                      {"prompt", 128},
-                      {"output", 4},
-                      {"ttft_slo", 1e-9},
-                      {"goodput", true}}}};
-  const auto reply = api::simulate_serving(doc.dump());
-  ASSERT_TRUE(reply.ok) << reply.error;
-  const json report = json::parse(reply.json);
+  const json report = goodput_search_of_five_short_requests(1e-9);
   EXPECT_EQ(report["goodput_requests_per_second"], 0.0);
   const json& probes = report["goodput"]["probes"];
   ASSERT_EQ(probes.size(), 23u);
