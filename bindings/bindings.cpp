@@ -45,6 +45,17 @@ std::string version() {
   return PREFILL_TRACE_VERSION;
 }
 
+// The members every reply shares, in the order JS sees them (ok, error, code, path); the
+// caller adds the reply's own. The registration completes when the temporary `object` is
+// destroyed, at the end of the caller's statement.
+template <typename Reply>
+emscripten::value_object<Reply>& reply_fields(emscripten::value_object<Reply>&& object) {
+  return object.field("ok", &Reply::ok)
+      .field("error", &Reply::error)
+      .field("code", &Reply::code)
+      .field("path", &Reply::path);
+}
+
 // The reply of the last traceFigures call, read by figures-post.js before the next call.
 api::FiguresReply last_figures;
 
@@ -122,37 +133,15 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .value("io", ErrorCode::io)
       .value("internal", ErrorCode::internal);
 
-  value_object<api::LessonReply>("LessonResult")
-      .field("ok", &api::LessonReply::ok)
-      .field("error", &api::LessonReply::error)
-      .field("code", &api::LessonReply::code)
-      .field("path", &api::LessonReply::path)
+  reply_fields(value_object<api::LessonReply>("LessonResult"))
       .field("lessonJson", &api::LessonReply::lesson_json);
-  value_object<api::QuizReply>("QuizResult")
-      .field("ok", &api::QuizReply::ok)
-      .field("error", &api::QuizReply::error)
-      .field("code", &api::QuizReply::code)
-      .field("path", &api::QuizReply::path)
+  reply_fields(value_object<api::QuizReply>("QuizResult"))
       .field("correct", &api::QuizReply::correct)
       .field("correctIndex", &api::QuizReply::correct_index)
       .field("explanation", &api::QuizReply::explanation);
-  value_object<api::JsonReply>("JsonResult")
-      .field("ok", &api::JsonReply::ok)
-      .field("error", &api::JsonReply::error)
-      .field("code", &api::JsonReply::code)
-      .field("path", &api::JsonReply::path)
-      .field("json", &api::JsonReply::json);
-  value_object<api::CsvReply>("CsvResult")
-      .field("ok", &api::CsvReply::ok)
-      .field("error", &api::CsvReply::error)
-      .field("code", &api::CsvReply::code)
-      .field("path", &api::CsvReply::path)
-      .field("csv", &api::CsvReply::csv);
-  value_object<api::GeneratedReply>("GeneratedCheckResult")
-      .field("ok", &api::GeneratedReply::ok)
-      .field("error", &api::GeneratedReply::error)
-      .field("code", &api::GeneratedReply::code)
-      .field("path", &api::GeneratedReply::path)
+  reply_fields(value_object<api::JsonReply>("JsonResult")).field("json", &api::JsonReply::json);
+  reply_fields(value_object<api::CsvReply>("CsvResult")).field("csv", &api::CsvReply::csv);
+  reply_fields(value_object<api::GeneratedReply>("GeneratedCheckResult"))
       .field("correct", &api::GeneratedReply::correct)
       .field("expected", &api::GeneratedReply::expected)
       .field("explanation", &api::GeneratedReply::explanation);
