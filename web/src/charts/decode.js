@@ -6,6 +6,7 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
 import * as fmt from '../format.js';
 import { ChartPanel, bottomAxis, decadeTicks, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 import { roofsOf } from './roofline.js';
 
 function metrics(trace) {
@@ -33,20 +34,19 @@ const BAR_H = 14;
 /** The Prefill and Decode bars of one group: labels, bars and values. */
 function bars(group, x, left, rows) {
   joinMarks(part(group, 'row-labels'), 'text', 'row-label', rows, (r) => r.label)
-    .attr('x', left - 6)
-    .attr('y', (r) => r.y + BAR_H - 3)
-    .attr('text-anchor', 'end')
-    .text((r) => r.label);
+    .call(writeAttrs, { x: left - 6, y: (r) => r.y + BAR_H - 3, 'text-anchor': 'end' })
+    .call(writeText, (r) => r.label);
   joinMarks(part(group, 'bars'), 'rect', 'phase', rows, (r) => r.label)
-    .attr('class', (r) => `phase ${r.className}`)
-    .attr('x', left)
-    .attr('y', (r) => r.y)
-    .attr('height', BAR_H)
-    .attr('width', (r) => Math.max(1, x(r.value) - left));
+    .call(writeAttrs, {
+      class: (r) => `phase ${r.className}`,
+      x: left,
+      y: (r) => r.y,
+      height: BAR_H,
+      width: (r) => Math.max(1, x(r.value) - left),
+    });
   joinMarks(part(group, 'values'), 'text', 'bar-total', rows, (r) => r.label)
-    .attr('x', (r) => x(r.value) + 5)
-    .attr('y', (r) => r.y + BAR_H - 3)
-    .text((r) => r.text);
+    .call(writeAttrs, { x: (r) => x(r.value) + 5, y: (r) => r.y + BAR_H - 3 })
+    .call(writeText, (r) => r.text);
 }
 
 function draw(svg, width, { trace }) {
@@ -106,12 +106,14 @@ function draw(svg, width, { trace }) {
     })),
   );
   part(group, 'ridge', 'line')
-    .attr('class', 'ridge')
-    .attr('display', ridge ? null : 'none')
-    .attr('x1', ridge ? x(ridge) : 0)
-    .attr('x2', ridge ? x(ridge) : 0)
-    .attr('y1', top + 16)
-    .attr('y2', top + 20 + 2 * (BAR_H + 4));
+    .call(writeAttrs, {
+      class: 'ridge',
+      display: ridge ? null : 'none',
+      x1: ridge ? x(ridge) : 0,
+      x2: ridge ? x(ridge) : 0,
+      y1: top + 16,
+      y2: top + 20 + 2 * (BAR_H + 4),
+    });
   bottomAxis(group, x, { y: top + 20 + 2 * (BAR_H + 4), ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
 }
 

@@ -5,6 +5,7 @@
 import { scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
 import { ChartPanel, bottomAxis, hatchPattern, joinMarks, label, legend, part, segmentLabels, sizeSvg, tableData } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 /** The stacked parts of the ledger: one label each, for the bar, its legend and its table. */
 const PARTS = [
@@ -50,32 +51,30 @@ function draw(svg, width, { trace, related }) {
     return { ...p, x0, w };
   });
   joinMarks(part(svg, 'bars'), 'rect', 'ledger', bars, (d) => d.key, true)
-    .attr('class', (d) => `ledger ledger-${d.key}`)
-    .attr('x', (d) => d.x0)
-    .attr('y', barY)
-    .attr('height', barH)
-    .attr('width', (d) => d.w)
+    .call(writeAttrs, {
+      class: (d) => `ledger ledger-${d.key}`,
+      x: (d) => d.x0,
+      y: barY,
+      height: barH,
+      width: (d) => d.w,
+    })
     .select('title')
-    .text((d) => `${d.label}: ${fmt.bytes(d.bytes)}`);
+    .call(writeText, (d) => `${d.label}: ${fmt.bytes(d.bytes)}`);
   const cx0 = x(memory.capacity_bytes);
   const overflow = part(svg, 'overflow', 'rect')
-    .attr('class', 'overflow-area')
-    .attr('fill', hatch)
-    .attr('display', memory.fits ? 'none' : null);
+    .call(writeAttrs, { class: 'overflow-area', fill: hatch, display: memory.fits ? 'none' : null });
   if (!memory.fits) {
     overflow
-      .attr('x', cx0)
-      .attr('y', barY - 4)
-      .attr('height', barH + 8)
-      .attr('width', Math.max(2, x(memory.peak_bytes) - cx0));
+      .call(writeAttrs, {
+        x: cx0,
+        y: barY - 4,
+        height: barH + 8,
+        width: Math.max(2, x(memory.peak_bytes) - cx0),
+      });
   }
   segmentLabels(svg, bars, barY, barH);
   part(svg, 'capacity', 'line')
-    .attr('class', 'capacity')
-    .attr('x1', cx0)
-    .attr('x2', cx0)
-    .attr('y1', m.top)
-    .attr('y2', height - m.bottom);
+    .call(writeAttrs, { class: 'capacity', x1: cx0, x2: cx0, y1: m.top, y2: height - m.bottom });
   const capacityOnRight = cx0 > width / 2;
   label(svg, 'capacity-label', `capacity ${fmt.si(memory.capacity_bytes, 'B')}`, {
     class: 'chart-note',

@@ -6,6 +6,7 @@
 import { scaleLog } from 'd3-scale';
 import * as fmt from '../format.js';
 import { ChartPanel, bottomAxis, decadeTicks, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 import { roofsOf } from './roofline.js';
 
 function rowsOf(trace) {
@@ -58,28 +59,29 @@ function draw(svg, width, { trace }) {
     label(group, 'title', spec.title, { class: 'group-title', x: 0, y: top + 12 });
     const marks = rows.map((row, j) => ({ row, y: top + 20 + j * (barH + 6), value: spec.value(row) }));
     joinMarks(part(group, 'row-labels'), 'text', 'row-label', marks, (d) => d.row.rows)
-      .attr('x', m.left - 6)
-      .attr('y', (d) => d.y + barH - 3)
-      .attr('text-anchor', 'end')
-      .text((d) => (d.row.rows === 1 ? '1 row' : `${fmt.count(d.row.rows)} rows`));
+      .call(writeAttrs, { x: m.left - 6, y: (d) => d.y + barH - 3, 'text-anchor': 'end' })
+      .call(writeText, (d) => (d.row.rows === 1 ? '1 row' : `${fmt.count(d.row.rows)} rows`));
     joinMarks(part(group, 'bars'), 'rect', 'reuse-bar', marks, (d) => d.row.rows)
-      .attr('class', (d) => `reuse-bar rows-${d.row.rows === 1 ? 'one' : 'many'} bound-${d.row.bound}`)
-      .attr('x', m.left)
-      .attr('y', (d) => d.y)
-      .attr('height', barH)
-      .attr('width', (d) => Math.max(1, x(d.value) - m.left));
+      .call(writeAttrs, {
+        class: (d) => `reuse-bar rows-${d.row.rows === 1 ? 'one' : 'many'} bound-${d.row.bound}`,
+        x: m.left,
+        y: (d) => d.y,
+        height: barH,
+        width: (d) => Math.max(1, x(d.value) - m.left),
+      });
     joinMarks(part(group, 'values'), 'text', 'bar-total', marks, (d) => d.row.rows)
-      .attr('x', (d) => x(d.value) + 5)
-      .attr('y', (d) => d.y + barH - 3)
-      .text((d) => spec.format(d.value));
+      .call(writeAttrs, { x: (d) => x(d.value) + 5, y: (d) => d.y + barH - 3 })
+      .call(writeText, (d) => spec.format(d.value));
     const axisY = top + 20 + rows.length * (barH + 6);
     part(group, 'ridge', 'line')
-      .attr('class', 'ridge')
-      .attr('display', spec.ridge ? null : 'none')
-      .attr('x1', spec.ridge ? x(spec.ridge) : 0)
-      .attr('x2', spec.ridge ? x(spec.ridge) : 0)
-      .attr('y1', top + 16)
-      .attr('y2', axisY);
+      .call(writeAttrs, {
+        class: 'ridge',
+        display: spec.ridge ? null : 'none',
+        x1: spec.ridge ? x(spec.ridge) : 0,
+        x2: spec.ridge ? x(spec.ridge) : 0,
+        y1: top + 16,
+        y2: axisY,
+      });
     bottomAxis(group, x, {
       y: axisY,
       ticks: decadeTicks(x, Math.floor((width - 170) / 40)),

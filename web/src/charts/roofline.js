@@ -18,6 +18,7 @@ import {
   spreadLabels,
   tableData,
 } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 const SYMBOLS = {
   memory: symbolCircle,
@@ -105,7 +106,7 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
   const yDomain = [Math.min(...domains.map((d) => d[0])), Math.max(...domains.map((d) => d[1]))];
   const y = scaleLog().domain(yDomain).range([height - m.bottom, m.top]);
   // The axes a test (or a host) can read: they change only with the accelerator(s).
-  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
+  svg.call(writeAttrs, { 'data-x-domain': x.domain().join(','), 'data-y-domain': y.domain().join(',') });
   const px = (v) => x(clamp(v, x.domain()));
   const py = (v) => y(clamp(v, y.domain()));
 
@@ -121,7 +122,7 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
   });
 
   const roofs3 = roofs.peak && roofs.bandwidth && roofs.ridge;
-  const roofLayer = part(svg, 'roofs').attr('display', roofs3 ? null : 'none');
+  const roofLayer = part(svg, 'roofs').call(writeAttrs, { display: roofs3 ? null : 'none' });
   if (roofs3) {
     const ridgeX = roofs.ridge;
     const roofPath = line()
@@ -129,14 +130,18 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
       .y((d) => y(d[1]));
     const startX = Math.max(x0, y.domain()[0] / roofs.bandwidth);
     part(roofLayer, 'roof', 'path')
-      .attr('class', 'roof')
-      .attr('d', roofPath([[startX, roofs.bandwidth * startX], [ridgeX, roofs.peak], [x1, roofs.peak]]));
+      .call(writeAttrs, {
+        class: 'roof',
+        d: roofPath([[startX, roofs.bandwidth * startX], [ridgeX, roofs.peak], [x1, roofs.peak]]),
+      });
     part(roofLayer, 'ridge', 'line')
-      .attr('class', 'ridge')
-      .attr('x1', x(ridgeX))
-      .attr('x2', x(ridgeX))
-      .attr('y1', y(roofs.peak))
-      .attr('y2', height - m.bottom);
+      .call(writeAttrs, {
+        class: 'ridge',
+        x1: x(ridgeX),
+        x2: x(ridgeX),
+        y1: y(roofs.peak),
+        y2: height - m.bottom,
+      });
     // The ridge's label sits at the foot of its line, shortened (the axis names the unit) or
     // put left of the line when it would run off the chart (11.5px text: ~6.3px a character).
     const room = width - m.right - (x(ridgeX) + 4);
@@ -173,27 +178,33 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
 
   // A pinned scenario (compare.js): its roof dashed and its operators as hollow marks behind B's.
   const ghostRoofs = ghost ? roofsOf(ghost) : null;
-  const ghostLayer = part(svg, 'ghost').attr('class', 'ghost').attr('display', ghost ? null : 'none');
+  const ghostLayer = part(svg, 'ghost').call(writeAttrs, { class: 'ghost', display: ghost ? null : 'none' });
   if (ghost && ghostRoofs.peak && ghostRoofs.bandwidth && ghostRoofs.ridge) {
     const startX = Math.max(x0, y.domain()[0] / ghostRoofs.bandwidth);
     part(ghostLayer, 'ghost-roof', 'path')
-      .attr('class', 'roof roof--ghost')
-      .attr('d', line()([[x(startX), y(ghostRoofs.bandwidth * startX)], [x(ghostRoofs.ridge), y(ghostRoofs.peak)], [x(x1), y(ghostRoofs.peak)]]));
+      .call(writeAttrs, {
+        class: 'roof roof--ghost',
+        d: line()([[x(startX), y(ghostRoofs.bandwidth * startX)], [x(ghostRoofs.ridge), y(ghostRoofs.peak)], [x(x1), y(ghostRoofs.peak)]]),
+      });
   }
   joinMarks(part(ghostLayer, 'ghost-points'), 'path', 'point', ghost ? plotted(ghost) : [], (p) => p.op.name, true)
-    .attr('class', 'point point--ghost')
-    .attr('transform', (p) => `translate(${px(p.x)},${py(p.y)})`)
-    .attr('d', (p) => symbolPath(p.op.bound, 60))
+    .call(writeAttrs, {
+      class: 'point point--ghost',
+      transform: (p) => `translate(${px(p.x)},${py(p.y)})`,
+      d: (p) => symbolPath(p.op.bound, 60),
+    })
     .select('title')
-    .text((p) => `A: ${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
+    .call(writeText, (p) => `A: ${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
 
   const hi = (p) => Boolean(highlight?.has(p.op.name));
-  joinMarks(part(svg, 'points').attr('class', 'points'), 'path', 'point', points, (p) => p.op.name, true)
-    .attr('class', (p) => `point bound-${p.op.bound}${!highlight ? '' : hi(p) ? ' is-hi' : ' is-dim'}`)
-    .attr('transform', (p) => `translate(${px(p.x)},${py(p.y)})`)
-    .attr('d', (p) => symbolPath(p.op.bound, hi(p) ? 90 : 60))
+  joinMarks(part(svg, 'points').call(writeAttrs, { class: 'points' }), 'path', 'point', points, (p) => p.op.name, true)
+    .call(writeAttrs, {
+      class: (p) => `point bound-${p.op.bound}${!highlight ? '' : hi(p) ? ' is-hi' : ' is-dim'}`,
+      transform: (p) => `translate(${px(p.x)},${py(p.y)})`,
+      d: (p) => symbolPath(p.op.bound, hi(p) ? 90 : 60),
+    })
     .select('title')
-    .text((p) => `${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
+    .call(writeText, (p) => `${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
 
   const labels = highlight
     ? spreadLabels(
@@ -211,7 +222,7 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
       this.setAttribute('y', d.y + 4);
       this.setAttribute('text-anchor', leftSide ? 'end' : 'start');
     })
-    .text((d) => operatorLabel(d.p.op.name));
+    .call(writeText, (d) => operatorLabel(d.p.op.name));
 }
 
 function describe({ trace, ghost = null }) {

@@ -15,6 +15,7 @@ import {
   sizeSvg,
   tableData,
 } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 /**
  * Per step: operator segments and the launch overhead, in seconds. The overhead is the
@@ -103,43 +104,48 @@ function draw(svg, width, { trace, highlight }) {
   }
 
   joinMarks(part(svg, 'row-labels'), 'text', 'row-label', rows, (r) => String(r.step.step))
-    .attr('x', m.left - 8)
-    .attr('y', (r) => y(String(r.step.step)) + bandHeight / 2 + 4)
-    .attr('text-anchor', 'end')
-    .text((r) => `Step ${r.step.step}`);
+    .call(writeAttrs, {
+      x: m.left - 8,
+      y: (r) => y(String(r.step.step)) + bandHeight / 2 + 4,
+      'text-anchor': 'end',
+    })
+    .call(writeText, (r) => `Step ${r.step.step}`);
 
   joinMarks(part(svg, 'segments'), 'rect', 'segment', segments, (d) => d.segment.op.name, true)
-    .attr('class', (d) => d.className)
-    .attr('x', (d) => d.x0)
-    .attr('y', (d) => d.top)
-    .attr('width', (d) => d.w)
-    .attr('height', bandHeight)
+    .call(writeAttrs, {
+      class: (d) => d.className,
+      x: (d) => d.x0,
+      y: (d) => d.top,
+      width: (d) => d.w,
+      height: bandHeight,
+    })
     .select('title')
-    .text(
+    .call(
+      writeText,
       ({ segment }) =>
         `${segment.op.name}: ${fmt.seconds(segment.seconds)} (${segment.op.count} × ` +
         `${fmt.seconds(segment.op.seconds - segment.op.overhead_seconds)}), ${fmt.bound(segment.op.bound)}`,
     );
 
   joinMarks(part(svg, 'segment-labels'), 'text', 'segment-label', segmentLabels, (d) => d.id)
-    .attr('x', (d) => d.x)
-    .attr('y', (d) => d.top + bandHeight / 2 + 4)
-    .text((d) => d.text);
+    .call(writeAttrs, { x: (d) => d.x, y: (d) => d.top + bandHeight / 2 + 4 })
+    .call(writeText, (d) => d.text);
 
   joinMarks(part(svg, 'overheads'), 'rect', 'overhead-segment', overheads, (d) => d.id, true)
-    .attr('class', 'overhead-segment segment')
-    .attr('fill', hatch)
-    .attr('x', (d) => d.x0)
-    .attr('y', (d) => d.top)
-    .attr('width', (d) => d.w)
-    .attr('height', bandHeight)
+    .call(writeAttrs, {
+      class: 'overhead-segment segment',
+      fill: hatch,
+      x: (d) => d.x0,
+      y: (d) => d.top,
+      width: (d) => d.w,
+      height: bandHeight,
+    })
     .select('title')
-    .text((d) => `kernel-launch overhead: ${fmt.seconds(d.overhead)}`);
+    .call(writeText, (d) => `kernel-launch overhead: ${fmt.seconds(d.overhead)}`);
 
   joinMarks(part(svg, 'totals'), 'text', 'bar-total', totals, (d) => d.id)
-    .attr('x', (d) => d.x)
-    .attr('y', (d) => d.top + bandHeight / 2 + 4)
-    .text((d) => d.text);
+    .call(writeAttrs, { x: (d) => d.x, y: (d) => d.top + bandHeight / 2 + 4 })
+    .call(writeText, (d) => d.text);
 }
 
 function describe({ trace }) {

@@ -21,6 +21,7 @@ import {
   sizeSvg,
   tableData,
 } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 const PARTS = [
   { key: 'queue_seconds', label: 'Queueing', className: 'ttft-queue' },
@@ -61,7 +62,7 @@ function drawBar(svg, width, { trace, ghost = null, top = null }) {
   const x = top
     ? scaleLinear().domain([0, top]).range([m.left, width - m.right])
     : scaleLinear().domain([0, end || 1e-9]).nice().range([m.left, width - m.right]);
-  svg.attr('data-x-domain', x.domain().join(','));
+  svg.call(writeAttrs, { 'data-x-domain': x.domain().join(',') });
   bottomAxis(svg, x, {
     y: height - m.bottom,
     width: width - m.left - m.right,
@@ -73,13 +74,15 @@ function drawBar(svg, width, { trace, ghost = null, top = null }) {
   const { segments, end: start } = segmentsOf(ttft, x);
   const ghostSegments = ghost ? segmentsOf(ghost.totals.ttft, x).segments : [];
   joinMarks(part(svg, 'ghost'), 'rect', 'ttft-part', ghostSegments, (d) => d.key, true)
-    .attr('class', (d) => `ttft-part ttft-part--ghost ${d.className}`)
-    .attr('x', (d) => d.x0)
-    .attr('y', 8)
-    .attr('width', (d) => d.w)
-    .attr('height', ghostH)
+    .call(writeAttrs, {
+      class: (d) => `ttft-part ttft-part--ghost ${d.className}`,
+      x: (d) => d.x0,
+      y: 8,
+      width: (d) => d.w,
+      height: ghostH,
+    })
     .select('title')
-    .text((d) => `A: ${d.label}: ${fmt.seconds(d.value)}`);
+    .call(writeText, (d) => `A: ${d.label}: ${fmt.seconds(d.value)}`);
   // A's label just after its bar (before it, when the bar reaches the right edge).
   const ghostEnd = ghostSegments.length ? Math.max(...ghostSegments.map((d) => d.x0 + d.w)) : m.left;
   const ghostText = ghost ? `A (pinned): ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}` : null;
@@ -91,23 +94,27 @@ function drawBar(svg, width, { trace, ghost = null, top = null }) {
     'text-anchor': ghostRight ? 'start' : 'end',
   });
   joinMarks(part(svg, 'parts'), 'rect', 'ttft-part', segments, (d) => d.key, true)
-    .attr('class', (d) => `ttft-part ${d.className}`)
-    .attr('x', (d) => d.x0)
-    .attr('y', barY)
-    .attr('width', (d) => d.w)
-    .attr('height', barH)
+    .call(writeAttrs, {
+      class: (d) => `ttft-part ${d.className}`,
+      x: (d) => d.x0,
+      y: barY,
+      width: (d) => d.w,
+      height: barH,
+    })
     .select('title')
-    .text((d) => `${d.label}: ${fmt.seconds(d.value)}`);
+    .call(writeText, (d) => `${d.label}: ${fmt.seconds(d.value)}`);
   segmentLabels(svg, segments, barY, barH);
   const x0 = x(Math.min(start, x.domain()[1]));
   part(svg, 'unbounded', 'rect')
-    .attr('class', 'ttft-part unbounded-area')
-    .attr('fill', hatch)
-    .attr('display', ttft.overloaded ? null : 'none')
-    .attr('x', x0)
-    .attr('y', barY)
-    .attr('width', Math.max(0, width - m.right - x0))
-    .attr('height', barH);
+    .call(writeAttrs, {
+      class: 'ttft-part unbounded-area',
+      fill: hatch,
+      display: ttft.overloaded ? null : 'none',
+      x: x0,
+      y: barY,
+      width: Math.max(0, width - m.right - x0),
+      height: barH,
+    });
   label(svg, 'verdict', ttft.overloaded ? 'Overloaded: the queue grows without bound →' : null, {
     class: 'fit-verdict does-not-fit',
     x: width - m.right,
@@ -279,7 +286,7 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
     : scaleLog()
         .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
         .range([height - m.bottom, m.top]);
-  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
+  svg.call(writeAttrs, { 'data-x-domain': x.domain().join(','), 'data-y-domain': y.domain().join(',') });
   const axisName = linear ? spec.axis.replace(', log scale', '').replace(' (log scale)', '') : spec.axis;
   bottomAxis(svg, x, {
     y: height - m.bottom,
@@ -298,16 +305,16 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
 
   const firstOverloaded = points.find((p) => p.overloaded);
   const area = part(svg, 'overloaded', 'rect')
-    .attr('class', 'unbounded-area')
-    .attr('fill', hatch)
-    .attr('display', firstOverloaded ? null : 'none');
+    .call(writeAttrs, { class: 'unbounded-area', fill: hatch, display: firstOverloaded ? null : 'none' });
   const x0 = firstOverloaded ? x(firstOverloaded.value) : 0;
   if (firstOverloaded) {
     area
-      .attr('x', x0)
-      .attr('y', m.top)
-      .attr('width', Math.max(0, width - m.right - x0))
-      .attr('height', height - m.bottom - m.top);
+      .call(writeAttrs, {
+        x: x0,
+        y: m.top,
+        width: Math.max(0, width - m.right - x0),
+        height: height - m.bottom - m.top,
+      });
   }
   label(svg, 'overloaded-label', firstOverloaded ? 'overloaded' : null, {
     class: 'fit-verdict does-not-fit',
@@ -321,21 +328,15 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
       .defined((p) => p[key] !== null && p[key] > 0 && p[key] <= top * 1.0001 && p.value >= x.domain()[0])
       .x((p) => x(p.value))
       .y((p) => y(p[key]));
-  part(svg, 'execution', 'path').attr('class', 'sweep-line sweep-execution').attr('d', curve('execution_seconds')(points));
-  part(svg, 'total', 'path').attr('class', 'sweep-line sweep-total').attr('d', curve('total_seconds')(points));
+  part(svg, 'execution', 'path').call(writeAttrs, { class: 'sweep-line sweep-execution', d: curve('execution_seconds')(points) });
+  part(svg, 'total', 'path').call(writeAttrs, { class: 'sweep-line sweep-total', d: curve('total_seconds')(points) });
 
   const cx = here ? x(here.value) : 0;
-  const marker = part(svg, 'current').attr('display', here ? null : 'none');
+  const marker = part(svg, 'current').call(writeAttrs, { display: here ? null : 'none' });
   part(marker, 'rule', 'line')
-    .attr('class', 'current-rule')
-    .attr('x1', cx)
-    .attr('x2', cx)
-    .attr('y1', m.top)
-    .attr('y2', height - m.bottom);
+    .call(writeAttrs, { class: 'current-rule', x1: cx, x2: cx, y1: m.top, y2: height - m.bottom });
   joinMarks(part(marker, 'dot'), 'circle', 'current-dot', here && here.total_seconds !== null && here.total_seconds <= top * 1.0001 ? [here] : [])
-    .attr('cx', cx)
-    .attr('cy', (d) => y(d.total_seconds))
-    .attr('r', 4.5);
+    .call(writeAttrs, { cx, cy: (d) => y(d.total_seconds), r: 4.5 });
   label(marker, 'label', 'current', {
     class: 'chart-note',
     x: cx + (cx > width * 0.65 ? -5 : 5),
