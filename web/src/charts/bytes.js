@@ -5,7 +5,7 @@
 
 import { scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, joinMarks, legend, operatorLabel, part, sizeSvg, tableData } from './common.js';
+import { bottomAxis, chartPanel, joinMarks, operatorLabel, part, sizeSvg, tableData } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
 export const BYTE_PARTS = Object.freeze([
@@ -83,13 +83,6 @@ function table({ trace }) {
 }
 
 export function bytesChart() {
-  return new ChartPanel({
-    id: 'chart-bytes',
-    title: 'Memory traffic by operator: weights, activations, K/V',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend(BYTE_PARTS.map((p) => ({ kind: 'bar', className: `byte-part byte-${p.key}`, label: p.label }))),
-  });
+  const legendItems = BYTE_PARTS.map((p) => ({ kind: 'bar', className: `byte-part byte-${p.key}`, label: p.label }));
+  return chartPanel('chart-bytes', 'Memory traffic by operator: weights, activations, K/V', { draw, describe, table, key }, legendItems);
 }

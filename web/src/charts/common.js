@@ -181,6 +181,39 @@ export function joinMarks(parent, tag, className, items, key, withTitle = false)
 }
 
 /**
+ * A chart made by a chart module: its drawing (`draw`, `describe`, `table` and, when it has
+ * one, `key`, as ChartPanel takes them) with the key `legendItems` (legend()) under it.
+ */
+export function chartPanel(id, title, { draw, describe, table, key = null }, legendItems, extra = []) {
+  return new ChartPanel({ id, title, draw, describe, table, key, extra, legend: legend(legendItems) });
+}
+
+/**
+ * A vertical rule across y1…y2 at x in the part `name` (a <line> of class `className`), hidden
+ * when x is null.
+ */
+export function verticalRule(parent, name, className, x, y1, y2) {
+  return part(parent, name, 'line').call(writeAttrs, {
+    class: className,
+    display: x === null ? 'none' : null,
+    x1: x ?? 0,
+    x2: x ?? 0,
+    y1,
+    y2,
+  });
+}
+
+/**
+ * The labels at the left of a bar chart's rows (the part 'row-labels'), right-aligned at x;
+ * `y` and `text` as writeAttrs and writeText take them, per row.
+ */
+export function rowLabels(parent, rows, key, x, y, text) {
+  return joinMarks(part(parent, 'row-labels'), 'text', 'row-label', rows, key)
+    .call(writeAttrs, { x, y, 'text-anchor': 'end' })
+    .call(writeText, text);
+}
+
+/**
  * Shows `text` at (x, y) in the part `name`, or hides the part when text is null; undefined
  * shows the part and leaves its content to the caller (lines as <tspan>s).
  */

@@ -10,17 +10,17 @@ import { scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import * as fmt from '../format.js';
 import {
-  ChartPanel,
   bottomAxis,
+  chartPanel,
   decadeTicks,
   joinMarks,
   label,
   leftAxis,
-  legend,
   operatorLabel,
   part,
   sizeSvg,
   tableData,
+  verticalRule,
 } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
@@ -81,7 +81,7 @@ function draw(svg, width, { curve, trace }) {
 
   const here = trace.scenario.prompt_tokens;
   const hx = x(Math.min(PROMPT_DOMAIN[1], Math.max(PROMPT_DOMAIN[0], here)));
-  part(svg, 'current', 'line').call(writeAttrs, { class: 'current-rule', x1: hx, x2: hx, y1: m.top, y2: height - m.bottom });
+  verticalRule(svg, 'current', 'current-rule', hx, m.top, height - m.bottom);
   const projections = trace.steps[1].facts.projections;
   joinMarks(part(svg, 'current-dots'), 'circle', 'current-dot', projections, (p) => p.name)
     .call(writeAttrs, { cx: hx, cy: (p) => y(clamp(p.intensity)), r: 4 });
@@ -116,19 +116,11 @@ function table({ curve }) {
 }
 
 export function intensityChart() {
-  return new ChartPanel({
-    id: 'chart-intensity',
-    title: 'Weight reuse: projection intensity against prompt length',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend([
-      { kind: 'bar', className: 'intensity-swatch series-0', label: 'Q/K/V projection' },
-      { kind: 'bar', className: 'intensity-swatch series-1', label: 'output projection' },
-      { kind: 'bar', className: 'intensity-swatch series-2', label: 'MLP up (and gate)' },
-      { kind: 'bar', className: 'intensity-swatch series-3', label: 'MLP down' },
-      { kind: 'rule', className: 'ridge', label: 'ridge point' },
-    ]),
-  });
+  return chartPanel('chart-intensity', 'Weight reuse: projection intensity against prompt length', { draw, describe, table, key }, [
+    { kind: 'bar', className: 'intensity-swatch series-0', label: 'Q/K/V projection' },
+    { kind: 'bar', className: 'intensity-swatch series-1', label: 'output projection' },
+    { kind: 'bar', className: 'intensity-swatch series-2', label: 'MLP up (and gate)' },
+    { kind: 'bar', className: 'intensity-swatch series-3', label: 'MLP down' },
+    { kind: 'rule', className: 'ridge', label: 'ridge point' },
+  ]);
 }

@@ -10,7 +10,7 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { area, curveStepBefore, line } from 'd3-shape';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, joinMarks, label, leftAxis, legend, part, sizeSvg, tableData } from './common.js';
+import { bottomAxis, chartPanel, joinMarks, label, leftAxis, part, rowLabels, sizeSvg, tableData, verticalRule } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
 export const POLICIES = Object.freeze([
@@ -51,51 +51,51 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
     // objective's label on the same line.
     const title = width < 480 ? g.title : `${g.title} (p50, p90, p99)`;
     label(group, 'title', title, { class: 'group-title', x: 0, y: top + 14 });
-    const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
     const rows = runs.map((r, i) => ({ run: r, y: top + 24 + i * rowH }));
-    joinMarks(part(group, 'row-labels'), 'text', 'row-label', rows, (d) => d.run.policy)
-      .call(writeAttrs, { x: m.left - 6, y: (d) => d.y + rowH / 2, 'text-anchor': 'end' })
-      .call(writeText, (d) => policyLabel(d.run.policy));
-    const bars = rows.flatMap((d) =>
-      missing(d.run.report, g.key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[g.key][p], y: d.y + band(p), policy: d.run.policy })),
-    );
-    joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
-      .call(writeAttrs, {
-        class: (b) => `percentile-bar percentile-${b.p}`,
-        x: m.left,
-        y: (b) => b.y,
-        height: band.bandwidth(),
-        width: (b) => Math.max(1, x(b.value) - m.left),
-      })
-      .select('title')
-      .call(writeText, (b) => `${policyLabel(b.policy)} ${b.p}: ${fmt.seconds(b.value)}`);
-    joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => missing(d.run.report, g.key)), (d) => d.run.policy)
-      .call(writeAttrs, {
-        class: (d) => `fit-verdict${d.run.report.overloaded ? ' does-not-fit' : ''}`,
-        x: m.left + 4,
-        y: (d) => d.y + rowH / 2,
-      })
-      .call(writeText, (d) => missing(d.run.report, g.key));
+    percentileRows(group, g.key, rows, { x, rowH, left: m.left });
     const axisY = top + 24 + runs.length * rowH;
-    part(group, 'slo', 'line')
-      .call(writeAttrs, {
-        class: 'slo-rule',
-        display: g.slo ? null : 'none',
-        x1: g.slo ? x(g.slo) : 0,
-        x2: g.slo ? x(g.slo) : 0,
-        y1: top + 20,
-        y2: axisY,
-      });
-    // Beside the rule, on the side with room: an objective near the axis's end would put its
-    // label past the chart's edge (clipped at 390 px).
-    const sloInRightHalf = g.slo != null && x(g.slo) > (m.left + width - m.right) / 2;
-    label(group, 'slo-label', g.slo ? `SLO ${fmt.seconds(g.slo)}` : null, {
-      class: 'chart-note',
-      x: g.slo ? x(g.slo) + (sloInRightHalf ? -4 : 4) : 0,
-      y: top + 14,
-      'text-anchor': sloInRightHalf ? 'end' : 'start',
-    });
+    sloRule(group, g.slo, x, { top, axisY, width, m });
     bottomAxis(group, x, { y: axisY, width: width - m.left - m.right, format: fmt.seconds, name: `axis-${gi}` });
+  });
+}
+
+/** Per run (`rows`: {run, y}), its label and its three percentile bars of `key`, or why it has none. */
+function percentileRows(group, key, rows, { x, rowH, left }) {
+  const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
+  rowLabels(group, rows, (d) => d.run.policy, left - 6, (d) => d.y + rowH / 2, (d) => policyLabel(d.run.policy));
+  const bars = rows.flatMap((d) =>
+    missing(d.run.report, key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[key][p], y: d.y + band(p), policy: d.run.policy })),
+  );
+  joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
+    .call(writeAttrs, {
+      class: (b) => `percentile-bar percentile-${b.p}`,
+      x: left,
+      y: (b) => b.y,
+      height: band.bandwidth(),
+      width: (b) => Math.max(1, x(b.value) - left),
+    })
+    .select('title')
+    .call(writeText, (b) => `${policyLabel(b.policy)} ${b.p}: ${fmt.seconds(b.value)}`);
+  joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => missing(d.run.report, key)), (d) => d.run.policy)
+    .call(writeAttrs, {
+      class: (d) => `fit-verdict${d.run.report.overloaded ? ' does-not-fit' : ''}`,
+      x: left + 4,
+      y: (d) => d.y + rowH / 2,
+    })
+    .call(writeText, (d) => missing(d.run.report, key));
+}
+
+/** The objective `slo` (seconds; none when null) as a rule across the group's rows, labelled. */
+function sloRule(group, slo, x, { top, axisY, width, m }) {
+  verticalRule(group, 'slo', 'slo-rule', slo ? x(slo) : null, top + 20, axisY);
+  // Beside the rule, on the side with room: an objective near the axis's end would put its
+  // label past the chart's edge (clipped at 390 px).
+  const sloInRightHalf = slo != null && x(slo) > (m.left + width - m.right) / 2;
+  label(group, 'slo-label', slo ? `SLO ${fmt.seconds(slo)}` : null, {
+    class: 'chart-note',
+    x: slo ? x(slo) + (sloInRightHalf ? -4 : 4) : 0,
+    y: top + 14,
+    'text-anchor': sloInRightHalf ? 'end' : 'start',
   });
 }
 
@@ -128,19 +128,12 @@ function tablePercentiles({ runs }) {
 }
 
 export function percentileChart() {
-  return new ChartPanel({
-    id: 'chart-serving-percentiles',
-    title: 'Latency percentiles per scheduler',
-    draw: drawPercentiles,
-    describe: describePercentiles,
-    table: tablePercentiles,
-    legend: legend([
-      { kind: 'bar', className: 'percentile-bar percentile-p50', label: 'median (p50)' },
-      { kind: 'bar', className: 'percentile-bar percentile-p90', label: 'p90' },
-      { kind: 'bar', className: 'percentile-bar percentile-p99', label: 'p99' },
-      { kind: 'rule', className: 'slo-rule', label: 'service-level objective (SLO)' },
-    ]),
-  });
+  return chartPanel('chart-serving-percentiles', 'Latency percentiles per scheduler', { draw: drawPercentiles, describe: describePercentiles, table: tablePercentiles }, [
+    { kind: 'bar', className: 'percentile-bar percentile-p50', label: 'median (p50)' },
+    { kind: 'bar', className: 'percentile-bar percentile-p90', label: 'p90' },
+    { kind: 'bar', className: 'percentile-bar percentile-p99', label: 'p99' },
+    { kind: 'rule', className: 'slo-rule', label: 'service-level objective (SLO)' },
+  ]);
 }
 
 // --- Attainment against rate ---------------------------------------------------------------
@@ -203,17 +196,10 @@ function tableAttainment({ runs }) {
 }
 
 export function attainmentChart() {
-  return new ChartPanel({
-    id: 'chart-serving-attainment',
-    title: 'SLO attainment against arrival rate, goodput marked',
-    draw: drawAttainment,
-    describe: describeAttainment,
-    table: tableAttainment,
-    legend: legend([
-      ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
-      { kind: 'rule', className: 'goodput-rule', label: 'goodput (dashed, per scheduler)' },
-    ]),
-  });
+  return chartPanel('chart-serving-attainment', 'SLO attainment against arrival rate, goodput marked', { draw: drawAttainment, describe: describeAttainment, table: tableAttainment }, [
+    ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
+    { kind: 'rule', className: 'goodput-rule', label: 'goodput (dashed, per scheduler)' },
+  ]);
 }
 
 // --- Timeline of a simulated minute --------------------------------------------------------
@@ -309,16 +295,9 @@ function tableTimeline({ runs }) {
 }
 
 export function timelineChart() {
-  return new ChartPanel({
-    id: 'chart-serving-timeline',
-    title: 'A simulated minute: prefill and decode tokens per step, and the queue',
-    draw: drawTimeline,
-    describe: describeTimeline,
-    table: tableTimeline,
-    legend: legend([
-      { kind: 'bar', className: 'timeline-prefill', label: 'prompt tokens (prefill)' },
-      { kind: 'bar', className: 'timeline-decode', label: 'output tokens (decode)' },
-      { kind: 'bar', className: 'timeline-queue', label: 'requests waiting (the strip under each)' },
-    ]),
-  });
+  return chartPanel('chart-serving-timeline', 'A simulated minute: prefill and decode tokens per step, and the queue', { draw: drawTimeline, describe: describeTimeline, table: tableTimeline }, [
+    { kind: 'bar', className: 'timeline-prefill', label: 'prompt tokens (prefill)' },
+    { kind: 'bar', className: 'timeline-decode', label: 'output tokens (decode)' },
+    { kind: 'bar', className: 'timeline-queue', label: 'requests waiting (the strip under each)' },
+  ]);
 }

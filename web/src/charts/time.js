@@ -4,17 +4,7 @@
 
 import { scaleBand, scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import {
-  ChartPanel,
-  bottomAxis,
-  hatchPattern,
-  joinMarks,
-  legend,
-  operatorLabel,
-  part,
-  sizeSvg,
-  tableData,
-} from './common.js';
+import { bottomAxis, chartPanel, hatchPattern, joinMarks, operatorLabel, part, rowLabels, sizeSvg, tableData } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
 /**
@@ -76,6 +66,17 @@ function draw(svg, width, { trace, highlight }) {
   });
 
   // Lay out every mark first (plain data), then join each kind once.
+  const marks = layOut(rows, x, y, highlight);
+  const labelY = (r) => y(String(r.step.step)) + bandHeight / 2 + 4;
+  rowLabels(svg, rows, (r) => String(r.step.step), m.left - 8, labelY, (r) => `Step ${r.step.step}`);
+  drawMarks(svg, marks, bandHeight, hatch);
+}
+
+/**
+ * Per step's bar: its operators' segments (and their labels where they fit), its launch
+ * overhead, and its total at the end; as plain data, placed on the scales x and y.
+ */
+function layOut(rows, x, y, highlight) {
   const segments = [];
   const segmentLabels = [];
   const overheads = [];
@@ -102,15 +103,11 @@ function draw(svg, width, { trace, highlight }) {
     }
     totals.push({ id: stepKey, x: x(start) + 6, top, text: row.segments.length ? fmt.seconds(row.total) : 'no kernels' });
   }
+  return { segments, segmentLabels, overheads, totals };
+}
 
-  joinMarks(part(svg, 'row-labels'), 'text', 'row-label', rows, (r) => String(r.step.step))
-    .call(writeAttrs, {
-      x: m.left - 8,
-      y: (r) => y(String(r.step.step)) + bandHeight / 2 + 4,
-      'text-anchor': 'end',
-    })
-    .call(writeText, (r) => `Step ${r.step.step}`);
-
+/** Joins each kind of mark laid out by layOut (bands `bandHeight` high; `hatch` the overhead's fill). */
+function drawMarks(svg, { segments, segmentLabels, overheads, totals }, bandHeight, hatch) {
   joinMarks(part(svg, 'segments'), 'rect', 'segment', segments, (d) => d.segment.op.name, true)
     .call(writeAttrs, {
       class: (d) => d.className,
@@ -180,20 +177,12 @@ function table({ trace }) {
 }
 
 export function timeChart() {
-  return new ChartPanel({
-    id: 'chart-time',
-    title: 'Where the time goes, step by step',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend([
-      { kind: 'bar', className: 'segment step-1 shade-0', label: 'Step 1 kernels' },
-      { kind: 'bar', className: 'segment step-2 shade-0', label: 'Step 2 kernels' },
-      { kind: 'bar', className: 'segment step-3 shade-0', label: 'Step 3 kernels' },
-      { kind: 'bar', className: 'segment step-5 shade-0', label: 'Step 5 kernels' },
-      { kind: 'bar', className: 'segment link', label: 'All-reduces between devices (tensor parallelism)' },
-      { kind: 'hatch', className: 'overhead', label: 'Kernel-launch overhead' },
-    ]),
-  });
+  return chartPanel('chart-time', 'Where the time goes, step by step', { draw, describe, table, key }, [
+    { kind: 'bar', className: 'segment step-1 shade-0', label: 'Step 1 kernels' },
+    { kind: 'bar', className: 'segment step-2 shade-0', label: 'Step 2 kernels' },
+    { kind: 'bar', className: 'segment step-3 shade-0', label: 'Step 3 kernels' },
+    { kind: 'bar', className: 'segment step-5 shade-0', label: 'Step 5 kernels' },
+    { kind: 'bar', className: 'segment link', label: 'All-reduces between devices (tensor parallelism)' },
+    { kind: 'hatch', className: 'overhead', label: 'Kernel-launch overhead' },
+  ]);
 }
