@@ -54,14 +54,7 @@ function draw(svg, width, { curve, trace }) {
   leftAxis(svg, y, { x: m.left, ticks: decadeTicks(y, 7), title: 'Intensity (FLOP/byte, log)', titleOffset: 46 });
 
   const ridge = trace.roofline.ridge_flops_per_byte;
-  part(svg, 'ridge', 'line')
-    .call(writeAttrs, {
-      class: 'ridge',
-      x1: m.left,
-      x2: width - m.right,
-      y1: y(clamp(ridge)),
-      y2: y(clamp(ridge)),
-    });
+  part(svg, 'ridge', 'line').call(writeAttrs, { class: 'ridge', x1: m.left, x2: width - m.right, y1: y(clamp(ridge)), y2: y(clamp(ridge)) });
   // Under the line at the right, where the curves have climbed above it.
   label(svg, 'ridge-label', `ridge ${fmt.number(ridge, 3)} FLOP/byte${width < 480 ? '' : ': above it, compute-bound'}`, {
     class: 'chart-note',

@@ -248,15 +248,9 @@ function drawTimeline(svg, width, { runs }) {
         .y0((d) => scale(lower(d)))
         .y1((d) => scale(upper(d)));
     const start = rows.length ? [{ ...rows[0], t: Math.max(0, rows[0].t - rows[0].step) }, ...rows] : rows;
-    part(g, 'prefill', 'path')
-      .call(writeAttrs, { class: 'timeline-prefill', d: steps(y, () => 0, (d) => d.prefill)(start) });
-    part(g, 'decode', 'path')
-      .call(writeAttrs, {
-        class: 'timeline-decode',
-        d: steps(y, (d) => d.prefill, (d) => d.prefill + d.decode)(start),
-      });
-    part(g, 'queue', 'path')
-      .call(writeAttrs, { class: 'timeline-queue', d: steps(yq, () => 0, (d) => d.queued)(start) });
+    part(g, 'prefill', 'path').call(writeAttrs, { class: 'timeline-prefill', d: steps(y, () => 0, (d) => d.prefill)(start) });
+    part(g, 'decode', 'path').call(writeAttrs, { class: 'timeline-decode', d: steps(y, (d) => d.prefill, (d) => d.prefill + d.decode)(start) });
+    part(g, 'queue', 'path').call(writeAttrs, { class: 'timeline-queue', d: steps(yq, () => 0, (d) => d.queued)(start) });
     leftAxis(g, y, { x: m.left, height: tokensH, ticks: y.ticks(3), title: i === 0 ? 'tokens per step' : null, name: 'y', titleOffset: 46 });
     leftAxis(g, yq, { x: m.left, height: queueH, ticks: yq.domain(), name: 'yq' });
     label(g, 'queue-top', 'waiting', { class: 'chart-note', x: width - m.right + 4, y: top + queueTop + queueH / 2 + 4 });
