@@ -5,7 +5,8 @@
 
 import { scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, joinMarks, legend, operatorLabel, part, sizeSvg, tableData } from './common.js';
+import { bottomAxis, chartPanel, joinMarks, operatorLabel, part, sizeSvg, tableData } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 export const BYTE_PARTS = Object.freeze([
   { key: 'weights', label: 'Weights', words: 'weights' },
@@ -41,10 +42,8 @@ function draw(svg, width, { trace }) {
   });
   const placed = rows.map((r, i) => ({ ...r, y: m.top + i * (barH + gap) }));
   joinMarks(part(svg, 'labels'), 'text', 'row-label', placed, (r) => r.op.name)
-    .attr('x', m.left - 6)
-    .attr('y', (r) => r.y + barH - 3)
-    .attr('text-anchor', 'end')
-    .text((r) => operatorLabel(r.op.name));
+    .call(writeAttrs, { x: m.left - 6, y: (r) => r.y + barH - 3, 'text-anchor': 'end' })
+    .call(writeText, (r) => operatorLabel(r.op.name));
   const segments = placed.flatMap((r) => {
     let start = 0;
     return r.parts.map((p) => {
@@ -54,13 +53,15 @@ function draw(svg, width, { trace }) {
     });
   });
   joinMarks(part(svg, 'segments'), 'rect', 'byte-part', segments, (s) => s.id, true)
-    .attr('class', (s) => `byte-part byte-${s.key}`)
-    .attr('x', (s) => s.x0)
-    .attr('y', (s) => s.y)
-    .attr('width', (s) => s.w)
-    .attr('height', barH)
+    .call(writeAttrs, {
+      class: (s) => `byte-part byte-${s.key}`,
+      x: (s) => s.x0,
+      y: (s) => s.y,
+      width: (s) => s.w,
+      height: barH,
+    })
     .select('title')
-    .text((s) => `${operatorLabel(s.op)}: ${s.label} ${fmt.bytes(s.bytes)}`);
+    .call(writeText, (s) => `${operatorLabel(s.op)}: ${s.label} ${fmt.bytes(s.bytes)}`);
 }
 
 function describe({ trace }) {
@@ -82,13 +83,6 @@ function table({ trace }) {
 }
 
 export function bytesChart() {
-  return new ChartPanel({
-    id: 'chart-bytes',
-    title: 'Memory traffic by operator: weights, activations, K/V',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend(BYTE_PARTS.map((p) => ({ kind: 'bar', className: `byte-part byte-${p.key}`, label: p.label }))),
-  });
+  const legendItems = BYTE_PARTS.map((p) => ({ kind: 'bar', className: `byte-part byte-${p.key}`, label: p.label }));
+  return chartPanel('chart-bytes', 'Memory traffic by operator: weights, activations, K/V', { draw, describe, table, key }, legendItems);
 }

@@ -5,38 +5,11 @@
 // light and dark schemes apply, and nothing here sets an inline style (the CSP forbids them).
 
 import { axisBottom, axisLeft } from 'd3-axis';
-import { create, namespace, select, selection } from 'd3-selection';
+import { create, select } from 'd3-selection';
 import { symbol, symbolCircle, symbolDiamond, symbolSquare, symbolTriangle } from 'd3-shape';
 import { h, setAttr, setText } from '../dom.js';
 import { tick } from '../format.js';
-
-// Charts are updated in place, and on a new scenario most of an SVG's attributes and texts keep
-// their values (axis ticks, labels, sizes). d3 writes every value it is given, and Blink treats
-// any write to an SVG attribute or text as a change to lay out again. These two methods of d3's
-// selections (this bundle's own copy) skip a write whose value is already there; everything
-// else about them is d3's.
-const d3Attr = selection.prototype.attr;
-const d3Text = selection.prototype.text;
-
-selection.prototype.attr = function attr(name, value) {
-  if (arguments.length < 2 || typeof namespace(name) !== 'string') return d3Attr.apply(this, arguments);
-  return this.each(function write(d, i, group) {
-    const v = typeof value === 'function' ? value.call(this, d, i, group) : value;
-    if (v === null || v === undefined) {
-      if (this.hasAttribute(name)) this.removeAttribute(name);
-    } else {
-      setAttr(this, name, v);
-    }
-  });
-};
-
-selection.prototype.text = function text(value) {
-  if (arguments.length < 1) return d3Text.call(this);
-  return this.each(function write(d, i, group) {
-    const v = typeof value === 'function' ? value.call(this, d, i, group) : value;
-    setText(this, v === null || v === undefined ? '' : v);
-  });
-};
+import { writeAttrs, writeText } from './writes.js';
 
 let uid = 0;
 
@@ -79,7 +52,7 @@ export class ChartPanel {
     this.width = 0;
     this.lastKey = null;
     this.dataStale = false;
-    this.svg = create('svg').attr('role', 'img');
+    this.svg = create('svg').call(writeAttrs, { role: 'img' });
     this.canvas = h('div', { class: 'chart-canvas' }, this.svg.node());
     this.caption = h('figcaption', { class: 'chart-caption', id: `${id}-caption` });
     this.data = h('div', { class: 'visually-hidden chart-data' });
@@ -187,7 +160,7 @@ export function part(parent, name, tag = 'g') {
   const known = parts.get(name);
   if (known?.parentNode === node) return select(known);
   let made = parent.selectChild(`[data-part="${name}"]`);
-  if (made.empty()) made = parent.append(tag).attr('data-part', name);
+  if (made.empty()) made = parent.append(tag).call(writeAttrs, { 'data-part': name });
   parts.set(name, made.node());
   return made;
 }
@@ -201,10 +174,43 @@ export function joinMarks(parent, tag, className, items, key, withTitle = false)
     .selectAll(`${tag}.${className.split(' ')[0]}`)
     .data(items, key)
     .join((enter) => {
-      const made = enter.append(tag).attr('class', className);
+      const made = enter.append(tag).call(writeAttrs, { class: className });
       if (withTitle) made.append('title');
       return made;
     });
+}
+
+/**
+ * A chart made by a chart module: its drawing (`draw`, `describe`, `table` and, when it has
+ * one, `key`, as ChartPanel takes them) with the key `legendItems` (legend()) under it.
+ */
+export function chartPanel(id, title, { draw, describe, table, key = null }, legendItems, extra = []) {
+  return new ChartPanel({ id, title, draw, describe, table, key, extra, legend: legend(legendItems) });
+}
+
+/**
+ * A vertical rule across y1…y2 at x in the part `name` (a <line> of class `className`), hidden
+ * when x is null.
+ */
+export function verticalRule(parent, name, className, x, y1, y2) {
+  return part(parent, name, 'line').call(writeAttrs, {
+    class: className,
+    display: x === null ? 'none' : null,
+    x1: x ?? 0,
+    x2: x ?? 0,
+    y1,
+    y2,
+  });
+}
+
+/**
+ * The labels at the left of a bar chart's rows (the part 'row-labels'), right-aligned at x;
+ * `y` and `text` as writeAttrs and writeText take them, per row.
+ */
+export function rowLabels(parent, rows, key, x, y, text) {
+  return joinMarks(part(parent, 'row-labels'), 'text', 'row-label', rows, key)
+    .call(writeAttrs, { x, y, 'text-anchor': 'end' })
+    .call(writeText, text);
 }
 
 /**
@@ -213,10 +219,10 @@ export function joinMarks(parent, tag, className, items, key, withTitle = false)
  */
 export function label(parent, name, text, attrs = {}) {
   const node = part(parent, name, 'text');
-  node.attr('display', text === null ? 'none' : null);
+  node.call(writeAttrs, { display: text === null ? 'none' : null });
   if (text === null) return node;
-  for (const [attr, value] of Object.entries(attrs)) node.attr(attr, value);
-  return text === undefined ? node : node.text(text);
+  node.call(writeAttrs, attrs);
+  return text === undefined ? node : node.call(writeText, text);
 }
 
 /**
@@ -237,9 +243,8 @@ export function segmentLabels(svg, segments, barY, barH) {
     segments.filter((d) => d.w > d.label.length * LABEL_CHAR_PX + 2 * LABEL_INSET_PX),
     (d) => d.key,
   )
-    .attr('x', (d) => d.x0 + LABEL_INSET_PX)
-    .attr('y', barY + barH / 2 + 4)
-    .text((d) => d.label);
+    .call(writeAttrs, { x: (d) => d.x0 + LABEL_INSET_PX, y: barY + barH / 2 + 4 })
+    .call(writeText, (d) => d.label);
 }
 
 /** A data table for screen readers as data: `{caption, columns, rows}`. */
@@ -292,10 +297,11 @@ export function decadeTicks(scale, max = 8) {
 
 /**
  * Calls d3's axis on the part `name` unless it would draw exactly what is there: same position,
- * range and tick labels (d3's axis rewrites every tick on every call).
+ * range and tick labels (d3's axis rewrites every tick's attributes and text on every call, with
+ * d3's own attr and text: writes.js does not reach inside it).
  */
 function drawAxis(svg, name, className, transform, axis, scale, tickValues) {
-  const g = part(svg, name).attr('class', className).attr('transform', transform);
+  const g = part(svg, name).call(writeAttrs, { class: className, transform });
   const values = tickValues ?? (scale.ticks ? scale.ticks(...axis.tickArguments()) : scale.domain());
   const format = axis.tickFormat();
   const key = JSON.stringify([scale.range(), values.map((v) => [scale(v), format(v)])]);
@@ -331,9 +337,8 @@ export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width, 
     .selectAll('tspan')
     .data(lines)
     .join('tspan')
-    .attr('x', (a + b) / 2)
-    .attr('dy', (_, i) => (i === 0 ? null : '1.2em'))
-    .text((line) => line);
+    .call(writeAttrs, { x: (a + b) / 2, dy: (_, i) => (i === 0 ? null : '1.2em') })
+    .call(writeText, (line) => line);
 }
 
 /**
@@ -375,14 +380,16 @@ export function hatchPattern(svg, className) {
   if (pattern.empty()) {
     pattern = defs
       .append('pattern')
-      .attr('data-hatch', className)
-      .attr('id', uniqueId('hatch'))
-      .attr('width', 6)
-      .attr('height', 6)
-      .attr('patternUnits', 'userSpaceOnUse')
-      .attr('patternTransform', 'rotate(45)');
-    pattern.append('rect').attr('class', `${className} hatch-bg`).attr('width', 6).attr('height', 6);
-    pattern.append('line').attr('class', `${className} hatch-line`).attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6);
+      .call(writeAttrs, {
+        'data-hatch': className,
+        id: uniqueId('hatch'),
+        width: 6,
+        height: 6,
+        patternUnits: 'userSpaceOnUse',
+        patternTransform: 'rotate(45)',
+      });
+    pattern.append('rect').call(writeAttrs, { class: `${className} hatch-bg`, width: 6, height: 6 });
+    pattern.append('line').call(writeAttrs, { class: `${className} hatch-line`, x1: 0, y1: 0, x2: 0, y2: 6 });
   }
   return `url(#${pattern.attr('id')})`;
 }
@@ -426,30 +433,36 @@ export function legend(items) {
     { class: 'legend' },
     items.map((item) => {
       const swatch = create('svg')
-        .attr('class', 'swatch')
-        .attr('width', 16)
-        .attr('height', 16)
-        .attr('viewBox', '0 0 16 16')
-        .attr('aria-hidden', 'true');
+        .call(writeAttrs, {
+          class: 'swatch',
+          width: 16,
+          height: 16,
+          viewBox: '0 0 16 16',
+          'aria-hidden': 'true',
+        });
       if (SWATCH_SYMBOLS[item.kind]) {
         swatch
           .append('path')
-          .attr('class', item.className)
-          .attr('transform', 'translate(8,8)')
-          .attr('d', symbol(SWATCH_SYMBOLS[item.kind], 60)());
+          .call(writeAttrs, {
+            class: item.className,
+            transform: 'translate(8,8)',
+            d: symbol(SWATCH_SYMBOLS[item.kind], 60)(),
+          });
       } else if (item.kind === 'rule') {
-        swatch.append('line').attr('class', item.className).attr('x1', 8).attr('x2', 8).attr('y1', 1).attr('y2', 15);
+        swatch.append('line').call(writeAttrs, { class: item.className, x1: 8, x2: 8, y1: 1, y2: 15 });
       } else {
-        swatch.append('rect').attr('class', item.className).attr('x', 1).attr('y', 3).attr('width', 14).attr('height', 10);
+        swatch.append('rect').call(writeAttrs, { class: item.className, x: 1, y: 3, width: 14, height: 10 });
         if (item.kind === 'hatch') {
           for (const offset of [-6, 0, 6, 12]) {
             swatch
               .append('line')
-              .attr('class', `${item.className} hatch-line`)
-              .attr('x1', offset + 1)
-              .attr('y1', 13)
-              .attr('x2', offset + 11)
-              .attr('y2', 3);
+              .call(writeAttrs, {
+                class: `${item.className} hatch-line`,
+                x1: offset + 1,
+                y1: 13,
+                x2: offset + 11,
+                y2: 3,
+              });
           }
         }
       }

@@ -5,7 +5,8 @@
 
 import { scaleLinear, scaleLog } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, decadeTicks, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
+import { bottomAxis, chartPanel, decadeTicks, joinMarks, label, part, rowLabels, sizeSvg, tableData, verticalRule } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 import { roofsOf } from './roofline.js';
 
 function metrics(trace) {
@@ -30,23 +31,33 @@ function key({ trace }) {
 
 const BAR_H = 14;
 
-/** The Prefill and Decode bars of one group: labels, bars and values. */
-function bars(group, x, left, rows) {
-  joinMarks(part(group, 'row-labels'), 'text', 'row-label', rows, (r) => r.label)
-    .attr('x', left - 6)
-    .attr('y', (r) => r.y + BAR_H - 3)
-    .attr('text-anchor', 'end')
-    .text((r) => r.label);
-  joinMarks(part(group, 'bars'), 'rect', 'phase', rows, (r) => r.label)
-    .attr('class', (r) => `phase ${r.className}`)
-    .attr('x', left)
-    .attr('y', (r) => r.y)
-    .attr('height', BAR_H)
-    .attr('width', (r) => Math.max(1, x(r.value) - left));
+/** The y of the Prefill (j = 0) and Decode (j = 1) bars of the group starting at `top`. */
+const barY = (top, j) => top + 20 + j * (BAR_H + 4);
+
+/**
+ * One group's title and its Prefill and Decode bars (labels, bars and values) on scale `x`,
+ * the values printed with `format`.
+ */
+function phaseBars(group, x, left, top, { title, prefill, decode, format }) {
+  label(group, 'title', title, { class: 'group-title', x: 0, y: top + 12 });
+  const rows = [['Prefill', prefill, 'phase-prefill'], ['Decode', decode, 'phase-decode']].map(([name, value, className], j) => ({
+    label: name,
+    value,
+    className,
+    y: barY(top, j),
+    text: format(value),
+  }));
+  rowLabels(group, rows, (r) => r.label, left - 6, (r) => r.y + BAR_H - 3, (r) => r.label);
+  joinMarks(part(group, 'bars'), 'rect', 'phase', rows, (r) => r.label).call(writeAttrs, {
+    class: (r) => `phase ${r.className}`,
+    x: left,
+    y: (r) => r.y,
+    height: BAR_H,
+    width: (r) => Math.max(1, x(r.value) - left),
+  });
   joinMarks(part(group, 'values'), 'text', 'bar-total', rows, (r) => r.label)
-    .attr('x', (r) => x(r.value) + 5)
-    .attr('y', (r) => r.y + BAR_H - 3)
-    .text((r) => r.text);
+    .call(writeAttrs, { x: (r) => x(r.value) + 5, y: (r) => r.y + BAR_H - 3 })
+    .call(writeText, (r) => r.text);
 }
 
 function draw(svg, width, { trace }) {
@@ -54,8 +65,7 @@ function draw(svg, width, { trace }) {
   const groupH = 92;
   const m = { top: 6, right: 74, left: 64 };
   const rows = metrics(trace);
-  const height = m.top + groupH * (rows.length + 1);
-  sizeSvg(svg, width, height, 'decode');
+  sizeSvg(svg, width, m.top + groupH * (rows.length + 1), 'decode');
 
   rows.forEach((row, i) => {
     const top = m.top + i * groupH;
@@ -64,24 +74,8 @@ function draw(svg, width, { trace }) {
       .domain([0, Math.max(row.prefill, row.decode) || 1])
       .nice()
       .range([m.left, width - m.right]);
-    label(group, 'title', row.label, { class: 'group-title', x: 0, y: top + 12 });
-    bars(
-      group,
-      x,
-      m.left,
-      [['Prefill', row.prefill, 'phase-prefill'], ['Decode', row.decode, 'phase-decode']].map(([name, value, className], j) => ({
-        label: name,
-        value,
-        className,
-        y: top + 20 + j * (BAR_H + 4),
-        text: row.format(value),
-      })),
-    );
-    bottomAxis(group, x, {
-      y: top + 20 + 2 * (BAR_H + 4),
-      width: width - m.left - m.right,
-      format: (v) => row.format(v),
-    });
+    phaseBars(group, x, m.left, top, { title: row.label, prefill: row.prefill, decode: row.decode, format: row.format });
+    bottomAxis(group, x, { y: barY(top, 2), width: width - m.left - m.right, format: (v) => row.format(v) });
   });
 
   // Intensity, log scale, with the ridge point.
@@ -92,27 +86,14 @@ function draw(svg, width, { trace }) {
   const x = scaleLog()
     .domain([10 ** Math.floor(Math.log10(Math.min(...values) / 2)), 10 ** Math.ceil(Math.log10(Math.max(...values) * 2))])
     .range([m.left, width - m.right]);
-  label(group, 'title', 'Intensity, FLOP/byte (log scale)', { class: 'group-title', x: 0, y: top + 12 });
-  bars(
-    group,
-    x,
-    m.left,
-    [['Prefill', d.prefill_intensity, 'phase-prefill'], ['Decode', d.intensity, 'phase-decode']].map(([name, value, className], j) => ({
-      label: name,
-      value,
-      className,
-      y: top + 20 + j * (BAR_H + 4),
-      text: fmt.number(value, 3),
-    })),
-  );
-  part(group, 'ridge', 'line')
-    .attr('class', 'ridge')
-    .attr('display', ridge ? null : 'none')
-    .attr('x1', ridge ? x(ridge) : 0)
-    .attr('x2', ridge ? x(ridge) : 0)
-    .attr('y1', top + 16)
-    .attr('y2', top + 20 + 2 * (BAR_H + 4));
-  bottomAxis(group, x, { y: top + 20 + 2 * (BAR_H + 4), ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
+  phaseBars(group, x, m.left, top, {
+    title: 'Intensity, FLOP/byte (log scale)',
+    prefill: d.prefill_intensity,
+    decode: d.intensity,
+    format: (v) => fmt.number(v, 3),
+  });
+  verticalRule(group, 'ridge', 'ridge', ridge ? x(ridge) : null, top + 16, barY(top, 2));
+  bottomAxis(group, x, { y: barY(top, 2), ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
 }
 
 function describe({ trace }) {
@@ -143,17 +124,9 @@ function table({ trace }) {
 }
 
 export function decodeChart() {
-  return new ChartPanel({
-    id: 'chart-decode',
-    title: 'Prefill beside one decode step',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend([
-      { kind: 'bar', className: 'phase phase-prefill', label: 'Prefill (whole prompt)' },
-      { kind: 'bar', className: 'phase phase-decode', label: 'One decode step (one token per request)' },
-      { kind: 'rule', className: 'ridge', label: 'Ridge point' },
-    ]),
-  });
+  return chartPanel('chart-decode', 'Prefill beside one decode step', { draw, describe, table, key }, [
+    { kind: 'bar', className: 'phase phase-prefill', label: 'Prefill (whole prompt)' },
+    { kind: 'bar', className: 'phase phase-decode', label: 'One decode step (one token per request)' },
+    { kind: 'rule', className: 'ridge', label: 'Ridge point' },
+  ]);
 }

@@ -4,7 +4,6 @@
 // parses and runs none of it before then.
 
 import { bytesChart } from './bytes.js';
-import { legend } from './common.js';
 import { intensityChart } from './intensity.js';
 import { decodeChart } from './decode.js';
 import { memoryChart } from './memory.js';
@@ -26,15 +25,7 @@ export { POLICIES, attainmentChart, percentileChart, timelineChart } from './ser
  */
 export function createCharts(onSweepVariable, onSweepScale, onTtftHold) {
   return {
-    roofline: rooflineChart(
-      legend([
-        { kind: 'circle', className: 'point bound-memory', label: 'memory-bound operator' },
-        { kind: 'square', className: 'point bound-compute', label: 'compute-bound operator' },
-        { kind: 'triangle', className: 'point bound-overhead', label: 'launch-overhead-bound operator' },
-        { kind: 'diamond', className: 'point bound-interconnect', label: 'interconnect-bound operator (all-reduce)' },
-        { kind: 'rule', className: 'roof', label: 'roof: min(P, β × intensity)' },
-      ]),
-    ),
+    roofline: rooflineChart(),
     intensity: intensityChart(),
     time: timeChart(),
     bytes: bytesChart(),

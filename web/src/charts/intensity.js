@@ -10,18 +10,19 @@ import { scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import * as fmt from '../format.js';
 import {
-  ChartPanel,
   bottomAxis,
+  chartPanel,
   decadeTicks,
   joinMarks,
   label,
   leftAxis,
-  legend,
   operatorLabel,
   part,
   sizeSvg,
   tableData,
+  verticalRule,
 } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 export const PROMPT_DOMAIN = Object.freeze([1, 131072]);
 export const INTENSITY_AXIS = Object.freeze([0.1, 1e5]);
@@ -48,17 +49,12 @@ function draw(svg, width, { curve, trace }) {
   sizeSvg(svg, width, height, 'intensity');
   const x = scaleLog().domain(PROMPT_DOMAIN).range([m.left, width - m.right]);
   const y = scaleLog().domain(INTENSITY_AXIS).range([height - m.bottom, m.top]);
-  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
+  svg.call(writeAttrs, { 'data-x-domain': x.domain().join(','), 'data-y-domain': y.domain().join(',') });
   bottomAxis(svg, x, { y: height - m.bottom, ticks: decadeTicks(x, Math.floor((width - 80) / 48)), title: 'Prompt tokens (log scale)' });
   leftAxis(svg, y, { x: m.left, ticks: decadeTicks(y, 7), title: 'Intensity (FLOP/byte, log)', titleOffset: 46 });
 
   const ridge = trace.roofline.ridge_flops_per_byte;
-  part(svg, 'ridge', 'line')
-    .attr('class', 'ridge')
-    .attr('x1', m.left)
-    .attr('x2', width - m.right)
-    .attr('y1', y(clamp(ridge)))
-    .attr('y2', y(clamp(ridge)));
+  part(svg, 'ridge', 'line').call(writeAttrs, { class: 'ridge', x1: m.left, x2: width - m.right, y1: y(clamp(ridge)), y2: y(clamp(ridge)) });
   // Under the line at the right, where the curves have climbed above it.
   label(svg, 'ridge-label', `ridge ${fmt.number(ridge, 3)} FLOP/byte${width < 480 ? '' : ': above it, compute-bound'}`, {
     class: 'chart-note',
@@ -72,19 +68,16 @@ function draw(svg, width, { curve, trace }) {
     .x((p) => x(p.prompt))
     .y((p) => y(clamp(p.intensity)));
   joinMarks(part(svg, 'curves'), 'path', 'intensity-line', curve.series, (s) => s.name, true)
-    .attr('class', (s, i) => `intensity-line series-${i}`)
-    .attr('d', (s) => path(s.points))
+    .call(writeAttrs, { class: (s, i) => `intensity-line series-${i}`, d: (s) => path(s.points) })
     .select('title')
-    .text((s) => operatorLabel(s.name));
+    .call(writeText, (s) => operatorLabel(s.name));
 
   const here = trace.scenario.prompt_tokens;
   const hx = x(Math.min(PROMPT_DOMAIN[1], Math.max(PROMPT_DOMAIN[0], here)));
-  part(svg, 'current', 'line').attr('class', 'current-rule').attr('x1', hx).attr('x2', hx).attr('y1', m.top).attr('y2', height - m.bottom);
+  verticalRule(svg, 'current', 'current-rule', hx, m.top, height - m.bottom);
   const projections = trace.steps[1].facts.projections;
   joinMarks(part(svg, 'current-dots'), 'circle', 'current-dot', projections, (p) => p.name)
-    .attr('cx', hx)
-    .attr('cy', (p) => y(clamp(p.intensity)))
-    .attr('r', 4);
+    .call(writeAttrs, { cx: hx, cy: (p) => y(clamp(p.intensity)), r: 4 });
   label(svg, 'current-label', `current: ${fmt.count(here)}`, {
     class: 'chart-note',
     x: hx + (hx > width * 0.65 ? -5 : 5),
@@ -116,19 +109,11 @@ function table({ curve }) {
 }
 
 export function intensityChart() {
-  return new ChartPanel({
-    id: 'chart-intensity',
-    title: 'Weight reuse: projection intensity against prompt length',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend([
-      { kind: 'bar', className: 'intensity-swatch series-0', label: 'Q/K/V projection' },
-      { kind: 'bar', className: 'intensity-swatch series-1', label: 'output projection' },
-      { kind: 'bar', className: 'intensity-swatch series-2', label: 'MLP up (and gate)' },
-      { kind: 'bar', className: 'intensity-swatch series-3', label: 'MLP down' },
-      { kind: 'rule', className: 'ridge', label: 'ridge point' },
-    ]),
-  });
+  return chartPanel('chart-intensity', 'Weight reuse: projection intensity against prompt length', { draw, describe, table, key }, [
+    { kind: 'bar', className: 'intensity-swatch series-0', label: 'Q/K/V projection' },
+    { kind: 'bar', className: 'intensity-swatch series-1', label: 'output projection' },
+    { kind: 'bar', className: 'intensity-swatch series-2', label: 'MLP up (and gate)' },
+    { kind: 'bar', className: 'intensity-swatch series-3', label: 'MLP down' },
+    { kind: 'rule', className: 'ridge', label: 'ridge point' },
+  ]);
 }

@@ -4,7 +4,19 @@
 
 import { scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, hatchPattern, joinMarks, label, legend, part, segmentLabels, sizeSvg, tableData } from './common.js';
+import {
+  bottomAxis,
+  chartPanel,
+  hatchPattern,
+  joinMarks,
+  label,
+  part,
+  segmentLabels,
+  sizeSvg,
+  tableData,
+  verticalRule,
+} from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 /** The stacked parts of the ledger: one label each, for the bar, its legend and its table. */
 const PARTS = [
@@ -40,49 +52,11 @@ function draw(svg, width, { trace, related }) {
     format: (v) => fmt.si(v, 'B'),
     title: 'Device memory (1 GB = 10⁹ bytes)',
   });
-  const barY = m.top + 8;
-  const barH = height - m.bottom - barY - 10;
-  let start = 0;
-  const bars = parts.map((p) => {
-    const x0 = x(start);
-    const w = Math.max(0, x(start + p.bytes) - x0);
-    start += p.bytes;
-    return { ...p, x0, w };
-  });
-  joinMarks(part(svg, 'bars'), 'rect', 'ledger', bars, (d) => d.key, true)
-    .attr('class', (d) => `ledger ledger-${d.key}`)
-    .attr('x', (d) => d.x0)
-    .attr('y', barY)
-    .attr('height', barH)
-    .attr('width', (d) => d.w)
-    .select('title')
-    .text((d) => `${d.label}: ${fmt.bytes(d.bytes)}`);
-  const cx0 = x(memory.capacity_bytes);
-  const overflow = part(svg, 'overflow', 'rect')
-    .attr('class', 'overflow-area')
-    .attr('fill', hatch)
-    .attr('display', memory.fits ? 'none' : null);
-  if (!memory.fits) {
-    overflow
-      .attr('x', cx0)
-      .attr('y', barY - 4)
-      .attr('height', barH + 8)
-      .attr('width', Math.max(2, x(memory.peak_bytes) - cx0));
-  }
-  segmentLabels(svg, bars, barY, barH);
-  part(svg, 'capacity', 'line')
-    .attr('class', 'capacity')
-    .attr('x1', cx0)
-    .attr('x2', cx0)
-    .attr('y1', m.top)
-    .attr('y2', height - m.bottom);
-  const capacityOnRight = cx0 > width / 2;
-  label(svg, 'capacity-label', `capacity ${fmt.si(memory.capacity_bytes, 'B')}`, {
-    class: 'chart-note',
-    x: cx0 + (capacityOnRight ? -5 : 5),
-    y: m.top - 4,
-    'text-anchor': capacityOnRight ? 'end' : 'start',
-  });
+  const bar = { y: m.top + 8, h: height - m.bottom - (m.top + 8) - 10 };
+  const bars = ledgerBars(svg, parts, x, bar);
+  overflowArea(svg, memory, x, hatch, bar);
+  segmentLabels(svg, bars, bar.y, bar.h);
+  capacityRule(svg, memory.capacity_bytes, x, { top: m.top, bottom: height - m.bottom, width });
   label(
     svg,
     'verdict',
@@ -91,6 +65,43 @@ function draw(svg, width, { trace, related }) {
       : `${OVERFLOW_LABEL}: over by ${fmt.si(memory.exceeds_by_bytes, 'B')}`,
     { class: `fit-verdict ${memory.fits ? 'fits' : 'does-not-fit'}`, x: m.left, y: 16 },
   );
+}
+
+/** The ledger's parts stacked left to right in the bar (`bar`: its y and height h); returns them placed. */
+function ledgerBars(svg, parts, x, bar) {
+  let start = 0;
+  const bars = parts.map((p) => {
+    const x0 = x(start);
+    const w = Math.max(0, x(start + p.bytes) - x0);
+    start += p.bytes;
+    return { ...p, x0, w };
+  });
+  joinMarks(part(svg, 'bars'), 'rect', 'ledger', bars, (d) => d.key, true)
+    .call(writeAttrs, { class: (d) => `ledger ledger-${d.key}`, x: (d) => d.x0, y: bar.y, height: bar.h, width: (d) => d.w })
+    .select('title')
+    .call(writeText, (d) => `${d.label}: ${fmt.bytes(d.bytes)}`);
+  return bars;
+}
+
+/** The hatched stretch from the capacity to the peak, when the peak does not fit. */
+function overflowArea(svg, memory, x, hatch, bar) {
+  const overflow = part(svg, 'overflow', 'rect').call(writeAttrs, { class: 'overflow-area', fill: hatch, display: memory.fits ? 'none' : null });
+  if (memory.fits) return;
+  const cx0 = x(memory.capacity_bytes);
+  overflow.call(writeAttrs, { x: cx0, y: bar.y - 4, height: bar.h + 8, width: Math.max(2, x(memory.peak_bytes) - cx0) });
+}
+
+/** The device's capacity as a rule from `top` to `bottom`, labelled on the side with room. */
+function capacityRule(svg, capacity, x, { top, bottom, width }) {
+  const cx0 = x(capacity);
+  verticalRule(svg, 'capacity', 'capacity', cx0, top, bottom);
+  const capacityOnRight = cx0 > width / 2;
+  label(svg, 'capacity-label', `capacity ${fmt.si(capacity, 'B')}`, {
+    class: 'chart-note',
+    x: cx0 + (capacityOnRight ? -5 : 5),
+    y: top - 4,
+    'text-anchor': capacityOnRight ? 'end' : 'start',
+  });
 }
 
 function describe({ trace }) {
@@ -122,17 +133,9 @@ function table({ trace }) {
 }
 
 export function memoryChart() {
-  return new ChartPanel({
-    id: 'chart-memory',
-    title: 'Memory ledger against capacity',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend([
-      ...PARTS.map((p) => ({ kind: 'bar', className: `ledger ledger-${p.key}`, label: p.label })),
-      { kind: 'rule', className: 'capacity', label: CAPACITY_LABEL },
-      { kind: 'hatch', className: 'overflow', label: OVERFLOW_LABEL },
-    ]),
-  });
+  return chartPanel('chart-memory', 'Memory ledger against capacity', { draw, describe, table, key }, [
+    ...PARTS.map((p) => ({ kind: 'bar', className: `ledger ledger-${p.key}`, label: p.label })),
+    { kind: 'rule', className: 'capacity', label: CAPACITY_LABEL },
+    { kind: 'hatch', className: 'overflow', label: OVERFLOW_LABEL },
+  ]);
 }

@@ -5,7 +5,8 @@
 
 import { scaleLog } from 'd3-scale';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, decadeTicks, joinMarks, label, legend, part, sizeSvg, tableData } from './common.js';
+import { bottomAxis, chartPanel, decadeTicks, joinMarks, label, part, rowLabels, sizeSvg, tableData, verticalRule } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 import { roofsOf } from './roofline.js';
 
 function rowsOf(trace) {
@@ -51,40 +52,32 @@ function draw(svg, width, { trace }) {
       ridge,
     },
   ];
-  groups.forEach((spec, i) => {
-    const top = m.top + i * groupH;
-    const group = part(svg, `group-${i}`);
-    const x = scaleLog().domain(spec.domain).range([m.left, width - m.right]);
-    label(group, 'title', spec.title, { class: 'group-title', x: 0, y: top + 12 });
-    const marks = rows.map((row, j) => ({ row, y: top + 20 + j * (barH + 6), value: spec.value(row) }));
-    joinMarks(part(group, 'row-labels'), 'text', 'row-label', marks, (d) => d.row.rows)
-      .attr('x', m.left - 6)
-      .attr('y', (d) => d.y + barH - 3)
-      .attr('text-anchor', 'end')
-      .text((d) => (d.row.rows === 1 ? '1 row' : `${fmt.count(d.row.rows)} rows`));
-    joinMarks(part(group, 'bars'), 'rect', 'reuse-bar', marks, (d) => d.row.rows)
-      .attr('class', (d) => `reuse-bar rows-${d.row.rows === 1 ? 'one' : 'many'} bound-${d.row.bound}`)
-      .attr('x', m.left)
-      .attr('y', (d) => d.y)
-      .attr('height', barH)
-      .attr('width', (d) => Math.max(1, x(d.value) - m.left));
-    joinMarks(part(group, 'values'), 'text', 'bar-total', marks, (d) => d.row.rows)
-      .attr('x', (d) => x(d.value) + 5)
-      .attr('y', (d) => d.y + barH - 3)
-      .text((d) => spec.format(d.value));
-    const axisY = top + 20 + rows.length * (barH + 6);
-    part(group, 'ridge', 'line')
-      .attr('class', 'ridge')
-      .attr('display', spec.ridge ? null : 'none')
-      .attr('x1', spec.ridge ? x(spec.ridge) : 0)
-      .attr('x2', spec.ridge ? x(spec.ridge) : 0)
-      .attr('y1', top + 16)
-      .attr('y2', axisY);
-    bottomAxis(group, x, {
-      y: axisY,
-      ticks: decadeTicks(x, Math.floor((width - 170) / 40)),
-      format: spec.ridge ? undefined : (v) => fmt.si(v, 'B'),
-    });
+  groups.forEach((spec, i) => drawGroup(part(svg, `group-${i}`), spec, rows, { top: m.top + i * groupH, barH, m, width }));
+}
+
+/** One group: its title, a bar per row (labels, bars, values), the ridge when it has one, the axis. */
+function drawGroup(group, spec, rows, { top, barH, m, width }) {
+  const x = scaleLog().domain(spec.domain).range([m.left, width - m.right]);
+  label(group, 'title', spec.title, { class: 'group-title', x: 0, y: top + 12 });
+  const marks = rows.map((row, j) => ({ row, y: top + 20 + j * (barH + 6), value: spec.value(row) }));
+  const rowsText = (d) => (d.row.rows === 1 ? '1 row' : `${fmt.count(d.row.rows)} rows`);
+  rowLabels(group, marks, (d) => d.row.rows, m.left - 6, (d) => d.y + barH - 3, rowsText);
+  joinMarks(part(group, 'bars'), 'rect', 'reuse-bar', marks, (d) => d.row.rows).call(writeAttrs, {
+    class: (d) => `reuse-bar rows-${d.row.rows === 1 ? 'one' : 'many'} bound-${d.row.bound}`,
+    x: m.left,
+    y: (d) => d.y,
+    height: barH,
+    width: (d) => Math.max(1, x(d.value) - m.left),
+  });
+  joinMarks(part(group, 'values'), 'text', 'bar-total', marks, (d) => d.row.rows)
+    .call(writeAttrs, { x: (d) => x(d.value) + 5, y: (d) => d.y + barH - 3 })
+    .call(writeText, (d) => spec.format(d.value));
+  const axisY = top + 20 + rows.length * (barH + 6);
+  verticalRule(group, 'ridge', 'ridge', spec.ridge ? x(spec.ridge) : null, top + 16, axisY);
+  bottomAxis(group, x, {
+    y: axisY,
+    ticks: decadeTicks(x, Math.floor((width - 170) / 40)),
+    format: spec.ridge ? undefined : (v) => fmt.si(v, 'B'),
   });
 }
 
@@ -116,17 +109,9 @@ function table({ trace }) {
 }
 
 export function reuseChart() {
-  return new ChartPanel({
-    id: 'chart-reuse',
-    title: 'Engineering example, live: 128 rows vs 1 row on one weight tile',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend([
-      { kind: 'bar', className: 'reuse-bar rows-many', label: '128 token rows share the tile' },
-      { kind: 'bar', className: 'reuse-bar rows-one', label: 'One token row' },
-      { kind: 'rule', className: 'ridge', label: 'Ridge point' },
-    ]),
-  });
+  return chartPanel('chart-reuse', 'Engineering example, live: 128 rows vs 1 row on one weight tile', { draw, describe, table, key }, [
+    { kind: 'bar', className: 'reuse-bar rows-many', label: '128 token rows share the tile' },
+    { kind: 'bar', className: 'reuse-bar rows-one', label: 'One token row' },
+    { kind: 'rule', className: 'ridge', label: 'Ridge point' },
+  ]);
 }

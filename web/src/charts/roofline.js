@@ -6,8 +6,8 @@ import { scaleLog } from 'd3-scale';
 import { line, symbol, symbolCircle, symbolDiamond, symbolSquare, symbolTriangle } from 'd3-shape';
 import * as fmt from '../format.js';
 import {
-  ChartPanel,
   bottomAxis,
+  chartPanel,
   decadeTicks,
   joinMarks,
   label,
@@ -17,7 +17,9 @@ import {
   sizeSvg,
   spreadLabels,
   tableData,
+  verticalRule,
 } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 const SYMBOLS = {
   memory: symbolCircle,
@@ -96,18 +98,16 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
   const height = width < 480 ? 300 : 340;
   const m = { top: 16, right: 14, bottom: 50, left: 58 };
   sizeSvg(svg, width, height, 'roofline');
-  const points = plotted(trace);
-  const roofs = roofsOf(trace);
   const x = scaleLog().domain(INTENSITY_DOMAIN).range([m.left, width - m.right]);
-  const [x0, x1] = x.domain();
   const domains = [rateDomain(trace.scenario.hardware)];
   if (ghost) domains.push(rateDomain(ghost.scenario.hardware));
   const yDomain = [Math.min(...domains.map((d) => d[0])), Math.max(...domains.map((d) => d[1]))];
   const y = scaleLog().domain(yDomain).range([height - m.bottom, m.top]);
   // The axes a test (or a host) can read: they change only with the accelerator(s).
-  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
-  const px = (v) => x(clamp(v, x.domain()));
-  const py = (v) => y(clamp(v, y.domain()));
+  svg.call(writeAttrs, { 'data-x-domain': x.domain().join(','), 'data-y-domain': y.domain().join(',') });
+  // Everything a part of the drawing places by: the scales, a point's position (clamped into
+  // the axes), the size and the margins.
+  const frame = { x, y, px: (v) => x(clamp(v, x.domain())), py: (v) => y(clamp(v, y.domain())), width, height, m };
 
   bottomAxis(svg, x, {
     y: height - m.bottom,
@@ -119,81 +119,102 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
     ticks: decadeTicks(y, 7),
     title: 'Attainable FLOP/s (log scale)',
   });
+  drawRoofs(svg, roofsOf(trace), frame);
+  drawGhost(svg, ghost, frame);
+  drawPoints(svg, plotted(trace), highlight, frame);
+}
 
+/** Where the memory slope starts: the axis's left end, or higher where the slope meets the rate axis's floor. */
+function slopeStart({ x, y }, bandwidth) {
+  return Math.max(x.domain()[0], y.domain()[0] / bandwidth);
+}
+
+/** The roof (memory slope and compute roof), the ridge and their labels; hidden without all three roofs. */
+function drawRoofs(svg, roofs, frame) {
+  const { x, y, height, m } = frame;
   const roofs3 = roofs.peak && roofs.bandwidth && roofs.ridge;
-  const roofLayer = part(svg, 'roofs').attr('display', roofs3 ? null : 'none');
-  if (roofs3) {
-    const ridgeX = roofs.ridge;
-    const roofPath = line()
-      .x((d) => x(d[0]))
-      .y((d) => y(d[1]));
-    const startX = Math.max(x0, y.domain()[0] / roofs.bandwidth);
-    part(roofLayer, 'roof', 'path')
-      .attr('class', 'roof')
-      .attr('d', roofPath([[startX, roofs.bandwidth * startX], [ridgeX, roofs.peak], [x1, roofs.peak]]));
-    part(roofLayer, 'ridge', 'line')
-      .attr('class', 'ridge')
-      .attr('x1', x(ridgeX))
-      .attr('x2', x(ridgeX))
-      .attr('y1', y(roofs.peak))
-      .attr('y2', height - m.bottom);
-    // The ridge's label sits at the foot of its line, shortened (the axis names the unit) or
-    // put left of the line when it would run off the chart (11.5px text: ~6.3px a character).
-    const room = width - m.right - (x(ridgeX) + 4);
-    const full = `ridge ${fmt.number(ridgeX, 3)} FLOP/byte`;
-    const short = `ridge ${fmt.number(ridgeX, 3)}`;
-    const ridgeText = full.length * 6.3 <= room ? full : short;
-    const ridgeRight = ridgeText.length * 6.3 <= room;
-    label(roofLayer, 'ridge-label', ridgeText, {
-      class: 'chart-note',
-      x: x(ridgeX) + (ridgeRight ? 4 : -4),
-      y: height - m.bottom - 6,
-      'text-anchor': ridgeRight ? 'start' : 'end',
-    });
-    label(roofLayer, 'peak-label', `compute roof P = ${fmt.flopRate(roofs.peak)}`, {
-      class: 'chart-note',
-      x: width - m.right,
-      y: y(roofs.peak) - 6,
-      'text-anchor': 'end',
-    });
-    // Label the memory slope along its own angle, centred 60% of the way up to the ridge
-    // (memory-bound operators sit on the slope's lower part).
-    const ax = x(startX);
-    const ay = y(roofs.bandwidth * startX);
-    const bx = x(ridgeX);
-    const by = y(roofs.peak);
-    const angle = (Math.atan2(by - ay, bx - ax) * 180) / Math.PI;
-    const slopeText = `${width < 480 ? '' : 'memory slope '}β = ${fmt.byteRate(roofs.bandwidth)}`;
-    label(roofLayer, 'slope-label', slopeText, {
-      class: 'chart-note',
-      transform: `translate(${ax + 0.6 * (bx - ax)},${ay + 0.6 * (by - ay)}) rotate(${angle}) translate(0,-7)`,
-      'text-anchor': 'middle',
-    });
-  }
+  const roofLayer = part(svg, 'roofs').call(writeAttrs, { display: roofs3 ? null : 'none' });
+  if (!roofs3) return;
+  const roofPath = line()
+    .x((d) => x(d[0]))
+    .y((d) => y(d[1]));
+  const startX = slopeStart(frame, roofs.bandwidth);
+  part(roofLayer, 'roof', 'path').call(writeAttrs, {
+    class: 'roof',
+    d: roofPath([[startX, roofs.bandwidth * startX], [roofs.ridge, roofs.peak], [x.domain()[1], roofs.peak]]),
+  });
+  verticalRule(roofLayer, 'ridge', 'ridge', x(roofs.ridge), y(roofs.peak), height - m.bottom);
+  roofLabels(roofLayer, roofs, startX, frame);
+}
 
-  // A pinned scenario (compare.js): its roof dashed and its operators as hollow marks behind B's.
+/** The ridge's, the compute roof's and the memory slope's labels. */
+function roofLabels(roofLayer, roofs, startX, { x, y, width, height, m }) {
+  const ridgeX = roofs.ridge;
+  // The ridge's label sits at the foot of its line, shortened (the axis names the unit) or
+  // put left of the line when it would run off the chart (11.5px text: ~6.3px a character).
+  const room = width - m.right - (x(ridgeX) + 4);
+  const full = `ridge ${fmt.number(ridgeX, 3)} FLOP/byte`;
+  const short = `ridge ${fmt.number(ridgeX, 3)}`;
+  const ridgeText = full.length * 6.3 <= room ? full : short;
+  const ridgeRight = ridgeText.length * 6.3 <= room;
+  label(roofLayer, 'ridge-label', ridgeText, {
+    class: 'chart-note',
+    x: x(ridgeX) + (ridgeRight ? 4 : -4),
+    y: height - m.bottom - 6,
+    'text-anchor': ridgeRight ? 'start' : 'end',
+  });
+  label(roofLayer, 'peak-label', `compute roof P = ${fmt.flopRate(roofs.peak)}`, {
+    class: 'chart-note',
+    x: width - m.right,
+    y: y(roofs.peak) - 6,
+    'text-anchor': 'end',
+  });
+  // Label the memory slope along its own angle, centred 60% of the way up to the ridge
+  // (memory-bound operators sit on the slope's lower part).
+  const ax = x(startX);
+  const ay = y(roofs.bandwidth * startX);
+  const bx = x(ridgeX);
+  const by = y(roofs.peak);
+  const angle = (Math.atan2(by - ay, bx - ax) * 180) / Math.PI;
+  const slopeText = `${width < 480 ? '' : 'memory slope '}β = ${fmt.byteRate(roofs.bandwidth)}`;
+  label(roofLayer, 'slope-label', slopeText, {
+    class: 'chart-note',
+    transform: `translate(${ax + 0.6 * (bx - ax)},${ay + 0.6 * (by - ay)}) rotate(${angle}) translate(0,-7)`,
+    'text-anchor': 'middle',
+  });
+}
+
+/** A pinned scenario (compare.js): its roof dashed and its operators as hollow marks behind B's. */
+function drawGhost(svg, ghost, frame) {
+  const { x, y, px, py } = frame;
   const ghostRoofs = ghost ? roofsOf(ghost) : null;
-  const ghostLayer = part(svg, 'ghost').attr('class', 'ghost').attr('display', ghost ? null : 'none');
+  const ghostLayer = part(svg, 'ghost').call(writeAttrs, { class: 'ghost', display: ghost ? null : 'none' });
   if (ghost && ghostRoofs.peak && ghostRoofs.bandwidth && ghostRoofs.ridge) {
-    const startX = Math.max(x0, y.domain()[0] / ghostRoofs.bandwidth);
-    part(ghostLayer, 'ghost-roof', 'path')
-      .attr('class', 'roof roof--ghost')
-      .attr('d', line()([[x(startX), y(ghostRoofs.bandwidth * startX)], [x(ghostRoofs.ridge), y(ghostRoofs.peak)], [x(x1), y(ghostRoofs.peak)]]));
+    const startX = slopeStart(frame, ghostRoofs.bandwidth);
+    const corners = [[startX, ghostRoofs.bandwidth * startX], [ghostRoofs.ridge, ghostRoofs.peak], [x.domain()[1], ghostRoofs.peak]];
+    part(ghostLayer, 'ghost-roof', 'path').call(writeAttrs, { class: 'roof roof--ghost', d: line()(corners.map(([a, b]) => [x(a), y(b)])) });
   }
   joinMarks(part(ghostLayer, 'ghost-points'), 'path', 'point', ghost ? plotted(ghost) : [], (p) => p.op.name, true)
-    .attr('class', 'point point--ghost')
-    .attr('transform', (p) => `translate(${px(p.x)},${py(p.y)})`)
-    .attr('d', (p) => symbolPath(p.op.bound, 60))
+    .call(writeAttrs, {
+      class: 'point point--ghost',
+      transform: (p) => `translate(${px(p.x)},${py(p.y)})`,
+      d: (p) => symbolPath(p.op.bound, 60),
+    })
     .select('title')
-    .text((p) => `A: ${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
+    .call(writeText, (p) => `A: ${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
+}
 
+/** The operators as marks by bound; with a highlight, its operators larger and named, the rest dimmed. */
+function drawPoints(svg, points, highlight, { px, py, width, height, m }) {
   const hi = (p) => Boolean(highlight?.has(p.op.name));
-  joinMarks(part(svg, 'points').attr('class', 'points'), 'path', 'point', points, (p) => p.op.name, true)
-    .attr('class', (p) => `point bound-${p.op.bound}${!highlight ? '' : hi(p) ? ' is-hi' : ' is-dim'}`)
-    .attr('transform', (p) => `translate(${px(p.x)},${py(p.y)})`)
-    .attr('d', (p) => symbolPath(p.op.bound, hi(p) ? 90 : 60))
+  joinMarks(part(svg, 'points').call(writeAttrs, { class: 'points' }), 'path', 'point', points, (p) => p.op.name, true)
+    .call(writeAttrs, {
+      class: (p) => `point bound-${p.op.bound}${!highlight ? '' : hi(p) ? ' is-hi' : ' is-dim'}`,
+      transform: (p) => `translate(${px(p.x)},${py(p.y)})`,
+      d: (p) => symbolPath(p.op.bound, hi(p) ? 90 : 60),
+    })
     .select('title')
-    .text((p) => `${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
+    .call(writeText, (p) => `${p.op.name} (step ${p.op.step}): ${fmt.intensity(p.x)}, ${fmt.flopRate(p.y)}, ${fmt.bound(p.op.bound)}`);
 
   const labels = highlight
     ? spreadLabels(
@@ -211,7 +232,7 @@ function draw(svg, width, { trace, highlight, ghost = null }) {
       this.setAttribute('y', d.y + 4);
       this.setAttribute('text-anchor', leftSide ? 'end' : 'start');
     })
-    .text((d) => operatorLabel(d.p.op.name));
+    .call(writeText, (d) => operatorLabel(d.p.op.name));
 }
 
 function describe({ trace, ghost = null }) {
@@ -243,14 +264,12 @@ function table({ trace }) {
   );
 }
 
-export function rooflineChart(legend) {
-  return new ChartPanel({
-    id: 'chart-roofline',
-    title: 'Roofline: where each operator sits',
-    draw,
-    describe,
-    table,
-    key,
-    legend,
-  });
+export function rooflineChart() {
+  return chartPanel('chart-roofline', 'Roofline: where each operator sits', { draw, describe, table, key }, [
+    { kind: 'circle', className: 'point bound-memory', label: 'memory-bound operator' },
+    { kind: 'square', className: 'point bound-compute', label: 'compute-bound operator' },
+    { kind: 'triangle', className: 'point bound-overhead', label: 'launch-overhead-bound operator' },
+    { kind: 'diamond', className: 'point bound-interconnect', label: 'interconnect-bound operator (all-reduce)' },
+    { kind: 'rule', className: 'roof', label: 'roof: min(P, β × intensity)' },
+  ]);
 }

@@ -10,7 +10,8 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { area, curveStepBefore, line } from 'd3-shape';
 import * as fmt from '../format.js';
-import { ChartPanel, bottomAxis, joinMarks, label, leftAxis, legend, part, sizeSvg, tableData } from './common.js';
+import { bottomAxis, chartPanel, joinMarks, label, leftAxis, part, rowLabels, sizeSvg, tableData, verticalRule } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 export const POLICIES = Object.freeze([
   { id: 'prefill-first', label: 'Prefill first' },
@@ -50,47 +51,51 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
     // objective's label on the same line.
     const title = width < 480 ? g.title : `${g.title} (p50, p90, p99)`;
     label(group, 'title', title, { class: 'group-title', x: 0, y: top + 14 });
-    const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
     const rows = runs.map((r, i) => ({ run: r, y: top + 24 + i * rowH }));
-    joinMarks(part(group, 'row-labels'), 'text', 'row-label', rows, (d) => d.run.policy)
-      .attr('x', m.left - 6)
-      .attr('y', (d) => d.y + rowH / 2)
-      .attr('text-anchor', 'end')
-      .text((d) => policyLabel(d.run.policy));
-    const bars = rows.flatMap((d) =>
-      missing(d.run.report, g.key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[g.key][p], y: d.y + band(p), policy: d.run.policy })),
-    );
-    joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
-      .attr('class', (b) => `percentile-bar percentile-${b.p}`)
-      .attr('x', m.left)
-      .attr('y', (b) => b.y)
-      .attr('height', band.bandwidth())
-      .attr('width', (b) => Math.max(1, x(b.value) - m.left))
-      .select('title')
-      .text((b) => `${policyLabel(b.policy)} ${b.p}: ${fmt.seconds(b.value)}`);
-    joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => missing(d.run.report, g.key)), (d) => d.run.policy)
-      .attr('class', (d) => `fit-verdict${d.run.report.overloaded ? ' does-not-fit' : ''}`)
-      .attr('x', m.left + 4)
-      .attr('y', (d) => d.y + rowH / 2)
-      .text((d) => missing(d.run.report, g.key));
+    percentileRows(group, g.key, rows, { x, rowH, left: m.left });
     const axisY = top + 24 + runs.length * rowH;
-    part(group, 'slo', 'line')
-      .attr('class', 'slo-rule')
-      .attr('display', g.slo ? null : 'none')
-      .attr('x1', g.slo ? x(g.slo) : 0)
-      .attr('x2', g.slo ? x(g.slo) : 0)
-      .attr('y1', top + 20)
-      .attr('y2', axisY);
-    // Beside the rule, on the side with room: an objective near the axis's end would put its
-    // label past the chart's edge (clipped at 390 px).
-    const sloInRightHalf = g.slo != null && x(g.slo) > (m.left + width - m.right) / 2;
-    label(group, 'slo-label', g.slo ? `SLO ${fmt.seconds(g.slo)}` : null, {
-      class: 'chart-note',
-      x: g.slo ? x(g.slo) + (sloInRightHalf ? -4 : 4) : 0,
-      y: top + 14,
-      'text-anchor': sloInRightHalf ? 'end' : 'start',
-    });
+    sloRule(group, g.slo, x, { top, axisY, width, m });
     bottomAxis(group, x, { y: axisY, width: width - m.left - m.right, format: fmt.seconds, name: `axis-${gi}` });
+  });
+}
+
+/** Per run (`rows`: {run, y}), its label and its three percentile bars of `key`, or why it has none. */
+function percentileRows(group, key, rows, { x, rowH, left }) {
+  const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
+  rowLabels(group, rows, (d) => d.run.policy, left - 6, (d) => d.y + rowH / 2, (d) => policyLabel(d.run.policy));
+  const bars = rows.flatMap((d) =>
+    missing(d.run.report, key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[key][p], y: d.y + band(p), policy: d.run.policy })),
+  );
+  joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
+    .call(writeAttrs, {
+      class: (b) => `percentile-bar percentile-${b.p}`,
+      x: left,
+      y: (b) => b.y,
+      height: band.bandwidth(),
+      width: (b) => Math.max(1, x(b.value) - left),
+    })
+    .select('title')
+    .call(writeText, (b) => `${policyLabel(b.policy)} ${b.p}: ${fmt.seconds(b.value)}`);
+  joinMarks(part(group, 'overloaded'), 'text', 'fit-verdict', rows.filter((d) => missing(d.run.report, key)), (d) => d.run.policy)
+    .call(writeAttrs, {
+      class: (d) => `fit-verdict${d.run.report.overloaded ? ' does-not-fit' : ''}`,
+      x: left + 4,
+      y: (d) => d.y + rowH / 2,
+    })
+    .call(writeText, (d) => missing(d.run.report, key));
+}
+
+/** The objective `slo` (seconds; none when null) as a rule across the group's rows, labelled. */
+function sloRule(group, slo, x, { top, axisY, width, m }) {
+  verticalRule(group, 'slo', 'slo-rule', slo ? x(slo) : null, top + 20, axisY);
+  // Beside the rule, on the side with room: an objective near the axis's end would put its
+  // label past the chart's edge (clipped at 390 px).
+  const sloInRightHalf = slo != null && x(slo) > (m.left + width - m.right) / 2;
+  label(group, 'slo-label', slo ? `SLO ${fmt.seconds(slo)}` : null, {
+    class: 'chart-note',
+    x: slo ? x(slo) + (sloInRightHalf ? -4 : 4) : 0,
+    y: top + 14,
+    'text-anchor': sloInRightHalf ? 'end' : 'start',
   });
 }
 
@@ -123,19 +128,12 @@ function tablePercentiles({ runs }) {
 }
 
 export function percentileChart() {
-  return new ChartPanel({
-    id: 'chart-serving-percentiles',
-    title: 'Latency percentiles per scheduler',
-    draw: drawPercentiles,
-    describe: describePercentiles,
-    table: tablePercentiles,
-    legend: legend([
-      { kind: 'bar', className: 'percentile-bar percentile-p50', label: 'median (p50)' },
-      { kind: 'bar', className: 'percentile-bar percentile-p90', label: 'p90' },
-      { kind: 'bar', className: 'percentile-bar percentile-p99', label: 'p99' },
-      { kind: 'rule', className: 'slo-rule', label: 'service-level objective (SLO)' },
-    ]),
-  });
+  return chartPanel('chart-serving-percentiles', 'Latency percentiles per scheduler', { draw: drawPercentiles, describe: describePercentiles, table: tablePercentiles }, [
+    { kind: 'bar', className: 'percentile-bar percentile-p50', label: 'median (p50)' },
+    { kind: 'bar', className: 'percentile-bar percentile-p90', label: 'p90' },
+    { kind: 'bar', className: 'percentile-bar percentile-p99', label: 'p99' },
+    { kind: 'rule', className: 'slo-rule', label: 'service-level objective (SLO)' },
+  ]);
 }
 
 // --- Attainment against rate ---------------------------------------------------------------
@@ -149,26 +147,27 @@ function drawAttainment(svg, width, { runs, target }) {
   const y = scaleLinear().domain([0, 1]).range([height - m.bottom, m.top]);
   bottomAxis(svg, x, { y: height - m.bottom, width: width - m.left - m.right, title: 'Arrival rate (requests/s)' });
   leftAxis(svg, y, { x: m.left, height: height - m.top - m.bottom, format: (v) => fmt.percent(v), title: 'Requests within both SLOs' });
-  part(svg, 'target', 'line').attr('class', 'slo-rule').attr('x1', m.left).attr('x2', width - m.right).attr('y1', y(target)).attr('y2', y(target));
+  part(svg, 'target', 'line').call(writeAttrs, { class: 'slo-rule', x1: m.left, x2: width - m.right, y1: y(target), y2: y(target) });
   label(svg, 'target-label', `target ${fmt.percent(target)}`, { class: 'chart-note', x: width - m.right, y: y(target) - 5, 'text-anchor': 'end' });
   const path = line()
     .defined((p) => p.slo_attainment !== null && !p.overloaded)
     .x((p) => x(p.rate))
     .y((p) => y(p.slo_attainment));
   joinMarks(part(svg, 'lines'), 'path', 'attainment-line', runs, (r) => r.policy, true)
-    .attr('class', (r, i) => `attainment-line series-${i}`)
-    .attr('d', (r) => path(r.report.sweep))
+    .call(writeAttrs, { class: (r, i) => `attainment-line series-${i}`, d: (r) => path(r.report.sweep) })
     .select('title')
-    .text((r) => policyLabel(r.policy));
+    .call(writeText, (r) => policyLabel(r.policy));
   const marks = runs.filter((r) => r.report.goodput_requests_per_second > 0).map((r) => ({ r, i: runs.indexOf(r) }));
   joinMarks(part(svg, 'goodput'), 'line', 'goodput-rule', marks, (d) => d.r.policy, true)
-    .attr('class', (d) => `goodput-rule series-${d.i}`)
-    .attr('x1', (d) => x(d.r.report.goodput_requests_per_second))
-    .attr('x2', (d) => x(d.r.report.goodput_requests_per_second))
-    .attr('y1', y(target))
-    .attr('y2', height - m.bottom)
+    .call(writeAttrs, {
+      class: (d) => `goodput-rule series-${d.i}`,
+      x1: (d) => x(d.r.report.goodput_requests_per_second),
+      x2: (d) => x(d.r.report.goodput_requests_per_second),
+      y1: y(target),
+      y2: height - m.bottom,
+    })
     .select('title')
-    .text((d) => `${policyLabel(d.r.policy)} goodput ${fmt.rate(d.r.report.goodput_requests_per_second)}`);
+    .call(writeText, (d) => `${policyLabel(d.r.policy)} goodput ${fmt.rate(d.r.report.goodput_requests_per_second)}`);
 }
 
 function describeAttainment({ runs, target }) {
@@ -197,17 +196,10 @@ function tableAttainment({ runs }) {
 }
 
 export function attainmentChart() {
-  return new ChartPanel({
-    id: 'chart-serving-attainment',
-    title: 'SLO attainment against arrival rate, goodput marked',
-    draw: drawAttainment,
-    describe: describeAttainment,
-    table: tableAttainment,
-    legend: legend([
-      ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
-      { kind: 'rule', className: 'goodput-rule', label: 'goodput (dashed, per scheduler)' },
-    ]),
-  });
+  return chartPanel('chart-serving-attainment', 'SLO attainment against arrival rate, goodput marked', { draw: drawAttainment, describe: describeAttainment, table: tableAttainment }, [
+    ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
+    { kind: 'rule', className: 'goodput-rule', label: 'goodput (dashed, per scheduler)' },
+  ]);
 }
 
 // --- Timeline of a simulated minute --------------------------------------------------------
@@ -256,15 +248,9 @@ function drawTimeline(svg, width, { runs }) {
         .y0((d) => scale(lower(d)))
         .y1((d) => scale(upper(d)));
     const start = rows.length ? [{ ...rows[0], t: Math.max(0, rows[0].t - rows[0].step) }, ...rows] : rows;
-    part(g, 'prefill', 'path')
-      .attr('class', 'timeline-prefill')
-      .attr('d', steps(y, () => 0, (d) => d.prefill)(start));
-    part(g, 'decode', 'path')
-      .attr('class', 'timeline-decode')
-      .attr('d', steps(y, (d) => d.prefill, (d) => d.prefill + d.decode)(start));
-    part(g, 'queue', 'path')
-      .attr('class', 'timeline-queue')
-      .attr('d', steps(yq, () => 0, (d) => d.queued)(start));
+    part(g, 'prefill', 'path').call(writeAttrs, { class: 'timeline-prefill', d: steps(y, () => 0, (d) => d.prefill)(start) });
+    part(g, 'decode', 'path').call(writeAttrs, { class: 'timeline-decode', d: steps(y, (d) => d.prefill, (d) => d.prefill + d.decode)(start) });
+    part(g, 'queue', 'path').call(writeAttrs, { class: 'timeline-queue', d: steps(yq, () => 0, (d) => d.queued)(start) });
     leftAxis(g, y, { x: m.left, height: tokensH, ticks: y.ticks(3), title: i === 0 ? 'tokens per step' : null, name: 'y', titleOffset: 46 });
     leftAxis(g, yq, { x: m.left, height: queueH, ticks: yq.domain(), name: 'yq' });
     label(g, 'queue-top', 'waiting', { class: 'chart-note', x: width - m.right + 4, y: top + queueTop + queueH / 2 + 4 });
@@ -303,16 +289,9 @@ function tableTimeline({ runs }) {
 }
 
 export function timelineChart() {
-  return new ChartPanel({
-    id: 'chart-serving-timeline',
-    title: 'A simulated minute: prefill and decode tokens per step, and the queue',
-    draw: drawTimeline,
-    describe: describeTimeline,
-    table: tableTimeline,
-    legend: legend([
-      { kind: 'bar', className: 'timeline-prefill', label: 'prompt tokens (prefill)' },
-      { kind: 'bar', className: 'timeline-decode', label: 'output tokens (decode)' },
-      { kind: 'bar', className: 'timeline-queue', label: 'requests waiting (the strip under each)' },
-    ]),
-  });
+  return chartPanel('chart-serving-timeline', 'A simulated minute: prefill and decode tokens per step, and the queue', { draw: drawTimeline, describe: describeTimeline, table: tableTimeline }, [
+    { kind: 'bar', className: 'timeline-prefill', label: 'prompt tokens (prefill)' },
+    { kind: 'bar', className: 'timeline-decode', label: 'output tokens (decode)' },
+    { kind: 'bar', className: 'timeline-queue', label: 'requests waiting (the strip under each)' },
+  ]);
 }

@@ -4,17 +4,8 @@
 
 import { scaleBand, scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
-import {
-  ChartPanel,
-  bottomAxis,
-  hatchPattern,
-  joinMarks,
-  legend,
-  operatorLabel,
-  part,
-  sizeSvg,
-  tableData,
-} from './common.js';
+import { bottomAxis, chartPanel, hatchPattern, joinMarks, operatorLabel, part, rowLabels, sizeSvg, tableData } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 /**
  * Per step: operator segments and the launch overhead, in seconds. The overhead is the
@@ -75,6 +66,17 @@ function draw(svg, width, { trace, highlight }) {
   });
 
   // Lay out every mark first (plain data), then join each kind once.
+  const marks = layOut(rows, x, y, highlight);
+  const labelY = (r) => y(String(r.step.step)) + bandHeight / 2 + 4;
+  rowLabels(svg, rows, (r) => String(r.step.step), m.left - 8, labelY, (r) => `Step ${r.step.step}`);
+  drawMarks(svg, marks, bandHeight, hatch);
+}
+
+/**
+ * Per step's bar: its operators' segments (and their labels where they fit), its launch
+ * overhead, and its total at the end; as plain data, placed on the scales x and y.
+ */
+function layOut(rows, x, y, highlight) {
   const segments = [];
   const segmentLabels = [];
   const overheads = [];
@@ -101,45 +103,46 @@ function draw(svg, width, { trace, highlight }) {
     }
     totals.push({ id: stepKey, x: x(start) + 6, top, text: row.segments.length ? fmt.seconds(row.total) : 'no kernels' });
   }
+  return { segments, segmentLabels, overheads, totals };
+}
 
-  joinMarks(part(svg, 'row-labels'), 'text', 'row-label', rows, (r) => String(r.step.step))
-    .attr('x', m.left - 8)
-    .attr('y', (r) => y(String(r.step.step)) + bandHeight / 2 + 4)
-    .attr('text-anchor', 'end')
-    .text((r) => `Step ${r.step.step}`);
-
+/** Joins each kind of mark laid out by layOut (bands `bandHeight` high; `hatch` the overhead's fill). */
+function drawMarks(svg, { segments, segmentLabels, overheads, totals }, bandHeight, hatch) {
   joinMarks(part(svg, 'segments'), 'rect', 'segment', segments, (d) => d.segment.op.name, true)
-    .attr('class', (d) => d.className)
-    .attr('x', (d) => d.x0)
-    .attr('y', (d) => d.top)
-    .attr('width', (d) => d.w)
-    .attr('height', bandHeight)
+    .call(writeAttrs, {
+      class: (d) => d.className,
+      x: (d) => d.x0,
+      y: (d) => d.top,
+      width: (d) => d.w,
+      height: bandHeight,
+    })
     .select('title')
-    .text(
+    .call(
+      writeText,
       ({ segment }) =>
         `${segment.op.name}: ${fmt.seconds(segment.seconds)} (${segment.op.count} × ` +
         `${fmt.seconds(segment.op.seconds - segment.op.overhead_seconds)}), ${fmt.bound(segment.op.bound)}`,
     );
 
   joinMarks(part(svg, 'segment-labels'), 'text', 'segment-label', segmentLabels, (d) => d.id)
-    .attr('x', (d) => d.x)
-    .attr('y', (d) => d.top + bandHeight / 2 + 4)
-    .text((d) => d.text);
+    .call(writeAttrs, { x: (d) => d.x, y: (d) => d.top + bandHeight / 2 + 4 })
+    .call(writeText, (d) => d.text);
 
   joinMarks(part(svg, 'overheads'), 'rect', 'overhead-segment', overheads, (d) => d.id, true)
-    .attr('class', 'overhead-segment segment')
-    .attr('fill', hatch)
-    .attr('x', (d) => d.x0)
-    .attr('y', (d) => d.top)
-    .attr('width', (d) => d.w)
-    .attr('height', bandHeight)
+    .call(writeAttrs, {
+      class: 'overhead-segment segment',
+      fill: hatch,
+      x: (d) => d.x0,
+      y: (d) => d.top,
+      width: (d) => d.w,
+      height: bandHeight,
+    })
     .select('title')
-    .text((d) => `kernel-launch overhead: ${fmt.seconds(d.overhead)}`);
+    .call(writeText, (d) => `kernel-launch overhead: ${fmt.seconds(d.overhead)}`);
 
   joinMarks(part(svg, 'totals'), 'text', 'bar-total', totals, (d) => d.id)
-    .attr('x', (d) => d.x)
-    .attr('y', (d) => d.top + bandHeight / 2 + 4)
-    .text((d) => d.text);
+    .call(writeAttrs, { x: (d) => d.x, y: (d) => d.top + bandHeight / 2 + 4 })
+    .call(writeText, (d) => d.text);
 }
 
 function describe({ trace }) {
@@ -174,20 +177,12 @@ function table({ trace }) {
 }
 
 export function timeChart() {
-  return new ChartPanel({
-    id: 'chart-time',
-    title: 'Where the time goes, step by step',
-    draw,
-    describe,
-    table,
-    key,
-    legend: legend([
-      { kind: 'bar', className: 'segment step-1 shade-0', label: 'Step 1 kernels' },
-      { kind: 'bar', className: 'segment step-2 shade-0', label: 'Step 2 kernels' },
-      { kind: 'bar', className: 'segment step-3 shade-0', label: 'Step 3 kernels' },
-      { kind: 'bar', className: 'segment step-5 shade-0', label: 'Step 5 kernels' },
-      { kind: 'bar', className: 'segment link', label: 'All-reduces between devices (tensor parallelism)' },
-      { kind: 'hatch', className: 'overhead', label: 'Kernel-launch overhead' },
-    ]),
-  });
+  return chartPanel('chart-time', 'Where the time goes, step by step', { draw, describe, table, key }, [
+    { kind: 'bar', className: 'segment step-1 shade-0', label: 'Step 1 kernels' },
+    { kind: 'bar', className: 'segment step-2 shade-0', label: 'Step 2 kernels' },
+    { kind: 'bar', className: 'segment step-3 shade-0', label: 'Step 3 kernels' },
+    { kind: 'bar', className: 'segment step-5 shade-0', label: 'Step 5 kernels' },
+    { kind: 'bar', className: 'segment link', label: 'All-reduces between devices (tensor parallelism)' },
+    { kind: 'hatch', className: 'overhead', label: 'Kernel-launch overhead' },
+  ]);
 }

@@ -8,19 +8,20 @@ import { line } from 'd3-shape';
 import { h } from '../dom.js';
 import * as fmt from '../format.js';
 import {
-  ChartPanel,
   bottomAxis,
+  chartPanel,
   decadeTicks,
   hatchPattern,
   joinMarks,
   label,
   leftAxis,
-  legend,
   part,
   segmentLabels,
   sizeSvg,
   tableData,
+  verticalRule,
 } from './common.js';
+import { writeAttrs, writeText } from './writes.js';
 
 const PARTS = [
   { key: 'queue_seconds', label: 'Queueing', className: 'ttft-queue' },
@@ -61,57 +62,66 @@ function drawBar(svg, width, { trace, ghost = null, top = null }) {
   const x = top
     ? scaleLinear().domain([0, top]).range([m.left, width - m.right])
     : scaleLinear().domain([0, end || 1e-9]).nice().range([m.left, width - m.right]);
-  svg.attr('data-x-domain', x.domain().join(','));
+  svg.call(writeAttrs, { 'data-x-domain': x.domain().join(',') });
   bottomAxis(svg, x, {
     y: height - m.bottom,
     width: width - m.left - m.right,
     format: fmt.seconds,
     title: 'Time to first token',
   });
-  const barY = m.top;
-  const barH = height - m.bottom - barY - 8;
+  const bar = { y: m.top, h: height - m.bottom - m.top - 8 };
   const { segments, end: start } = segmentsOf(ttft, x);
-  const ghostSegments = ghost ? segmentsOf(ghost.totals.ttft, x).segments : [];
-  joinMarks(part(svg, 'ghost'), 'rect', 'ttft-part', ghostSegments, (d) => d.key, true)
-    .attr('class', (d) => `ttft-part ttft-part--ghost ${d.className}`)
-    .attr('x', (d) => d.x0)
-    .attr('y', 8)
-    .attr('width', (d) => d.w)
-    .attr('height', ghostH)
+  drawGhostBar(svg, ghost, x, { h: ghostH, left: m.left, right: width - m.right });
+  ttftParts(svg, 'parts', segments, { y: bar.y, h: bar.h, ghost: false });
+  segmentLabels(svg, segments, bar.y, bar.h);
+  drawUnbounded(svg, ttft.overloaded, x(Math.min(start, x.domain()[1])), { bar, right: width - m.right, hatch });
+}
+
+/** The stacked parts of one TTFT bar (A's, pinned, when `ghost`) at y…y + h, in the part `name`. */
+function ttftParts(svg, name, segments, { y, h, ghost }) {
+  joinMarks(part(svg, name), 'rect', 'ttft-part', segments, (d) => d.key, true)
+    .call(writeAttrs, {
+      class: (d) => `ttft-part ${ghost ? 'ttft-part--ghost ' : ''}${d.className}`,
+      x: (d) => d.x0,
+      y,
+      width: (d) => d.w,
+      height: h,
+    })
     .select('title')
-    .text((d) => `A: ${d.label}: ${fmt.seconds(d.value)}`);
+    .call(writeText, (d) => `${ghost ? 'A: ' : ''}${d.label}: ${fmt.seconds(d.value)}`);
+}
+
+/** The pinned scenario A's bar (`h` high; none without a pin) above B's, and its total beside it. */
+function drawGhostBar(svg, ghost, x, { h, left, right }) {
+  const ghostSegments = ghost ? segmentsOf(ghost.totals.ttft, x).segments : [];
+  ttftParts(svg, 'ghost', ghostSegments, { y: 8, h, ghost: true });
   // A's label just after its bar (before it, when the bar reaches the right edge).
-  const ghostEnd = ghostSegments.length ? Math.max(...ghostSegments.map((d) => d.x0 + d.w)) : m.left;
+  const ghostEnd = ghostSegments.length ? Math.max(...ghostSegments.map((d) => d.x0 + d.w)) : left;
   const ghostText = ghost ? `A (pinned): ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}` : null;
-  const ghostRight = ghostEnd + 6 + (ghostText?.length ?? 0) * 6.3 <= width - m.right;
+  const ghostRight = ghostEnd + 6 + (ghostText?.length ?? 0) * 6.3 <= right;
   label(svg, 'ghost-label', ghostText, {
     class: 'chart-note',
     x: ghostRight ? ghostEnd + 6 : ghostEnd - 6,
-    y: 8 + ghostH - 3,
+    y: 8 + h - 3,
     'text-anchor': ghostRight ? 'start' : 'end',
   });
-  joinMarks(part(svg, 'parts'), 'rect', 'ttft-part', segments, (d) => d.key, true)
-    .attr('class', (d) => `ttft-part ${d.className}`)
-    .attr('x', (d) => d.x0)
-    .attr('y', barY)
-    .attr('width', (d) => d.w)
-    .attr('height', barH)
-    .select('title')
-    .text((d) => `${d.label}: ${fmt.seconds(d.value)}`);
-  segmentLabels(svg, segments, barY, barH);
-  const x0 = x(Math.min(start, x.domain()[1]));
-  part(svg, 'unbounded', 'rect')
-    .attr('class', 'ttft-part unbounded-area')
-    .attr('fill', hatch)
-    .attr('display', ttft.overloaded ? null : 'none')
-    .attr('x', x0)
-    .attr('y', barY)
-    .attr('width', Math.max(0, width - m.right - x0))
-    .attr('height', barH);
-  label(svg, 'verdict', ttft.overloaded ? 'Overloaded: the queue grows without bound →' : null, {
+}
+
+/** When overloaded, the queue as a hatched stretch from x0 to the chart's right edge, and the verdict. */
+function drawUnbounded(svg, overloaded, x0, { bar, right, hatch }) {
+  part(svg, 'unbounded', 'rect').call(writeAttrs, {
+    class: 'ttft-part unbounded-area',
+    fill: hatch,
+    display: overloaded ? null : 'none',
+    x: x0,
+    y: bar.y,
+    width: Math.max(0, right - x0),
+    height: bar.h,
+  });
+  label(svg, 'verdict', overloaded ? 'Overloaded: the queue grows without bound →' : null, {
     class: 'fit-verdict does-not-fit',
-    x: width - m.right,
-    y: barY - 6,
+    x: right,
+    y: bar.y - 6,
     'text-anchor': 'end',
   });
 }
@@ -160,19 +170,18 @@ function tableBar({ trace }) {
 export function ttftChart(onHold = () => {}) {
   const hold = h('input', { type: 'checkbox', id: 'ttft-hold' });
   hold.addEventListener('change', () => onHold(hold.checked));
-  return new ChartPanel({
-    extra: [h('p', { class: 'chart-option' }, h('label', { for: 'ttft-hold' }, hold, ' Hold this axis while I change the scenario'))],
-    id: 'chart-ttft',
-    title: 'Time to first token',
-    draw: drawBar,
-    describe: describeBar,
-    table: tableBar,
-    key: keyBar,
-    legend: legend([
+  const extra = [h('p', { class: 'chart-option' }, h('label', { for: 'ttft-hold' }, hold, ' Hold this axis while I change the scenario'))];
+  const parts = { draw: drawBar, describe: describeBar, table: tableBar, key: keyBar };
+  return chartPanel(
+    'chart-ttft',
+    'Time to first token',
+    parts,
+    [
       ...PARTS.map((p) => ({ kind: 'bar', className: `ttft-part ${p.className}`, label: p.label })),
       { kind: 'hatch', className: 'unbounded', label: 'Unbounded queue (overloaded)' },
-    ]),
-  });
+    ],
+    extra,
+  );
 }
 
 // --- Sweep -------------------------------------------------------------------------------
@@ -265,21 +274,9 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
   const m = { top: 14, right: 16, bottom: 50, left: 70 };
   sizeSvg(svg, width, height, 'sweep');
   const hatch = hatchPattern(svg, 'unbounded');
-  const xDomain = [linear ? 0 : points[0].value, points[points.length - 1].value];
-  const x = (linear ? scaleLinear() : scaleLog()).domain(xDomain).range([m.left, width - m.right]);
   const here = currentPoint(variable, trace);
-  const ys = points
-    .flatMap((p) => [p.total_seconds, p.execution_seconds])
-    .concat(here?.total_seconds ?? [])
-    .filter((v) => v !== null && v > 0);
-  const lo = Math.min(...ys);
-  const hi = Math.max(...ys);
-  const y = linear
-    ? scaleLinear().domain([0, linearTop(points, here, variable)]).nice().range([height - m.bottom, m.top])
-    : scaleLog()
-        .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
-        .range([height - m.bottom, m.top]);
-  svg.attr('data-x-domain', x.domain().join(',')).attr('data-y-domain', y.domain().join(','));
+  const { x, y } = sweepScales(points, here, variable, linear, { width, height, m });
+  svg.call(writeAttrs, { 'data-x-domain': x.domain().join(','), 'data-y-domain': y.domain().join(',') });
   const axisName = linear ? spec.axis.replace(', log scale', '').replace(' (log scale)', '') : spec.axis;
   bottomAxis(svg, x, {
     y: height - m.bottom,
@@ -295,47 +292,63 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
     title: linear ? 'Seconds' : 'Seconds (log scale)',
     titleOffset: 58,
   });
-
-  const firstOverloaded = points.find((p) => p.overloaded);
-  const area = part(svg, 'overloaded', 'rect')
-    .attr('class', 'unbounded-area')
-    .attr('fill', hatch)
-    .attr('display', firstOverloaded ? null : 'none');
-  const x0 = firstOverloaded ? x(firstOverloaded.value) : 0;
-  if (firstOverloaded) {
-    area
-      .attr('x', x0)
-      .attr('y', m.top)
-      .attr('width', Math.max(0, width - m.right - x0))
-      .attr('height', height - m.bottom - m.top);
-  }
-  label(svg, 'overloaded-label', firstOverloaded ? 'overloaded' : null, {
-    class: 'fit-verdict does-not-fit',
-    x: Math.min(x0 + 6, width - m.right - 70),
-    y: m.top + 14,
-  });
-
+  const frame = { x, y, width, height, m };
+  drawOverloadedRange(svg, points.find((p) => p.overloaded), hatch, frame);
   const top = y.domain()[1];
   const curve = (key) =>
     line()
       .defined((p) => p[key] !== null && p[key] > 0 && p[key] <= top * 1.0001 && p.value >= x.domain()[0])
       .x((p) => x(p.value))
       .y((p) => y(p[key]));
-  part(svg, 'execution', 'path').attr('class', 'sweep-line sweep-execution').attr('d', curve('execution_seconds')(points));
-  part(svg, 'total', 'path').attr('class', 'sweep-line sweep-total').attr('d', curve('total_seconds')(points));
+  part(svg, 'execution', 'path').call(writeAttrs, { class: 'sweep-line sweep-execution', d: curve('execution_seconds')(points) });
+  part(svg, 'total', 'path').call(writeAttrs, { class: 'sweep-line sweep-total', d: curve('total_seconds')(points) });
+  drawCurrent(svg, here, frame);
+}
 
+/**
+ * The sweep's scales: x over the swept values (from 0 on linear axes); y over the TTFTs and
+ * execution times on the curve and the current point's, in whole decades (log), or from 0 to
+ * linearTop (linear).
+ */
+function sweepScales(points, here, variable, linear, { width, height, m }) {
+  const xDomain = [linear ? 0 : points[0].value, points[points.length - 1].value];
+  const x = (linear ? scaleLinear() : scaleLog()).domain(xDomain).range([m.left, width - m.right]);
+  const ys = points
+    .flatMap((p) => [p.total_seconds, p.execution_seconds])
+    .concat(here?.total_seconds ?? [])
+    .filter((v) => v !== null && v > 0);
+  const lo = Math.min(...ys);
+  const hi = Math.max(...ys);
+  const y = linear
+    ? scaleLinear().domain([0, linearTop(points, here, variable)]).nice().range([height - m.bottom, m.top])
+    : scaleLog()
+        .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.01))])
+        .range([height - m.bottom, m.top]);
+  return { x, y };
+}
+
+/** The overloaded range, hatched from its first point (`firstOverloaded`, or none) to the right edge, labelled. */
+function drawOverloadedRange(svg, firstOverloaded, hatch, { x, width, height, m }) {
+  const area = part(svg, 'overloaded', 'rect').call(writeAttrs, { class: 'unbounded-area', fill: hatch, display: firstOverloaded ? null : 'none' });
+  const x0 = firstOverloaded ? x(firstOverloaded.value) : 0;
+  if (firstOverloaded) {
+    area.call(writeAttrs, { x: x0, y: m.top, width: Math.max(0, width - m.right - x0), height: height - m.bottom - m.top });
+  }
+  label(svg, 'overloaded-label', firstOverloaded ? 'overloaded' : null, {
+    class: 'fit-verdict does-not-fit',
+    x: Math.min(x0 + 6, width - m.right - 70),
+    y: m.top + 14,
+  });
+}
+
+/** The current scenario's marker (`here`, or none): a rule, its dot on the TTFT curve when on the axis, a label. */
+function drawCurrent(svg, here, { x, y, width, height, m }) {
+  const top = y.domain()[1];
   const cx = here ? x(here.value) : 0;
-  const marker = part(svg, 'current').attr('display', here ? null : 'none');
-  part(marker, 'rule', 'line')
-    .attr('class', 'current-rule')
-    .attr('x1', cx)
-    .attr('x2', cx)
-    .attr('y1', m.top)
-    .attr('y2', height - m.bottom);
+  const marker = part(svg, 'current').call(writeAttrs, { display: here ? null : 'none' });
+  verticalRule(marker, 'rule', 'current-rule', cx, m.top, height - m.bottom);
   joinMarks(part(marker, 'dot'), 'circle', 'current-dot', here && here.total_seconds !== null && here.total_seconds <= top * 1.0001 ? [here] : [])
-    .attr('cx', cx)
-    .attr('cy', (d) => y(d.total_seconds))
-    .attr('r', 4.5);
+    .call(writeAttrs, { cx, cy: (d) => y(d.total_seconds), r: 4.5 });
   label(marker, 'label', 'current', {
     class: 'chart-note',
     x: cx + (cx > width * 0.65 ? -5 : 5),
@@ -421,26 +434,25 @@ export function sweepChart(onVariable, onScale = () => {}) {
     ),
   );
   scales.addEventListener('change', (event) => onScale(event.target.value));
-  const panel = new ChartPanel({
-    id: 'chart-sweep',
-    title: 'TTFT sweep',
-    draw: drawSweep,
-    describe: describeSweep,
-    table: tableSweep,
-    key: keySweep,
-    // Each radio group in a form of its own: radio buttons outside a form are grouped by name
-    // across the whole shadow root, and Chromium kept a removed rendering's buttons (and through
-    // them its explorer) in that group until the element was removed (issue 24, W5).
-    extra: [
-      h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group),
-      h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales),
-    ],
-    legend: legend([
+  // Each radio group in a form of its own: radio buttons outside a form are grouped by name
+  // across the whole shadow root, and Chromium kept a removed rendering's buttons (and through
+  // them its explorer) in that group until the element was removed (issue 24, W5).
+  const extra = [
+    h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group),
+    h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales),
+  ];
+  const parts = { draw: drawSweep, describe: describeSweep, table: tableSweep, key: keySweep };
+  const panel = chartPanel(
+    'chart-sweep',
+    'TTFT sweep',
+    parts,
+    [
       { kind: 'bar', className: 'sweep-swatch sweep-total', label: 'Time to first token' },
       { kind: 'bar', className: 'sweep-swatch sweep-execution', label: 'Execution alone' },
       { kind: 'hatch', className: 'unbounded', label: 'Overloaded' },
-    ]),
-  });
+    ],
+    extra,
+  );
   panel.setVariable = (variable) => {
     for (const input of group.querySelectorAll('input')) input.checked = input.value === variable;
   };
