@@ -546,15 +546,15 @@ export class Explorer {
     return this.#lastSweep;
   }
 
-  /**
-   * Each projection's intensity at every prompt length of the intensity chart: one
-   * traceFigures call per length, reused while only the prompt length changes (a slider drag).
-   */
   /** The shape signature of a trace the explorer shows: from the kept shapes, else computed. */
   #signatureOf(trace) {
     return this.#traces.signatureOf(trace, scenarioJson(this.state));
   }
 
+  /**
+   * Each projection's intensity at every prompt length of the intensity chart: one
+   * traceFigures call per length, reused while only the prompt length changes (a slider drag).
+   */
   #intensityCurve(trace) {
     const rest = scenarioObject(this.state);
     delete rest.prompt_tokens;
