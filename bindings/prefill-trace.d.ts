@@ -244,20 +244,30 @@ export interface TraceDocument {
     seconds: number;
     seconds_high: number;
     seconds_low: number;
-    ttft: {
-      delivery_seconds: number;
-      execution_seconds: number;
-      overloaded: boolean;
-      /** Quantiles of the queue wait (exact M/D/1 + batch formation); null when overloaded. */
-      queue_p50_seconds: number | null;
-      queue_p90_seconds: number | null;
-      queue_p99_seconds: number | null;
-      queue_seconds: number | null;
-      total_seconds: number | null;
-      total_seconds_high: number | null;
-      total_seconds_low: number | null;
-    };
+    ttft: TtftTotals;
   };
+}
+
+/**
+ * The time to first token of one request and its queue: the figures totals.ttft and step 5's
+ * facts (steps[4].facts) both carry.
+ */
+export interface QueueFigures {
+  delivery_seconds: number;
+  execution_seconds: number;
+  overloaded: boolean;
+  /** Quantiles of the queue wait (exact M/D/1 + batch formation); null when overloaded. */
+  queue_p50_seconds: number | null;
+  queue_p90_seconds: number | null;
+  queue_p99_seconds: number | null;
+  queue_seconds: number | null;
+  total_seconds: number | null;
+}
+
+/** totals.ttft: the queue figures with the estimate's interval of the total. */
+export interface TtftTotals extends QueueFigures {
+  total_seconds_high: number | null;
+  total_seconds_low: number | null;
 }
 
 /** One of the lesson's five mechanism steps; `facts` depends on `step`. */
@@ -355,18 +365,10 @@ export interface Step4Facts {
 }
 
 /** steps[4].facts */
-export interface Step5Facts {
+export interface Step5Facts extends QueueFigures {
   batch_formation_seconds: number;
-  delivery_seconds: number;
-  execution_seconds: number;
-  overloaded: boolean;
-  queue_p50_seconds: number | null;
-  queue_p90_seconds: number | null;
-  queue_p99_seconds: number | null;
-  queue_seconds: number | null;
   saturation_arrival_rate: number;
   service_seconds: number;
-  total_seconds: number | null;
   utilization: number;
 }
 

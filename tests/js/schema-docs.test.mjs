@@ -43,15 +43,19 @@ for (const document of documents) documentPaths(document, "", fields);
 
 // The members of each `export interface Name { … }` of the d.ts, as paths from the interface:
 // nested object literals add a level, `Type[]` an array level, and a member typed by another
-// interface of the file (or a union of them) takes its members.
+// interface of the file (or a union of them) takes its members; an interface that extends
+// another of the file has the other's members too.
 function declaredPaths(dts) {
   const interfaces = new Map();
-  for (const match of dts.matchAll(/^export interface (\w+)(?: extends \w+)? \{\n([\s\S]*?)\n\}/gm)) {
-    interfaces.set(match[1], match[2].replace(/\/\*\*[\s\S]*?\*\//g, "").split("\n"));
+  const bases = new Map();
+  for (const match of dts.matchAll(/^export interface (\w+)(?: extends (\w+))? \{\n([\s\S]*?)\n\}/gm)) {
+    interfaces.set(match[1], match[3].replace(/\/\*\*[\s\S]*?\*\//g, "").split("\n"));
+    if (match[2]) bases.set(match[1], match[2]);
   }
   const paths = new Set();
   function expand(name, at, depth) {
     assert.ok(depth < 8, `interface nesting at ${at}`);
+    if (interfaces.has(bases.get(name))) expand(bases.get(name), at, depth + 1);
     const stack = [at];
     for (const line of interfaces.get(name)) {
       const member = line.match(/^\s*(\w+)\??: (.*)$/);

@@ -251,14 +251,7 @@ export class PrefillTraceLesson extends ElementBase {
     const view = this.view;
     const prerendered = this.#prerendered;
     this.#prerendered = null;
-    let root = prerendered?.root;
-    if (!root) {
-      const article = h('article', { class: 'lesson', part: 'lesson', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading the lesson…'));
-      root = h('div', { class: 'ptl', hidden: true }, article);
-      this.#root?.remove();
-      this.#root = root;
-      this.#shadow.append(root);
-    }
+    const root = prerendered?.root ?? this.#loadingRoot();
     const styled = this.#styled.then(() => {
       root.hidden = false;
     });
@@ -283,8 +276,26 @@ export class PrefillTraceLesson extends ElementBase {
     this.#mount = mount;
     if (this.#scenario) mount.setScenario(this.#scenario);
     else if (this.hasAttribute('scenario')) this.#applyScenarioText(this.getAttribute('scenario'));
-    mount
-      .run(styled)
+    this.#settle(mount.run(styled), { mount, root, styled, generation, view });
+  }
+
+  /** A new root in the shadow root, hidden until the style sheet applies, saying the lesson is loading. */
+  #loadingRoot() {
+    const article = h('article', { class: 'lesson', part: 'lesson', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading the lesson…'));
+    const root = h('div', { class: 'ptl', hidden: true }, article);
+    this.#root?.remove();
+    this.#root = root;
+    this.#shadow.append(root);
+    return root;
+  }
+
+  /**
+   * Once the rendering `run` is done (and still the current one): `data-state`, the engine's
+   * version and the lesson's integrity, and `prefill-trace-ready` when every part is drawn. A
+   * rendering that threw shows why in place of the lesson.
+   */
+  #settle(run, { mount, root, styled, generation, view }) {
+    run
       .catch((error) => {
         if (mount.signal.aborted) return null;
         dispatch(this, 'prefill-trace-error', { part: 'lesson', message: describe(error) });

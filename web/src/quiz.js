@@ -13,42 +13,70 @@ function optionText(text, index) {
 }
 
 /**
+ * The radio buttons of a quiz's options (one group per quiz: `name` is `<idPrefix>-choice`).
+ * @param {string[]} options
+ * @param {string} idPrefix  unique per quiz on the page
+ */
+export function optionLabels(options, idPrefix) {
+  return options.map((text, index) =>
+    h(
+      'label',
+      { class: 'option' },
+      h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(index) }),
+      h('span', { class: text.trim() ? 'option-text' : 'option-text option-text--blank' }, optionText(text, index)),
+    ),
+  );
+}
+
+/**
+ * A quiz form: the question (a heading of `level`) over `answerArea`, the "Check answer" button
+ * and the feedback area, which announces the verdict (showVerdict).
+ * @param {object} parts
+ * @param {string} parts.idPrefix  unique per quiz on the page
+ * @param {string} parts.question
+ * @param {Node} parts.answerArea
+ * @param {'h3'|'h4'} [parts.level='h3']
+ * @param {object} [parts.attributes]  the form's class and data attributes
+ */
+export function quizShell({ idPrefix, question, answerArea, level = 'h3', attributes = { class: 'quiz' } }) {
+  const questionId = `${idPrefix}-question`;
+  return h(
+    'form',
+    { ...attributes, 'aria-labelledby': questionId, novalidate: true },
+    h('fieldset', {}, h('legend', {}, h(level, { id: questionId }, question)), answerArea),
+    h('button', { type: 'submit', class: 'button' }, 'Check answer'),
+    h('div', { class: 'feedback', id: `${idPrefix}-feedback`, role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }),
+  );
+}
+
+/**
+ * Shows the engine's verdict in a quiz's feedback area — the same for the published checks and
+ * the generated ones: "Correct" or "Not quite", the right answer (when it can be named) and the
+ * engine's reasoning; or, when the engine could not check the answer, why.
+ * @param {Element} feedback
+ * @param {{ok: boolean, error?: string, correct?: boolean, explanation?: string}} result
+ * @param {string|undefined} answerText  the right answer, as the reader should see it
+ */
+export function showVerdict(feedback, result, answerText) {
+  if (!result.ok) {
+    feedback.replaceChildren(h('p', { class: 'verdict verdict--error' }, 'The engine could not check this answer.'), h('p', {}, result.error));
+    return;
+  }
+  feedback.replaceChildren(
+    h('p', { class: `verdict verdict--${result.correct ? 'correct' : 'incorrect'}` }, result.correct ? 'Correct' : 'Not quite'),
+    answerText === undefined ? null : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', answerText),
+    h('p', {}, h('span', { class: 'label' }, 'Reasoning'), ' ', result.explanation),
+  );
+}
+
+/**
  * The quiz form of `check`, not yet answerable (see wireQuiz): its question, its options as a
  * radio group, the "Check answer" button and the feedback area.
  * @param {{question: string, options: string[]}} check
  * @param {string} idPrefix  unique per quiz on the page
  */
 export function buildQuizForm(check, idPrefix) {
-  const questionId = `${idPrefix}-question`;
-  return h(
-    'form',
-    { class: 'quiz', 'aria-labelledby': questionId, novalidate: true },
-    h(
-      'fieldset',
-      {},
-      h('legend', {}, h('h3', { id: questionId }, check.question)),
-      h(
-        'div',
-        { class: 'options' },
-        check.options.map((text, index) =>
-          h(
-            'label',
-            { class: 'option' },
-            h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(index) }),
-            h('span', { class: text.trim() ? 'option-text' : 'option-text option-text--blank' }, optionText(text, index)),
-          ),
-        ),
-      ),
-    ),
-    h('button', { type: 'submit', class: 'button' }, 'Check answer'),
-    h('div', {
-      class: 'feedback',
-      id: `${idPrefix}-feedback`,
-      role: 'status',
-      'aria-live': 'polite',
-      'aria-atomic': 'true',
-    }),
-  );
+  return quizShell({ idPrefix, question: check.question, answerArea: h('div', { class: 'options' }, optionLabels(check.options, idPrefix)) });
 }
 
 /**
@@ -79,27 +107,12 @@ export function wireQuiz(form, check, onCheck, onAnswered = () => {}) {
     }
     const choice = Number(picked.value);
     const result = onCheck(choice);
-    if (!result.ok) {
-      feedback.replaceChildren(
-        h('p', { class: 'verdict verdict--error' }, 'The engine could not check this answer.'),
-        h('p', {}, result.error),
-      );
-      return;
+    if (result.ok) {
+      options[choice].setAttribute('data-result', result.correct ? 'correct' : 'incorrect');
+      onAnswered(choice, result.correct);
     }
-    options[choice].setAttribute('data-result', result.correct ? 'correct' : 'incorrect');
-    onAnswered(choice, result.correct);
-    const answerText = check.options[result.correctIndex];
-    feedback.replaceChildren(
-      h(
-        'p',
-        { class: `verdict verdict--${result.correct ? 'correct' : 'incorrect'}` },
-        result.correct ? 'Correct' : 'Not quite',
-      ),
-      answerText === undefined
-        ? null
-        : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', optionText(answerText, result.correctIndex)),
-      h('p', {}, h('span', { class: 'label' }, 'Reasoning'), ' ', result.explanation),
-    );
+    const answerText = result.ok ? check.options[result.correctIndex] : undefined;
+    showVerdict(feedback, result, answerText === undefined ? undefined : optionText(answerText, result.correctIndex));
   });
 
   return form;

@@ -38,8 +38,33 @@ import { DEFAULTS, scenarioJson, scenarioObject, scenarioShapeError, stateFromSc
 import { PartError, assertSameOrigin, describe, fetchLesson, fetchOptionalJson } from './loading.js';
 import { loadKatexStyles } from './styles.js';
 import { nextTask } from '../explorer/scheduling.js';
+import { PLANS } from './plan.js';
 
-export const VIEWS = Object.freeze(['full', 'lesson', 'explorer']);
+/** Thrown by a step once the rendering is disposed of: the run stops there (#step, stoppable). */
+const STOPPED = Symbol('the rendering was disposed of');
+
+/** What `work()` settles to, or null when it stopped because its rendering was disposed of. */
+async function stoppable(work) {
+  try {
+    return await work();
+  } catch (error) {
+    if (error === STOPPED) return null;
+    throw error;
+  }
+}
+
+/**
+ * V8 compiles the engine's functions on their first call, on the main thread. The first trace
+ * of the default scenario reads the built-in presets and compiles the per-change path; the
+ * presets' listing then compiles only their JSON writer: tasks of their own. The per-change
+ * path is compiled in two: a scenario the engine rejects after reading it (a prompt of -1
+ * tokens: the reader, the presets, the checks), then the default one (the trace and its
+ * figures) — 49-69 ms at 4x in one task, 34-38 and 6-25 ms in two.
+ */
+const ENGINE_WARM_UP = Object.freeze([
+  ['engine-warm', (engine) => engine.traceFigures(scenarioJson({ ...DEFAULTS, prompt: -1 }))],
+  ['engine-warm-trace', (engine) => engine.traceFigures(scenarioJson(DEFAULTS))],
+]);
 
 /** `<id>-<16 hex>.json`: the lesson id a published Atlas file name carries. */
 const PUBLISHED_NAME = /(?:^|\/)([a-z0-9]+(?:-[a-z0-9]+)*)-[0-9a-f]{16}\.json$/;
@@ -185,190 +210,252 @@ export class Mount {
 
   /**
    * Loads and draws the view; settles once every part is drawn (including what is drawn after
-   * the first trace: the explorer's charts and checks, the typeset equation).
+   * the first trace: the explorer's charts and checks, the typeset equation). The view's plan
+   * (plan.js) says what is loaded and placed, in what order; each step runs through #step.
    * @param {Promise<void>} styled  settles when the lesson's style sheet has loaded
-   * @returns {Promise<{state: 'ready'|'error', lessonId: string|null}>}
+   * @returns {Promise<{state: 'ready'|'error', lessonId: string|null}|null>}  null once disposed of
    */
   async run(styled) {
-    const { view, base } = this.#options;
-    const signal = this.signal;
-    const showsLesson = view !== 'explorer';
-    // This task evaluated app.js and adopted the lesson. The engine comes next, in a task of
-    // its own (it downloads and compiles off the main thread while the rest runs; the first
-    // fetch() of a page costs a phone-speed CPU 10-30 ms), then the lesson's requests.
-    await nextTask('engine-fetch');
-    if (signal.aborted) return null;
-    const engineLoaded = loadEngine(base);
-    engineLoaded.catch(() => {}); // awaited below
-    await nextTask('fetch-lesson');
-    if (signal.aborted) return null;
-    let lessonUrl = null;
-    let lessonFile = null;
-    let companions = Promise.resolve([{ json: null }, { json: null }]);
-    if (showsLesson) {
-      try {
-        lessonUrl = this.#lessonUrl();
-        lessonFile = fetchLesson(lessonUrl, {
-          timeoutMs: this.#options.timeoutMs,
-          maxBytes: this.#options.maxBytes,
-          signal,
-          ownOrigin: this.#ownOrigin(lessonUrl),
-        });
-      } catch (error) {
-        lessonFile = Promise.reject(error);
+    this.#styled = styled;
+    return stoppable(async () => {
+      for (const step of PLANS[this.#options.view]) {
+        const outcome = await this.#step(step.task, () => step.part && this.#parts[step.part][step.action](step));
+        if (outcome) return outcome;
       }
-      lessonFile.catch(() => {}); // awaited below, after the explorer is drawn
-      const companion = (url) =>
-        fetchOptionalJson(url, { signal, timeoutMs: this.#options.timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: this.#ownOrigin(url) });
-      let equations;
-      try {
-        equations = companion(this.#equationsUrl());
-      } catch (error) {
-        // An address that is no URL (equations-src="http://["): the equations alone go without.
-        equations = Promise.resolve({ json: null, problem: describe(error) });
-      }
-      companions = Promise.all([equations, companion(assetUrl(RELATED_LESSONS_PATH, base))]);
-    }
-    // The explorer is shown unless the lesson is known to be another one: a published file
-    // name says which lesson it holds before it arrives; another name waits for the lesson.
-    const claimedId = lessonUrl ? claimedLessonId(lessonUrl) : EXPLORER_LESSON_ID;
-    // The lesson built into the page, if it is this view's and this file's: adopted, not redrawn.
-    this.#adopting = view === 'full' && rendersFile(this.#options.prerendered, lessonUrl) ? this.#options.prerendered : null;
-    const explorerWanted = view !== 'lesson' && (claimedId === EXPLORER_LESSON_ID || view === 'explorer');
+      throw new Error(`The plan of the ${this.#options.view} view ended without an outcome`);
+    });
+  }
 
+  /** The parts a plan names, each with the same two actions (plan.js). */
+  #parts = {
+    engine: { load: () => this.#loadEngine(), place: () => this.#placeEngine() },
+    lesson: { load: () => this.#loadLesson(), place: () => this.#placeLesson() },
+    explorer: { place: (step) => this.#placeExplorer(step) },
+    equations: { place: () => this.#placeEquations() },
+  };
+
+  /**
+   * Begins `task` (a task of its own, explorer/scheduling.js nextTask; none when null), runs
+   * `work` and returns what it returns; throws STOPPED instead once the rendering is disposed of,
+   * before or after the work.
+   */
+  async #step(task, work = () => {}) {
+    if (task) await nextTask(task);
+    this.#live();
+    return this.#wait(work());
+  }
+
+  /** What `promise` settles to, once it has; throws STOPPED if the rendering was disposed of meanwhile. */
+  async #wait(promise) {
+    const value = await promise;
+    this.#live();
+    return value;
+  }
+
+  /** Throws STOPPED once the rendering is disposed of: nothing more is drawn or reported. */
+  #live() {
+    if (this.signal.aborted) throw STOPPED;
+  }
+
+  /** The rendering's outcome once every part is drawn: `error` when one of them broke. */
+  #outcome(lessonId) {
+    return { state: this.#failed.length ? 'error' : 'ready', lessonId };
+  }
+
+  // What the parts' load actions started and their place actions wait for.
+  #styled = null;
+  #engineLoaded = null;
+  #lessonUrl = null;
+  #lessonFile = null;
+  #companions = null;
+  /** Settles when every part of the explorer is drawn (#showExplorer), or null. */
+  #explorerShown = null;
+  /** The lesson and its article, once placed. */
+  #lesson = null;
+  #article = null;
+
+  // This task evaluated app.js and adopted the lesson. The engine comes next, in a task of its
+  // own (it downloads and compiles off the main thread while the rest runs; the first fetch()
+  // of a page costs a phone-speed CPU 10-30 ms), then the lesson's requests.
+  #loadEngine() {
+    this.#engineLoaded = loadEngine(this.#options.base);
+    this.#engineLoaded.catch(() => {}); // awaited when placed
+  }
+
+  /** Waits for the engine; without it nothing but a message (or the built-in lesson) is shown. */
+  async #placeEngine() {
     let engine;
     try {
-      engine = await engineLoaded;
+      engine = await this.#engineLoaded;
     } catch (error) {
-      if (signal.aborted) return null;
-      await styled;
+      this.#live();
+      await this.#wait(this.#styled);
       this.#fail('engine', error);
       if (this.#adopting) {
         // The lesson built into the page stays readable; the explorer's place says why it is empty.
         keepBuiltInWithoutEngine(this.#adopting, errorBlock('The trace explorer could not start', `The WebAssembly module failed to load: ${describe(error)}.`));
         return { state: 'error', lessonId: null };
       }
-      this.#root.replaceChildren(
-        h(
-          'article',
-          { class: 'lesson', part: 'lesson' },
-          errorBlock(
-            'The lesson engine could not start',
-            `The WebAssembly module failed to load: ${describe(error)}. ` +
-              'The lesson (which the engine validates) and the trace explorer need it.',
-          ),
-        ),
-      );
+      const message =
+        `The WebAssembly module failed to load: ${describe(error)}. ` + 'The lesson (which the engine validates) and the trace explorer need it.';
+      this.#root.replaceChildren(h('article', { class: 'lesson', part: 'lesson' }, errorBlock('The lesson engine could not start', message)));
       return { state: 'error', lessonId: null };
     }
     // The engine was instantiated in this task; each step after it is a task of its own.
-    await nextTask('engine-ready');
-    if (signal.aborted) return null;
-    this.#engine = engine;
-    this.engineVersion = engine.version();
+    await this.#step('engine-ready', () => {
+      this.#engine = engine;
+      this.engineVersion = engine.version();
+    });
+    return null;
+  }
 
-    let explorerShown = null;
-    if (view === 'explorer' && lessonUrl === null && this.#options.lessonSrc) {
-      // The explorer view does not fetch the lesson; a published name for another lesson is
-      // refused rather than shown beside the wrong lab. An address that is no URL names no
-      // lesson: the explorer, which does not need it, is shown, and the host told.
-      let other = null;
-      try {
-        other = claimedLessonId(fetchableUrl(this.#options.lessonSrc, 'lesson-src'));
-      } catch (error) {
-        this.#fail('lesson', error);
-      }
-      if (other && other !== EXPLORER_LESSON_ID) {
-        await styled;
-        const problem = `The explorer belongs to the lesson ${EXPLORER_LESSON_ID}; lesson-src names ${other}.`;
-        this.#fail('explorer', problem);
-        this.#root.replaceChildren(
-          h('article', { class: 'lesson lesson--explorer', part: 'lesson' }, errorBlock('There is no explorer for this lesson', problem)),
-        );
-        return { state: 'error', lessonId: other };
-      }
-    }
-    if (explorerWanted) {
-      await styled;
-      if (signal.aborted) return null;
-      explorerShown = this.#showExplorer(view === 'explorer' ? null : h('p', { class: 'loading' }, 'Loading the lesson…'));
-    }
-    if (!showsLesson) {
-      await explorerShown;
-      return { state: this.#failed.length ? 'error' : 'ready', lessonId: EXPLORER_LESSON_ID };
-    }
-
-    // The lesson: its file, validated by the engine.
-    let lessonText = null;
-    let lesson = null;
-    let integrity = null;
-    let problem = null;
+  /** Requests the lesson file and its companions (the equation pack, the related lessons). */
+  #loadLesson() {
+    const { base, timeoutMs, maxBytes, view, prerendered } = this.#options;
+    const signal = this.signal;
     try {
-      ({ text: lessonText, integrity } = await lessonFile);
-      // Validating the lesson is 50-60 ms of wasm at 4x (parsing, checking, writing it back
-      // as JSON, compiling those functions on first use): a task of its own.
-      await nextTask('lesson-validate');
-      if (signal.aborted) return null;
-      const validated = engine.loadLesson(lessonText);
-      if (!validated.ok) throw new PartError('This lesson file is not valid', validated.error);
-      lesson = validated.lesson;
+      this.#lessonUrl = this.#lessonAddress();
+      this.#lessonFile = fetchLesson(this.#lessonUrl, { timeoutMs, maxBytes, signal, ownOrigin: this.#ownOrigin(this.#lessonUrl) });
     } catch (error) {
-      if (signal.aborted) return null;
-      problem = error instanceof PartError ? error : new PartError('The lesson could not be shown', describe(error));
-      if (error?.integrity) integrity = error.integrity;
+      this.#lessonFile = Promise.reject(error);
     }
+    this.#lessonFile.catch(() => {}); // awaited when placed, after the explorer is drawn
+    const companion = (url) => fetchOptionalJson(url, { signal, timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: this.#ownOrigin(url) });
+    let equations;
+    try {
+      equations = companion(this.#equationsUrl());
+    } catch (error) {
+      // An address that is no URL (equations-src="http://["): the equations alone go without.
+      equations = Promise.resolve({ json: null, problem: describe(error) });
+    }
+    this.#companions = Promise.all([equations, companion(assetUrl(RELATED_LESSONS_PATH, base))]);
+    // The lesson built into the page, if it is this view's and this file's: adopted, not redrawn.
+    this.#adopting = view === 'full' && rendersFile(prerendered, this.#lessonUrl) ? prerendered : null;
+  }
+
+  /**
+   * Shows the explorer unless the lesson is known to be another one: a published file name says
+   * which lesson it holds before it arrives; another name waits for the lesson (#placeLesson).
+   */
+  async #placeExplorer({ lead, refuseOtherLesson, last }) {
+    if (refuseOtherLesson) {
+      const refused = await this.#refuseOtherLesson();
+      if (refused) return refused;
+    }
+    const claimedId = this.#lessonUrl ? claimedLessonId(this.#lessonUrl) : EXPLORER_LESSON_ID;
+    if (refuseOtherLesson || claimedId === EXPLORER_LESSON_ID) {
+      await this.#wait(this.#styled);
+      this.#explorerShown = this.#showExplorer(lead === 'loading' ? h('p', { class: 'loading' }, 'Loading the lesson…') : null);
+    }
+    if (!last) return null;
+    await this.#explorerShown;
+    return this.#outcome(EXPLORER_LESSON_ID);
+  }
+
+  /**
+   * The explorer view does not fetch the lesson; a published name for another lesson is refused
+   * rather than shown beside the wrong lab (the outcome, then). An address that is no URL names
+   * no lesson: the explorer, which does not need it, is shown, and the host told.
+   */
+  async #refuseOtherLesson() {
+    if (!this.#options.lessonSrc) return null;
+    let other = null;
+    try {
+      other = claimedLessonId(fetchableUrl(this.#options.lessonSrc, 'lesson-src'));
+    } catch (error) {
+      this.#fail('lesson', error);
+    }
+    if (!other || other === EXPLORER_LESSON_ID) return null;
+    await this.#styled;
+    const problem = `The explorer belongs to the lesson ${EXPLORER_LESSON_ID}; lesson-src names ${other}.`;
+    this.#fail('explorer', problem);
+    this.#root.replaceChildren(h('article', { class: 'lesson lesson--explorer', part: 'lesson' }, errorBlock('There is no explorer for this lesson', problem)));
+    return { state: 'error', lessonId: other };
+  }
+
+  /** The lesson, validated by the engine, drawn around the explorer (or in its place). */
+  async #placeLesson() {
+    const { lesson, text, integrity, problem } = await this.#validatedLesson();
     if (integrity) this.integrity = integrity.status;
-    const [{ json: equationPack, problem: packProblem }, { json: relatedFile }] = await companions;
-    if (signal.aborted) return null;
-    await styled;
+    const [{ json: equationPack, problem: packProblem }, { json: relatedFile }] = await this.#wait(this.#companions);
+    await this.#wait(this.#styled);
     // The explorer is built over several tasks: what follows expects it in place.
-    await this.#explorerPlaced;
-    if (signal.aborted) return null;
+    await this.#wait(this.#explorerPlaced);
 
     if (this.#adopting && !(lesson && integrity?.status === 'verified')) {
       // Not the bytes the build rendered (or they could not be checked): drawn from the file.
       this.#leaveBuiltIn();
     }
-    if (!lesson) {
-      this.#fail('lesson', problem.message);
-      if (!this.#explorer && view !== 'lesson' && !explorerShown) {
-        // Another kind of file name: the explorer waited for the lesson, which never came.
-        explorerShown = this.#showExplorer(errorBlock(problem.title, problem.message));
-      } else if (this.#explorer) {
-        this.#placeholder?.replaceWith(errorBlock(problem.title, problem.message));
-      } else {
-        this.#root.replaceChildren(h('article', { class: 'lesson lesson--partial', part: 'lesson' }, errorBlock(problem.title, problem.message)));
-      }
-      await explorerShown;
-      return { state: 'error', lessonId: null };
-    }
+    if (!lesson) return this.#showLessonProblem(problem);
+    await this.#matchExplorerTo(lesson);
+    // The equations need their pack: without it they are shown as text, with the reason, and
+    // the host hears of it; the rest of the lesson is unaffected. (The lesson built into the
+    // page has its equations typeset already.)
+    if (packProblem && !this.#adopting && Array.isArray(lesson.science) && lesson.science.length) this.#fail('equations', packProblem);
+    const article = this.#renderLesson(lesson, text, this.#lessonUrl, integrity, equationPack, relatedFile, packProblem ?? null);
+    article.setAttribute('aria-busy', 'true');
+    if (article.parentNode !== this.#root) this.#root.replaceChildren(article);
+    await this.#explorerShown;
+    article.removeAttribute('aria-busy');
+    this.#live();
+    this.#lesson = lesson;
+    this.#article = article;
+    return null;
+  }
 
+  /** `{lesson, text, integrity}` once the file has arrived and the engine has validated it, else `{problem, integrity}`. */
+  async #validatedLesson() {
+    let integrity = null;
+    try {
+      const file = await this.#lessonFile;
+      integrity = file.integrity;
+      // Validating the lesson is 50-60 ms of wasm at 4x (parsing, checking, writing it back
+      // as JSON, compiling those functions on first use): a task of its own.
+      const validated = await this.#step('lesson-validate', () => this.#engine.loadLesson(file.text));
+      if (!validated.ok) throw new PartError('This lesson file is not valid', validated.error);
+      return { lesson: validated.lesson, text: file.text, integrity };
+    } catch (error) {
+      this.#live();
+      const problem = error instanceof PartError ? error : new PartError('The lesson could not be shown', describe(error));
+      return { lesson: null, problem, integrity: error?.integrity ?? integrity };
+    }
+  }
+
+  /** A lesson that could not be shown: its message in its place; the explorer, if any, works on. */
+  async #showLessonProblem(problem) {
+    this.#fail('lesson', problem.message);
+    if (!this.#explorer && this.#options.view !== 'lesson' && !this.#explorerShown) {
+      // Another kind of file name: the explorer waited for the lesson, which never came.
+      this.#explorerShown = this.#showExplorer(errorBlock(problem.title, problem.message));
+    } else if (this.#explorer) {
+      this.#placeholder?.replaceWith(errorBlock(problem.title, problem.message));
+    } else {
+      this.#root.replaceChildren(h('article', { class: 'lesson lesson--partial', part: 'lesson' }, errorBlock(problem.title, problem.message)));
+    }
+    await this.#explorerShown;
+    return { state: 'error', lessonId: null };
+  }
+
+  /** The explorer goes with its own lesson only: removed beside another, made when the name did not say. */
+  async #matchExplorerTo(lesson) {
     if (lesson.id !== EXPLORER_LESSON_ID && this.#explorer) {
       // The file name did not say; the lesson does: no explorer beside another lesson.
       this.#explorer.dispose();
       this.#explorer = null;
       this.#generated = null;
-      explorerShown = null;
-    } else if (lesson.id === EXPLORER_LESSON_ID && !this.#explorer && view === 'full') {
-      explorerShown = this.#showExplorer(null);
-      await this.#explorerPlaced;
-      if (signal.aborted) return null;
+      this.#explorerShown = null;
+    } else if (lesson.id === EXPLORER_LESSON_ID && !this.#explorer && this.#options.view === 'full') {
+      this.#explorerShown = this.#showExplorer(null);
+      await this.#wait(this.#explorerPlaced);
     }
-    // The equations need their pack: without it they are shown as text, with the reason, and
-    // the host hears of it; the rest of the lesson is unaffected. (The lesson built into the
-    // page has its equations typeset already.)
-    if (packProblem && !this.#adopting && Array.isArray(lesson.science) && lesson.science.length) this.#fail('equations', packProblem);
-    const article = this.#renderLesson(lesson, lessonText, lessonUrl, integrity, equationPack, relatedFile, packProblem ?? null);
-    article.setAttribute('aria-busy', 'true');
-    if (article.parentNode !== this.#root) this.#root.replaceChildren(article);
-    await explorerShown;
-    article.removeAttribute('aria-busy');
-    if (signal.aborted) return null;
-    // Below the first screen, after the first trace: KaTeX, loaded only when an equation is shown.
-    await typesetEquations(article, () => loadKatexStyles(this.#options.shadow, this.#options.sheet, base), { signal });
-    if (signal.aborted) return null;
-    if (this.#options.syncUrl) document.title = `${lesson.name} · AI Machinery Atlas`;
-    return { state: this.#failed.length ? 'error' : 'ready', lessonId: lesson.id };
+  }
+
+  /** Below the first screen, after the first trace: KaTeX, loaded only when an equation is shown. */
+  async #placeEquations() {
+    const { shadow, sheet, base, syncUrl } = this.#options;
+    await this.#wait(typesetEquations(this.#article, () => loadKatexStyles(shadow, sheet, base), { signal: this.signal }));
+    if (syncUrl) document.title = `${this.#lesson.name} · AI Machinery Atlas`;
+    return this.#outcome(this.#lesson.id);
   }
 
   /**
@@ -384,7 +471,7 @@ export class Mount {
   }
 
   /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
-  #lessonUrl() {
+  #lessonAddress() {
     const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
     const source = requested || this.#options.lessonSrc;
     let url;
@@ -414,8 +501,8 @@ export class Mount {
 
   /**
    * Makes the explorer and its checks and shows them (in a frame that `lead` heads: the
-   * lesson's loading note or error); settles when every part of it is drawn. The presets, the
-   * explorer's making and its first drawing are tasks of their own (nextTask).
+   * lesson's loading note or error); settles when every part of it is drawn. The warm-up calls,
+   * the presets, the explorer's making and its first drawing are tasks of their own.
    */
   #showExplorer(lead) {
     let placed;
@@ -423,65 +510,14 @@ export class Mount {
       placed = resolve;
     });
     // (Also when it stops early: nothing waits for a part that will not come.)
-    return this.#makeExplorer(lead, placed).finally(placed);
+    return stoppable(() => this.#makeExplorer(lead, placed)).finally(placed);
   }
 
   async #makeExplorer(lead, placed) {
     const engine = this.#engine;
-    // V8 compiles the engine's functions on their first call, on the main thread. The first
-    // trace of the default scenario reads the built-in presets and compiles the per-change
-    // path; the presets' listing then compiles only their JSON writer: tasks of their own. The
-    // per-change path is compiled in two: a scenario the engine rejects after reading it (a
-    // prompt of -1 tokens: the reader, the presets, the checks), then the default one (the
-    // trace and its figures) — 49-69 ms at 4x in one task, 34-38 and 6-25 ms in two.
-    await nextTask('engine-warm');
-    if (this.signal.aborted) return;
-    engine.traceFigures(scenarioJson({ ...DEFAULTS, prompt: -1 }));
-    await nextTask('engine-warm-trace');
-    if (this.signal.aborted) return;
-    engine.traceFigures(scenarioJson(DEFAULTS));
-    await nextTask('presets');
-    if (this.signal.aborted) return;
-    const presets = engine.listPresets();
-    await nextTask('explorer-build');
-    if (this.signal.aborted) return;
-    this.#summary = this.#newSummary();
-    let explorerNode;
-    if (presets.ok) {
-      this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary: this.#summary });
-      this.#explorer = new Explorer({
-        engine,
-        presets: presets.value,
-        syncUrl: this.#options.syncUrl,
-        assetBase: this.#options.base,
-        onScenario: (json) => this.#generated?.update(json),
-        onCommit: (state) => this.#emit('prefill-trace-scenario-change', {
-          scenario: scenarioObject(state),
-          query: toQuery(state).toString(),
-        }),
-        onError: (part, message) => this.#fail(part, message),
-        scenarioElement: this.#generated.element,
-      });
-      explorerNode = this.#explorer.element;
-      // The guided investigations drive the explorer and keep predictions like answers.
-      this.#investigations = new Investigations({
-        engine,
-        explorer: this.#explorer,
-        compare: this.#explorer.compare,
-        progress: this.#progress,
-      });
-      this.#explorer.view.showInvestigations(this.#investigations.element);
-      explorerNode.setAttribute('part', 'explorer');
-      explorerNode.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
-      this.#explorer.view.chartsBlock.setAttribute('part', 'charts');
-    } else {
-      this.#fail('explorer', `The engine could not list its presets: ${presets.error}`);
-      explorerNode = h(
-        'section',
-        { id: 'explorer', class: 'explorer', part: 'explorer', 'aria-label': 'Trace explorer' },
-        errorBlock('The trace explorer could not start', `The engine could not list its presets: ${presets.error}`),
-      );
-    }
+    for (const [task, call] of ENGINE_WARM_UP) await this.#step(task, () => call(engine));
+    const presets = await this.#step('presets', () => engine.listPresets());
+    const explorerNode = await this.#step('explorer-build', () => this.#buildExplorer(presets));
     if (this.#adopting) {
       placeExplorer(this.#adopting, {
         explorer: explorerNode,
@@ -492,17 +528,54 @@ export class Mount {
       this.#showPartial(lead, explorerNode);
     }
     placed();
-    if (!this.#explorer) return;
-
-    if (this.#pendingScenario) {
-      const result = stateFromScenario(this.#pendingScenario, this.#explorer.defaults);
-      this.#pendingScenario = null;
-      if (result.ok) this.#explorer.setState(result.state, { quiet: true });
-      else this.#fail('scenario', result.error);
-    }
     const explorer = this.#explorer;
+    if (!explorer) return;
+    this.#applyPendingScenario();
     await explorer.start();
     await explorer.fullyShown();
+  }
+
+  /** The explorer, its checks and the investigations made (not yet in the page); its node, or a message without presets. */
+  #buildExplorer(presets) {
+    const engine = this.#engine;
+    this.#summary = this.#newSummary();
+    if (!presets.ok) {
+      const problem = `The engine could not list its presets: ${presets.error}`;
+      this.#fail('explorer', problem);
+      return h(
+        'section',
+        { id: 'explorer', class: 'explorer', part: 'explorer', 'aria-label': 'Trace explorer' },
+        errorBlock('The trace explorer could not start', problem),
+      );
+    }
+    this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary: this.#summary });
+    this.#explorer = new Explorer({
+      engine,
+      presets: presets.value,
+      syncUrl: this.#options.syncUrl,
+      assetBase: this.#options.base,
+      onScenario: (json) => this.#generated?.update(json),
+      onCommit: (state) => this.#emit('prefill-trace-scenario-change', { scenario: scenarioObject(state), query: toQuery(state).toString() }),
+      onError: (part, message) => this.#fail(part, message),
+      scenarioElement: this.#generated.element,
+    });
+    const node = this.#explorer.element;
+    // The guided investigations drive the explorer and keep predictions like answers.
+    this.#investigations = new Investigations({ engine, explorer: this.#explorer, compare: this.#explorer.compare, progress: this.#progress });
+    this.#explorer.view.showInvestigations(this.#investigations.element);
+    node.setAttribute('part', 'explorer');
+    node.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
+    this.#explorer.view.chartsBlock.setAttribute('part', 'charts');
+    return node;
+  }
+
+  /** The scenario the host set before the explorer existed, shown now (quietly: no change event). */
+  #applyPendingScenario() {
+    if (!this.#pendingScenario) return;
+    const result = stateFromScenario(this.#pendingScenario, this.#explorer.defaults);
+    this.#pendingScenario = null;
+    if (result.ok) this.#explorer.setState(result.state, { quiet: true });
+    else this.#fail('scenario', result.error);
   }
 
   /** The explorer (and its checks) in an article of their own, headed by `lead`. */

@@ -7,6 +7,7 @@
 import { h } from '../dom.js';
 import * as fmt from '../format.js';
 import { questionKeyText, sha256Hex } from '../progress.js';
+import { optionLabels, quizShell, showVerdict } from '../quiz.js';
 import { readTypedNumber } from '../scenario.js';
 
 /** Where answers go, for each of the element's `storage` modes (README, "Embedding in the Atlas"). */
@@ -154,133 +155,122 @@ export class GeneratedChecks {
     }
   }
 
+  /** One check's form, its saved-answer key (a promise) and a way to restore a saved answer. */
   #form(check, index, scenarioJson) {
     const idPrefix = `gen-${index}`;
-    const questionId = `${idPrefix}-question`;
-    const feedback = h('div', {
-      class: 'feedback',
-      id: `${idPrefix}-feedback`,
-      role: 'status',
-      'aria-live': 'polite',
-      'aria-atomic': 'true',
+    const answer = check.kind === 'choice' ? choiceAnswer(check, idPrefix) : numericAnswer(check, idPrefix);
+    const form = quizShell({
+      idPrefix,
+      question: check.question,
+      answerArea: answer.area,
+      level: 'h4',
+      attributes: { class: 'quiz quiz--generated', 'data-check-id': check.id },
     });
-    let answerArea;
-    // Each reader gives the answer, or null and why (`problem`).
-    let readAnswer;
-    let setAnswer;
-    let optionLabels = [];
-    if (check.kind === 'choice') {
-      optionLabels = (check.options ?? []).map((text, i) =>
-        h(
-          'label',
-          { class: 'option' },
-          h('input', { type: 'radio', name: `${idPrefix}-choice`, value: String(i) }),
-          h('span', { class: 'option-text' }, text),
-        ),
-      );
-      answerArea = h('div', { class: 'options' }, optionLabels);
-      readAnswer = () => {
-        const picked = answerArea.querySelector('input:checked');
-        return picked ? { value: Number(picked.value) } : { value: null, problem: 'Choose one of the answers first.' };
-      };
-      setAnswer = (value) => {
-        const input = answerArea.querySelector(`input[value="${Number(value)}"]`);
-        if (input) input.checked = true;
-      };
-    } else {
-      const inputId = `${idPrefix}-answer`;
-      const tolerance = check.relative_tolerance;
-      const input = h('input', {
-        id: inputId,
-        type: 'text',
-        inputmode: 'decimal',
-        autocomplete: 'off',
-        spellcheck: 'false',
-        'aria-describedby': `${inputId}-hint`,
-      });
-      answerArea = h(
-        'div',
-        { class: 'numeric-answer' },
-        h('label', { for: inputId }, `Your answer (${check.unit ?? 'number'})`),
-        input,
-        h(
-          'p',
-          { class: 'hint', id: `${inputId}-hint` },
-          tolerance ? `Answers within ±${fmt.percent(tolerance)} count. ` : '',
-          'Scientific notation such as 1.5e9 is fine; write digits without separators.',
-        ),
-      );
-      // The page's one number rule (scenario.js); a digit-group separator is refused by name.
-      readAnswer = () => readTypedNumber(input.value);
-      setAnswer = (value) => {
-        input.value = String(value);
-      };
-    }
-    const form = h(
-      'form',
-      { class: 'quiz quiz--generated', 'aria-labelledby': questionId, novalidate: true, 'data-check-id': check.id },
-      h('fieldset', {}, h('legend', {}, h('h4', { id: questionId }, check.question)), answerArea),
-      h('button', { type: 'submit', class: 'button' }, 'Check answer'),
-      feedback,
-    );
-
-    // The key needs the engine's expected value; a probe answer reveals it without showing it.
-    const probe = this.engine.checkGenerated(scenarioJson, check.id, 0);
     const entry = {
       form,
       key: null,
-      keyPromise: sha256Hex(
-        questionKeyText({
-          question: check.question,
-          options: check.options ?? null,
-          unit: check.unit ?? null,
-          expected: probe.ok ? probe.expected : null,
-        }),
-      ).catch(() => null),
-      restore: (answer) => {
-        setAnswer(answer);
+      keyPromise: this.#keyOf(check, scenarioJson),
+      restore: (value) => {
+        answer.set(value);
         form.requestSubmit();
       },
     };
-
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      for (const label of optionLabels) label.removeAttribute('data-result');
-      const { value: answer, problem } = readAnswer();
-      if (answer === null) {
-        feedback.replaceChildren(h('p', { class: 'answer-problem' }, problem));
-        return;
-      }
-      const result = this.engine.checkGenerated(scenarioJson, check.id, answer);
-      if (!result.ok) {
-        feedback.replaceChildren(
-          h('p', { class: 'verdict verdict--error' }, 'The engine could not check this answer.'),
-          h('p', {}, result.error),
-        );
-        return;
-      }
-      if (check.kind === 'choice') {
-        optionLabels[answer]?.setAttribute('data-result', result.correct ? 'correct' : 'incorrect');
-      }
-      form.dataset.result = result.correct ? 'correct' : 'incorrect';
-      feedback.replaceChildren(
-        h(
-          'p',
-          { class: `verdict verdict--${result.correct ? 'correct' : 'incorrect'}` },
-          result.correct ? 'Correct' : 'Not quite',
-        ),
-        h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', expectedText(check, result.expected)),
-        h('p', {}, h('span', { class: 'label' }, 'Worked solution'), ' ', result.explanation),
-      );
-      this.summary.set(`generated:${check.id}`, result.correct);
-      if (entry.key) this.progress.save(entry.key, answer, result.correct);
-      else entry.keyPromise.then((key) => this.progress.save(key, answer, result.correct));
+      this.#check(entry, answer, check, scenarioJson);
     });
     return entry;
+  }
+
+  /**
+   * The key a saved answer is stored under. It needs the engine's expected value; a probe
+   * answer reveals it without showing it.
+   */
+  #keyOf(check, scenarioJson) {
+    const probe = this.engine.checkGenerated(scenarioJson, check.id, 0);
+    const question = { question: check.question, options: check.options ?? null, unit: check.unit ?? null, expected: probe.ok ? probe.expected : null };
+    return sha256Hex(questionKeyText(question)).catch(() => null);
+  }
+
+  /** Checks the answer given in `entry`'s form with the engine, shows the verdict and saves it. */
+  #check(entry, answer, check, scenarioJson) {
+    const { form } = entry;
+    const feedback = form.querySelector('.feedback');
+    for (const label of answer.labels) label.removeAttribute('data-result');
+    const { value, problem } = answer.read();
+    if (value === null) {
+      feedback.replaceChildren(h('p', { class: 'answer-problem' }, problem));
+      return;
+    }
+    const result = this.engine.checkGenerated(scenarioJson, check.id, value);
+    showVerdict(feedback, result, result.ok ? expectedText(check, result.expected) : undefined);
+    if (!result.ok) return;
+    const verdict = result.correct ? 'correct' : 'incorrect';
+    if (check.kind === 'choice') answer.labels[value]?.setAttribute('data-result', verdict);
+    form.dataset.result = verdict;
+    this.summary.set(`generated:${check.id}`, result.correct);
+    if (entry.key) this.progress.save(entry.key, value, result.correct);
+    else entry.keyPromise.then((key) => this.progress.save(key, value, result.correct));
   }
 
   /** Clears the answers shown (after "Forget my answers"). */
   forget() {
     this.#lastChecksJson = null;
   }
+}
+
+/**
+ * A choice check's answer: its radio buttons. `read()` gives `{value}` (the option's index), or
+ * `{value: null, problem}`; `set(value)` selects an option.
+ */
+function choiceAnswer(check, idPrefix) {
+  const labels = optionLabels(check.options ?? [], idPrefix);
+  const area = h('div', { class: 'options' }, labels);
+  return {
+    area,
+    labels,
+    read: () => {
+      const picked = area.querySelector('input:checked');
+      return picked ? { value: Number(picked.value) } : { value: null, problem: 'Choose one of the answers first.' };
+    },
+    set: (value) => {
+      const input = area.querySelector(`input[value="${Number(value)}"]`);
+      if (input) input.checked = true;
+    },
+  };
+}
+
+/** A numeric check's answer: a text field read by the page's one number rule (scenario.js). */
+function numericAnswer(check, idPrefix) {
+  const inputId = `${idPrefix}-answer`;
+  const tolerance = check.relative_tolerance;
+  const input = h('input', {
+    id: inputId,
+    type: 'text',
+    inputmode: 'decimal',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': `${inputId}-hint`,
+  });
+  const area = h(
+    'div',
+    { class: 'numeric-answer' },
+    h('label', { for: inputId }, `Your answer (${check.unit ?? 'number'})`),
+    input,
+    h(
+      'p',
+      { class: 'hint', id: `${inputId}-hint` },
+      tolerance ? `Answers within ±${fmt.percent(tolerance)} count. ` : '',
+      'Scientific notation such as 1.5e9 is fine; write digits without separators.',
+    ),
+  );
+  return {
+    area,
+    labels: [],
+    // A digit-group separator is refused by name.
+    read: () => readTypedNumber(input.value),
+    set: (value) => {
+      input.value = String(value);
+    },
+  };
 }

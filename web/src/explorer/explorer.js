@@ -39,8 +39,9 @@ import { plainError } from '../plain-words/errors.js';
 import { UnderLoad } from '../under-load/under-load.js';
 import * as fmt from '../format.js';
 import { Controls } from './controls.js';
-import { download, traceFileName } from './downloads.js';
-import { figureIndex, figuresSignature, refillTrace } from './trace-from-figures.js';
+import { ExplorerActions } from './actions.js';
+import { figureIndex, figuresSignature } from './trace-from-figures.js';
+import { TraceCache } from './trace-cache.js';
 import { Glance, ttftText } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { ScrollportWatch } from './scrollport.js';
@@ -70,18 +71,13 @@ const CHART_PARTS = new Set([...CHART_NAMES, ...DATA_PARTS]);
  * screen (it reports after the explorer's first layout, normally well within this).
  */
 const FIRST_REPORT_TIMEOUT_MS = 500;
-/** How many trace shapes (model, attention, … : trace-from-figures.js) the explorer keeps. */
-const SHAPES_KEPT = 8;
 
 export class Explorer {
   #pendingStart = null;
-  #lastJson = null;
-  #lastResult = null;
-  // Traces computed as JSON, by their figures' shape signature (the last few shapes, so going
-  // back and forth between two attention schedules stays on the fast path): a change to a known
-  // shape refills that trace in place from one traceFigures call (trace-from-figures.js)
-  // instead. Only the trace being shown is read, so no copy is needed.
-  #shapes = new Map();
+  /** The traces computed, by scenario and by shape (trace-cache.js). */
+  #traces;
+  /** The action buttons' work (actions.js). */
+  #actions;
   #lastSweepKey = null;
   #lastSweep = null;
   #curveKey = null;
@@ -170,22 +166,41 @@ export class Explorer {
     // The sticky parts size themselves from the box the explorer scrolls in (scrollport.js).
     this.#scrollport = new ScrollportWatch(this.element);
 
+    this.#traces = new TraceCache(engine);
+    this.#actions = new ExplorerActions({
+      engine,
+      controls: this.controls,
+      permalink: () => this.#url.permalink(this.state),
+      last: () => this.#traces.last,
+      reset: () => this.#reset(),
+    });
     this.#frames = new FrameScheduler(() => this.#update());
-    this.#parts = new StaleParts({
+    this.#parts = this.#makeParts(onScenario);
+    this.#visibility = this.#watchParts(scenarioElement);
+    this.#url = this.#followUrl({ syncUrl, assetBase });
+  }
+
+  /** The parts of the results, each drawn when it is stale and can be (scheduling.js StaleParts). */
+  #makeParts(onScenario) {
+    const parts = new StaleParts({
       canRender: (name) => this.#canRender(name),
       onFullyShown: (shown) => this.view.markShown(shown.json),
     });
-    this.#parts.add('glance', (shown) => this.glance.update(shown.trace));
+    parts.add('glance', (shown) => this.glance.update(shown.trace));
     // Each step's card is a part of its own: a change redraws the cards on screen, not all five.
-    STEP_PARTS.forEach((name, i) => this.#parts.add(name, (shown) => this.steps.updateStep(i, shown.trace)));
-    for (const name of CHART_NAMES) this.#parts.add(name, (shown) => this.#renderChart(name, shown));
+    STEP_PARTS.forEach((name, i) => parts.add(name, (shown) => this.steps.updateStep(i, shown.trace)));
+    for (const name of CHART_NAMES) parts.add(name, (shown) => this.#renderChart(name, shown));
     // The charts' data tables (for screen readers, never on screen) follow in idle time, each
     // after its chart: idle moments draw stale parts in the order they were added.
-    for (const name of CHART_NAMES) this.#parts.add(dataPart(name), () => this.#charts?.[name].updateData());
-    this.#parts.add('checks', (shown) => onScenario(shown.json, shown.ok));
-    this.#parts.add('compare', (shown) => this.compare.update(shown.trace));
+    for (const name of CHART_NAMES) parts.add(dataPart(name), () => this.#charts?.[name].updateData());
+    parts.add('checks', (shown) => onScenario(shown.json, shown.ok));
+    parts.add('compare', (shown) => this.compare.update(shown.trace));
+    return parts;
+  }
 
-    this.#visibility = new PartVisibility({
+  /** Which parts are near the viewport, and their widths (visibility.js). */
+  #watchParts(scenarioElement) {
+    const visibility = new PartVisibility({
       // A stale part coming near the viewport is brought up to date before it shows.
       onNear: (names) => {
         const stale = names.filter((name) => this.#parts.isStale(name));
@@ -194,11 +209,15 @@ export class Explorer {
       onResized: (names) => this.#resized(names),
     });
     // The steps are observed once they are in the page (start()).
-    this.#visibility.observePart('glance', this.glance.element);
-    this.#visibility.observePart('checks', scenarioElement);
-    this.#visibility.observePart('compare', this.compare.element);
+    visibility.observePart('glance', this.glance.element);
+    visibility.observePart('checks', scenarioElement);
+    visibility.observePart('compare', this.compare.element);
+    return visibility;
+  }
 
-    this.#url = new UrlSync({
+  /** The page's URL, when the element owns it: back and forward restore a scenario (url-sync.js). */
+  #followUrl({ syncUrl, assetBase }) {
+    return new UrlSync({
       enabled: syncUrl,
       assetBase,
       onPopState: () => {
@@ -412,12 +431,11 @@ export class Explorer {
     const { state, notes, json, result } = scenarioFromQuery(
       this.#url.params(),
       this.defaults,
-      (text) => this.#trace(text),
+      (text) => this.#traces.trace(text),
       (s) => this.#withPresetShape(s),
     );
     // The render that follows shows this scenario: it reuses this trace (#compute).
-    this.#lastJson = json;
-    this.#lastResult = result;
+    this.#traces.remember(json, result);
     this.#notes = notes;
     this.state = state;
     this.controls.setState(state);
@@ -490,70 +508,24 @@ export class Explorer {
     element.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
   }
 
-  async #action(name) {
-    const trace = this.#lastResult?.ok ? this.#lastResult.value : null;
-    if (name === 'copy-link') {
-      const link = this.#url.permalink(this.state).href;
-      try {
-        await navigator.clipboard.writeText(link);
-        this.controls.say('Link copied to the clipboard.');
-      } catch {
-        this.controls.say('Copying is not allowed here; select and copy the link below.', link);
-      }
-    } else if (name === 'download-json' || name === 'download-csv') {
-      if (!trace) {
-        this.controls.say('There is no trace to download: the engine rejected this scenario.');
-        return;
-      }
-      if (name === 'download-json') {
-        // A trace refilled from figures has no JSON text: the engine writes it now.
-        const json = this.#lastResult.json ?? this.engine.computeTrace(this.#lastJson).json;
-        download(json, traceFileName(trace, 'json'), 'application/json');
-      } else {
-        const csv = this.engine.traceCsv(this.#lastJson);
-        if (!csv.ok) {
-          this.controls.say(`The engine could not write the CSV: ${csv.error}`);
-          return;
-        }
-        download(csv.csv, traceFileName(trace, 'csv'), 'text/csv');
-      }
-      this.controls.say(`Downloaded ${traceFileName(trace, name === 'download-json' ? 'json' : 'csv')}.`);
-    } else if (name === 'reset') {
-      this.#markChange();
-      this.state = this.defaults;
-      this.#notes = {};
-      this.controls.setState(this.state);
-      this.#commit();
-      this.#frames.schedule();
-    }
+  #action(name) {
+    return this.#actions.run(name);
   }
 
+  /** Back to the default scenario (the Reset button). */
+  #reset() {
+    this.#markChange();
+    this.state = this.defaults;
+    this.#notes = {};
+    this.controls.setState(this.state);
+    this.#commit();
+    this.#frames.schedule();
+  }
+
+  /** The scenario shown and its trace (or the engine's refusal). */
   #compute() {
     const json = scenarioJson(this.state);
-    if (json !== this.#lastJson) {
-      this.#lastJson = json;
-      this.#lastResult = this.#trace(json);
-    }
-    return { json, result: this.#lastResult };
-  }
-
-  /** The trace of `json`: from its figures when the shape is known, else from its JSON. */
-  #trace(json) {
-    const figures = this.engine.traceFigures(json);
-    if (!figures.ok) return figures;
-    const signature = figuresSignature(figures.figures);
-    const trace = this.#shapes.get(signature);
-    const layout = this.engine.figuresLayout();
-    if (trace && layout) {
-      if (refillTrace(trace, signature, figures.figures, layout)) return { ok: true, error: '', value: trace };
-      this.#shapes.delete(signature);
-    }
-    const result = this.engine.computeTrace(json);
-    if (result.ok) {
-      if (this.#shapes.size >= SHAPES_KEPT) this.#shapes.delete(this.#shapes.keys().next().value);
-      this.#shapes.set(signature, result.value);
-    }
-    return result;
+    return { json, result: this.#traces.resultOf(json) };
   }
 
   /**
@@ -574,17 +546,15 @@ export class Explorer {
     return this.#lastSweep;
   }
 
+  /** The shape signature of a trace the explorer shows: from the kept shapes, else computed. */
+  #signatureOf(trace) {
+    return this.#traces.signatureOf(trace, scenarioJson(this.state));
+  }
+
   /**
    * Each projection's intensity at every prompt length of the intensity chart: one
    * traceFigures call per length, reused while only the prompt length changes (a slider drag).
    */
-  /** The shape signature of a trace the explorer shows: from the kept shapes, else computed. */
-  #signatureOf(trace) {
-    for (const [signature, kept] of this.#shapes) if (kept === trace) return signature;
-    const own = this.engine.traceFigures(scenarioJson(this.state));
-    return own.ok ? figuresSignature(own.figures) : NaN;
-  }
-
   #intensityCurve(trace) {
     const rest = scenarioObject(this.state);
     delete rest.prompt_tokens;
@@ -750,13 +720,17 @@ export class Explorer {
     }
     this.#afterRender?.();
     this.#afterRender = null;
-    if (this.#pendingStart !== null) {
-      performance.measure('control-to-update', { start: this.#pendingStart });
-      this.#pendingStart = null;
-      performance.clearMarks('control-change');
-      if (performance.getEntriesByName('control-to-update').length > MAX_MEASURES) {
-        performance.clearMeasures('control-to-update');
-      }
+    this.#measureUpdate();
+  }
+
+  /** `control-to-update`, from the first unmeasured control change to now (a benchmark reads it). */
+  #measureUpdate() {
+    if (this.#pendingStart === null) return;
+    performance.measure('control-to-update', { start: this.#pendingStart });
+    this.#pendingStart = null;
+    performance.clearMarks('control-change');
+    if (performance.getEntriesByName('control-to-update').length > MAX_MEASURES) {
+      performance.clearMeasures('control-to-update');
     }
   }
 }

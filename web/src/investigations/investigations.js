@@ -16,13 +16,7 @@ import { h, setText } from '../dom.js';
 import { questionKeyText, sha256Hex } from '../progress.js';
 import { scenarioJson } from '../scenario.js';
 import { INVESTIGATIONS } from './catalog.js';
-
-/** The sentence parts as nodes: a figure becomes <data value="…" data-name="…">text</data>. */
-function sentenceNodes(parts) {
-  return parts.flat(Infinity).map((part) =>
-    typeof part === 'string' ? part : h('data', { value: String(part.value), 'data-name': part.name }, part.text),
-  );
-}
+import { InvestigationForm } from './form.js';
 
 export class Investigations {
   #engine;
@@ -131,105 +125,19 @@ export class Investigations {
     return item;
   }
 
+  /** The investigation's form; a prediction read is saved under its key, then `onPredicted`. */
   #form(spec, keyPromise, onPredicted) {
-    const name = `investigate-${spec.id}`;
-    const questionId = `${name}-question`;
-    const options = spec.options.map((text, i) =>
-      h('label', { class: 'option' }, h('input', { type: 'radio', name, value: String(i) }), h('span', { class: 'option-text' }, text)),
-    );
-    const show = h('button', { type: 'submit', class: 'button' }, 'Show me');
-    const verdict = h('p', { class: 'investigation-verdict' });
-    const reading = h('p', { class: 'investigation-reading', 'data-reading': 'first' });
-    const next = h('button', { type: 'button', class: 'button button--quiet', hidden: true }, `Change one condition: ${spec.next.label}`);
-    const nextReading = h('p', { class: 'investigation-reading', 'data-reading': 'next', hidden: true });
-    const result = h('div', { class: 'investigation-result', role: 'status', 'aria-live': 'polite' }, verdict, reading);
-    const element = h(
-      'form',
-      { class: 'investigation-form', 'aria-labelledby': questionId, novalidate: true },
-      h('fieldset', {}, h('legend', {}, h('p', { id: questionId, class: 'investigation-question' }, spec.question)), h('div', { class: 'options' }, options)),
-      h('p', { class: 'hint' }, 'Commit to a prediction, then reveal what the engine computes.'),
-      show,
-      result,
-      next,
-      nextReading,
-    );
-    let predicted = null;
-    let scenarios = null;
-
-    const lock = (answer) => {
-      predicted = answer;
-      for (const label of options) {
-        const input = label.querySelector('input');
-        input.checked = Number(input.value) === answer;
-        input.disabled = true;
-      }
-    };
-
-    /** Sets the scenarios in the explorer and reads them; returns the engine's traces. */
-    const run = (states) => {
-      const a = states.a ? this.#traceOf(states.a) : null;
-      const b = this.#traceOf(states.b);
-      if (!b || (states.a && !a)) return null;
-      this.#compare.pin(states.a ? this.#explorer.withPresetShape(states.a) : null);
-      this.#explorer.apply(this.#explorer.withPresetShape(states.b));
-      return { a, b };
-    };
-
-    element.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const picked = element.querySelector('input:checked');
-      if (predicted === null && !picked) {
-        setText(verdict, 'Choose a prediction first: the point is to commit before you see.');
-        return;
-      }
-      if (predicted === null) lock(Number(picked.value));
-      scenarios = spec.scenarios(this.#explorer.defaults, (s) => this.#traceOf(s));
-      const traces = run(scenarios);
-      if (!traces) {
-        setText(verdict, 'The engine could not compute this investigation’s scenario.');
-        return;
-      }
-      const right = spec.verdict(traces.a, traces.b);
-      const correct = right === predicted;
-      verdict.replaceChildren(
-        h('span', { class: `verdict verdict--${correct ? 'correct' : 'incorrect'}` }, correct ? 'Your prediction holds.' : 'Not this time.'),
-        ` You predicted “${spec.options[predicted]}”; the engine’s numbers bear out “${spec.options[right]}”.`,
-      );
-      reading.replaceChildren(...sentenceNodes(spec.read(traces.a, traces.b)));
-      element.dataset.verdict = String(right);
-      next.hidden = false;
-      nextReading.hidden = true;
-      show.textContent = 'Show me again';
-      keyPromise.then((key) => {
-        if (key) this.#progress.save(key, predicted, correct);
-      });
-      onPredicted(predicted, correct);
-    });
-
-    next.addEventListener('click', () => {
-      if (!scenarios) return;
-      const traceOf = (s) => this.#traceOf(s);
-      const changed = {
-        a: scenarios.a ? spec.next.apply(scenarios.a, traceOf) : null,
-        b: spec.next.apply(scenarios.b, traceOf),
-      };
-      const traces = run(changed);
-      nextReading.hidden = false;
-      if (!traces) {
-        setText(nextReading, 'The engine could not compute the changed scenario.');
-        return;
-      }
-      nextReading.replaceChildren(h('span', { class: 'label' }, 'With that change: '), ...sentenceNodes(spec.read(traces.a, traces.b)));
-    });
-
-    return {
-      element,
-      /** A saved prediction: locked in, and the verdict says so until "Show me" reads again. */
-      restore(answer) {
-        if (!Number.isInteger(answer) || answer < 0 || answer >= spec.options.length) return;
-        lock(answer);
-        setText(verdict, `You predicted “${spec.options[answer]}”. Show me to read the engine’s numbers again.`);
+    return new InvestigationForm({
+      spec,
+      traceOf: (state) => this.#traceOf(state),
+      explorer: this.#explorer,
+      compare: this.#compare,
+      onPredicted: (answer, correct) => {
+        keyPromise.then((key) => {
+          if (key) this.#progress.save(key, answer, correct);
+        });
+        onPredicted(answer, correct);
       },
-    };
+    });
   }
 }

@@ -1,0 +1,69 @@
+// The explorer's traces, computed once per scenario and refilled in place where possible.
+//
+// Traces computed as JSON are kept by their figures' shape signature (the last few shapes, so
+// going back and forth between two attention schedules stays on the fast path): a change to a
+// known shape refills that trace in place from one traceFigures call (trace-from-figures.js)
+// instead of parsing a new one. Only the trace being shown is read, so no copy is needed. The
+// last scenario's result is kept too: redrawing the same scenario calls the engine not at all.
+
+import { figuresSignature, refillTrace } from './trace-from-figures.js';
+
+/** How many trace shapes (model, attention, … : trace-from-figures.js) are kept. */
+const SHAPES_KEPT = 8;
+
+export class TraceCache {
+  #engine;
+  #shapes = new Map();
+  /** The last scenario's JSON text and its result (`{ok, value, error, path, json?}`). */
+  #lastJson = null;
+  #lastResult = null;
+
+  /** @param {import('../engine.js').Engine} engine */
+  constructor(engine) {
+    this.#engine = engine;
+  }
+
+  /** The last scenario computed (or remembered): `{json, result}`. */
+  get last() {
+    return { json: this.#lastJson, result: this.#lastResult };
+  }
+
+  /** The result for `json`, computed unless it is the last scenario's. */
+  resultOf(json) {
+    if (json !== this.#lastJson) this.remember(json, this.trace(json));
+    return this.#lastResult;
+  }
+
+  /** Makes `result` the last scenario's (one computed elsewhere: the permalink's, url-sync.js). */
+  remember(json, result) {
+    this.#lastJson = json;
+    this.#lastResult = result;
+  }
+
+  /** The trace of `json`: from its figures when the shape is known, else from its JSON. */
+  trace(json) {
+    const engine = this.#engine;
+    const figures = engine.traceFigures(json);
+    if (!figures.ok) return figures;
+    const signature = figuresSignature(figures.figures);
+    const trace = this.#shapes.get(signature);
+    const layout = engine.figuresLayout();
+    if (trace && layout) {
+      if (refillTrace(trace, signature, figures.figures, layout)) return { ok: true, error: '', value: trace };
+      this.#shapes.delete(signature);
+    }
+    const result = engine.computeTrace(json);
+    if (result.ok) {
+      if (this.#shapes.size >= SHAPES_KEPT) this.#shapes.delete(this.#shapes.keys().next().value);
+      this.#shapes.set(signature, result.value);
+    }
+    return result;
+  }
+
+  /** The shape signature of `trace` (one this cache gave out, else the trace of `json`), or NaN. */
+  signatureOf(trace, json) {
+    for (const [signature, kept] of this.#shapes) if (kept === trace) return signature;
+    const own = this.#engine.traceFigures(json);
+    return own.ok ? figuresSignature(own.figures) : NaN;
+  }
+}

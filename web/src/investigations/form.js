@@ -1,0 +1,153 @@
+// One guided investigation's form (investigations.js): the reader commits to a prediction,
+// "Show me" sets the investigation's scenario(s) in the explorer and reads the engine's
+// traces in one sentence, "Change one condition" changes them alike and reads again.
+
+import { h, setText } from '../dom.js';
+
+/** The sentence parts as nodes: a figure becomes <data value="…" data-name="…">text</data>. */
+function sentenceNodes(parts) {
+  return parts.flat(Infinity).map((part) =>
+    typeof part === 'string' ? part : h('data', { value: String(part.value), 'data-name': part.name }, part.text),
+  );
+}
+
+export class InvestigationForm {
+  #spec;
+  #traceOf;
+  #explorer;
+  #compare;
+  #onPredicted;
+  #options;
+  #show;
+  #verdict;
+  #reading;
+  #next;
+  #nextReading;
+  /** The option the reader committed to, once they have (it cannot change after). */
+  #predicted = null;
+  /** The scenarios "Show me" set, which "Change one condition" changes. */
+  #scenarios = null;
+
+  /**
+   * @param {object} options
+   * @param {object} options.spec   the investigation (catalog.js)
+   * @param {(state: object) => object|null} options.traceOf   the engine's trace of a scenario, or null
+   * @param {import('../explorer/explorer.js').Explorer} options.explorer
+   * @param {import('../compare/compare.js').Compare} options.compare
+   * @param {(answer: number, correct: boolean) => void} options.onPredicted  after each reading of the prediction
+   */
+  constructor({ spec, traceOf, explorer, compare, onPredicted }) {
+    this.#spec = spec;
+    this.#traceOf = traceOf;
+    this.#explorer = explorer;
+    this.#compare = compare;
+    this.#onPredicted = onPredicted;
+    this.element = this.#build();
+    this.element.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.#showMe();
+    });
+    this.#next.addEventListener('click', () => this.#changeOneCondition());
+  }
+
+  /** A saved prediction: locked in, and the verdict says so until "Show me" reads again. */
+  restore(answer) {
+    const spec = this.#spec;
+    if (!Number.isInteger(answer) || answer < 0 || answer >= spec.options.length) return;
+    this.#lock(answer);
+    setText(this.#verdict, `You predicted “${spec.options[answer]}”. Show me to read the engine’s numbers again.`);
+  }
+
+  #build() {
+    const spec = this.#spec;
+    const name = `investigate-${spec.id}`;
+    const questionId = `${name}-question`;
+    this.#options = spec.options.map((text, i) =>
+      h('label', { class: 'option' }, h('input', { type: 'radio', name, value: String(i) }), h('span', { class: 'option-text' }, text)),
+    );
+    this.#show = h('button', { type: 'submit', class: 'button' }, 'Show me');
+    this.#verdict = h('p', { class: 'investigation-verdict' });
+    this.#reading = h('p', { class: 'investigation-reading', 'data-reading': 'first' });
+    this.#next = h('button', { type: 'button', class: 'button button--quiet', hidden: true }, `Change one condition: ${spec.next.label}`);
+    this.#nextReading = h('p', { class: 'investigation-reading', 'data-reading': 'next', hidden: true });
+    const result = h('div', { class: 'investigation-result', role: 'status', 'aria-live': 'polite' }, this.#verdict, this.#reading);
+    return h(
+      'form',
+      { class: 'investigation-form', 'aria-labelledby': questionId, novalidate: true },
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, h('p', { id: questionId, class: 'investigation-question' }, spec.question)),
+        h('div', { class: 'options' }, this.#options),
+      ),
+      h('p', { class: 'hint' }, 'Commit to a prediction, then reveal what the engine computes.'),
+      this.#show,
+      result,
+      this.#next,
+      this.#nextReading,
+    );
+  }
+
+  #lock(answer) {
+    this.#predicted = answer;
+    for (const label of this.#options) {
+      const input = label.querySelector('input');
+      input.checked = Number(input.value) === answer;
+      input.disabled = true;
+    }
+  }
+
+  /** Sets the scenarios in the explorer (A pinned when there are two) and returns the engine's traces, or null. */
+  #run(states) {
+    const a = states.a ? this.#traceOf(states.a) : null;
+    const b = this.#traceOf(states.b);
+    if (!b || (states.a && !a)) return null;
+    this.#compare.pin(states.a ? this.#explorer.withPresetShape(states.a) : null);
+    this.#explorer.apply(this.#explorer.withPresetShape(states.b));
+    return { a, b };
+  }
+
+  /** "Show me": the prediction locked in, the scenarios shown, the verdict and the reading. */
+  #showMe() {
+    const spec = this.#spec;
+    const picked = this.element.querySelector('input:checked');
+    if (this.#predicted === null && !picked) {
+      setText(this.#verdict, 'Choose a prediction first: the point is to commit before you see.');
+      return;
+    }
+    if (this.#predicted === null) this.#lock(Number(picked.value));
+    this.#scenarios = spec.scenarios(this.#explorer.defaults, this.#traceOf);
+    const traces = this.#run(this.#scenarios);
+    if (!traces) {
+      setText(this.#verdict, 'The engine could not compute this investigation’s scenario.');
+      return;
+    }
+    const predicted = this.#predicted;
+    const right = spec.verdict(traces.a, traces.b);
+    const correct = right === predicted;
+    this.#verdict.replaceChildren(
+      h('span', { class: `verdict verdict--${correct ? 'correct' : 'incorrect'}` }, correct ? 'Your prediction holds.' : 'Not this time.'),
+      ` You predicted “${spec.options[predicted]}”; the engine’s numbers bear out “${spec.options[right]}”.`,
+    );
+    this.#reading.replaceChildren(...sentenceNodes(spec.read(traces.a, traces.b)));
+    this.element.dataset.verdict = String(right);
+    this.#next.hidden = false;
+    this.#nextReading.hidden = true;
+    this.#show.textContent = 'Show me again';
+    this.#onPredicted(predicted, correct);
+  }
+
+  /** "Change one condition": both scenarios changed alike, and read again. */
+  #changeOneCondition() {
+    const scenarios = this.#scenarios;
+    if (!scenarios) return;
+    const apply = (state) => this.#spec.next.apply(state, this.#traceOf);
+    const traces = this.#run({ a: scenarios.a ? apply(scenarios.a) : null, b: apply(scenarios.b) });
+    this.#nextReading.hidden = false;
+    if (!traces) {
+      setText(this.#nextReading, 'The engine could not compute the changed scenario.');
+      return;
+    }
+    this.#nextReading.replaceChildren(h('span', { class: 'label' }, 'With that change: '), ...sentenceNodes(this.#spec.read(traces.a, traces.b)));
+  }
+}
