@@ -7,6 +7,7 @@
 #include "lesson.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
+#include "scenario_fields.hpp"
 #include "serving_json.hpp"
 #include "trace.hpp"
 #include "trace_figures.hpp"
@@ -57,6 +58,10 @@ Result<Trace> trace_for(std::string_view scenario_json) {
 
 std::string figures_layout() {
   return figures_layout_json();
+}
+
+std::string scenario_fields() {
+  return scenario_fields_json();
 }
 
 std::string_view version() {
