@@ -173,8 +173,8 @@ inline constexpr std::array<ScenarioField, 18> kScenarioFields = [] {
           .or_null()
           .with_unit("tokens", "C")
           .with_control("Chunk size", "Tokens per chunk; 0 = whole prompt at once.")
-          .with_docs("tokens per prefill chunk; 0 or null = the whole prompt in one chunk (at "
-                     "most 1048576 chunks)"),
+          .with_docs("tokens per prefill chunk; 0 or null = the whole prompt in one chunk; the "
+                     "chunk count ⌈T/C⌉ is bounded (docs/robustness.md)"),
       choice(
           "attention", 0,
           {{"fused", "Fused (scores stay on chip)"}, {"materialized", "Materialized score matrix"}})
@@ -190,7 +190,7 @@ inline constexpr std::array<ScenarioField, 18> kScenarioFields = [] {
       zero_or_number("arrival_rate", limits::min_arrival_rate, limits::max_arrival_rate)
           .with_unit("requests/s", "λ")
           .with_control("Arrival rate", "Requests per second; 0 = no queue.")
-          .with_docs("Poisson arrivals of batches' requests; 0 = no queue"),
+          .with_docs("requests arriving per second (Poisson); 0 = no queue"),
       number("delivery_seconds", 0, 0, limits::max_delivery_seconds)
           .with_unit("s")
           .with_docs("transport latency of the first token"),

@@ -64,6 +64,9 @@ const HOST_HARDWARE = 'host hardware';
 
 /** The fields placed after the prompt (placeRest()), in the order shown. */
 const LATER_FIELDS = ['batch', 'chunk', 'attention', 'rate', 'timing', 'stack', 'kernel', 'devices'];
+/** Arrow-key steps of integer fields other than 1. */
+const STEPS = { chunk: 256 };
+const NUMERIC_KINDS = ['integer', 'number', 'zero_or_number'];
 
 /**
  * The form's fields are built from the engine's field table (scenarioFields()): each control's
@@ -88,16 +91,13 @@ export class Controls {
     this.presets = presets;
     this.#table = fields;
     this.shapeSet = this.#shapeSet();
-    const menus = this.#menus(presets);
+    const menus = this.#menuLists(presets);
     const prompt = this.#promptField();
-    const numbers = {
-      batch: this.#editedNumber('batch', { step: 1 }),
-      chunk: this.#editedNumber('chunk', { step: 256 }),
-      rate: this.#editedNumber('rate', { decimal: true }),
-      devices: this.#editedNumber('devices', { step: 1 }),
-    };
-    const inputs = { ...menus, prompt: prompt.input, ...numbers };
-    for (const key of ['model', 'hardware', 'precision', 'prompt', ...LATER_FIELDS]) this.#inputs.set(key, inputs[key]);
+    for (const key of ['model', 'hardware', 'precision', 'prompt', ...LATER_FIELDS]) {
+      const numeric = NUMERIC_KINDS.includes(this.#row(key).kind);
+      const input = key === 'prompt' ? prompt.input : numeric ? this.#editedNumber(key) : this.#menu(key, menus[key]);
+      this.#inputs.set(key, input);
+    }
 
     // The fields after the prompt are held back until placeRest(): the explorer lays the
     // controls out in two frames (explorer.js start()), not in one long rendering.
@@ -126,42 +126,44 @@ export class Controls {
     return this.#row(key).hint;
   }
 
-  /** The menus, each reporting its choice: presets' models and accelerators, the table's choices. */
-  #menus(presets) {
-    const choices = (key) => this.#row(key).choices.map((c) => [c.value, c.label]);
+  /**
+   * The menus whose entries are not the table's choices: the presets' models and accelerators,
+   * and the stacks and attention kernels the presets price (estimateChoices).
+   */
+  #menuLists(presets) {
     const estimate = estimateChoices(presets, this.#table);
-    const lists = {
+    return {
       model: [
         ...presets.models.map((m) => [m.id, `${m.name} (${fmt.parameters(m.parameters)} parameters)`]),
         [CUSTOM_MODEL, 'Custom shape…'],
       ],
       hardware: presets.accelerators.map((a) => [a.id, a.name]),
-      precision: choices('precision'),
-      attention: choices('attention'),
-      // The engine's two timings (docs/model.md): a lower bound, or the calibrated estimate.
-      timing: choices('timing'),
       // The software stack whose host gaps the estimate charges, and the attention kernel whose
       // fitted efficiency it uses (docs/model.md, "Shape and software stack"): the values are
-      // the ones the engine's presets carry (estimateChoices), not a list of our own.
+      // the ones the engine's presets carry, not a list of our own.
       stack: estimate.stacks,
       kernel: estimate.kernels,
     };
-    const menus = {};
-    for (const [key, list] of Object.entries(lists)) {
-      const select = h('select', { id: `ctl-${key}` }, options(list, null));
-      const value = () => (key === 'hardware' && select.value === HOST_HARDWARE ? this.#hostHardware?.value : select.value);
-      select.addEventListener('change', () => this.onEdit(key, value(), true));
-      menus[key] = select;
-    }
-    return menus;
   }
 
-  /** A number field for control `key`, its lower bound from the table, reporting each edit. */
-  #editedNumber(key, { step = null, decimal = false } = {}) {
+  /** A menu for control `key` (`list` or the table's choices: attention, timing, …), reporting its choice. */
+  #menu(key, list = this.#row(key).choices.map((c) => [c.value, c.label])) {
+    const select = h('select', { id: `ctl-${key}` }, options(list, null));
+    const value = () => (key === 'hardware' && select.value === HOST_HARDWARE ? this.#hostHardware?.value : select.value);
+    select.addEventListener('change', () => this.onEdit(key, value(), true));
+    return select;
+  }
+
+  /**
+   * A number field for control `key`, reporting each edit: an integer's arrow keys step by 1
+   * (or STEPS) down to the table's lower bound; any other number is typed as a decimal.
+   */
+  #editedNumber(key) {
+    const integral = this.#row(key).kind === 'integer';
     const input = this.#numberInput(key.startsWith('shape.') ? `ctl-shape-${key.slice(6)}` : `ctl-${key}`, {
-      step,
-      min: step === null ? null : this.#row(key).min,
-      decimal,
+      step: integral ? STEPS[key] ?? 1 : null,
+      min: integral ? this.#row(key).min : null,
+      decimal: !integral,
     });
     input.addEventListener('input', () => this.onEdit(key, parseValue(input.value, true), false));
     input.addEventListener('change', () => this.onEdit(key, parseValue(input.value, true), true));
@@ -228,7 +230,7 @@ export class Controls {
         input = h('select', { id: `ctl-shape-${name}` }, options(row.choices.map((c) => [c.value, c.label]), null));
         input.addEventListener('change', () => this.onEdit(key, input.value, true));
       } else {
-        input = this.#editedNumber(key, { step: 1 });
+        input = this.#editedNumber(key);
       }
       this.#inputs.set(key, input);
       const label = row.symbol ? [row.label, ' ', h('span', { class: 'symbol' }, `(${row.symbol})`)] : row.label;
