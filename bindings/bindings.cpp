@@ -150,6 +150,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function(
       "figuresLayout", +[] { return api::figures_layout(); });
   function(
+      "scenarioFields", +[] { return api::scenario_fields(); });
+  function(
       "bundledLessonText", +[] { return std::string(api::bundled_lesson_text()); });
   function(
       "loadLesson", +[](const std::string& text) { return api::load_lesson(text); });

@@ -141,5 +141,9 @@
     var figuresLayout = Module["figuresLayout"];
     Module["figuresLayout"] = function () { return figuresLayout(); };
     Module["figuresLayout"].argCount = 0;
+    // scenarioFields() neither: the scenario's input fields, what the page's controls are built from.
+    var scenarioFields = Module["scenarioFields"];
+    Module["scenarioFields"] = function () { return scenarioFields(); };
+    Module["scenarioFields"].argCount = 0;
   });
 })();

@@ -102,6 +102,85 @@ export interface FiguresLayout {
   version: number;
 }
 
+/**
+ * A scenario as `computeTrace` and the CLI's `--scenario` read it (docs/trace-json.md,
+ * "Scenario (input)"; ranges and defaults: `scenarioFields()`). Only `model` and `hardware` are
+ * required; a key not listed here is refused by its JSON path.
+ */
+export interface ScenarioInput {
+  model: string | ModelShapeInput;
+  /** A preset id, or an accelerator object (docs/trace-json.md). */
+  hardware: string | Record<string, unknown>;
+  precision?: "bf16" | "fp16" | "fp8" | "int8" | "int4" | { weights?: string; activations?: string; kv?: string };
+  prompt_tokens?: number;
+  batch?: number;
+  chunk_tokens?: number | null;
+  attention?: "fused" | "materialized";
+  gemm_m_tile?: number;
+  attention_block?: number;
+  arrival_rate?: number;
+  delivery_seconds?: number;
+  compute_efficiency?: number | null;
+  memory_efficiency?: number | null;
+  timing?: "bound" | "estimate";
+  graphs?: "on" | "off";
+  stack?: "tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels";
+  attention_kernel?: "auto" | "flash-attention-2" | "flash-attention-3" | "flashinfer" | "sdpa";
+  tensor_parallel?: number;
+}
+
+/** A model shape object: without `preset`, layers, d_model, query_heads, d_ff and vocab are required. */
+export interface ModelShapeInput {
+  preset?: string;
+  id?: string;
+  name?: string;
+  source_url?: string;
+  layers?: number;
+  d_model?: number;
+  query_heads?: number;
+  kv_heads?: number;
+  head_dim?: number;
+  d_ff?: number;
+  mlp?: "gated" | "plain";
+  vocab?: number;
+  experts?: number;
+  active_experts?: number;
+  tied_embeddings?: boolean;
+  sliding_window?: number | null;
+  parallel_attention?: boolean;
+}
+
+/** One input field of the scenario, as `JSON.parse(scenarioFields())` lists it. */
+export interface ScenarioField {
+  name: string;
+  kind: "integer" | "number" | "zero_or_number" | "choice" | "flag" | "text" | "preset";
+  /** null: required, derived (`docs` says how) or unset (a null efficiency). */
+  default: number | string | boolean | null;
+  /** Bounds of a numeric kind (`zero_or_number`: 0, or from min to max); null otherwise. */
+  min: number | null;
+  max: number | null;
+  /** null is accepted and means the default (or, without one, unset). */
+  nullable: boolean;
+  /** Absent is an error (a model shape's numbers: only without a preset). */
+  required: boolean;
+  /** A choice's values in order, with names for people; a preset field's named values. */
+  choices: { label: string; value: string }[];
+  unit: string;
+  /** The lesson's symbol ("T", "B", "h_q"), or "". */
+  symbol: string;
+  /** The page's control label and the line under it ("" when the page has no control). */
+  label: string;
+  hint: string;
+  /** One line for docs/trace-json.md's table. */
+  docs: string;
+}
+
+/** `JSON.parse(scenarioFields())`: the scenario's own members and a model shape's. */
+export interface ScenarioFields {
+  model: ScenarioField[];
+  scenario: ScenarioField[];
+}
+
 /** The trace document (docs/trace-json.md): `JSON.parse(computeTrace(s).json)`. Keys print sorted. */
 export interface TraceDocument {
   assumptions: string[];
@@ -420,6 +499,11 @@ export interface PrefillTraceModule {
   traceFigures(scenarioJson: string): FiguresResult;
   /** The figures' layout as JSON text (`FiguresLayout`). Cannot fail; arguments are ignored. */
   figuresLayout(): string;
+  /**
+   * The scenario's input fields as JSON text (`ScenarioFields`): name, kind, default, bounds,
+   * choices, unit, the page's label and hint, a line of docs. Cannot fail; arguments are ignored.
+   */
+  scenarioFields(): string;
   /**
    * The trace's operators as CSV (RFC 4180, CRLF; columns in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "CSV"),
    * byte for byte what `prefill-trace trace --csv` prints for the same scenario.

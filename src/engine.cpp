@@ -10,6 +10,7 @@
 #include "limits.hpp"
 #include "quiz.hpp"
 #include "scenario.hpp"
+#include "scenario_fields.hpp"
 #include "serving_json.hpp"
 #include "trace.hpp"
 #include "trace_figures.hpp"
@@ -64,6 +65,10 @@ Reply with_trace(std::string_view scenario_json, Write write) {
 
 std::string figures_layout() {
   return figures_layout_json();
+}
+
+std::string scenario_fields() {
+  return scenario_fields_json();
 }
 
 std::string_view version() {

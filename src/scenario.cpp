@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "json_path.hpp"
+#include "scenario_fields.hpp"
 
 namespace prefill_trace {
 namespace data {
@@ -25,14 +26,45 @@ std::string format_limit(double value) {
   return buffer;
 }
 
+// The keys an object may hold: a list written out, or the names of a table of fields. Made
+// for the duration of one Fields construction (the list's array lives that long).
+class KnownKeys {
+ public:
+  KnownKeys(std::initializer_list<std::string_view> names) : names_(names) {}
+  template <std::size_t N>
+  KnownKeys(const std::array<ScenarioField, N>& table) : fields_(table.data()), field_count_(N) {}
+  bool contains(std::string_view key) const {
+    for (std::size_t i = 0; i < field_count_; ++i) {
+      if (fields_[i].name == key) return true;
+    }
+    return std::find(names_.begin(), names_.end(), key) != names_.end();
+  }
+
+ private:
+  std::initializer_list<std::string_view> names_;
+  const ScenarioField* fields_ = nullptr;
+  std::size_t field_count_ = 0;
+};
+
+// "must be \"a\", \"b\" or \"c\"": a choice field's values, in the table's order.
+std::string must_be_one_of(const ScenarioField& field) {
+  std::string text = "must be ";
+  for (std::size_t i = 0; i < field.choice_count; ++i) {
+    if (i > 0) text += i + 1 == field.choice_count ? " or " : ", ";
+    text += '"';
+    text += field.choices[i].value;
+    text += '"';
+  }
+  return text;
+}
+
 // Reads the members of one JSON object, refusing keys it does not know: a misspelt scenario
 // field must be an error, not a silently ignored default. A problem goes to `errors` (the first
 // one is kept) and the reader returns the fallback, so callers check `errors.failed()` before
 // using values in arithmetic.
 class Fields {
  public:
-  Fields(const json& object, std::string path, std::initializer_list<std::string_view> known,
-         FirstError& errors)
+  Fields(const json& object, std::string path, KnownKeys known, FirstError& errors)
       : object_(object.is_object() ? object : json_empty_object()),
         path_(std::move(path)),
         errors_(errors) {
@@ -41,9 +73,9 @@ class Fields {
                    "must be an object, not " + json_type_name(object));
       return;
     }
-    // A linear scan of at most 15 names: no allocation on the per-change path.
+    // A linear scan of at most 18 names: no allocation on the per-change path.
     for (const auto& item : object_.items()) {
-      if (std::find(known.begin(), known.end(), std::string_view(item.key())) == known.end()) {
+      if (!known.contains(item.key())) {
         errors_.fail(ErrorCode::unknown_field, child_path(path_, item.key()), "unknown field");
       }
     }
@@ -131,7 +163,49 @@ class Fields {
     return value.get<bool>();
   }
 
+  // The same reads by a row of the field tables (scenario_fields.hpp): its name, bounds and,
+  // without a fallback, its default. A nullable field's null is its default.
+  bool is_null(const ScenarioField& field) const {
+    return field.nullable && has(field.name) && at(field.name).is_null();
+  }
+  int64_t integer(const ScenarioField& field, int64_t fallback) const {
+    if (is_null(field)) return static_cast<int64_t>(field.default_number);
+    return integer(field.name, fallback, static_cast<int64_t>(field.min),
+                   static_cast<int64_t>(field.max));
+  }
+  int64_t integer(const ScenarioField& field) const {
+    return integer(field, static_cast<int64_t>(field.default_number));
+  }
+  double number(const ScenarioField& field) const {
+    return field.kind == FieldKind::zero_or_number
+               ? zero_or_number(field.name, field.default_number, field.min, field.max)
+               : number(field.name, field.default_number, field.min, field.max);
+  }
+  // A number without a default: unset when absent or null.
+  std::optional<double> optional_number(const ScenarioField& field) const {
+    if (!has(field.name) || at(field.name).is_null()) return std::nullopt;
+    return number(field);
+  }
+  bool boolean(const ScenarioField& field, bool fallback) const {
+    return boolean(field.name, fallback);
+  }
+  // The index of the chosen value in the field's choices (the order of the enum it selects).
+  std::size_t choice(const ScenarioField& field, std::size_t fallback) const {
+    const std::string chosen = text(field.name, std::string(field.choices[fallback].value));
+    for (std::size_t i = 0; i < field.choice_count; ++i) {
+      if (chosen == field.choices[i].value) return i;
+    }
+    fail_choice(field);
+    return fallback;
+  }
+  std::size_t choice(const ScenarioField& field) const {
+    return choice(field, field.default_choice);
+  }
+
  private:
+  [[gnu::noinline, gnu::cold]] void fail_choice(const ScenarioField& field) const {
+    errors_.fail(ErrorCode::unknown_name, path(field.name), must_be_one_of(field));
+  }
   // The error paths are kept out of line: every read above is inlined into its caller on the
   // per-change path, and the messages they build would otherwise be copied into each one.
   [[gnu::noinline, gnu::cold]] void fail_type(std::string_view key, const char* expected,
@@ -173,6 +247,50 @@ DType parse_dtype(const std::string& name, const std::string& path, FirstError& 
   return DType::bf16;
 }
 
+// The shape's members over `model` (a preset's, or the custom defaults): without a preset every
+// shape number is required; with one, any may be overridden.
+void read_model_fields(const Fields& fields, bool from_preset, ModelShape& model,
+                       FirstError& errors) {
+  const auto required = [&](const ScenarioField& field, int64_t current) {
+    if (!from_preset && !fields.has(field.name))
+      errors.fail(ErrorCode::missing_field, fields.path(field.name), "is required");
+    return fields.integer(field, current);
+  };
+  model.id = fields.text("id", from_preset ? model.id + "-modified" : model.id);
+  model.name = fields.text("name", model.name);
+  model.source_url = fields.text("source_url", model.source_url);
+  model.layers = required(model_field("layers"), model.layers);
+  model.d_model = required(model_field("d_model"), model.d_model);
+  model.query_heads = required(model_field("query_heads"), model.query_heads);
+  model.kv_heads =
+      fields.integer(model_field("kv_heads"), from_preset ? model.kv_heads : model.query_heads);
+  // Widths below may be placeholders after a failure: divide only by values that were read.
+  if (errors.failed()) return;
+  // head_dim defaults to d_model / query_heads, which must then divide exactly; a preset keeps
+  // its own head_dim unless the widths it derives from are overridden.
+  const bool derive_head_dim = !fields.has("head_dim") &&
+                               (!from_preset || fields.has("d_model") || fields.has("query_heads"));
+  if (derive_head_dim && model.d_model % model.query_heads != 0) {
+    errors.fail(
+        ErrorCode::incompatible, fields.path("query_heads"),
+        "must divide d_model (" + std::to_string(model.d_model) + ") unless head_dim is given");
+    return;
+  }
+  model.head_dim =
+      fields.integer(model_field("head_dim"),
+                     derive_head_dim ? model.d_model / model.query_heads : model.head_dim);
+  model.d_ff = required(model_field("d_ff"), model.d_ff);
+  model.mlp =
+      static_cast<MlpKind>(fields.choice(model_field("mlp"), static_cast<std::size_t>(model.mlp)));
+  model.vocab = required(model_field("vocab"), model.vocab);
+  model.experts = fields.integer(model_field("experts"), model.experts);
+  model.active_experts = fields.integer(model_field("active_experts"), model.active_experts);
+  model.tied_embeddings = fields.boolean(model_field("tied_embeddings"), model.tied_embeddings);
+  model.sliding_window = fields.integer(model_field("sliding_window"), model.sliding_window);
+  model.parallel_attention =
+      fields.boolean(model_field("parallel_attention"), model.parallel_attention);
+}
+
 ModelShape read_model(const json& value, const std::string& path, const Presets* presets,
                       FirstError& errors) {
   ModelShape model;
@@ -187,11 +305,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
                                    : "unknown model preset " + quoted_excerpt(id));
     return model;
   }
-  const Fields fields(value, path,
-                      {"preset", "id", "name", "source_url", "layers", "d_model", "query_heads",
-                       "kv_heads", "head_dim", "d_ff", "mlp", "vocab", "experts", "active_experts",
-                       "tied_embeddings", "sliding_window", "parallel_attention"},
-                      errors);
+  const Fields fields(value, path, kModelFields, errors);
   bool from_preset = false;
   if (fields.has("preset")) {
     if (presets == nullptr) {
@@ -209,53 +323,7 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     model.name = preset->name + " (modified)";
     from_preset = true;
   }
-  // Without a preset every shape field is required; with one, any may be overridden.
-  const auto required = [&](std::string_view key, int64_t current, int64_t min, int64_t max) {
-    if (!from_preset && !fields.has(key))
-      errors.fail(ErrorCode::missing_field, fields.path(key), "is required");
-    return fields.integer(key, current, min, max);
-  };
-  model.id = fields.text("id", from_preset ? model.id + "-modified" : model.id);
-  model.name = fields.text("name", model.name);
-  model.source_url = fields.text("source_url", model.source_url);
-  model.layers = required("layers", model.layers, 1, limits::max_layers);
-  model.d_model = required("d_model", model.d_model, 1, limits::max_width);
-  model.query_heads = required("query_heads", model.query_heads, 1, limits::max_width);
-  model.kv_heads = fields.integer("kv_heads", from_preset ? model.kv_heads : model.query_heads, 1,
-                                  limits::max_width);
-  // Widths below may be placeholders after a failure: divide only by values that were read.
-  if (errors.failed()) return model;
-  // head_dim defaults to d_model / query_heads, which must then divide exactly; a preset keeps
-  // its own head_dim unless the widths it derives from are overridden.
-  const bool derive_head_dim = !fields.has("head_dim") &&
-                               (!from_preset || fields.has("d_model") || fields.has("query_heads"));
-  if (derive_head_dim && model.d_model % model.query_heads != 0) {
-    errors.fail(
-        ErrorCode::incompatible, fields.path("query_heads"),
-        "must divide d_model (" + std::to_string(model.d_model) + ") unless head_dim is given");
-    return model;
-  }
-  model.head_dim = fields.integer(
-      "head_dim", derive_head_dim ? model.d_model / model.query_heads : model.head_dim, 1,
-      limits::max_width);
-  model.d_ff = required("d_ff", model.d_ff, 1, limits::max_width);
-  const std::string mlp = fields.text("mlp", model.mlp == MlpKind::gated ? "gated" : "plain");
-  if (mlp != "gated" && mlp != "plain") {
-    errors.fail(ErrorCode::unknown_name, fields.path("mlp"), "must be \"gated\" or \"plain\"");
-  }
-  model.mlp = mlp == "gated" ? MlpKind::gated : MlpKind::plain;
-  model.vocab = required("vocab", model.vocab, 1, limits::max_vocab);
-  model.experts = fields.integer("experts", model.experts, 1, limits::max_experts);
-  model.active_experts =
-      fields.integer("active_experts", model.active_experts, 1, limits::max_experts);
-  model.tied_embeddings = fields.boolean("tied_embeddings", model.tied_embeddings);
-  if (fields.has("sliding_window") && fields.at("sliding_window").is_null()) {
-    model.sliding_window = 0;  // as the configs write "no window"
-  } else {
-    model.sliding_window =
-        fields.integer("sliding_window", model.sliding_window, 0, limits::max_prompt_tokens);
-  }
-  model.parallel_attention = fields.boolean("parallel_attention", model.parallel_attention);
+  read_model_fields(fields, from_preset, model, errors);
   if (errors.failed()) return model;
 
   if (model.query_heads % model.kv_heads != 0) {
@@ -305,21 +373,6 @@ void read_estimate_tables(const Fields& profile, EstimateProfile& e, FirstError&
       e.interval[i] = {range.number("low", 1, 0.01, 1), range.number("high", 1, 1, 100)};
     }
   }
-}
-
-std::optional<Stack> parse_stack(std::string_view name) {
-  for (std::size_t i = 0; i < kStackCount; ++i) {
-    if (name == stack_name(static_cast<Stack>(i))) return static_cast<Stack>(i);
-  }
-  return std::nullopt;
-}
-
-std::optional<AttentionKernel> parse_attention_kernel(std::string_view name) {
-  for (std::size_t i = 0; i <= kAttentionKernelCount; ++i) {
-    if (name == attention_kernel_name(static_cast<AttentionKernel>(i)))
-      return static_cast<AttentionKernel>(i);
-  }
-  return std::nullopt;
 }
 
 Accelerator read_accelerator(const json& value, const std::string& path, const Presets* presets,
@@ -500,101 +553,80 @@ void check_tensor_parallel(const Scenario& scenario, FirstError& errors) {
   }
 }
 
-Scenario read_scenario(const json& value, const Presets* presets, FirstError& errors) {
-  const Fields fields(
-      value, "",
-      {"model", "hardware", "precision", "prompt_tokens", "batch", "chunk_tokens", "attention",
-       "gemm_m_tile", "attention_block", "arrival_rate", "delivery_seconds", "compute_efficiency",
-       "memory_efficiency", "tensor_parallel", "timing", "graphs", "stack", "attention_kernel"},
-      errors);
-  Scenario scenario;
-  if (errors.failed()) return scenario;
+// The workload's sizes: T, B and C, and the chunk count they imply (the attention loop's
+// length). False after a problem, which the caller then reports before reading further.
+bool read_sizes(const Fields& fields, Workload& work, FirstError& errors) {
+  work.prompt_tokens = fields.integer(scenario_field("prompt_tokens"));
+  work.batch = fields.integer(scenario_field("batch"));
+  work.chunk_tokens = fields.integer(scenario_field("chunk_tokens"));
+  if (errors.failed()) return false;
+  const int64_t chunk = work.chunk_tokens == 0 ? work.prompt_tokens : work.chunk_tokens;
+  if ((work.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
+    errors.fail(ErrorCode::too_large, fields.path("chunk_tokens"),
+                "splits the prompt into more than " + std::to_string(limits::max_chunks) +
+                    " chunks; use a larger chunk");
+    return false;
+  }
+  return true;
+}
+
+// The rest of the workload, in the table's order (which decides the error reported first).
+void read_workload(const Fields& fields, Workload& work) {
+  work.attention = static_cast<AttentionKind>(fields.choice(scenario_field("attention")));
+  work.gemm_m_tile = fields.integer(scenario_field("gemm_m_tile"));
+  work.attention_block = fields.integer(scenario_field("attention_block"));
+  work.arrival_rate = fields.number(scenario_field("arrival_rate"));
+  work.delivery_seconds = fields.number(scenario_field("delivery_seconds"));
+  work.compute_efficiency = fields.optional_number(scenario_field("compute_efficiency"));
+  work.memory_efficiency = fields.optional_number(scenario_field("memory_efficiency"));
+  work.timing = static_cast<Timing>(fields.choice(scenario_field("timing")));
+  constexpr const ScenarioField& graphs = scenario_field("graphs");
+  work.graphs = graphs.choices[fields.choice(graphs)].value == "on";
+  work.stack = static_cast<Stack>(fields.choice(scenario_field("stack")));
+  work.attention_kernel =
+      static_cast<AttentionKernel>(fields.choice(scenario_field("attention_kernel")));
+}
+
+// The model, the accelerator and the precision, and whether the accelerator can run that
+// precision's arithmetic. False after a problem.
+bool read_parts(const Fields& fields, const Presets* presets, Scenario& scenario,
+                FirstError& errors) {
   if (!fields.has("model")) {
     errors.fail(ErrorCode::missing_field, "/model", "is required (a preset id or a shape object)");
-    return scenario;
+    return false;
   }
   if (!fields.has("hardware")) {
     errors.fail(ErrorCode::missing_field, "/hardware", "is required (a preset id or an object)");
-    return scenario;
+    return false;
   }
   scenario.model = read_model(fields.at("model"), "/model", presets, errors);
   scenario.hardware = read_accelerator(fields.at("hardware"), "/hardware", presets, errors);
   scenario.precision = fields.has("precision")
                            ? read_precision(fields.at("precision"), "/precision", errors)
-                           : precision_preset("bf16").value();
-  if (errors.failed()) return scenario;
+                           : precision_preset(scenario_field("precision").default_value()).value();
+  if (errors.failed()) return false;
   if (!scenario.hardware.peak_flops.has(scenario.precision.activations)) {
     errors.fail(ErrorCode::incompatible, "/precision",
                 std::string("the accelerator ") + scenario.hardware.id + " states no peak for " +
                     dtype_name(scenario.precision.activations) + " arithmetic");
-    return scenario;
+    return false;
   }
+  return true;
+}
 
+Scenario read_scenario(const json& value, const Presets* presets, FirstError& errors) {
+  const Fields fields(value, "", kScenarioFields, errors);
+  Scenario scenario;
+  if (errors.failed() || !read_parts(fields, presets, scenario, errors)) return scenario;
   Workload& work = scenario.workload;
-  work.prompt_tokens =
-      fields.integer("prompt_tokens", work.prompt_tokens, 1, limits::max_prompt_tokens);
-  work.batch = fields.integer("batch", work.batch, 1, limits::max_batch);
-  if (fields.has("chunk_tokens") && fields.at("chunk_tokens").is_null()) {
-    work.chunk_tokens = 0;
-  } else {
-    work.chunk_tokens = fields.integer("chunk_tokens", 0, 0, limits::max_prompt_tokens);
-  }
-  if (errors.failed()) return scenario;
-  const int64_t chunk = work.chunk_tokens == 0 ? work.prompt_tokens : work.chunk_tokens;
-  if ((work.prompt_tokens + chunk - 1) / chunk > limits::max_chunks) {
-    errors.fail(ErrorCode::too_large, "/chunk_tokens",
-                "splits the prompt into more than " + std::to_string(limits::max_chunks) +
-                    " chunks; use a larger chunk");
-    return scenario;
-  }
-  const std::string attention = fields.text("attention", "fused");
-  if (attention != "fused" && attention != "materialized") {
-    errors.fail(ErrorCode::unknown_name, "/attention", "must be \"fused\" or \"materialized\"");
-  }
-  work.attention = attention == "fused" ? AttentionKind::fused : AttentionKind::materialized;
-  work.gemm_m_tile = fields.integer("gemm_m_tile", work.gemm_m_tile, 1, limits::max_gemm_m_tile);
-  work.attention_block = fields.integer("attention_block", 0, 0, limits::max_attention_block);
-  work.arrival_rate =
-      fields.zero_or_number("arrival_rate", 0, limits::min_arrival_rate, limits::max_arrival_rate);
-  work.delivery_seconds = fields.number("delivery_seconds", 0, 0, limits::max_delivery_seconds);
-  if (fields.has("compute_efficiency") && !fields.at("compute_efficiency").is_null())
-    work.compute_efficiency =
-        fields.number("compute_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
-  if (fields.has("memory_efficiency") && !fields.at("memory_efficiency").is_null())
-    work.memory_efficiency =
-        fields.number("memory_efficiency", 1, limits::min_efficiency, limits::max_efficiency);
-  const std::string timing = fields.text("timing", "bound");
-  if (timing != "bound" && timing != "estimate") {
-    errors.fail(ErrorCode::unknown_name, "/timing", "must be \"bound\" or \"estimate\"");
-  }
-  work.timing = timing == "estimate" ? Timing::estimate : Timing::bound;
-  const std::string graphs = fields.text("graphs", "off");
-  if (graphs != "on" && graphs != "off")
-    errors.fail(ErrorCode::unknown_name, "/graphs", "must be \"on\" or \"off\"");
-  work.graphs = graphs == "on";
-  const std::string stack = fields.text("stack", stack_name(work.stack));
-  if (const auto parsed = parse_stack(stack)) {
-    work.stack = *parsed;
-  } else {
-    errors.fail(ErrorCode::unknown_name, "/stack",
-                "must be \"tensorrt-llm\", \"vllm\", \"sglang\", \"llama.cpp\", "
-                "\"transformers\" or \"kernels\"");
-  }
-  const std::string attention_kernel =
-      fields.text("attention_kernel", attention_kernel_name(work.attention_kernel));
-  if (const auto parsed = parse_attention_kernel(attention_kernel)) {
-    work.attention_kernel = *parsed;
-  } else {
-    errors.fail(ErrorCode::unknown_name, "/attention_kernel",
-                "must be \"auto\", \"flash-attention-2\", \"flash-attention-3\", "
-                "\"flashinfer\" or \"sdpa\"");
-  }
+  if (!read_sizes(fields, work, errors)) return scenario;
+  read_workload(fields, work);
   if (!errors.failed() && work.timing == Timing::estimate && !scenario.hardware.estimate.stated()) {
     errors.fail(ErrorCode::incompatible, "/hardware/estimate",
                 "is required for timing \"estimate\" (the accelerator " + scenario.hardware.id +
                     " has no calibrated profile)");
   }
-  work.tensor_parallel = fields.integer("tensor_parallel", 1, 1, limits::max_tensor_parallel);
+  work.tensor_parallel = fields.integer(scenario_field("tensor_parallel"));
   if (errors.failed() || work.tensor_parallel == 1) return scenario;
   check_tensor_parallel(scenario, errors);
   return scenario;

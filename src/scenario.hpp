@@ -15,6 +15,7 @@
 
 #include "limits.hpp"  // the documented ranges every field is checked against
 #include "prefill_trace/result.hpp"
+#include "scenario_fields.hpp"  // the workload's defaults
 
 namespace prefill_trace {
 
@@ -172,24 +173,31 @@ struct Precision {
   DType kv = DType::bf16;
 };
 
+/// Defaults from the field table (scenario_fields.hpp), so that a Workload built in code and a
+/// scenario read from JSON without the field agree.
 struct Workload {
-  int64_t prompt_tokens = 2048;  // T, per request
-  int64_t batch = 1;             // B requests of T tokens each
-  int64_t chunk_tokens = 0;      // C; 0 = the whole prompt in one chunk
-  AttentionKind attention = AttentionKind::fused;
-  int64_t gemm_m_tile = 128;    // rows per GEMM tile (tile quantization)
-  int64_t attention_block = 0;  // b; 0 = FlashAttention's B_r from on-chip SRAM
-  double arrival_rate = 0;      // λ, requests/s; 0 = no queue
-  double delivery_seconds = 0;  // transport latency of the first token
-  Timing timing = Timing::bound;
-  bool graphs = false;  // kernels launched from a captured CUDA/HIP graph (estimate's gaps)
-  Stack stack = Stack::tensorrt_llm;  // whose host gaps the estimate charges
-  AttentionKernel attention_kernel = AttentionKernel::automatic;  // the estimate's attention η
+  int64_t prompt_tokens = scenario_field("prompt_tokens").default_integer();  // T, per request
+  int64_t batch = scenario_field("batch").default_integer();  // B requests of T tokens each
+  int64_t chunk_tokens = scenario_field("chunk_tokens").default_integer();  // C; 0 = one chunk
+  AttentionKind attention = scenario_field("attention").default_as<AttentionKind>();
+  int64_t gemm_m_tile = scenario_field("gemm_m_tile").default_integer();  // rows per GEMM tile
+  // b; 0 = FlashAttention's B_r from on-chip SRAM
+  int64_t attention_block = scenario_field("attention_block").default_integer();
+  double arrival_rate = scenario_field("arrival_rate").default_number;  // λ, requests/s; 0 = none
+  double delivery_seconds = scenario_field("delivery_seconds").default_number;  // first token's
+  Timing timing = scenario_field("timing").default_as<Timing>();
+  // Kernels launched from a captured CUDA/HIP graph (the estimate's gaps).
+  bool graphs = scenario_field("graphs").default_value() == "on";
+  Stack stack =
+      scenario_field("stack").default_as<Stack>();  // whose host gaps the estimate charges
+  AttentionKernel attention_kernel =                // the estimate's attention η
+      scenario_field("attention_kernel").default_as<AttentionKernel>();
   // η_c, η_m in (0, 1]: achievable / peak. Unset: 1 under `bound`, the accelerator's profile
   // under `estimate` (η_c then stands for both GEMM and attention efficiencies).
   std::optional<double> compute_efficiency;
   std::optional<double> memory_efficiency;
-  int64_t tensor_parallel = 1;  // devices each layer is split over (Megatron-style)
+  // Devices each layer is split over (Megatron-style).
+  int64_t tensor_parallel = scenario_field("tensor_parallel").default_integer();
 };
 
 struct Scenario {

@@ -64,6 +64,12 @@ FiguresReply trace_figures(std::string_view scenario_json);
 /// {"bound_keys": ["bound", "prefill_bound"], "bound_names": ["compute", ...], "version": 3}.
 std::string figures_layout();
 
+/// The scenario's input fields as JSON (docs/trace-json.md, "Scenario (input)"): {"scenario":
+/// [field…], "model": [field…]}, each {name, kind, default, min, max, nullable, required,
+/// choices: [{value, label}], unit, symbol, label, hint, docs}: what the page's controls are
+/// built from.
+std::string scenario_fields();
+
 /// The lesson file compiled into the engine, byte for byte, and its published name.
 std::string_view bundled_lesson_text();
 std::string_view bundled_lesson_name();

@@ -24,7 +24,8 @@ test("every declared function exists in the module, and nothing undeclared is ex
   // Both against the API the README documents, written out here: an export lost from both the
   // module and the .d.ts must still fail.
   assert.deepEqual(declaredMembers(), ["bundledLessonText", "checkAnswer", "checkGenerated", "computeTrace",
-    "figuresLayout", "generateChecks", "listPresets", "loadLesson", "simulateServing", "sweep", "traceCsv", "traceFigures", "version"]);
+    "figuresLayout", "generateChecks", "listPresets", "loadLesson", "scenarioFields", "simulateServing", "sweep", "traceCsv",
+    "traceFigures", "version"]);
 });
 
 test("bundledLessonText() is the published lesson file, byte for byte, whatever it is passed", async () => {

@@ -121,6 +121,7 @@ export class Engine {
   #module;
   #codes;
   #layout;
+  #fields;
 
   constructor(module) {
     this.#module = module;
@@ -204,6 +205,16 @@ export class Engine {
       }
     }
     return this.#layout;
+  }
+
+  /**
+   * The scenario's input fields (docs/trace-json.md, "Scenario (input)"): `{scenario, model}`,
+   * rows of {name, kind, default, min, max, choices, label, hint, …}, parsed once; what the
+   * explorer's controls are built from.
+   */
+  scenarioFields() {
+    this.#fields ??= JSON.parse(this.#module.scenarioFields());
+    return this.#fields;
   }
 
   /**

@@ -3,7 +3,10 @@
 // reading text as a number): the engine does, and its error names the JSON path, which
 // `fieldOfError` maps back to the control that holds the value.
 
-/** The explorer's starting scenario: a current 8B model on a current datacenter GPU. */
+/**
+ * The explorer's starting scenario: a current 8B model on a current datacenter GPU; the other
+ * values are the engine's defaults (scenarioFields(); tests/js/scenario-fields.test.mjs).
+ */
 export const DEFAULTS = Object.freeze({
   model: 'llama-3.1-8b',
   hardware: 'h100-sxm',
@@ -38,18 +41,22 @@ export const FIELDS = Object.freeze([
   { key: 'devices', param: 'tp', json: 'tensor_parallel', numeric: true },
 ]);
 
-/** A custom model's shape (engine JSON keys under /model; also the query parameter names). */
+/**
+ * A custom model's shape (engine JSON keys under /model; also the query parameter names): the
+ * members the explorer has a control for. Labels, symbols, bounds and menus are the engine's
+ * (scenarioFields(), explorer/controls.js).
+ */
 export const SHAPE_FIELDS = Object.freeze([
-  { key: 'layers', label: 'Layers', symbol: 'L', numeric: true },
-  { key: 'd_model', label: 'Model width', symbol: 'd', numeric: true },
-  { key: 'query_heads', label: 'Query heads', symbol: 'h_q', numeric: true },
-  { key: 'kv_heads', label: 'Key/value heads', symbol: 'h_kv', numeric: true },
-  { key: 'head_dim', label: 'Head width', symbol: 'd_h', numeric: true },
-  { key: 'd_ff', label: 'MLP width', symbol: 'd_ff', numeric: true },
-  { key: 'mlp', label: 'MLP kind', symbol: null, numeric: false, options: ['gated', 'plain'] },
-  { key: 'vocab', label: 'Vocabulary', symbol: 'V', numeric: true },
-  { key: 'experts', label: 'Experts', symbol: 'E', numeric: true },
-  { key: 'active_experts', label: 'Active experts', symbol: 'k', numeric: true },
+  { key: 'layers', numeric: true },
+  { key: 'd_model', numeric: true },
+  { key: 'query_heads', numeric: true },
+  { key: 'kv_heads', numeric: true },
+  { key: 'head_dim', numeric: true },
+  { key: 'd_ff', numeric: true },
+  { key: 'mlp', numeric: false },
+  { key: 'vocab', numeric: true },
+  { key: 'experts', numeric: true },
+  { key: 'active_experts', numeric: true },
 ]);
 
 /**

@@ -5,7 +5,7 @@
 
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
-import { CUSTOM_MODEL, SHAPE_FIELDS, getField, hardwareName, parseValue } from '../scenario.js';
+import { CUSTOM_MODEL, FIELDS, SHAPE_FIELDS, getField, hardwareName, parseValue } from '../scenario.js';
 
 /** The prompt slider is log2-scaled: position = 100·log2(T), 1 … 131,072 tokens. */
 const SLIDER_MAX_TOKENS = 131072;
@@ -24,131 +24,155 @@ function options(list, selected) {
   return list.map(([value, text]) => h('option', { value, selected: value === selected }, text));
 }
 
-/** Names for people of the engine's stack and attention-kernel ids; an id not here shows as itself. */
-const STACK_NAMES = {
-  'tensorrt-llm': 'TensorRT-LLM',
-  vllm: 'vLLM',
-  sglang: 'SGLang',
-  'llama.cpp': 'llama.cpp',
-  transformers: 'Transformers',
-  kernels: 'Kernels only (device time)',
-};
-const KERNEL_NAMES = {
-  auto: 'Automatic (the accelerator’s fitted attention)',
-  'flash-attention-2': 'FlashAttention-2',
-  'flash-attention-3': 'FlashAttention-3',
-  flashinfer: 'FlashInfer',
-  sdpa: 'PyTorch SDPA',
-};
-
 /**
  * The estimate's menus from the engine's presets: every stack the accelerators' estimate
  * profiles price a host gap for (`stack_gap_seconds`) plus `kernels` (device time, no gap), and
  * `auto` (the profile's own attention efficiency) plus every kernel the profiles price
- * (`attention_kernel_efficiency`); docs/trace-json.md names both defaults.
+ * (`attention_kernel_efficiency`), each named as the engine's field table names it
+ * (scenarioFields(): the `stack` and `attention_kernel` rows); an id the table lacks shows as itself.
+ * @param {object} presets  listPresets() value
+ * @param {{scenario: Array<object>}} fields  the parsed scenarioFields()
  * @returns {{stacks: Array<[string, string]>, kernels: Array<[string, string]>}}
  */
-export function estimateChoices(presets) {
+export function estimateChoices(presets, fields) {
   const stacks = new Set();
   const kernels = new Set();
   for (const accelerator of presets.accelerators ?? []) {
     for (const id of Object.keys(accelerator.estimate?.stack_gap_seconds ?? {})) stacks.add(id);
     for (const id of Object.keys(accelerator.estimate?.attention_kernel_efficiency ?? {})) kernels.add(id);
   }
-  const named = (ids, names) => [...ids].map((id) => [id, names[id] ?? id]);
+  const stackRow = rowNamed(fields.scenario, 'stack');
+  const kernelRow = rowNamed(fields.scenario, 'attention_kernel');
+  const named = (ids, row) => [...ids].map((id) => [id, row.choices.find((c) => c.value === id)?.label ?? id]);
   // The documented order: the default first (TensorRT-LLM; automatic), then as the engine lists them.
   const first = (list, id) => [...list.filter(([v]) => v === id), ...list.filter(([v]) => v !== id)];
   return {
-    stacks: [...first(named(stacks, STACK_NAMES), 'tensorrt-llm'), ['kernels', STACK_NAMES.kernels]],
-    kernels: [['auto', KERNEL_NAMES.auto], ...named(kernels, KERNEL_NAMES)],
+    stacks: [...first(named(stacks, stackRow), stackRow.default), ...named(['kernels'], stackRow)],
+    kernels: [...named([kernelRow.default], kernelRow), ...named(kernels, kernelRow)],
   };
+}
+
+/** The row of the engine's field table (scenarioFields()) for JSON name `name`. */
+function rowNamed(rows, name) {
+  const row = rows.find((r) => r.name === name);
+  if (!row) throw new Error(`the engine's scenario fields have no "${name}"`);
+  return row;
 }
 
 /** The hardware menu's entry for a host's own accelerator object (never a preset id: ids have no spaces). */
 const HOST_HARDWARE = 'host hardware';
 
+/** The fields placed after the prompt (placeRest()), in the order shown. */
+const LATER_FIELDS = ['batch', 'chunk', 'attention', 'rate', 'timing', 'stack', 'kernel', 'devices'];
+/** Arrow-key steps of integer fields other than 1. */
+const STEPS = { chunk: 256 };
+const NUMERIC_KINDS = ['integer', 'number', 'zero_or_number'];
+
+/**
+ * The form's fields are built from the engine's field table (scenarioFields()): each control's
+ * label, hint, lower bound and menu come from its row, so the page states none of them itself.
+ */
 export class Controls {
   // A host's own accelerator (an object in its scenario): its menu entry, and the object.
   #hostHardware = null;
   #fields = new Map();
   #rest;
   #inputs = new Map();
+  #table;
 
   /**
    * @param {object} presets  listPresets() value: {models, accelerators, precisions}
-   * @param {{onEdit: (key: string, value: unknown, commit: boolean) => void,
-   *          onAction: (name: string) => void}} handlers
+   * @param {{fields: {scenario: Array<object>, model: Array<object>},
+   *          onEdit: (key: string, value: unknown, commit: boolean) => void,
+   *          onAction: (name: string) => void}} options  fields: the parsed scenarioFields()
    */
-  constructor(presets, { onEdit, onAction }) {
+  constructor(presets, { fields, onEdit, onAction }) {
     this.onEdit = onEdit;
     this.presets = presets;
+    this.#table = fields;
+    this.shapeSet = this.#shapeSet();
+    const menus = this.#menuLists(presets);
+    const prompt = this.#promptField();
+    for (const key of ['model', 'hardware', 'precision', 'prompt', ...LATER_FIELDS]) {
+      const numeric = NUMERIC_KINDS.includes(this.#row(key).kind);
+      const input = key === 'prompt' ? prompt.input : numeric ? this.#editedNumber(key) : this.#menu(key, menus[key]);
+      this.#inputs.set(key, input);
+    }
 
-    const model = h(
-      'select',
-      { id: 'ctl-model' },
-      options(
-        [
-          ...presets.models.map((m) => [m.id, `${m.name} (${fmt.parameters(m.parameters)} parameters)`]),
-          [CUSTOM_MODEL, 'Custom shape…'],
-        ],
-        null,
-      ),
+    // The fields after the prompt are held back until placeRest(): the explorer lays the
+    // controls out in two frames (explorer.js start()), not in one long rendering.
+    this.element = h(
+      'form',
+      { class: 'controls', 'aria-labelledby': 'controls-heading', novalidate: true },
+      h('h3', { id: 'controls-heading' }, 'Scenario'),
+      this.#labelled('model'),
+      this.shapeSet,
+      this.#labelled('hardware'),
+      this.#labelled('precision'),
+      prompt.field,
     );
-    model.addEventListener('change', () => onEdit('model', model.value, true));
+    this.#rest = [...LATER_FIELDS.map((key) => this.#labelled(key)), ...this.#actions(onAction)];
+    this.element.addEventListener('submit', (event) => event.preventDefault());
+  }
 
-    const hardware = h(
-      'select',
-      { id: 'ctl-hardware' },
-      options(presets.accelerators.map((a) => [a.id, a.name]), null),
-    );
-    hardware.addEventListener('change', () =>
-      onEdit('hardware', hardware.value === HOST_HARDWARE ? this.#hostHardware?.value : hardware.value, true),
-    );
+  /** The table's row for control `key` ("prompt", "shape.d_model"). */
+  #row(key) {
+    if (key.startsWith('shape.')) return rowNamed(this.#table.model, key.slice(6));
+    return rowNamed(this.#table.scenario, FIELDS.find((f) => f.key === key).json);
+  }
 
-    const precision = h(
-      'select',
-      { id: 'ctl-precision' },
-      options(presets.precisions.map((p) => [p, p]), null),
-    );
-    precision.addEventListener('change', () => onEdit('precision', precision.value, true));
+  /** The line the engine's table puts under control `key` ('' when none). */
+  hint(key) {
+    return this.#row(key).hint;
+  }
 
-    const attention = h(
-      'select',
-      { id: 'ctl-attention' },
-      options(
-        [
-          ['fused', 'Fused (scores stay on chip)'],
-          ['materialized', 'Materialized score matrix'],
-        ],
-        null,
-      ),
-    );
-    attention.addEventListener('change', () => onEdit('attention', attention.value, true));
+  /**
+   * The menus whose entries are not the table's choices: the presets' models and accelerators,
+   * and the stacks and attention kernels the presets price (estimateChoices).
+   */
+  #menuLists(presets) {
+    const estimate = estimateChoices(presets, this.#table);
+    return {
+      model: [
+        ...presets.models.map((m) => [m.id, `${m.name} (${fmt.parameters(m.parameters)} parameters)`]),
+        [CUSTOM_MODEL, 'Custom shape…'],
+      ],
+      hardware: presets.accelerators.map((a) => [a.id, a.name]),
+      // The software stack whose host gaps the estimate charges, and the attention kernel whose
+      // fitted efficiency it uses (docs/model.md, "Shape and software stack"): the values are
+      // the ones the engine's presets carry, not a list of our own.
+      stack: estimate.stacks,
+      kernel: estimate.kernels,
+    };
+  }
 
-    // The engine's two timings (docs/model.md): a lower bound, or the calibrated estimate.
-    const timing = h(
-      'select',
-      { id: 'ctl-timing' },
-      options(
-        [
-          ['bound', 'Bound (a lower bound)'],
-          ['estimate', 'Estimate (calibrated)'],
-        ],
-        null,
-      ),
-    );
-    timing.addEventListener('change', () => onEdit('timing', timing.value, true));
+  /** A menu for control `key` (`list` or the table's choices: attention, timing, …), reporting its choice. */
+  #menu(key, list = this.#row(key).choices.map((c) => [c.value, c.label])) {
+    const select = h('select', { id: `ctl-${key}` }, options(list, null));
+    const value = () => (key === 'hardware' && select.value === HOST_HARDWARE ? this.#hostHardware?.value : select.value);
+    select.addEventListener('change', () => this.onEdit(key, value(), true));
+    return select;
+  }
 
-    // The software stack whose host gaps the estimate charges, and the attention kernel whose
-    // fitted efficiency it uses (docs/model.md, "Shape and software stack"): the values are the
-    // ones the engine's presets carry (estimateChoices), not a list of our own.
-    const choices = estimateChoices(presets);
-    const stack = h('select', { id: 'ctl-stack' }, options(choices.stacks, null));
-    stack.addEventListener('change', () => onEdit('stack', stack.value, true));
-    const kernel = h('select', { id: 'ctl-kernel' }, options(choices.kernels, null));
-    kernel.addEventListener('change', () => onEdit('kernel', kernel.value, true));
+  /**
+   * A number field for control `key`, reporting each edit: an integer's arrow keys step by 1
+   * (or STEPS) down to the table's lower bound; any other number is typed as a decimal.
+   */
+  #editedNumber(key) {
+    const integral = this.#row(key).kind === 'integer';
+    const input = this.#numberInput(key.startsWith('shape.') ? `ctl-shape-${key.slice(6)}` : `ctl-${key}`, {
+      step: integral ? STEPS[key] ?? 1 : null,
+      min: integral ? this.#row(key).min : null,
+      decimal: !integral,
+    });
+    input.addEventListener('input', () => this.onEdit(key, parseValue(input.value, true), false));
+    input.addEventListener('change', () => this.onEdit(key, parseValue(input.value, true), true));
+    return input;
+  }
 
-    // Prompt tokens: a log-scaled slider and an exact number field, kept in step.
+  /** Prompt tokens: a log-scaled slider and an exact number field, kept in step. */
+  #promptField() {
+    const row = this.#row('prompt');
     const slider = h('input', {
       id: 'ctl-prompt-range',
       type: 'range',
@@ -156,93 +180,72 @@ export class Controls {
       max: sliderPosition(SLIDER_MAX_TOKENS),
       step: 5,
     });
-    const promptNumber = this.#numberInput('ctl-prompt', { step: 1, min: 1 });
+    const input = this.#numberInput('ctl-prompt', { step: 1, min: row.min });
     slider.addEventListener('input', () => {
       const tokens = sliderTokens(slider.value);
-      promptNumber.value = String(tokens);
+      input.value = String(tokens);
       slider.setAttribute('aria-valuetext', `${fmt.count(tokens)} tokens`);
-      onEdit('prompt', tokens, false);
+      this.onEdit('prompt', tokens, false);
     });
-    slider.addEventListener('change', () => onEdit('prompt', sliderTokens(slider.value), true));
-    promptNumber.addEventListener('input', () => {
-      const value = parseValue(promptNumber.value, true);
+    slider.addEventListener('change', () => this.onEdit('prompt', sliderTokens(slider.value), true));
+    input.addEventListener('input', () => {
+      const value = parseValue(input.value, true);
       this.#syncSlider(value);
-      onEdit('prompt', value, false);
+      this.onEdit('prompt', value, false);
     });
-    promptNumber.addEventListener('change', () => onEdit('prompt', parseValue(promptNumber.value, true), true));
+    input.addEventListener('change', () => this.onEdit('prompt', parseValue(input.value, true), true));
     this.slider = slider;
-
-    const batch = this.#numberInput('ctl-batch', { step: 1, min: 1 });
-    const chunk = this.#numberInput('ctl-chunk', { step: 256, min: 0 });
-    const devices = this.#numberInput('ctl-devices', { step: 1, min: 1 });
-    const rate = this.#numberInput('ctl-rate', { decimal: true });
-    for (const [key, input] of [['batch', batch], ['chunk', chunk], ['rate', rate], ['devices', devices]]) {
-      input.addEventListener('input', () => onEdit(key, parseValue(input.value, true), false));
-      input.addEventListener('change', () => onEdit(key, parseValue(input.value, true), true));
-    }
-
-    // A custom model's shape, shown when "Custom shape…" is chosen.
-    const shapeFields = SHAPE_FIELDS.map((field) => {
-      const key = `shape.${field.key}`;
-      let input;
-      if (field.options) {
-        input = h('select', { id: `ctl-shape-${field.key}` }, options(field.options.map((o) => [o, o]), null));
-        input.addEventListener('change', () => onEdit(key, input.value, true));
-      } else {
-        input = this.#numberInput(`ctl-shape-${field.key}`, { step: 1, min: field.key === 'head_dim' ? 0 : 1 });
-        input.addEventListener('input', () => onEdit(key, parseValue(input.value, true), false));
-        input.addEventListener('change', () => onEdit(key, parseValue(input.value, true), true));
-      }
-      this.#inputs.set(key, input);
-      const label = field.symbol ? [field.label, ' ', h('span', { class: 'symbol' }, `(${field.symbol})`)] : field.label;
-      return this.#field(key, label, input);
-    });
-    this.shapeSet = h(
-      'fieldset',
-      { class: 'shape-fields', hidden: true },
-      h('legend', {}, 'Custom model shape'),
-      h('div', { class: 'shape-grid' }, shapeFields),
-    );
-
-    for (const [key, input] of [
-      ['model', model],
-      ['hardware', hardware],
-      ['precision', precision],
-      ['prompt', promptNumber],
-      ['batch', batch],
-      ['chunk', chunk],
-      ['attention', attention],
-      ['rate', rate],
-      ['timing', timing],
-      ['stack', stack],
-      ['kernel', kernel],
-      ['devices', devices],
-    ]) {
-      this.#inputs.set(key, input);
-    }
-
-    const promptField = h(
+    const hint = `Log slider ${fmt.count(row.min)}–${fmt.count(SLIDER_MAX_TOKENS)}; exact up to ${fmt.count(row.max)}.`;
+    const field = h(
       'div',
       { class: 'field field--prompt', 'data-field': 'prompt' },
       h(
         'div',
         { class: 'prompt-row' },
-        h('label', { for: 'ctl-prompt-range' }, 'Prompt tokens'),
+        h('label', { for: 'ctl-prompt-range' }, row.label),
         h(
           'span',
           { class: 'prompt-exact' },
-          h('label', { for: 'ctl-prompt' }, h('span', { class: 'visually-hidden' }, 'Prompt tokens '), '(exact)'),
-          promptNumber,
+          h('label', { for: 'ctl-prompt' }, h('span', { class: 'visually-hidden' }, `${row.label} `), '(exact)'),
+          input,
         ),
       ),
       slider,
-      h('p', { class: 'hint', id: 'ctl-prompt-hint' }, 'Log slider 1–131,072; exact up to 16,777,216.'),
+      h('p', { class: 'hint', id: 'ctl-prompt-hint' }, hint),
       h('p', { class: 'field-error', id: 'ctl-prompt-error', hidden: true }),
     );
-    promptNumber.setAttribute('aria-describedby', 'ctl-prompt-hint ctl-prompt-error');
+    input.setAttribute('aria-describedby', 'ctl-prompt-hint ctl-prompt-error');
     slider.setAttribute('aria-describedby', 'ctl-prompt-hint ctl-prompt-error');
-    this.#fields.set('prompt', promptField);
+    this.#fields.set('prompt', field);
+    return { field, input };
+  }
 
+  /** A custom model's shape, shown when "Custom shape…" is chosen: labels and symbols from the table. */
+  #shapeSet() {
+    const shapeFields = SHAPE_FIELDS.map(({ key: name }) => {
+      const key = `shape.${name}`;
+      const row = this.#row(key);
+      let input;
+      if (row.kind === 'choice') {
+        input = h('select', { id: `ctl-shape-${name}` }, options(row.choices.map((c) => [c.value, c.label]), null));
+        input.addEventListener('change', () => this.onEdit(key, input.value, true));
+      } else {
+        input = this.#editedNumber(key);
+      }
+      this.#inputs.set(key, input);
+      const label = row.symbol ? [row.label, ' ', h('span', { class: 'symbol' }, `(${row.symbol})`)] : row.label;
+      return this.#field(key, label, input);
+    });
+    return h(
+      'fieldset',
+      { class: 'shape-fields', hidden: true },
+      h('legend', {}, 'Custom model shape'),
+      h('div', { class: 'shape-grid' }, shapeFields),
+    );
+  }
+
+  /** The link, reset and download buttons, the link's output and the status line. */
+  #actions(onAction) {
     this.status = h('p', { class: 'action-status', role: 'status', 'aria-live': 'polite' });
     this.linkOutput = h('input', {
       type: 'text',
@@ -264,34 +267,8 @@ export class Controls {
       b.addEventListener('click', () => onAction(name));
       return b;
     };
-
-    // The fields after the prompt are held back until placeRest(): the explorer lays the
-    // controls out in two frames (explorer.js start()), not in one long rendering.
-    this.element = h(
-      'form',
-      { class: 'controls', 'aria-labelledby': 'controls-heading', novalidate: true },
-      h('h3', { id: 'controls-heading' }, 'Scenario'),
-      this.#field('model', 'Model', model),
-      this.shapeSet,
-      this.#field('hardware', 'Accelerator', hardware),
-      this.#field('precision', 'Precision', precision, 'Number formats of weights, activations and KV cache.'),
-      promptField,
-    );
-    this.#rest = [
-      this.#field('batch', 'Requests per batch', batch, 'Requests prefilled together (B).'),
-      this.#field('chunk', 'Chunk size', chunk, 'Tokens per chunk; 0 = whole prompt at once.'),
-      this.#field('attention', 'Attention', attention),
-      this.#field('rate', 'Arrival rate', rate, 'Requests per second; 0 = no queue.'),
-      this.#field('timing', 'Timing', timing, 'Bound: never above a real measurement. Estimate: fitted per accelerator, with its typical range.'),
-      this.#field('stack', 'Software stack', stack, 'Estimate only: whose launch gaps between kernels are charged.'),
-      this.#field('kernel', 'Attention kernel', kernel, 'Estimate only: whose fitted attention efficiency is used.'),
-      this.#field('devices', 'Devices (tensor parallel)', devices, 'GPUs each layer is split over; figures are per device.'),
-      h(
-        'div',
-        { class: 'actions' },
-        button('copy-link', 'Copy link'),
-        button('reset', 'Reset'),
-      ),
+    return [
+      h('div', { class: 'actions' }, button('copy-link', 'Copy link'), button('reset', 'Reset')),
       h(
         'div',
         { class: 'actions' },
@@ -302,7 +279,12 @@ export class Controls {
       this.linkOutput,
       this.status,
     ];
-    this.element.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  /** Control `key`'s field with the table's label and hint. */
+  #labelled(key) {
+    const row = this.#row(key);
+    return this.#field(key, row.label, this.#inputs.get(key), row.hint || null);
   }
 
   /** Appends the fields held back at construction (the batch size onwards, and the actions). */
@@ -310,12 +292,6 @@ export class Controls {
     this.element.append(...this.#rest.splice(0));
   }
 
-  /**
-   * A number field. It is a text field (inputmode brings up a numeric keyboard), not
-   * type=number: a number field silently empties what it cannot parse, so "abc" or "1e" would
-   * reach the engine as a missing value; here the engine sees the text and names the field.
-   * ArrowUp/ArrowDown step an integer field as a number field would.
-   */
   /** A host's accelerator object in the hardware menu, by its name (scenario.js hardwareName), chosen. */
   #showHostHardware(select, value) {
     const name = hardwareName(value, this.presets.accelerators);
@@ -328,6 +304,12 @@ export class Controls {
     select.value = HOST_HARDWARE;
   }
 
+  /**
+   * A number field. It is a text field (inputmode brings up a numeric keyboard), not
+   * type=number: a number field silently empties what it cannot parse, so "abc" or "1e" would
+   * reach the engine as a missing value; here the engine sees the text and names the field.
+   * ArrowUp/ArrowDown step an integer field as a number field would.
+   */
   #numberInput(id, { step = null, min = null, decimal = false } = {}) {
     const input = h('input', {
       id,
@@ -429,7 +411,7 @@ export class Controls {
       hint,
       precision
         ? `Weights ${precision.weights} · activations ${precision.activations} · KV ${precision.kv}`
-        : 'Number formats of weights, activations and KV cache.',
+        : this.hint('precision'),
     );
   }
 

@@ -142,6 +142,7 @@ export class Explorer {
     this.highlightStep = null;
 
     this.controls = new Controls(presets, {
+      fields: engine.scenarioFields(),
       onEdit: (key, value, commit) => this.#edit(key, value, commit),
       onAction: (name) => this.#action(name),
     });
@@ -652,8 +653,8 @@ export class Explorer {
     this.controls.setHint(
       'rate',
       saturation > 0
-        ? `Requests per second; 0 = no queue. This scenario saturates at ${fmt.rate(saturation)}.`
-        : 'Requests per second; 0 = no queue.',
+        ? `${this.controls.hint('rate')} This scenario saturates at ${fmt.rate(saturation)}.`
+        : this.controls.hint('rate'),
     );
   }
 
@@ -667,7 +668,7 @@ export class Explorer {
       'timing',
       trace.scenario.timing === 'estimate'
         ? `Estimate, fitted per accelerator: TTFT ${ttftText(trace.totals.ttft, trace.scenario)} (10th–90th percentile of held-out errors).`
-        : 'Bound: never above a real measurement. Estimate: fitted per accelerator, with its typical range.',
+        : this.controls.hint('timing'),
     );
   }
 

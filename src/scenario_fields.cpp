@@ -1,0 +1,91 @@
+#include "scenario_fields.hpp"
+
+#include "json_write.hpp"
+
+namespace prefill_trace {
+namespace {
+
+using nlohmann::json;
+
+// A bound or default as the JSON prints it: whole numbers as integers, so "2048", not "2048.0".
+json number_value(const ScenarioField& field, double value) {
+  if (field.kind == FieldKind::integer) return static_cast<int64_t>(value);
+  return value;
+}
+
+json default_of(const ScenarioField& field) {
+  if (!field.has_default) return nullptr;
+  switch (field.kind) {
+    case FieldKind::integer:
+    case FieldKind::number:
+    case FieldKind::zero_or_number:
+      return number_value(field, field.default_number);
+    case FieldKind::flag:
+      return field.default_number != 0;
+    case FieldKind::choice:
+    case FieldKind::preset:
+      return std::string(field.default_value());
+    case FieldKind::text:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+json field_to_json(const ScenarioField& field) {
+  const bool bounded = field.kind == FieldKind::integer || field.kind == FieldKind::number ||
+                       field.kind == FieldKind::zero_or_number;
+  json choices = json::array();
+  for (std::size_t i = 0; i < field.choice_count; ++i) {
+    choices.push_back(json_object({{"value", std::string(field.choices[i].value)},
+                                   {"label", std::string(field.choices[i].label)}}));
+  }
+  return json_object({{"name", std::string(field.name)},
+                      {"kind", field_kind_name(field.kind)},
+                      {"default", default_of(field)},
+                      {"min", bounded ? number_value(field, field.min) : json(nullptr)},
+                      {"max", bounded ? number_value(field, field.max) : json(nullptr)},
+                      {"nullable", field.nullable},
+                      {"required", field.required},
+                      {"choices", choices},
+                      {"unit", std::string(field.unit)},
+                      {"symbol", std::string(field.symbol)},
+                      {"label", std::string(field.label)},
+                      {"hint", std::string(field.hint)},
+                      {"docs", std::string(field.docs)}});
+}
+
+template <std::size_t N>
+json table_to_json(const std::array<ScenarioField, N>& table) {
+  json rows = json::array();
+  for (const ScenarioField& field : table) rows.push_back(field_to_json(field));
+  return rows;
+}
+
+}  // namespace
+
+const char* field_kind_name(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::integer:
+      return "integer";
+    case FieldKind::number:
+      return "number";
+    case FieldKind::zero_or_number:
+      return "zero_or_number";
+    case FieldKind::choice:
+      return "choice";
+    case FieldKind::flag:
+      return "flag";
+    case FieldKind::text:
+      return "text";
+    case FieldKind::preset:
+      return "preset";
+  }
+  return "?";
+}
+
+std::string scenario_fields_json() {
+  return dump_json(json_object(
+      {{"model", table_to_json(kModelFields)}, {"scenario", table_to_json(kScenarioFields)}}));
+}
+
+}  // namespace prefill_trace

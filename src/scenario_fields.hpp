@@ -1,0 +1,344 @@
+#pragma once
+// The scenario's input fields described once: each field's JSON name, kind, default, bounds
+// (from limits.hpp), unit, a line for the docs and the label of the page's control. The reader
+// (scenario.cpp) takes its key lists, defaults, bounds and menus from here; the engine exports
+// the table as JSON (api::scenario_fields(), the page's scenarioFields()), from which the
+// explorer's controls take their labels, hints, lower bounds and menus; the tests fail when
+// docs/trace-json.md's field table, bindings/prefill-trace.d.ts or the page's defaults disagree
+// with it (tests/cpp/scenario_fields_test.cpp, tests/js/scenario-fields.test.mjs).
+//
+// Adding a scenario input: a row here, its member in Workload (scenario.hpp) and its read in
+// scenario.cpp (read order decides which of two errors is reported first), its effect, and a
+// row in the docs' table and a member in the d.ts, which the tests name when missing.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "limits.hpp"
+
+namespace prefill_trace {
+
+enum class FieldKind {
+  integer,         // a whole number from min to max
+  number,          // a finite number from min to max
+  zero_or_number,  // 0 (none), or a number from min to max: a floor without excluding "none"
+  choice,          // one of the field's choices, by value
+  flag,            // true or false
+  text,            // any string
+  preset,          // a preset id or an object (model, hardware; precision also a named choice)
+};
+const char* field_kind_name(FieldKind kind);
+
+/// One value of a choice field: what the JSON says, and a name for people (the page's menus).
+struct FieldChoice {
+  std::string_view value;
+  std::string_view label;
+};
+
+inline constexpr std::size_t kMaxFieldChoices = 6;
+
+struct ScenarioField {
+  std::string_view name;
+  FieldKind kind = FieldKind::text;
+  double min = 0;
+  double max = 0;
+  double default_number = 0;       // integer, number, zero_or_number; flag (0 / 1)
+  std::size_t default_choice = 0;  // choice, preset with named choices: index into choices
+  bool has_default = true;         // false: required, or derived (the docs line says how)
+  bool required = false;           // an error when absent (a model shape's only without a preset)
+  bool nullable = false;           // null is accepted: the default (or, without one, "unset")
+  std::array<FieldChoice, kMaxFieldChoices> choices{};
+  std::size_t choice_count = 0;
+  std::string_view unit;    // "tokens", "s", … ("" for none)
+  std::string_view symbol;  // the lesson's symbol ("T", "B", …) or ""
+  std::string_view label;   // the page's control label, or "" when the page has no control
+  std::string_view hint;    // the line under the page's control, or ""
+  std::string_view docs;    // one line for docs/trace-json.md's table
+
+  constexpr std::string_view default_value() const { return choices[default_choice].value; }
+  constexpr int64_t default_integer() const { return static_cast<int64_t>(default_number); }
+  /// A choice's default as the enum its choices are listed in the order of.
+  template <typename Enum>
+  constexpr Enum default_as() const {
+    return static_cast<Enum>(default_choice);
+  }
+
+  // Builders, so that each row of the table reads as one statement.
+  constexpr ScenarioField with_unit(std::string_view text, std::string_view sym = {}) const {
+    ScenarioField f = *this;
+    f.unit = text;
+    f.symbol = sym;
+    return f;
+  }
+  constexpr ScenarioField with_control(std::string_view text, std::string_view line = {}) const {
+    ScenarioField f = *this;
+    f.label = text;
+    f.hint = line;
+    return f;
+  }
+  constexpr ScenarioField with_docs(std::string_view line) const {
+    ScenarioField f = *this;
+    f.docs = line;
+    return f;
+  }
+  constexpr ScenarioField or_null() const {
+    ScenarioField f = *this;
+    f.nullable = true;
+    return f;
+  }
+  constexpr ScenarioField without_default() const {
+    ScenarioField f = *this;
+    f.has_default = false;
+    return f;
+  }
+  constexpr ScenarioField required_field() const {
+    ScenarioField f = without_default();
+    f.required = true;
+    return f;
+  }
+};
+
+namespace field_rows {
+
+constexpr ScenarioField of_kind(std::string_view name, FieldKind kind, double fallback, double min,
+                                double max) {
+  ScenarioField f;
+  f.name = name;
+  f.kind = kind;
+  f.default_number = fallback;
+  f.min = min;
+  f.max = max;
+  return f;
+}
+constexpr ScenarioField integer(std::string_view name, int64_t fallback, int64_t min, int64_t max) {
+  return of_kind(name, FieldKind::integer, double(fallback), double(min), double(max));
+}
+constexpr ScenarioField number(std::string_view name, double fallback, double min, double max) {
+  return of_kind(name, FieldKind::number, fallback, min, max);
+}
+constexpr ScenarioField zero_or_number(std::string_view name, double min, double max) {
+  return of_kind(name, FieldKind::zero_or_number, 0, min, max);
+}
+constexpr ScenarioField flag(std::string_view name, bool fallback) {
+  return of_kind(name, FieldKind::flag, fallback ? 1 : 0, 0, 1);
+}
+constexpr ScenarioField text(std::string_view name) {
+  return of_kind(name, FieldKind::text, 0, 0, 0);
+}
+/// `choices` in the order of the enum they select (index = enum value); the first default.
+constexpr ScenarioField choice(std::string_view name, std::size_t default_choice,
+                               std::initializer_list<FieldChoice> choices,
+                               FieldKind kind = FieldKind::choice) {
+  ScenarioField f = of_kind(name, kind, 0, 0, 0);
+  f.default_choice = default_choice;
+  for (const FieldChoice& c : choices) f.choices[f.choice_count++] = c;
+  return f;
+}
+constexpr ScenarioField preset(std::string_view name) {
+  return of_kind(name, FieldKind::preset, 0, 0, 0).required_field();
+}
+
+}  // namespace field_rows
+
+/// The scenario object's own members, in the order the reader reads them.
+inline constexpr std::array<ScenarioField, 18> kScenarioFields = [] {
+  using namespace field_rows;
+  return std::array<ScenarioField, 18>{
+      preset("model").with_control("Model").with_docs(
+          "a preset id, {\"preset\": id, …overrides}, or a whole shape (the model "
+          "fields below)"),
+      preset("hardware")
+          .with_control("Accelerator")
+          .with_docs("a preset id, {\"preset\": id, …overrides}, or a whole accelerator"),
+      choice(
+          "precision", 0,
+          {{"bf16", "bf16"}, {"fp16", "fp16"}, {"fp8", "fp8"}, {"int8", "int8"}, {"int4", "int4"}},
+          FieldKind::preset)
+          .with_control("Precision", "Number formats of weights, activations and KV cache.")
+          .with_docs("a named precision, or {weights, activations, kv} (activations set the "
+                     "arithmetic whose peak is used)"),
+      integer("prompt_tokens", 2048, 1, limits::max_prompt_tokens)
+          .with_unit("tokens", "T")
+          .with_control("Prompt tokens")
+          .with_docs("prompt length of each request"),
+      integer("batch", 1, 1, limits::max_batch)
+          .with_unit("requests", "B")
+          .with_control("Requests per batch", "Requests prefilled together (B).")
+          .with_docs("requests of T tokens prefilled together"),
+      integer("chunk_tokens", 0, 0, limits::max_prompt_tokens)
+          .or_null()
+          .with_unit("tokens", "C")
+          .with_control("Chunk size", "Tokens per chunk; 0 = whole prompt at once.")
+          .with_docs("tokens per prefill chunk; 0 or null = the whole prompt in one chunk; the "
+                     "chunk count ⌈T/C⌉ is bounded (docs/robustness.md)"),
+      choice(
+          "attention", 0,
+          {{"fused", "Fused (scores stay on chip)"}, {"materialized", "Materialized score matrix"}})
+          .with_control("Attention")
+          .with_docs("fused (FlashAttention: scores stay on chip) or materialized (the score "
+                     "matrix goes through HBM)"),
+      integer("gemm_m_tile", 128, 1, limits::max_gemm_m_tile)
+          .with_unit("rows")
+          .with_docs("rows per GEMM tile (tile quantization)"),
+      integer("attention_block", 0, 0, limits::max_attention_block)
+          .with_unit("rows", "b")
+          .with_docs("attention block edge; 0 = FlashAttention's B_r from on-chip SRAM"),
+      zero_or_number("arrival_rate", limits::min_arrival_rate, limits::max_arrival_rate)
+          .with_unit("requests/s", "λ")
+          .with_control("Arrival rate", "Requests per second; 0 = no queue.")
+          .with_docs("requests arriving per second (Poisson); 0 = no queue"),
+      number("delivery_seconds", 0, 0, limits::max_delivery_seconds)
+          .with_unit("s")
+          .with_docs("transport latency of the first token"),
+      number("compute_efficiency", 1, limits::min_efficiency, limits::max_efficiency)
+          .without_default()
+          .or_null()
+          .with_docs("achievable / peak arithmetic η_c, overriding the timing's; null = the "
+                     "timing's (1 under bound, the profile's under estimate)"),
+      number("memory_efficiency", 1, limits::min_efficiency, limits::max_efficiency)
+          .without_default()
+          .or_null()
+          .with_docs("achievable / peak bandwidth η_m, overriding the timing's; null = the "
+                     "timing's"),
+      choice("timing", 0,
+             {{"bound", "Bound (a lower bound)"}, {"estimate", "Estimate (calibrated)"}})
+          .with_control("Timing",
+                        "Bound: never above a real measurement. Estimate: fitted per "
+                        "accelerator, with its typical range.")
+          .with_docs("bound: compulsory traffic at peak rates, launch overhead beside the total; "
+                     "estimate: the accelerator's calibrated profile"),
+      choice("graphs", 1, {{"on", "on"}, {"off", "off"}})
+          .with_docs("estimate only: off = each kernel launched on its own (kernel_gap_seconds), "
+                     "on = graph-replayed (graph_launch_gap_seconds)"),
+      choice("stack", 0,
+             {{"tensorrt-llm", "TensorRT-LLM"},
+              {"vllm", "vLLM"},
+              {"sglang", "SGLang"},
+              {"llama.cpp", "llama.cpp"},
+              {"transformers", "Transformers"},
+              {"kernels", "Kernels only (device time)"}})
+          .with_control("Software stack",
+                        "Estimate only: whose launch gaps between kernels are charged.")
+          .with_docs("estimate only: whose per-kernel host gap is charged (stack_gap_seconds, "
+                     "else kernel_gap_seconds); kernels = device time, no gap"),
+      choice("attention_kernel", 0,
+             {{"auto", "Automatic (the accelerator’s fitted attention)"},
+              {"flash-attention-2", "FlashAttention-2"},
+              {"flash-attention-3", "FlashAttention-3"},
+              {"flashinfer", "FlashInfer"},
+              {"sdpa", "PyTorch SDPA"}})
+          .with_control("Attention kernel",
+                        "Estimate only: whose fitted attention efficiency is used.")
+          .with_docs("estimate only: whose fitted η_c (attention_kernel_efficiency, else "
+                     "attention_efficiency); auto = the profile's attention_efficiency"),
+      integer("tensor_parallel", 1, 1, limits::max_tensor_parallel)
+          .with_unit("devices", "N")
+          .with_control("Devices (tensor parallel)",
+                        "GPUs each layer is split over; figures are per device.")
+          .with_docs("devices each layer is split over (Megatron-style): must divide query_heads "
+                     "and d_ff and divide or be a multiple of kv_heads; the accelerator must "
+                     "state an interconnect"),
+  };
+}();
+
+/// The members of a model shape object (`"model": {…}`), in the order the reader reads them.
+/// The shape's numbers are required without a preset; with one, each overrides it.
+inline constexpr std::array<ScenarioField, 17> kModelFields = [] {
+  using namespace field_rows;
+  return std::array<ScenarioField, 17>{
+      text("preset").without_default().with_docs(
+          "a preset model id to start from; the other members override it"),
+      text("id").with_docs("\"custom\", or the preset's id + \"-modified\""),
+      text("name").with_docs("\"Custom model\", or the preset's name + \" (modified)\""),
+      text("source_url").with_docs("the configuration the shape was copied from"),
+      integer("layers", 0, 1, limits::max_layers)
+          .required_field()
+          .with_unit("", "L")
+          .with_control("Layers")
+          .with_docs("decoder layers"),
+      integer("d_model", 0, 1, limits::max_width)
+          .required_field()
+          .with_unit("", "d")
+          .with_control("Model width")
+          .with_docs("hidden width"),
+      integer("query_heads", 0, 1, limits::max_width)
+          .required_field()
+          .with_unit("", "h_q")
+          .with_control("Query heads")
+          .with_docs("attention query heads"),
+      integer("kv_heads", 0, 1, limits::max_width)
+          .without_default()
+          .with_unit("", "h_kv")
+          .with_control("Key/value heads")
+          .with_docs("key/value heads (default: query_heads); must divide query_heads"),
+      integer("head_dim", 0, 1, limits::max_width)
+          .without_default()
+          .with_unit("", "d_h")
+          .with_control("Head width")
+          .with_docs("width of one head (default: d_model / query_heads, which must divide)"),
+      integer("d_ff", 0, 1, limits::max_width)
+          .required_field()
+          .with_unit("", "d_ff")
+          .with_control("MLP width")
+          .with_docs("MLP inner width"),
+      choice("mlp", 0, {{"gated", "gated"}, {"plain", "plain"}})
+          .with_control("MLP kind")
+          .with_docs("gated (three matrices, SwiGLU) or plain (two)"),
+      integer("vocab", 0, 1, limits::max_vocab)
+          .required_field()
+          .with_unit("tokens", "V")
+          .with_control("Vocabulary")
+          .with_docs("vocabulary size"),
+      integer("experts", 1, 1, limits::max_experts)
+          .with_unit("", "E")
+          .with_control("Experts")
+          .with_docs("MLP experts; 1 = a dense MLP"),
+      integer("active_experts", 1, 1, limits::max_experts)
+          .with_unit("", "k")
+          .with_control("Active experts")
+          .with_docs("experts each token runs (MoE top-k); at most experts"),
+      flag("tied_embeddings", false).with_docs("the output projection reuses the embedding"),
+      integer("sliding_window", 0, 0, limits::max_prompt_tokens)
+          .or_null()
+          .with_unit("tokens")
+          .with_docs("keys each query sees, itself included; 0 or null = the whole prefix"),
+      flag("parallel_attention", false)
+          .with_docs("attention and MLP read one input and add to one residual: one all-reduce "
+                     "per layer under tensor parallelism (block_all_reduce)"),
+  };
+}();
+
+/// The row a lookup of an unknown name gets at run time: no name, so nothing is read (the
+/// tests, which read every row, then fail). Not constexpr: in a constant expression (the
+/// structs' defaults) an unknown name is a compile error.
+inline const ScenarioField& no_such_field() {
+  static const ScenarioField none{};
+  return none;
+}
+
+/// A row of a table by name.
+template <std::size_t N>
+constexpr const ScenarioField& field_named(const std::array<ScenarioField, N>& table,
+                                           std::string_view name) {
+  for (const ScenarioField& field : table) {
+    if (field.name == name) return field;
+  }
+  return no_such_field();
+}
+constexpr const ScenarioField& scenario_field(std::string_view name) {
+  return field_named(kScenarioFields, name);
+}
+constexpr const ScenarioField& model_field(std::string_view name) {
+  return field_named(kModelFields, name);
+}
+
+/// The table as JSON text (docs/trace-json.md, "Scenario (input)"): {"scenario": [field…],
+/// "model": [field…]}, each field {name, kind, default, min, max, nullable, required, choices,
+/// unit, symbol, label, hint, docs}.
+std::string scenario_fields_json();
+
+}  // namespace prefill_trace

@@ -1,0 +1,122 @@
+// The scenario's input fields are described once, in the engine (src/scenario_fields.hpp,
+// exported as scenarioFields()). Here the places that state them for people and programs are
+// checked against that table: docs/trace-json.md's field tables (each row rendered from the
+// table), bindings/prefill-trace.d.ts's ScenarioInput and ModelShapeInput, and the page's own
+// defaults and field lists (web/src/scenario.js). A field added to the engine without its docs
+// row or its typing fails here, naming it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { loadModule, root } from "./load-module.mjs";
+import { DEFAULTS, FIELDS, SHAPE_FIELDS } from "../../web/src/scenario.js";
+
+const module = await loadModule();
+const table = JSON.parse(module.scenarioFields());
+
+const code = (value) => `\`${typeof value === "string" ? JSON.stringify(value) : String(value)}\``;
+
+/** A field's docs row: | name | type | default | range | meaning |. */
+export function docsRow(field) {
+  const choices = field.choices.map((c) => code(c.value)).join(" or ");
+  const types = {
+    integer: "integer",
+    number: "number",
+    zero_or_number: "number",
+    choice: choices,
+    flag: "`true` or `false`",
+    text: "string",
+    preset: choices ? `${choices}, or an object` : "preset id or object",
+  };
+  const type = types[field.kind] + (field.nullable ? " or `null`" : "");
+  const unit = field.unit ? ` ${field.unit}` : "";
+  const range =
+    field.min === null ? "" : `${field.kind === "zero_or_number" ? "0, or " : ""}${field.min} … ${field.max}${unit}`;
+  const fallback = field.default === null ? (field.required ? "required" : "—") : code(field.default);
+  return `| \`${field.name}\` | ${type} | ${fallback} | ${range} | ${field.docs} |`;
+}
+
+function section(docs, heading) {
+  const start = docs.indexOf(`\n## ${heading}`);
+  assert.ok(start >= 0, heading);
+  const end = docs.indexOf("\n## ", start + 1);
+  return docs.slice(start, end < 0 ? undefined : end);
+}
+
+test("the engine's table has the scenario's and the model shape's fields", () => {
+  const names = table.scenario.map((f) => f.name);
+  assert.ok(names.includes("prompt_tokens") && names.includes("tensor_parallel"), names.join());
+  assert.ok(table.model.some((f) => f.name === "d_model"));
+  for (const field of [...table.scenario, ...table.model]) {
+    assert.ok(field.docs.length > 0, `${field.name} has a line of docs`);
+    if (field.min !== null) assert.ok(field.min <= field.max, field.name);
+  }
+});
+
+test("docs/trace-json.md has the table's row for every field, and no other", () => {
+  const input = section(readFileSync(path.join(root, "docs/trace-json.md"), "utf8"), "Scenario (input)");
+  const expected = [...table.scenario, ...table.model].map(docsRow);
+  const missing = expected.filter((row) => !input.split("\n").includes(row));
+  assert.deepEqual(missing, [], "rows docs/trace-json.md lacks or states differently (paste these)");
+  const stated = input.split("\n").filter((line) => line.startsWith("| `"));
+  const stale = stated.filter((line) => !expected.includes(line));
+  assert.deepEqual(stale, [], "rows of docs/trace-json.md the engine's table does not have");
+});
+
+// `name?: type;` members of `export interface Name { … }`, one per line.
+function members(dts, name) {
+  const body = dts.match(new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`, "m"));
+  assert.ok(body, name);
+  const out = new Map();
+  for (const line of body[1].replace(/\/\*\*[\s\S]*?\*\//g, "").split("\n")) {
+    const member = line.match(/^\s*(\w+)(\??): (.*);$/);
+    if (member) out.set(member[1], { optional: member[2] === "?", type: member[3] });
+  }
+  return out;
+}
+
+// The TypeScript type a field's kind reads as; a preset's is only checked to start with it.
+function typeOf(field) {
+  const union = field.choices.map((c) => JSON.stringify(c.value)).join(" | ");
+  const base = { integer: "number", number: "number", zero_or_number: "number", choice: union, flag: "boolean", text: "string" }[field.kind];
+  return base === undefined ? null : base + (field.nullable ? " | null" : "");
+}
+
+test("bindings/prefill-trace.d.ts types every field as the table reads it", () => {
+  const dts = readFileSync(path.join(root, "bindings/prefill-trace.d.ts"), "utf8");
+  for (const [interfaceName, rows, requiredWhen] of [
+    ["ScenarioInput", table.scenario, (f) => f.required],
+    // A shape's numbers are required only without a preset: optional in the type.
+    ["ModelShapeInput", table.model, () => false],
+  ]) {
+    const declared = members(dts, interfaceName);
+    assert.deepEqual([...declared.keys()].sort(), rows.map((f) => f.name).sort(), `${interfaceName}'s members`);
+    for (const field of rows) {
+      const { optional, type } = declared.get(field.name);
+      assert.equal(optional, !requiredWhen(field), `${interfaceName}.${field.name} optional`);
+      const expected = typeOf(field);
+      if (expected !== null) assert.equal(type, expected, `${interfaceName}.${field.name}`);
+      else if (field.choices.length) assert.ok(type.startsWith(typeOf({ ...field, kind: "choice" })), field.name);
+    }
+  }
+});
+
+test("the page's defaults and field lists are the engine's", () => {
+  const byName = new Map(table.scenario.map((f) => [f.name, f]));
+  for (const { key, json, numeric } of FIELDS) {
+    const field = byName.get(json);
+    assert.ok(field, `the page's ${key} is the engine's ${json}`);
+    assert.equal(Boolean(numeric), ["integer", "number", "zero_or_number"].includes(field.kind), json);
+    // The starting model and accelerator are the page's choice; the engine requires both.
+    if (field.required) assert.ok(field.choices.length === 0 && typeof DEFAULTS[key] === "string", key);
+    else assert.equal(DEFAULTS[key], field.default, `the page's default ${key}`);
+  }
+  const shape = new Map(table.model.map((f) => [f.name, f]));
+  for (const { key, numeric } of SHAPE_FIELDS) {
+    const field = shape.get(key);
+    assert.ok(field?.label, `the engine labels the shape's ${key}`);
+    assert.equal(numeric, field.kind === "integer", key);
+  }
+  // Every control the page shows has a label in the table.
+  for (const { json } of FIELDS) assert.ok(byName.get(json).label, `the engine labels ${json}`);
+});
