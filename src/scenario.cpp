@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "attention_kernels.hpp"  // which attention kernels run on which architecture
 #include "json_path.hpp"
 #include "scenario_fields.hpp"
 
@@ -390,7 +391,7 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
     return accelerator;
   }
   const Fields fields(value, path,
-                      {"preset", "id", "name", "source_url", "note", "peak_flops",
+                      {"preset", "id", "name", "source_url", "note", "peak_flops", "architecture",
                        "memory_bandwidth", "memory_capacity", "compute_units",
                        "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds",
                        "interconnect_name", "interconnect_source_url", "interconnect_bandwidth",
@@ -453,6 +454,13 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.launch_overhead_seconds =
       fields.number("launch_overhead_seconds", accelerator.launch_overhead_seconds, 0,
                     limits::max_launch_overhead_seconds);
+  accelerator.architecture = fields.text("architecture", accelerator.architecture);
+  if (!accelerator.architecture.empty() &&
+      std::find(std::begin(kArchitectures), std::end(kArchitectures), accelerator.architecture) ==
+          std::end(kArchitectures)) {
+    errors.fail(ErrorCode::unknown_name, fields.path("architecture"),
+                "must be \"ampere\", \"ada\", \"hopper\", \"blackwell\" or \"cdna3\"");
+  }
   accelerator.interconnect_name = fields.text("interconnect_name", accelerator.interconnect_name);
   accelerator.interconnect_source_url =
       fields.text("interconnect_source_url", accelerator.interconnect_source_url);
@@ -553,6 +561,18 @@ void check_tensor_parallel(const Scenario& scenario, FirstError& errors) {
   }
 }
 
+// A named attention kernel must exist on the accelerator's architecture (FlashAttention-3 is a
+// Hopper kernel): its efficiency elsewhere would be a number fitted on other hardware.
+void check_attention_kernel_exists(const Scenario& scenario, FirstError& errors) {
+  const char* kernel = attention_kernel_name(scenario.workload.attention_kernel);
+  const Accelerator& hardware = scenario.hardware;
+  if (attention_kernel_runs_on(kernel, hardware.architecture)) return;
+  errors.fail(ErrorCode::incompatible, "/attention_kernel",
+              std::string(kernel) + " runs only on " +
+                  std::string(attention_kernel_architectures(kernel)) + " accelerators; " +
+                  hardware.id + " is " + hardware.architecture);
+}
+
 // The workload's sizes: T, B and C, and the chunk count they imply (the attention loop's
 // length). False after a problem, which the caller then reports before reading further.
 bool read_sizes(const Fields& fields, Workload& work, FirstError& errors) {
@@ -621,6 +641,7 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
   Workload& work = scenario.workload;
   if (!read_sizes(fields, work, errors)) return scenario;
   read_workload(fields, work);
+  if (!errors.failed()) check_attention_kernel_exists(scenario, errors);
   if (!errors.failed() && work.timing == Timing::estimate && !scenario.hardware.estimate.stated()) {
     errors.fail(ErrorCode::incompatible, "/hardware/estimate",
                 "is required for timing \"estimate\" (the accelerator " + scenario.hardware.id +

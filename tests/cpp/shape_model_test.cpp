@@ -178,5 +178,38 @@ TEST(ShapeModel, UnknownStackOrKernelIsAnErrorNamingTheField) {
   EXPECT_NE(bad_kernel.error().find("/attention_kernel"), std::string::npos) << bad_kernel.error();
 }
 
+TEST(ShapeModel, AttentionKernelMustExistOnTheArchitecture) {
+  // FlashAttention-3 is an sm_90 (Hopper) kernel: on the A100 preset (Ampere) it is refused,
+  // naming the field and both sides; on the H100 preset it is accepted.
+  const auto on = [](const char* accelerator, const char* kernel) {
+    return scenario_from_json({{"model", "llama-3.1-8b"},
+                               {"hardware", accelerator},
+                               {"timing", "estimate"},
+                               {"attention_kernel", kernel}});
+  };
+  const auto ampere = on("a100-sxm-80gb", "flash-attention-3");
+  ASSERT_FALSE(ampere.ok());
+  EXPECT_NE(ampere.error().find("/attention_kernel"), std::string::npos) << ampere.error();
+  EXPECT_NE(ampere.error().find("hopper"), std::string::npos) << ampere.error();
+  EXPECT_NE(ampere.error().find("ampere"), std::string::npos) << ampere.error();
+  EXPECT_TRUE(on("h100-sxm", "flash-attention-3").ok());
+  EXPECT_TRUE(on("a100-sxm-80gb", "flash-attention-2").ok());
+  // FlashInfer has no ROCm build: refused on the MI300X (CDNA3); FlashAttention-2 is not.
+  EXPECT_FALSE(on("mi300x", "flashinfer").ok());
+  EXPECT_TRUE(on("mi300x", "flash-attention-2").ok());
+  // A custom accelerator that states no architecture is not checked; one that states an
+  // unknown architecture is an error naming /hardware/architecture.
+  json custom = hardware(unit_profile());
+  EXPECT_TRUE(scenario_from_json({{"model", gemm_model(1280, 4096)},
+                                  {"hardware", custom},
+                                  {"attention_kernel", "flash-attention-3"}})
+                  .ok());
+  custom["architecture"] = "volta";
+  const auto unknown =
+      scenario_from_json({{"model", gemm_model(1280, 4096)}, {"hardware", custom}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("/hardware/architecture"), std::string::npos) << unknown.error();
+}
+
 }  // namespace
 }  // namespace prefill_trace

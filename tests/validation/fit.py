@@ -19,6 +19,11 @@ import re
 import measurements
 
 MIN_OWN_ROWS = 6
+# The `auto` attention η of an accelerator is fitted on its own rows only when at least
+# MIN_AUTO_ROWS of them spend AUTO_SHARE of their unit-efficiency time in attention
+# (identifies_auto_attention); otherwise the fit has nothing to find and stops at a grid edge.
+MIN_AUTO_ROWS = 2
+AUTO_SHARE = 0.10
 GRID = [round(0.05 + 0.01 * i, 2) for i in range(96)]  # 0.05 .. 1.00
 GAP_GRID = [round(0.5e-6 * i, 7) for i in range(121)]  # 0 .. 60 µs
 PARAMETERS = ("gemm_efficiency", "attention_efficiency", "memory_efficiency",
@@ -41,6 +46,20 @@ LATENCY_GRID = [round(0.25e-6 * i, 8) for i in range(41)]  # 0 .. 10 µs
 STACKS = ("tensorrt-llm", "vllm", "sglang", "llama.cpp", "transformers")
 ATTENTION_KERNELS = ("flash-attention-2", "flash-attention-3", "flashinfer", "sdpa")
 
+# A named kernel's efficiency on an architecture no fit row covers: the kernel's authors'
+# published utilization, before falling back to the pool over other architectures (a kernel's
+# fraction of peak does not carry across architectures: FlashAttention-2 reaches about half of
+# an A100's peak but a third of an H100's).
+PUBLISHED_KERNEL_EFFICIENCY = {
+    ("flash-attention-3", "hopper"): (0.75, "arXiv 2407.08608, abstract: FP16 up to 740 TFLOPs/s, "
+                                            "75% utilization, on H100"),
+    ("flash-attention-2", "hopper"): (0.35, "arXiv 2407.08608, abstract: FlashAttention-2 "
+                                            "achieving only 35% utilization on the H100 GPU"),
+    ("flash-attention-2", "ampere"): (0.50, "arXiv 2307.08691, abstract: 50-73% of the "
+                                            "theoretical maximum FLOPs/s on A100 (lower end: "
+                                            "causal forward at prefill lengths)"),
+}
+
 
 def all_reduce_choices():
     """NCCL's algorithm/protocol choices as the engine holds them (src/collective.hpp), read
@@ -58,6 +77,30 @@ def all_reduce_choices():
 
 
 CHOICES = all_reduce_choices()
+
+
+def kernel_architectures():
+    """{kernel: set of architectures} as the engine holds it (src/attention_kernels.hpp), read
+    from that header so the fit never gives a part an efficiency for a kernel it cannot run."""
+    with open(os.path.join(measurements.ROOT, "src", "attention_kernels.hpp"),
+              encoding="utf-8") as f:
+        text = f.read()
+    table = text[text.index("kAttentionKernelArchitectures[] = {"):]
+    table = table[:table.index("};")]
+    rows = dict(re.findall(r'\{"([^"]+)", "([^"]+)"\}', table))
+    if set(rows) != set(ATTENTION_KERNELS):
+        raise RuntimeError("fit: kAttentionKernelArchitectures names %s" % sorted(rows))
+    return {kernel: set(names.split()) for kernel, names in rows.items()}
+
+
+KERNEL_ARCHITECTURES = kernel_architectures()
+
+
+def runs_on(kernel, accelerator):
+    """Whether a named attention kernel exists on an accelerator (hardware.json entry); an
+    accelerator without an architecture is not checked (as in the engine)."""
+    architecture = accelerator.get("architecture")
+    return not architecture or architecture in KERNEL_ARCHITECTURES[kernel]
 
 
 def raw_parts(case, hardware):
@@ -86,6 +129,13 @@ def raw_parts(case, hardware):
         parts.append((count, op["family"], op["compute_seconds"], op["memory_seconds"], link,
                       calls, launches, op["launches"], op.get("occupancy", 1.0)))
     return parts
+
+
+def kernels_of(accelerator, pooled, own):
+    """The named kernels' efficiencies of one accelerator: its own where fitted, else pooled,
+    and only for kernels that run on it."""
+    return {kernel: value for kernel, value in dict(pooled, **own).items()
+            if runs_on(kernel, accelerator)}
 
 
 def settings(case):
@@ -159,6 +209,22 @@ def fit(rows, names=PARAMETERS, start=None):
     return profile
 
 
+def attention_share(parts):
+    """The share of a row's time at efficiency 1 that is attention arithmetic."""
+    total = sum(count * max(compute, memory) for count, _, compute, memory, *_ in parts)
+    attention = sum(count * compute for count, family, compute, *_ in parts
+                    if family == "attention")
+    return attention / total if total else 0.0
+
+
+def identifies_auto_attention(rows):
+    """Whether an accelerator's own rows constrain its `auto` attention η: at least
+    MIN_AUTO_ROWS rows run the stack's own kernel with attention at least AUTO_SHARE of their
+    time at efficiency 1 (at ~0.2 of peak, a third or more of the row's estimated time)."""
+    return sum(1 for _, parts, _, setting in rows
+               if setting[1] == "auto" and attention_share(parts) >= AUTO_SHARE) >= MIN_AUTO_ROWS
+
+
 def fit_profiles(entries, hardware, log=None):
     """Profiles per accelerator id, fitted on entries = [(case, parts)] (scored rows only).
     Per accelerator: η_gemm, η_attention (its stack's own kernel), η_m and the latency floor;
@@ -185,6 +251,9 @@ def fit_profiles(entries, hardware, log=None):
     shared = {"kernel_gap_seconds": 4e-6, "stack_gap_seconds": {},
               "attention_kernel_efficiency": {}}
     per_accelerator_kernels = {}
+    # Accelerators whose `auto` attention η no row identifies: it is their FlashAttention-2 η.
+    auto_as_fa2 = set()
+    rows_all = [entry for rows in by_accelerator.values() for entry in rows]
     link_pooled = fit(rows_of(reduces.values()), LINK)
     for _ in range(2):
         start = dict(link_pooled, **{k: v for k, v in shared.items()})
@@ -195,8 +264,8 @@ def fit_profiles(entries, hardware, log=None):
             link = fit(rows_of([own_reduces]), LINK) if len(own_reduces) >= 2 else link_pooled
             link_ids = ids_of([own_reduces] if len(own_reduces) >= 2 else reduces.values())
             rows = by_accelerator.get(accelerator, [])
-            kernels = dict(shared["attention_kernel_efficiency"],
-                           **per_accelerator_kernels.get(accelerator, {}))
+            kernels = kernels_of(hardware[accelerator], shared["attention_kernel_efficiency"],
+                                 per_accelerator_kernels.get(accelerator, {}))
             base = dict(shared, attention_kernel_efficiency=kernels)
             if len(rows) >= MIN_OWN_ROWS:
                 # A PCIe link has no all-reduce row in the table (those are NVLink): its link
@@ -206,12 +275,23 @@ def fit_profiles(entries, hardware, log=None):
                 pcie = hardware[accelerator].get("interconnect_kind") == "pcie" and any(
                     any(part[4] for part in parts) for _, parts, _, _ in rows)
                 names = MAIN + LINK if pcie else MAIN
-                profile = fit(rows_of([rows]), names, dict(pooled, **dict(base, **{
-                    name: link[name] for name in LINK})))
+                initial = dict(pooled, **dict(base, **{name: link[name] for name in LINK}))
+                if not identifies_auto_attention(rows):
+                    auto_as_fa2.add(accelerator)
+                    # Nothing in the part's own rows sees its stack's attention kernel: the
+                    # fit would put η anywhere on the grid (A100's went to the edge, 1.0). It
+                    # takes the part's FlashAttention-2 η instead (the default fused kernel
+                    # of every stack in the table on NVIDIA parts), else the pooled fit.
+                    names = tuple(n for n in names if n != "attention_efficiency")
+                    initial["attention_efficiency"] = kernels.get(
+                        "flash-attention-2", pooled["attention_efficiency"])
+                profile = fit(rows_of([rows]), names, initial)
                 profile["fit"] = "own rows (%d)" % len(rows)
                 profile["fitted_on"] = sorted(ids_of([rows]) + ([] if pcie else link_ids))
             else:
                 profile = dict(pooled, **dict(base, **{name: link[name] for name in LINK}))
+                if not identifies_auto_attention(rows_all):
+                    auto_as_fa2.add(accelerator)
                 profile["fit"] = "pooled over every accelerator (%d own rows)" % len(rows)
                 profile["fitted_on"] = sorted(ids_of(by_accelerator.values()) + link_ids)
             profile["attention_kernel_efficiency"] = kernels
@@ -253,20 +333,33 @@ def fit_profiles(entries, hardware, log=None):
         pooled_kernels, per_accelerator_kernels = {}, {}
         for kernel in ATTENTION_KERNELS:
             rows = [r for r in with_kernel if r[3][1] == kernel]
-            if not rows:
-                continue
-            pooled_kernels[kernel] = min(GRID, key=lambda v: kernel_loss(rows, kernel, v))
-            for accelerator in {r[0] for r in rows}:
+            if rows:
+                pooled_kernels[kernel] = min(GRID, key=lambda v: kernel_loss(rows, kernel, v))
+            for accelerator in hardware:
+                # Its own rows, else those of its architecture (the same kernel build and
+                # instructions: FlashAttention-2 on Hopper uses Ampere's mma.sync, not wgmma,
+                # and reaches a third of the peak it reaches on Ampere), else pooled.
+                architecture = hardware[accelerator].get("architecture")
                 own = [r for r in rows if r[0] == accelerator]
-                if len(own) >= 2:
+                same = [r for r in rows if hardware[r[0]].get("architecture") == architecture]
+                chosen = own if len(own) >= 2 else same if architecture and len(same) >= 2 \
+                    else None
+                if chosen:
                     per_accelerator_kernels.setdefault(accelerator, {})[kernel] = min(
-                        GRID, key=lambda v: kernel_loss(own, kernel, v))
+                        GRID, key=lambda v: kernel_loss(chosen, kernel, v))
+                elif (kernel, architecture) in PUBLISHED_KERNEL_EFFICIENCY:
+                    per_accelerator_kernels.setdefault(accelerator, {})[kernel] = \
+                        PUBLISHED_KERNEL_EFFICIENCY[(kernel, architecture)][0]
         shared["attention_kernel_efficiency"] = pooled_kernels
     for accelerator, profile in profiles.items():
         profile["kernel_gap_seconds"] = shared["kernel_gap_seconds"]
         profile["stack_gap_seconds"] = dict(shared["stack_gap_seconds"])
-        profile["attention_kernel_efficiency"] = dict(
-            shared["attention_kernel_efficiency"], **per_accelerator_kernels.get(accelerator, {}))
+        profile["attention_kernel_efficiency"] = kernels_of(
+            hardware[accelerator], shared["attention_kernel_efficiency"],
+            per_accelerator_kernels.get(accelerator, {}))
+        if accelerator in auto_as_fa2:
+            profile["attention_efficiency"] = profile["attention_kernel_efficiency"].get(
+                "flash-attention-2", profile["attention_efficiency"])
         if log:
             log("%-14s %s" % (accelerator, {k: v for k, v in profile.items()
                                             if k not in ("fitted_on",)}))

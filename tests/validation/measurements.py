@@ -154,13 +154,18 @@ def to_case(row, presets):
     # client's (HTTP, tokenization) or a host stack's overhead measure something else: they
     # stay in the bound check (a bound is below them too) but are not scored.
     host_dominated = "client-side" in notes or "not by the GPU work" in notes
+    # A row flagged SUSPECT in its notes (with the reason there: an outlier against a published
+    # benchmark of the same kernel on the same part) is bound-checked but neither fitted nor
+    # scored (docs/validation.md, "Protocol").
+    suspect = "SUSPECT" in notes
     return {"id": row["id"], "row": row, "scenario": scenario, "operator": operator,
             "measured": measured, "kernel": row["kind"] == "kernel",
             "single_device": scenario["tensor_parallel"] == 1,
             "bound_excluded": "weight fits in L2 (repeated runs can serve it from L2)"
             if micro_l2 else None,
             "estimate_excluded": "the time is the client's or a host stack's, not the device's"
-            if host_dominated else None}, None
+            if host_dominated else "flagged SUSPECT in the table (reason in its notes)"
+            if suspect else None}, None
 
 
 def stack_of(row):
