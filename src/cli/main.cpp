@@ -64,8 +64,8 @@ scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, 
   --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
   --stack NAME            estimate only: whose host gaps per kernel: tensorrt-llm (default),
                           vllm, sglang, llama.cpp, transformers, kernels (device time only)
-  --attention-kernel NAME estimate only: auto (default), flash-attention-2, flash-attention-3,
-                          flashinfer, sdpa
+  --attention-kernel NAME estimate only: auto (default), flash-attention-2, flash-attention-3
+                          (Hopper only), flashinfer (not on CDNA3), sdpa
 
 serving flags (docs/serving.md; --model, --hardware, --precision, --tensor-parallel, --timing,
 --graphs, --attention and the efficiencies as above; --scenario FILE with a "serving" object):
