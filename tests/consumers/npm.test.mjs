@@ -52,8 +52,14 @@ let project; // the consumer project, "type": "module", with the tarball install
 let version;
 let browser; // a promise of the one headless Chromium, once a test needs it
 
+// Child processes print plain text whatever the caller's environment asks for: CI runners set
+// CI (picocolors, Vite's colours, then wrapped "Local:" in escape sequences and the readiness
+// match never fired) and some set FORCE_COLOR (Node then colours console.log's booleans).
+const { FORCE_COLOR: _ignoredForceColor, ...callerEnv } = process.env;
+const plainEnv = { ...callerEnv, NO_COLOR: "1" };
+
 function run(command, args, options = {}) {
-  return execFileSync(command, args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+  return execFileSync(command, args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: plainEnv, ...options });
 }
 
 /** A free TCP port on 127.0.0.1 (for servers that cannot be asked for port 0, such as vite dev). */
@@ -266,10 +272,9 @@ test("vite dev (no configuration) serves the element and the engine", async () =
   const port = await freePort();
   const server = spawn(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "vite-app", "--port", String(port),
     "--strictPort", "--host", "127.0.0.1", "--clearScreen", "false"],
-    // Vite colours its banner when the environment asks for it (CI set FORCE_COLOR; "Local" then
-    // arrived as ESC[1mLocalESC[22m: and the readiness match never fired): ask for none, and match
-    // on the text with any escape sequences removed.
-    { cwd: project, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    // Plain text (plainEnv), and the readiness match also strips escape sequences in case a
+    // later Vite colours regardless.
+    { cwd: project, stdio: ["ignore", "pipe", "pipe"], env: plainEnv });
   try {
     let out = "";
     await new Promise((resolve, reject) => {
@@ -331,7 +336,7 @@ test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for
   // The rest through the installed bin, the file npx runs, to keep npm's own start-up out.
   const installed = path.join(project, "node_modules/.bin/prefill-trace");
   const outcome = (command, args) => {
-    const result = spawnSync(command, args, { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    const result = spawnSync(command, args, { cwd: project, stdio: ["ignore", "pipe", "pipe"], env: plainEnv });
     return { status: result.status, signal: result.signal, stdout: result.stdout.toString("latin1"),
       stderr: result.stderr.toString("latin1") };
   };
