@@ -19,6 +19,9 @@ import re
 import measurements
 
 MIN_OWN_ROWS = 6
+# Mixture-of-experts rows an expert efficiency is fitted on (a part's own, else its
+# architecture's).
+MIN_EXPERT_ROWS = 2
 # The `auto` attention η of an accelerator is fitted on its own rows only when at least
 # MIN_AUTO_ROWS of them spend AUTO_SHARE of their unit-efficiency time in attention
 # (identifies_auto_attention); otherwise the fit has nothing to find and stops at a grid edge.
@@ -364,18 +367,29 @@ def fit_profiles(entries, hardware, log=None):
             log("%-14s %s" % (accelerator, {k: v for k, v in profile.items()
                                             if k not in ("fitted_on",)}))
     # Expert (MoE) GEMMs: fitted per accelerator on its own mixture-of-experts rows (two or
-    # more); without them, expert GEMMs run at the GEMM efficiency (no evidence either way).
+    # more), else on its architecture's (the same MoE kernels and SM design: H100 and H200 run
+    # TensorRT-LLM's Hopper MoE build alike), else expert GEMMs run at the GEMM efficiency (no
+    # evidence either way). Each row is predicted with its own accelerator's profile.
+    def expert_loss(rows, value):
+        return sum(abs(math.log(predict(parts, dict(profiles[a], expert_gemm_efficiency=value),
+                                        setting) / measured))
+                   for a, (_, parts, measured, setting) in rows)
+
+    moe_all = [(a, row) for a, rows in moe_rows.items() for row in rows]
     for accelerator, profile in profiles.items():
-        rows = moe_rows.get(accelerator, [])
-        if len(rows) >= 2:
-            profile["expert_gemm_efficiency"] = min(GRID, key=lambda value: sum(
-                abs(math.log(predict(parts, dict(profile, expert_gemm_efficiency=value),
-                                     setting) / measured))
-                for _, parts, measured, setting in rows))
-            profile["fitted_on"] = sorted(set(profile["fitted_on"]) | {i for i, _, _, _ in rows})
+        architecture = hardware[accelerator].get("architecture")
+        own = [(a, row) for a, row in moe_all if a == accelerator]
+        same = [(a, row) for a, row in moe_all
+                if architecture and hardware[a].get("architecture") == architecture]
+        chosen = own if len(own) >= MIN_EXPERT_ROWS else \
+            same if len(same) >= MIN_EXPERT_ROWS else []
+        if chosen:
+            profile["expert_gemm_efficiency"] = min(GRID, key=lambda v: expert_loss(chosen, v))
+            profile["fitted_on"] = sorted(set(profile["fitted_on"]) | {
+                row[0] for _, row in chosen})
         else:
             profile["expert_gemm_efficiency"] = profile["gemm_efficiency"]
         if log:
-            log("%-14s expert_gemm_efficiency %.2f (%d MoE rows)"
-                % (accelerator, profile["expert_gemm_efficiency"], len(rows)))
+            log("%-14s expert_gemm_efficiency %.2f (%d MoE rows, %d of its architecture's)"
+                % (accelerator, profile["expert_gemm_efficiency"], len(own), len(same)))
     return profiles
