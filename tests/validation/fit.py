@@ -289,6 +289,14 @@ def fit_profiles(entries, hardware, log=None):
                     initial["attention_efficiency"] = kernels.get(
                         "flash-attention-2", pooled["attention_efficiency"])
                 profile = fit(rows_of([rows]), names, initial)
+                own_moe = moe_rows.get(accelerator, [])
+                if hardware[accelerator].get("interconnect_kind") == "pcie" and not pcie \
+                        and len(own_moe) >= MIN_EXPERT_ROWS:
+                    # No dense tensor-parallel row of its own: its mixture-of-experts rows are
+                    # tensor-parallel over the same link, so they fit the link's efficiency
+                    # (with their expert efficiency, which they need; refitted below).
+                    profile = fit(rows_of([own_moe]), ("interconnect_efficiency",
+                                                       "expert_gemm_efficiency"), profile)
                 profile["fit"] = "own rows (%d)" % len(rows)
                 profile["fitted_on"] = sorted(ids_of([rows]) + ([] if pcie else link_ids))
             else:
