@@ -9,7 +9,8 @@ efficiencies (GEMM, attention, memory, interconnect) and the kernel gap that min
 max(compute/η_family, memory/η_m, all-reduce calls × (NCCL's fastest choice at η_link +
 per-call overhead)) + launch gap. script/fit-estimate checks afterwards that the engine predicts
 every row as `predict` does. An accelerator with fewer than MIN_OWN_ROWS rows gets the fit over
-all accelerators' rows ("pooled").
+all accelerators' rows ("pooled"); its expert efficiency and named attention kernels still come
+from its architecture's rows where there are some.
 """
 
 import math
@@ -232,7 +233,9 @@ def fit_profiles(entries, hardware, log=None):
     """Profiles per accelerator id, fitted on entries = [(case, parts)] (scored rows only).
     Per accelerator: η_gemm, η_attention (its stack's own kernel), η_m and the latency floor;
     the link's efficiency and per-call cost from the all-reduce rows alone (pure link
-    measurements); mixture-of-experts rows fit the expert efficiency alone. Shared by every
+    measurements); mixture-of-experts rows fit the expert efficiency (own rows, else the
+    architecture's) and, on a PCIe part with no dense tensor-parallel row, the link's
+    efficiency. Shared by every
     accelerator: each stack's host gap per kernel (on that stack's end-to-end rows) and, for a
     named attention kernel, its efficiency on an accelerator with two or more rows of it (else
     pooled over accelerators). The two levels are fitted in turn, twice."""
