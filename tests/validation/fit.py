@@ -9,7 +9,8 @@ efficiencies (GEMM, attention, memory, interconnect) and the kernel gap that min
 max(compute/η_family, memory/η_m, all-reduce calls × (NCCL's fastest choice at η_link +
 per-call overhead)) + launch gap. script/fit-estimate checks afterwards that the engine predicts
 every row as `predict` does. An accelerator with fewer than MIN_OWN_ROWS rows gets the fit over
-all accelerators' rows ("pooled").
+all accelerators' rows ("pooled"); its expert efficiency and named attention kernels still come
+from its architecture's rows where there are some.
 """
 
 import math
@@ -19,6 +20,9 @@ import re
 import measurements
 
 MIN_OWN_ROWS = 6
+# Mixture-of-experts rows an expert efficiency is fitted on (a part's own, else its
+# architecture's).
+MIN_EXPERT_ROWS = 2
 # The `auto` attention η of an accelerator is fitted on its own rows only when at least
 # MIN_AUTO_ROWS of them spend AUTO_SHARE of their unit-efficiency time in attention
 # (identifies_auto_attention); otherwise the fit has nothing to find and stops at a grid edge.
@@ -229,7 +233,9 @@ def fit_profiles(entries, hardware, log=None):
     """Profiles per accelerator id, fitted on entries = [(case, parts)] (scored rows only).
     Per accelerator: η_gemm, η_attention (its stack's own kernel), η_m and the latency floor;
     the link's efficiency and per-call cost from the all-reduce rows alone (pure link
-    measurements); mixture-of-experts rows fit the expert efficiency alone. Shared by every
+    measurements); mixture-of-experts rows fit the expert efficiency (own rows, else the
+    architecture's) and, on a PCIe part with no dense tensor-parallel row, the link's
+    efficiency. Shared by every
     accelerator: each stack's host gap per kernel (on that stack's end-to-end rows) and, for a
     named attention kernel, its efficiency on an accelerator with two or more rows of it (else
     pooled over accelerators). The two levels are fitted in turn, twice."""
@@ -286,6 +292,14 @@ def fit_profiles(entries, hardware, log=None):
                     initial["attention_efficiency"] = kernels.get(
                         "flash-attention-2", pooled["attention_efficiency"])
                 profile = fit(rows_of([rows]), names, initial)
+                own_moe = moe_rows.get(accelerator, [])
+                if hardware[accelerator].get("interconnect_kind") == "pcie" and not pcie \
+                        and len(own_moe) >= MIN_EXPERT_ROWS:
+                    # No dense tensor-parallel row of its own: its mixture-of-experts rows are
+                    # tensor-parallel over the same link, so they fit the link's efficiency
+                    # (with their expert efficiency, which they need; refitted below).
+                    profile = fit(rows_of([own_moe]), ("interconnect_efficiency",
+                                                       "expert_gemm_efficiency"), profile)
                 profile["fit"] = "own rows (%d)" % len(rows)
                 profile["fitted_on"] = sorted(ids_of([rows]) + ([] if pcie else link_ids))
             else:
@@ -364,18 +378,29 @@ def fit_profiles(entries, hardware, log=None):
             log("%-14s %s" % (accelerator, {k: v for k, v in profile.items()
                                             if k not in ("fitted_on",)}))
     # Expert (MoE) GEMMs: fitted per accelerator on its own mixture-of-experts rows (two or
-    # more); without them, expert GEMMs run at the GEMM efficiency (no evidence either way).
+    # more), else on its architecture's (the same MoE kernels and SM design: H100 and H200 run
+    # TensorRT-LLM's Hopper MoE build alike), else expert GEMMs run at the GEMM efficiency (no
+    # evidence either way). Each row is predicted with its own accelerator's profile.
+    def expert_loss(rows, value):
+        return sum(abs(math.log(predict(parts, dict(profiles[a], expert_gemm_efficiency=value),
+                                        setting) / measured))
+                   for a, (_, parts, measured, setting) in rows)
+
+    moe_all = [(a, row) for a, rows in moe_rows.items() for row in rows]
     for accelerator, profile in profiles.items():
-        rows = moe_rows.get(accelerator, [])
-        if len(rows) >= 2:
-            profile["expert_gemm_efficiency"] = min(GRID, key=lambda value: sum(
-                abs(math.log(predict(parts, dict(profile, expert_gemm_efficiency=value),
-                                     setting) / measured))
-                for _, parts, measured, setting in rows))
-            profile["fitted_on"] = sorted(set(profile["fitted_on"]) | {i for i, _, _, _ in rows})
+        architecture = hardware[accelerator].get("architecture")
+        own = [(a, row) for a, row in moe_all if a == accelerator]
+        same = [(a, row) for a, row in moe_all
+                if architecture and hardware[a].get("architecture") == architecture]
+        chosen = own if len(own) >= MIN_EXPERT_ROWS else \
+            same if len(same) >= MIN_EXPERT_ROWS else []
+        if chosen:
+            profile["expert_gemm_efficiency"] = min(GRID, key=lambda v: expert_loss(chosen, v))
+            profile["fitted_on"] = sorted(set(profile["fitted_on"]) | {
+                row[0] for _, row in chosen})
         else:
             profile["expert_gemm_efficiency"] = profile["gemm_efficiency"]
         if log:
-            log("%-14s expert_gemm_efficiency %.2f (%d MoE rows)"
-                % (accelerator, profile["expert_gemm_efficiency"], len(rows)))
+            log("%-14s expert_gemm_efficiency %.2f (%d MoE rows, %d of its architecture's)"
+                % (accelerator, profile["expert_gemm_efficiency"], len(own), len(same)))
     return profiles

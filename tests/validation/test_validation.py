@@ -26,12 +26,12 @@ import measurements  # noqa: E402
 # Attention (6 rows in 2 groups) and elementwise (4 rows) are reported, not guarded.
 GROUPED_GUARDS = {
     "end-to-end, TP 1": (0.05, 0.15),    # reported 4.8 % / 14.4 %
-    "end-to-end, TP > 1": (0.20, 0.50),  # reported 18.7 % / 45.1 %
+    "end-to-end, TP > 1": (0.18, 0.40),  # reported 15.6 % / 34.4 % (the issue's target)
     "GEMM": (0.10, 0.50),                # reported 9.1 % / 46.2 %
     "all-reduce": (0.10, 0.25),          # reported 9.6 % / 22.2 %
 }
 # Share of held-out rows inside the conformal 80 % interval computed from the other folds only:
-# reported 81 % (157 / 195) against the 75–85 % target; guarded at 75 % (the target's floor).
+# reported 83 % (161 / 195) against the 75–85 % target; guarded at 75 % (the target's floor).
 COVERAGE_GUARD = 0.75
 
 
@@ -91,6 +91,27 @@ class Validation(unittest.TestCase):
                 above.append((case["id"], round(ratio, 3)))
         self.assertGreater(checked, 60)
         self.assertEqual(above, [], "bound above the measurement")
+
+    def test_expert_efficiency_from_own_rows_else_the_architecture(self):
+        # Synthetic compute-bound expert GEMM rows: 1 ms at efficiency 1, measured 5 ms on an
+        # H200 (η = 1/5 = 0.20) and 2 ms on an A100 (η = 0.50); no other row. H100 and GH200
+        # (Hopper, no MoE row) take H200's 0.20; L40S (Ada: no Ada MoE row) takes its GEMM η.
+        hardware = measurements.accelerators()
+        part = (1.0, "expert_gemm", 1e-3, 1e-6, None, 0.0, 0.0, 0.0, 1.0)
+
+        def row(accelerator, index, measured):
+            case = {"id": "%s-%d" % (accelerator, index), "operator": None,
+                    "measured": measured, "scenario": {"hardware": accelerator}}
+            return case, [part]
+
+        entries = [row("h200", i, 5e-3) for i in (1, 2)] + \
+            [row("a100-sxm-80gb", i, 2e-3) for i in (1, 2)]
+        profiles = fit.fit_profiles(entries, hardware)
+        for accelerator in ("h200", "h100-sxm", "gh200"):
+            self.assertEqual(profiles[accelerator]["expert_gemm_efficiency"], 0.20, accelerator)
+        self.assertEqual(profiles["a100-sxm-80gb"]["expert_gemm_efficiency"], 0.50)
+        self.assertEqual(profiles["l40s"]["expert_gemm_efficiency"],
+                         profiles["l40s"]["gemm_efficiency"])
 
     def test_estimate_under_grouped_cross_validation(self):
         hardware = measurements.accelerators()
