@@ -16,6 +16,8 @@ const module = await loadModule();
 const table = JSON.parse(module.scenarioFields());
 
 const code = (value) => `\`${typeof value === "string" ? JSON.stringify(value) : String(value)}\``;
+// A bound as the docs print it: 1e15 rather than fifteen zeros.
+const bound = (value) => (Math.abs(value) >= 1e12 ? value.toExponential().replace("e+", "e") : String(value));
 
 /** A field's docs row: | name | type | default | range | meaning |. */
 export function docsRow(field) {
@@ -36,7 +38,7 @@ export function docsRow(field) {
   const type = types[field.kind] + (field.nullable ? " or `null`" : "");
   const unit = field.unit ? ` ${field.unit}` : "";
   const range =
-    field.min === null ? "" : `${field.kind === "zero_or_number" ? "0, or " : ""}${field.min} … ${field.max}${unit}`;
+    field.min === null ? "" : `${field.kind === "zero_or_number" ? "0, or " : ""}${bound(field.min)} … ${bound(field.max)}${unit}`;
   const fallback = field.default === null ? (field.required ? "required" : "—") : code(field.default);
   return `| \`${field.name}\` | ${type} | ${fallback} | ${range} | ${field.docs} |`;
 }
