@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
@@ -333,6 +334,27 @@ TEST(AcceleratorFields, DefaultsAreTheTables) {
             accelerator_field("launch_overhead_seconds").default_number);
   EXPECT_EQ(read.interconnect_bandwidth,
             accelerator_field("interconnect_bandwidth").default_number);
+}
+
+// The preset files are read without presets: an entry that names one is refused at its
+// "preset", before its type is looked at; a string entry likewise at its own path.
+TEST(AcceleratorFields, PresetFilesCannotNamePresets) {
+  const std::string model = R"({"models": [{"layers": 1, "d_model": 8, "query_heads": 1,
+                                            "d_ff": 8, "vocab": 8}]})";
+  const std::string hardware = R"({"accelerators": [{"peak_flops": {"bf16": 1e15},
+      "memory_bandwidth": 1e12, "memory_capacity": 1e10, "sram_per_unit_bytes": 1e5}]})";
+  ASSERT_TRUE(parse_presets(model, hardware).ok());
+  for (const auto& [models, accelerators, where] :
+       {std::tuple{std::string(R"({"models": [{"preset": 5}]})"), hardware,
+                   "/models/0/preset: presets are not available here"},
+        {model, std::string(R"({"accelerators": [{"preset": 5}]})"),
+         "/accelerators/0/preset: presets are not available here"},
+        {model, std::string(R"({"accelerators": ["h100-sxm"]})"),
+         "/accelerators/0: presets are not available here"}}) {
+    const auto refused = parse_presets(models, accelerators);
+    ASSERT_FALSE(refused.ok()) << where;
+    EXPECT_NE(refused.failure().what.find(where), std::string::npos) << refused.failure().what;
+  }
 }
 
 TEST(ScenarioFields, TheFacadeExportsEveryRow) {
