@@ -198,7 +198,8 @@ inline constexpr std::array<ScenarioField, 18> kScenarioFields = [] {
           "fields below)"),
       preset("hardware")
           .with_control("Accelerator")
-          .with_docs("a preset id, {\"preset\": id, …overrides}, or a whole accelerator"),
+          .with_docs("a preset id, {\"preset\": id, …overrides}, or a whole accelerator (the "
+                     "hardware fields below)"),
       choice(
           "precision", 0,
           {{"bf16", "bf16"}, {"fp16", "fp16"}, {"fp8", "fp8"}, {"int8", "int8"}, {"int4", "int4"}},
