@@ -109,8 +109,8 @@ export interface FiguresLayout {
  */
 export interface ScenarioInput {
   model: string | ModelShapeInput;
-  /** A preset id, or an accelerator object (docs/trace-json.md). */
-  hardware: string | Record<string, unknown>;
+  /** A preset id, or an accelerator object. */
+  hardware: string | AcceleratorInput;
   precision?: "bf16" | "fp16" | "fp8" | "int8" | "int4" | { weights?: string; activations?: string; kv?: string };
   prompt_tokens?: number;
   batch?: number;
@@ -150,13 +150,75 @@ export interface ModelShapeInput {
   parallel_attention?: boolean;
 }
 
+/**
+ * An accelerator object (`"hardware": {…}`): without `preset`, peak_flops, memory_bandwidth,
+ * memory_capacity and sram_per_unit_bytes are required.
+ */
+export interface AcceleratorInput {
+  preset?: string;
+  id?: string;
+  name?: string;
+  source_url?: string;
+  note?: string;
+  peak_flops?: Partial<Record<"fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int4", number>>;
+  memory_bandwidth?: number;
+  memory_capacity?: number;
+  compute_units?: number;
+  sram_per_unit_bytes?: number;
+  l2_bytes?: number;
+  launch_overhead_seconds?: number;
+  architecture?: "ampere" | "ada" | "hopper" | "blackwell" | "cdna3";
+  interconnect_name?: string;
+  interconnect_source_url?: string;
+  interconnect_bandwidth?: number;
+  interconnect_kind?: "nvlink" | "pcie";
+  interconnect_reduces_in_network?: boolean;
+  estimate?: EstimateProfileInput;
+}
+
+/**
+ * An accelerator's calibrated profile (`"estimate": {…}`, used under timing "estimate"): the four
+ * efficiencies are required unless the preset it overrides has a profile.
+ */
+export interface EstimateProfileInput {
+  gemm_efficiency?: number;
+  attention_efficiency?: number;
+  expert_gemm_efficiency?: number;
+  memory_efficiency?: number;
+  interconnect_efficiency?: number;
+  all_reduce_overhead_seconds?: number;
+  kernel_gap_seconds?: number;
+  graph_launch_gap_seconds?: number;
+  memory_latency_seconds?: number;
+  stack_gap_seconds?: Partial<Record<"tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels", number>>;
+  attention_kernel_efficiency?: Partial<Record<"flash-attention-2" | "flash-attention-3" | "flashinfer" | "sdpa", number>>;
+  interval?: Partial<Record<"end_to_end_single" | "end_to_end_parallel" | "gemm" | "attention" | "elementwise" | "all_reduce", { low?: number; high?: number }>>;
+  fitted_on?: string[];
+  fit?: string;
+}
+
 /** One input field of the scenario, as `JSON.parse(scenarioFields())` lists it. */
 export interface ScenarioField {
   name: string;
-  kind: "integer" | "number" | "zero_or_number" | "choice" | "flag" | "text" | "preset";
+  /**
+   * named_numbers: an object of numbers keyed by the choices' values (peak_flops); object: an
+   * object keyed by the choices' values when there are any (interval), or with a table of its
+   * own (estimate); list: an array.
+   */
+  kind:
+    | "integer"
+    | "number"
+    | "zero_or_number"
+    | "choice"
+    | "flag"
+    | "text"
+    | "preset"
+    | "named_numbers"
+    | "object"
+    | "list";
   /** null: required, derived (`docs` says how) or unset (a null efficiency). */
   default: number | string | boolean | null;
-  /** Bounds of a numeric kind (`zero_or_number`: 0, or from min to max); null otherwise. */
+  /** Bounds of a numeric kind (`zero_or_number`: 0, or from min to max; `named_numbers`: each number); null otherwise. */
   min: number | null;
   max: number | null;
   /** null is accepted and means the default (or, without one, unset). */
@@ -175,8 +237,13 @@ export interface ScenarioField {
   docs: string;
 }
 
-/** `JSON.parse(scenarioFields())`: the scenario's own members and a model shape's. */
+/**
+ * `JSON.parse(scenarioFields())`: the scenario's own members, a model shape's, an accelerator's
+ * (`hardware`) and its calibrated profile's (`hardware.estimate`).
+ */
 export interface ScenarioFields {
+  estimate: ScenarioField[];
+  hardware: ScenarioField[];
   model: ScenarioField[];
   scenario: ScenarioField[];
 }
@@ -500,8 +567,9 @@ export interface PrefillTraceModule {
   /** The figures' layout as JSON text (`FiguresLayout`). Cannot fail; arguments are ignored. */
   figuresLayout(): string;
   /**
-   * The scenario's input fields as JSON text (`ScenarioFields`): name, kind, default, bounds,
-   * choices, unit, the page's label and hint, a line of docs. Cannot fail; arguments are ignored.
+   * The scenario's input fields as JSON text (`ScenarioFields`: the scenario's, a model shape's,
+   * an accelerator's and its estimate profile's): name, kind, default, bounds, choices, unit, the
+   * page's label and hint, a line of docs. Cannot fail; arguments are ignored.
    */
   scenarioFields(): string;
   /**

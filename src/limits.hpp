@@ -61,6 +61,13 @@ constexpr double max_launch_overhead_seconds = 1;
 /// infinite all-reduce times.
 constexpr double min_interconnect_bandwidth = 1e6;
 constexpr double max_interconnect_bandwidth = 1e15;
+/// The estimate profile's times per kernel or per call (launch gaps, the memory latency floor,
+/// the all-reduce overhead), seconds: measured ones are microseconds.
+constexpr double max_profile_seconds = 1;
+/// The estimate's interval factors (seconds_low = seconds·low, seconds_high = seconds·high):
+/// low from 1/100 to 1, high from 1 to 100; a wider range would say nothing.
+constexpr double min_interval_low = 0.01;
+constexpr double max_interval_high = 100;
 
 // --- Workload --------------------------------------------------------------------------------
 constexpr int64_t max_prompt_tokens = int64_t{1} << 24;  // 16.7 M tokens

@@ -34,10 +34,13 @@ class KnownKeys {
   KnownKeys(std::initializer_list<std::string_view> names) : names_(names) {}
   template <std::size_t N>
   KnownKeys(const std::array<ScenarioField, N>& table) : fields_(table.data()), field_count_(N) {}
+  // The names a keyed object's row lists as its choices (peak_flops' number formats, …).
+  explicit KnownKeys(const ScenarioField& keyed) : keyed_(&keyed) {}
   bool contains(std::string_view key) const {
     for (std::size_t i = 0; i < field_count_; ++i) {
       if (fields_[i].name == key) return true;
     }
+    if (keyed_ != nullptr && keyed_->has_choice(key)) return true;
     return std::find(names_.begin(), names_.end(), key) != names_.end();
   }
 
@@ -45,6 +48,7 @@ class KnownKeys {
   std::initializer_list<std::string_view> names_;
   const ScenarioField* fields_ = nullptr;
   std::size_t field_count_ = 0;
+  const ScenarioField* keyed_ = nullptr;
 };
 
 // "must be \"a\", \"b\" or \"c\"": a choice field's values, in the table's order.
@@ -177,11 +181,12 @@ class Fields {
   int64_t integer(const ScenarioField& field) const {
     return integer(field, static_cast<int64_t>(field.default_number));
   }
-  double number(const ScenarioField& field) const {
+  double number(const ScenarioField& field, double fallback) const {
     return field.kind == FieldKind::zero_or_number
-               ? zero_or_number(field.name, field.default_number, field.min, field.max)
-               : number(field.name, field.default_number, field.min, field.max);
+               ? zero_or_number(field.name, fallback, field.min, field.max)
+               : number(field.name, fallback, field.min, field.max);
   }
+  double number(const ScenarioField& field) const { return number(field, field.default_number); }
   // A number without a default: unset when absent or null.
   std::optional<double> optional_number(const ScenarioField& field) const {
     if (!has(field.name) || at(field.name).is_null()) return std::nullopt;
@@ -201,6 +206,18 @@ class Fields {
   }
   std::size_t choice(const ScenarioField& field) const {
     return choice(field, field.default_choice);
+  }
+  // A choice that may be left unstated (an accelerator's architecture): its text, "" allowed.
+  std::string optional_choice(const ScenarioField& field, std::string fallback) const {
+    std::string chosen = text(field.name, std::move(fallback));
+    if (!chosen.empty() && !field.has_choice(chosen)) fail_choice(field);
+    return chosen;
+  }
+  // A required field is an error when absent, unless what the object overrides supplies it
+  // (a preset's shape or accelerator, or the preset's estimate profile).
+  void require(const ScenarioField& field, bool supplied) const {
+    if (field.required && !supplied && !has(field.name))
+      errors_.fail(ErrorCode::missing_field, path(field.name), "is required");
   }
 
  private:
@@ -248,13 +265,49 @@ DType parse_dtype(const std::string& name, const std::string& path, FirstError& 
   return DType::bf16;
 }
 
+// Where a reader finds its presets, and the word its errors name them by.
+const ModelShape* find_in(const Presets& presets, std::string_view id, const ModelShape*) {
+  return presets.find_model(id);
+}
+const Accelerator* find_in(const Presets& presets, std::string_view id, const Accelerator*) {
+  return presets.find_accelerator(id);
+}
+const char* preset_word(const ModelShape*) {
+  return "model";
+}
+const char* preset_word(const Accelerator*) {
+  return "hardware";
+}
+
+// The preset `id` names; null after an error at `path`: no preset has that id, or there are no
+// presets (the preset files themselves are being read).
+template <typename Item>
+const Item* find_preset(const Presets* presets, const std::string& id, const std::string& path,
+                        FirstError& errors) {
+  const Item* const kind = nullptr;  // selects the list
+  const Item* preset = presets == nullptr ? nullptr : find_in(*presets, id, kind);
+  if (preset != nullptr) return preset;
+  errors.fail(ErrorCode::unknown_name, path,
+              presets == nullptr
+                  ? "presets are not available here"
+                  : std::string("unknown ") + preset_word(kind) + " preset " + quoted_excerpt(id));
+  return nullptr;
+}
+
+// The preset an object's "preset" member names, or null after an error (call only when the
+// object has one).
+template <typename Item>
+const Item* object_preset(const Fields& fields, const Presets* presets, FirstError& errors) {
+  const std::string id = presets == nullptr ? "" : fields.text("preset", "");
+  return find_preset<Item>(presets, id, fields.path("preset"), errors);
+}
+
 // The shape's members over `model` (a preset's, or the custom defaults): without a preset every
 // shape number is required; with one, any may be overridden.
 void read_model_fields(const Fields& fields, bool from_preset, ModelShape& model,
                        FirstError& errors) {
   const auto required = [&](const ScenarioField& field, int64_t current) {
-    if (!from_preset && !fields.has(field.name))
-      errors.fail(ErrorCode::missing_field, fields.path(field.name), "is required");
+    fields.require(field, from_preset);
     return fields.integer(field, current);
   };
   model.id = fields.text("id", from_preset ? model.id + "-modified" : model.id);
@@ -298,31 +351,17 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   model.id = "custom";
   model.name = "Custom model";
   if (value.is_string()) {
-    const std::string& id = value.get_ref<const std::string&>();
-    const ModelShape* preset = presets == nullptr ? nullptr : presets->find_model(id);
-    if (preset != nullptr) return *preset;
-    errors.fail(ErrorCode::unknown_name, path,
-                presets == nullptr ? "presets are not available here"
-                                   : "unknown model preset " + quoted_excerpt(id));
-    return model;
+    const auto* preset =
+        find_preset<ModelShape>(presets, value.get_ref<const std::string&>(), path, errors);
+    return preset != nullptr ? *preset : model;
   }
   const Fields fields(value, path, kModelFields, errors);
-  bool from_preset = false;
-  if (fields.has("preset")) {
-    if (presets == nullptr) {
-      errors.fail(ErrorCode::unknown_name, fields.path("preset"), "presets are not available here");
-      return model;
-    }
-    const std::string id = fields.text("preset", "");
-    const ModelShape* preset = presets->find_model(id);
-    if (preset == nullptr) {
-      errors.fail(ErrorCode::unknown_name, fields.path("preset"),
-                  "unknown model preset " + quoted_excerpt(id));
-      return model;
-    }
+  const bool from_preset = fields.has("preset");
+  if (from_preset) {
+    const auto* preset = object_preset<ModelShape>(fields, presets, errors);
+    if (preset == nullptr) return model;
     model = *preset;
     model.name = preset->name + " (modified)";
-    from_preset = true;
   }
   read_model_fields(fields, from_preset, model, errors);
   if (errors.failed()) return model;
@@ -338,42 +377,113 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
   return model;
 }
 
-// The estimate profile's tables keyed by name: per-stack host gaps, per-kernel attention
-// efficiencies and the interval per family. Unknown names are errors naming the path.
-void read_estimate_tables(const Fields& profile, EstimateProfile& e, FirstError& errors) {
-  if (profile.has("stack_gap_seconds")) {
-    const Fields gaps(profile.at("stack_gap_seconds"), profile.path("stack_gap_seconds"),
-                      {"tensorrt-llm", "vllm", "sglang", "llama.cpp", "transformers", "kernels"},
-                      errors);
-    for (std::size_t i = 0; i < kStackCount; ++i) {
-      const char* name = stack_name(static_cast<Stack>(i));
-      if (gaps.has(name)) e.stack_gap_seconds[i] = gaps.number(name, 0, 0, 1);
-    }
+// An object of numbers keyed by a row's choices (stack_gap_seconds, attention_kernel_efficiency):
+// each one stated goes to the slot of its choice, in the choices' order.
+template <std::size_t N>
+void read_named_numbers(const Fields& profile, const ScenarioField& row,
+                        std::array<double, N>& slots, FirstError& errors) {
+  if (!profile.has(row.name)) return;
+  const Fields named(profile.at(row.name), profile.path(row.name), KnownKeys(row), errors);
+  for (std::size_t i = 0; i < row.choice_count; ++i) {
+    const std::string_view name = row.choices[i].value;
+    if (named.has(name)) slots[i] = named.number(name, 0, row.min, row.max);
   }
-  if (profile.has("attention_kernel_efficiency")) {
-    const Fields kernels(profile.at("attention_kernel_efficiency"),
-                         profile.path("attention_kernel_efficiency"),
-                         {"flash-attention-2", "flash-attention-3", "flashinfer", "sdpa"}, errors);
-    for (std::size_t i = 0; i < kAttentionKernelCount; ++i) {
-      const char* name = attention_kernel_name(static_cast<AttentionKernel>(i + 1));
-      if (kernels.has(name))
-        e.attention_kernel_efficiency[i] =
-            kernels.number(name, 0, limits::min_efficiency, limits::max_efficiency);
-    }
+}
+
+// The interval per family: {low, high} factors of the estimate (a wider range would say nothing).
+void read_interval(const Fields& profile, EstimateProfile& e, FirstError& errors) {
+  constexpr const ScenarioField& row = estimate_field("interval");
+  if (!profile.has(row.name)) return;
+  const Fields families(profile.at(row.name), profile.path(row.name), KnownKeys(row), errors);
+  for (std::size_t i = 0; i < row.choice_count; ++i) {
+    const std::string_view name = row.choices[i].value;
+    if (!families.has(name)) continue;
+    const Fields range(families.at(name), families.path(name), {"low", "high"}, errors);
+    e.interval[i] = {range.number("low", 1, limits::min_interval_low, 1),
+                     range.number("high", 1, 1, limits::max_interval_high)};
   }
-  if (profile.has("interval")) {
-    const Fields families(profile.at("interval"), profile.path("interval"),
-                          {"end_to_end_single", "end_to_end_parallel", "gemm", "attention",
-                           "elementwise", "all_reduce"},
-                          errors);
-    for (std::size_t i = 0; i < kIntervalFamilyCount; ++i) {
-      const char* name = interval_family_name(static_cast<IntervalFamily>(i));
-      if (!families.has(name)) continue;
-      const Fields range(families.at(name), families.path(name), {"low", "high"}, errors);
-      // Factors of the estimate: 1/100 .. 1 and 1 .. 100 (a wider range would say nothing).
-      e.interval[i] = {range.number("low", 1, 0.01, 1), range.number("high", 1, 1, 100)};
-    }
+}
+
+// The calibrated profile's members over `e` (a preset's, or none): the efficiencies are
+// required unless `e` has them.
+void read_estimate(const json& value, const std::string& path, EstimateProfile& e,
+                   FirstError& errors) {
+  const Fields profile(value, path, kEstimateFields, errors);
+  const auto efficiency = [&](const ScenarioField& field, double current) {
+    profile.require(field, current > 0);
+    return profile.number(field, current);
+  };
+  const auto number = [&](const char* name, double current) {
+    return profile.number(estimate_field(name), current);
+  };
+  e.gemm_efficiency = efficiency(estimate_field("gemm_efficiency"), e.gemm_efficiency);
+  e.attention_efficiency =
+      efficiency(estimate_field("attention_efficiency"), e.attention_efficiency);
+  e.expert_gemm_efficiency = number("expert_gemm_efficiency", e.expert_gemm_efficiency);
+  e.memory_efficiency = efficiency(estimate_field("memory_efficiency"), e.memory_efficiency);
+  e.interconnect_efficiency =
+      efficiency(estimate_field("interconnect_efficiency"), e.interconnect_efficiency);
+  e.all_reduce_overhead_seconds =
+      number("all_reduce_overhead_seconds", e.all_reduce_overhead_seconds);
+  e.kernel_gap_seconds = number("kernel_gap_seconds", e.kernel_gap_seconds);
+  e.graph_launch_gap_seconds = number("graph_launch_gap_seconds", e.graph_launch_gap_seconds);
+  e.memory_latency_seconds = number("memory_latency_seconds", e.memory_latency_seconds);
+  read_named_numbers(profile, estimate_field("stack_gap_seconds"), e.stack_gap_seconds, errors);
+  read_named_numbers(profile, estimate_field("attention_kernel_efficiency"),
+                     e.attention_kernel_efficiency, errors);
+  read_interval(profile, e, errors);
+  // fitted_on (measurement ids) and fit (how) document the values; the engine needs neither.
+  if (profile.has("fitted_on") && !profile.at("fitted_on").is_array()) {
+    errors.fail(ErrorCode::wrong_type, profile.path("fitted_on"),
+                "must be an array of measurement ids");
   }
+  profile.text("fit", "");
+}
+
+// Dense peak rates by number format. A stated list replaces a preset's whole; keys are read in
+// the object's (sorted) order, which decides the error reported first.
+void read_peak_flops(const Fields& fields, bool from_preset, PeakRates& rates, FirstError& errors) {
+  constexpr const ScenarioField& row = accelerator_field("peak_flops");
+  fields.require(row, from_preset);
+  if (!fields.has(row.name)) return;
+  const json& stated = fields.at(row.name);
+  const Fields peaks(stated, fields.path(row.name), KnownKeys(row), errors);
+  rates.clear();
+  for (const auto& item : stated.items()) {
+    const DType dtype = parse_dtype(item.key(), peaks.path(item.key()), errors);
+    rates.set(dtype, peaks.number(item.key(), 0, row.min, row.max));
+  }
+  if (rates.empty()) {
+    errors.fail(ErrorCode::missing_field, fields.path(row.name), "must list at least one format");
+  }
+}
+
+// The accelerator's members over `a` (a preset's, or the custom defaults), in the table's order
+// (which decides the error reported first); without a preset the required ones are.
+void read_accelerator_fields(const Fields& fields, bool from_preset, Accelerator& a,
+                             FirstError& errors) {
+  const auto number = [&](const char* name, double current) {
+    fields.require(accelerator_field(name), from_preset);
+    return fields.number(accelerator_field(name), current);
+  };
+  a.id = fields.text("id", a.id);
+  a.name = fields.text("name", a.name);
+  a.source_url = fields.text("source_url", a.source_url);
+  read_peak_flops(fields, from_preset, a.peak_flops, errors);
+  a.memory_bandwidth = number("memory_bandwidth", a.memory_bandwidth);
+  a.memory_capacity = number("memory_capacity", a.memory_capacity);
+  a.compute_units = fields.integer(accelerator_field("compute_units"), a.compute_units);
+  a.sram_per_unit_bytes = number("sram_per_unit_bytes", a.sram_per_unit_bytes);
+  a.l2_bytes = number("l2_bytes", a.l2_bytes);
+  a.launch_overhead_seconds = number("launch_overhead_seconds", a.launch_overhead_seconds);
+  a.architecture = fields.optional_choice(accelerator_field("architecture"), a.architecture);
+  a.interconnect_name = fields.text("interconnect_name", a.interconnect_name);
+  a.interconnect_source_url = fields.text("interconnect_source_url", a.interconnect_source_url);
+  a.interconnect_bandwidth = number("interconnect_bandwidth", a.interconnect_bandwidth);
+  a.interconnect_kind = static_cast<LinkKind>(fields.choice(
+      accelerator_field("interconnect_kind"), static_cast<std::size_t>(a.interconnect_kind)));
+  a.interconnect_reduces_in_network = fields.boolean(
+      accelerator_field("interconnect_reduces_in_network"), a.interconnect_reduces_in_network);
 }
 
 Accelerator read_accelerator(const json& value, const std::string& path, const Presets* presets,
@@ -382,136 +492,22 @@ Accelerator read_accelerator(const json& value, const std::string& path, const P
   accelerator.id = "custom";
   accelerator.name = "Custom accelerator";
   if (value.is_string()) {
-    const std::string& id = value.get_ref<const std::string&>();
-    const Accelerator* preset = presets == nullptr ? nullptr : presets->find_accelerator(id);
-    if (preset != nullptr) return *preset;
-    errors.fail(ErrorCode::unknown_name, path,
-                presets == nullptr ? "presets are not available here"
-                                   : "unknown hardware preset " + quoted_excerpt(id));
-    return accelerator;
+    const auto* preset =
+        find_preset<Accelerator>(presets, value.get_ref<const std::string&>(), path, errors);
+    return preset != nullptr ? *preset : accelerator;
   }
-  const Fields fields(value, path,
-                      {"preset", "id", "name", "source_url", "note", "peak_flops", "architecture",
-                       "memory_bandwidth", "memory_capacity", "compute_units",
-                       "sram_per_unit_bytes", "l2_bytes", "launch_overhead_seconds",
-                       "interconnect_name", "interconnect_source_url", "interconnect_bandwidth",
-                       "interconnect_kind", "interconnect_reduces_in_network", "estimate"},
-                      errors);
-  bool from_preset = false;
-  if (fields.has("preset")) {
-    if (presets == nullptr) {
-      errors.fail(ErrorCode::unknown_name, fields.path("preset"), "presets are not available here");
-      return accelerator;
-    }
-    const std::string id = fields.text("preset", "");
-    const Accelerator* preset = presets->find_accelerator(id);
-    if (preset == nullptr) {
-      errors.fail(ErrorCode::unknown_name, fields.path("preset"),
-                  "unknown hardware preset " + quoted_excerpt(id));
-      return accelerator;
-    }
+  const Fields fields(value, path, kAcceleratorFields, errors);
+  const bool from_preset = fields.has("preset");
+  if (from_preset) {
+    const auto* preset = object_preset<Accelerator>(fields, presets, errors);
+    if (preset == nullptr) return accelerator;
     accelerator = *preset;
     accelerator.id += "-modified";
     accelerator.name += " (modified)";
-    from_preset = true;
   }
-  const auto required = [&](std::string_view key, double current, double min, double max) {
-    if (!from_preset && !fields.has(key))
-      errors.fail(ErrorCode::missing_field, fields.path(key), "is required");
-    return fields.number(key, current, min, max);
-  };
-  accelerator.id = fields.text("id", accelerator.id);
-  accelerator.name = fields.text("name", accelerator.name);
-  accelerator.source_url = fields.text("source_url", accelerator.source_url);
-  if (fields.has("peak_flops")) {
-    const Fields peaks(fields.at("peak_flops"), fields.path("peak_flops"),
-                       {"fp32", "bf16", "fp16", "fp8", "int8", "int4"}, errors);
-    accelerator.peak_flops.clear();
-    for (const auto& item : fields.at("peak_flops").items()) {
-      const DType dtype = parse_dtype(item.key(), peaks.path(item.key()), errors);
-      // 1 MFLOP/s .. 1 EFLOP/s: below, times overflow nothing but mean nothing; above, no chip.
-      accelerator.peak_flops.set(
-          dtype, peaks.number(item.key(), 0, limits::min_peak_flops, limits::max_peak_flops));
-    }
-    if (accelerator.peak_flops.empty()) {
-      errors.fail(ErrorCode::missing_field, fields.path("peak_flops"),
-                  "must list at least one format");
-    }
-  } else if (!from_preset) {
-    errors.fail(ErrorCode::missing_field, fields.path("peak_flops"), "is required");
-  }
-  accelerator.memory_bandwidth =
-      required("memory_bandwidth", accelerator.memory_bandwidth, limits::min_memory_bandwidth,
-               limits::max_memory_bandwidth);
-  accelerator.memory_capacity = required("memory_capacity", accelerator.memory_capacity,
-                                         limits::min_memory_capacity, limits::max_memory_capacity);
-  accelerator.compute_units =
-      fields.integer("compute_units", accelerator.compute_units, 0, limits::max_compute_units);
-  accelerator.sram_per_unit_bytes =
-      required("sram_per_unit_bytes", accelerator.sram_per_unit_bytes,
-               limits::min_sram_per_unit_bytes, limits::max_sram_per_unit_bytes);
-  accelerator.l2_bytes = fields.number("l2_bytes", accelerator.l2_bytes, 0, limits::max_l2_bytes);
-  accelerator.launch_overhead_seconds =
-      fields.number("launch_overhead_seconds", accelerator.launch_overhead_seconds, 0,
-                    limits::max_launch_overhead_seconds);
-  accelerator.architecture = fields.text("architecture", accelerator.architecture);
-  if (!accelerator.architecture.empty() &&
-      std::find(std::begin(kArchitectures), std::end(kArchitectures), accelerator.architecture) ==
-          std::end(kArchitectures)) {
-    errors.fail(ErrorCode::unknown_name, fields.path("architecture"),
-                "must be \"ampere\", \"ada\", \"hopper\", \"blackwell\" or \"cdna3\"");
-  }
-  accelerator.interconnect_name = fields.text("interconnect_name", accelerator.interconnect_name);
-  accelerator.interconnect_source_url =
-      fields.text("interconnect_source_url", accelerator.interconnect_source_url);
-  accelerator.interconnect_bandwidth =
-      fields.zero_or_number("interconnect_bandwidth", accelerator.interconnect_bandwidth,
-                            limits::min_interconnect_bandwidth, limits::max_interconnect_bandwidth);
-  const std::string link_kind = fields.text(
-      "interconnect_kind", accelerator.interconnect_kind == LinkKind::nvlink ? "nvlink" : "pcie");
-  if (link_kind != "nvlink" && link_kind != "pcie") {
-    errors.fail(ErrorCode::unknown_name, fields.path("interconnect_kind"),
-                "must be \"nvlink\" or \"pcie\"");
-  }
-  accelerator.interconnect_kind = link_kind == "nvlink" ? LinkKind::nvlink : LinkKind::pcie;
-  accelerator.interconnect_reduces_in_network = fields.boolean(
-      "interconnect_reduces_in_network", accelerator.interconnect_reduces_in_network);
+  read_accelerator_fields(fields, from_preset, accelerator, errors);
   if (fields.has("estimate")) {
-    const Fields profile(
-        fields.at("estimate"), fields.path("estimate"),
-        {"gemm_efficiency", "expert_gemm_efficiency", "attention_efficiency", "memory_efficiency",
-         "interconnect_efficiency", "all_reduce_overhead_seconds", "kernel_gap_seconds",
-         "graph_launch_gap_seconds", "memory_latency_seconds", "stack_gap_seconds",
-         "attention_kernel_efficiency", "interval", "fitted_on", "fit"},
-        errors);
-    EstimateProfile& e = accelerator.estimate;
-    const auto efficiency = [&](std::string_view key, double current) {
-      if (!profile.has(key) && current <= 0)
-        errors.fail(ErrorCode::missing_field, profile.path(key), "is required");
-      return profile.number(key, current, limits::min_efficiency, limits::max_efficiency);
-    };
-    e.gemm_efficiency = efficiency("gemm_efficiency", e.gemm_efficiency);
-    e.attention_efficiency = efficiency("attention_efficiency", e.attention_efficiency);
-    if (profile.has("expert_gemm_efficiency")) {
-      e.expert_gemm_efficiency = profile.number("expert_gemm_efficiency", 0, limits::min_efficiency,
-                                                limits::max_efficiency);
-    }
-    e.memory_efficiency = efficiency("memory_efficiency", e.memory_efficiency);
-    e.interconnect_efficiency = efficiency("interconnect_efficiency", e.interconnect_efficiency);
-    e.all_reduce_overhead_seconds =
-        profile.number("all_reduce_overhead_seconds", e.all_reduce_overhead_seconds, 0, 1);
-    e.kernel_gap_seconds = profile.number("kernel_gap_seconds", e.kernel_gap_seconds, 0, 1);
-    e.graph_launch_gap_seconds =
-        profile.number("graph_launch_gap_seconds", e.graph_launch_gap_seconds, 0, 1);
-    e.memory_latency_seconds =
-        profile.number("memory_latency_seconds", e.memory_latency_seconds, 0, 1);
-    read_estimate_tables(profile, e, errors);
-    // fitted_on (measurement ids) and fit (how) document the values; the engine needs neither.
-    if (profile.has("fitted_on") && !profile.at("fitted_on").is_array()) {
-      errors.fail(ErrorCode::wrong_type, profile.path("fitted_on"),
-                  "must be an array of measurement ids");
-    }
-    profile.text("fit", "");
+    read_estimate(fields.at("estimate"), fields.path("estimate"), accelerator.estimate, errors);
   }
   return accelerator;
 }

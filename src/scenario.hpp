@@ -161,8 +161,9 @@ struct Accelerator {
   // The device-to-device link tensor parallelism all-reduces over (0 = none stated).
   std::string interconnect_name;
   std::string interconnect_source_url;
-  double interconnect_bandwidth = 0;            // bytes/s, one direction, per device
-  LinkKind interconnect_kind = LinkKind::pcie;  // NCCL's latency class (pcie unless stated)
+  double interconnect_bandwidth = 0;  // bytes/s, one direction, per device
+  // NCCL's latency class (pcie unless stated)
+  LinkKind interconnect_kind = accelerator_field("interconnect_kind").default_as<LinkKind>();
   // The switch sums in-network (NVLink SHARP on NVSwitch 3+): an all-reduce sends (N−1)/N of the
   // data each way instead of the ring's 2(N−1)/N.
   bool interconnect_reduces_in_network = false;

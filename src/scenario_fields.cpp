@@ -26,6 +26,9 @@ json default_of(const ScenarioField& field) {
     case FieldKind::preset:
       return std::string(field.default_value());
     case FieldKind::text:
+    case FieldKind::named_numbers:
+    case FieldKind::object:
+    case FieldKind::list:
       return nullptr;
   }
   return nullptr;
@@ -33,7 +36,8 @@ json default_of(const ScenarioField& field) {
 
 json field_to_json(const ScenarioField& field) {
   const bool bounded = field.kind == FieldKind::integer || field.kind == FieldKind::number ||
-                       field.kind == FieldKind::zero_or_number;
+                       field.kind == FieldKind::zero_or_number ||
+                       field.kind == FieldKind::named_numbers;
   json choices = json::array();
   for (std::size_t i = 0; i < field.choice_count; ++i) {
     choices.push_back(json_object({{"value", std::string(field.choices[i].value)},
@@ -79,13 +83,21 @@ const char* field_kind_name(FieldKind kind) {
       return "text";
     case FieldKind::preset:
       return "preset";
+    case FieldKind::named_numbers:
+      return "named_numbers";
+    case FieldKind::object:
+      return "object";
+    case FieldKind::list:
+      return "list";
   }
   return "?";
 }
 
 std::string scenario_fields_json() {
-  return dump_json(json_object(
-      {{"model", table_to_json(kModelFields)}, {"scenario", table_to_json(kScenarioFields)}}));
+  return dump_json(json_object({{"estimate", table_to_json(kEstimateFields)},
+                                {"hardware", table_to_json(kAcceleratorFields)},
+                                {"model", table_to_json(kModelFields)},
+                                {"scenario", table_to_json(kScenarioFields)}}));
 }
 
 }  // namespace prefill_trace

@@ -1,11 +1,13 @@
 #pragma once
 // The scenario's input fields described once: each field's JSON name, kind, default, bounds
-// (from limits.hpp), unit, a line for the docs and the label of the page's control. The reader
-// (scenario.cpp) takes its key lists, defaults, bounds and menus from here; the engine exports
-// the table as JSON (api::scenario_fields(), the page's scenarioFields()), from which the
-// explorer's controls take their labels, hints, lower bounds and menus; the tests fail when
-// docs/trace-json.md's field table, bindings/prefill-trace.d.ts or the page's defaults disagree
-// with it (tests/cpp/scenario_fields_test.cpp, tests/js/scenario-fields.test.mjs).
+// (from limits.hpp), unit, a line for the docs and the label of the page's control; one table
+// for the scenario's own members, one for a model shape's, one for an accelerator's and one for
+// its estimate profile's. The reader (scenario.cpp) takes its key lists, defaults, bounds and
+// menus from here; the engine exports the tables as JSON (api::scenario_fields(), the page's
+// scenarioFields()), from which the explorer's controls take their labels, hints, lower bounds
+// and menus; the tests fail when docs/trace-json.md's field tables,
+// bindings/prefill-trace.d.ts or the page's defaults disagree with them
+// (tests/cpp/scenario_fields_test.cpp, tests/js/scenario-fields.test.mjs).
 //
 // Adding a scenario input: a row here, its member in Workload (scenario.hpp) and its read in
 // scenario.cpp (read order decides which of two errors is reported first), its effect, and a
@@ -18,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "attention_kernels.hpp"  // the architectures an accelerator may state
 #include "limits.hpp"
 
 namespace prefill_trace {
@@ -30,6 +33,9 @@ enum class FieldKind {
   flag,            // true or false
   text,            // any string
   preset,          // a preset id or an object (model, hardware; precision also a named choice)
+  named_numbers,   // an object of numbers keyed by the field's choices, each from min to max
+  object,          // an object: keyed by the field's choices when it has any, else its own table
+  list,            // an array
 };
 const char* field_kind_name(FieldKind kind);
 
@@ -100,6 +106,13 @@ struct ScenarioField {
     f.required = true;
     return f;
   }
+  /// Whether `value` is one of the choices.
+  constexpr bool has_choice(std::string_view value) const {
+    for (std::size_t i = 0; i < choice_count; ++i) {
+      if (choices[i].value == value) return true;
+    }
+    return false;
+  }
 };
 
 namespace field_rows {
@@ -141,6 +154,38 @@ constexpr ScenarioField choice(std::string_view name, std::size_t default_choice
 constexpr ScenarioField preset(std::string_view name) {
   return of_kind(name, FieldKind::preset, 0, 0, 0).required_field();
 }
+/// A choice among names that are their own labels (an accelerator's architecture).
+template <std::size_t N>
+constexpr ScenarioField choice_of_names(std::string_view name, const std::string_view (&names)[N]) {
+  ScenarioField f = of_kind(name, FieldKind::choice, 0, 0, 0);
+  for (std::string_view value : names) f.choices[f.choice_count++] = {value, value};
+  return f;
+}
+/// An object of numbers from min to max keyed by `keys` (the number formats, …).
+constexpr ScenarioField named_numbers(std::string_view name,
+                                      std::initializer_list<FieldChoice> keys, double min,
+                                      double max) {
+  ScenarioField f = choice(name, 0, keys, FieldKind::named_numbers).without_default();
+  f.min = min;
+  f.max = max;
+  return f;
+}
+/// The same keyed by another field's choices from index `first` on (the stacks, the kernels).
+constexpr ScenarioField named_numbers(std::string_view name, const ScenarioField& keys,
+                                      std::size_t first, double min, double max) {
+  ScenarioField f = named_numbers(name, {}, min, max);
+  for (std::size_t i = first; i < keys.choice_count; ++i)
+    f.choices[f.choice_count++] = keys.choices[i];
+  return f;
+}
+/// An object keyed by `keys` (no keys: one with a table of its own).
+constexpr ScenarioField object(std::string_view name,
+                               std::initializer_list<FieldChoice> keys = {}) {
+  return choice(name, 0, keys, FieldKind::object).without_default();
+}
+constexpr ScenarioField list(std::string_view name) {
+  return of_kind(name, FieldKind::list, 0, 0, 0).without_default();
+}
 
 }  // namespace field_rows
 
@@ -153,7 +198,8 @@ inline constexpr std::array<ScenarioField, 18> kScenarioFields = [] {
           "fields below)"),
       preset("hardware")
           .with_control("Accelerator")
-          .with_docs("a preset id, {\"preset\": id, …overrides}, or a whole accelerator"),
+          .with_docs("a preset id, {\"preset\": id, …overrides}, or a whole accelerator (the "
+                     "hardware fields below)"),
       choice(
           "precision", 0,
           {{"bf16", "bf16"}, {"fp16", "fp16"}, {"fp8", "fp8"}, {"int8", "int8"}, {"int4", "int4"}},
@@ -335,10 +381,139 @@ constexpr const ScenarioField& scenario_field(std::string_view name) {
 constexpr const ScenarioField& model_field(std::string_view name) {
   return field_named(kModelFields, name);
 }
+/// The members of an accelerator object (`"hardware": {…}`), in the order the reader reads them.
+/// Without a preset the required ones are; with one, each member overrides it.
+inline constexpr std::array<ScenarioField, 19> kAcceleratorFields = [] {
+  using namespace field_rows;
+  return std::array<ScenarioField, 19>{
+      text("preset").without_default().with_docs(
+          "a preset accelerator id to start from; the other members override it"),
+      text("id").with_docs("\"custom\", or the preset's id + \"-modified\""),
+      text("name").with_docs("\"Custom accelerator\", or the preset's name + \" (modified)\""),
+      text("source_url").with_docs("the datasheet the figures were copied from"),
+      text("note").with_docs("a remark for people; not read"),
+      // In DType's order (the reader's and the trace's names: dtype_name).
+      named_numbers("peak_flops",
+                    {{"fp32", "fp32"},
+                     {"bf16", "bf16"},
+                     {"fp16", "fp16"},
+                     {"fp8", "fp8"},
+                     {"int8", "int8"},
+                     {"int4", "int4"}},
+                    limits::min_peak_flops, limits::max_peak_flops)
+          .required_field()
+          .with_unit("FLOP/s")
+          .with_docs("dense peak arithmetic per number format (OP/s for integers), at least one; "
+                     "the precision's activations need theirs; a preset's list is replaced whole"),
+      number("memory_bandwidth", 0, limits::min_memory_bandwidth, limits::max_memory_bandwidth)
+          .required_field()
+          .with_unit("bytes/s")
+          .with_docs("HBM bandwidth"),
+      number("memory_capacity", 0, limits::min_memory_capacity, limits::max_memory_capacity)
+          .required_field()
+          .with_unit("bytes")
+          .with_docs("HBM capacity (step 4's memory check)"),
+      integer("compute_units", 0, 0, limits::max_compute_units)
+          .with_docs("SMs or CUs the occupancy terms divide work among; 0 = not stated"),
+      number("sram_per_unit_bytes", 0, limits::min_sram_per_unit_bytes,
+             limits::max_sram_per_unit_bytes)
+          .required_field()
+          .with_unit("bytes")
+          .with_docs("on-chip memory one block may use: sets FlashAttention's block edge"),
+      number("l2_bytes", 0, 0, limits::max_l2_bytes).with_unit("bytes").with_docs("L2 cache size"),
+      number("launch_overhead_seconds", 0, 0, limits::max_launch_overhead_seconds)
+          .with_unit("s")
+          .with_docs("host cost per kernel launch (an assumption; under bound beside the total)"),
+      choice_of_names("architecture", kArchitectures)
+          .without_default()
+          .with_docs("which named attention kernels run on it (src/attention_kernels.hpp); absent "
+                     "or \"\" = not checked"),
+      text("interconnect_name").with_docs("the device-to-device link, for people"),
+      text("interconnect_source_url").with_docs("where the link's bandwidth is stated"),
+      zero_or_number("interconnect_bandwidth", limits::min_interconnect_bandwidth,
+                     limits::max_interconnect_bandwidth)
+          .with_unit("bytes/s")
+          .with_docs("one-way bandwidth per device of the link tensor parallelism all-reduces "
+                     "over; 0 = no link"),
+      // In LinkKind's order.
+      choice("interconnect_kind", 1, {{"nvlink", "NVLink-like"}, {"pcie", "PCIe"}})
+          .with_docs("NCCL's latency class of the link, for the estimate's all-reduces"),
+      flag("interconnect_reduces_in_network", false)
+          .with_docs("the switch sums in-network (NVLink SHARP): an all-reduce sends (N−1)/N of "
+                     "the data each way instead of the ring's 2(N−1)/N"),
+      object("estimate")
+          .with_docs("the calibrated profile timing \"estimate\" uses (the "
+                     "estimate fields below)"),
+  };
+}();
 
-/// The table as JSON text (docs/trace-json.md, "Scenario (input)"): {"scenario": [field…],
-/// "model": [field…]}, each field {name, kind, default, min, max, nullable, required, choices,
-/// unit, symbol, label, hint, docs}.
+/// The members of an accelerator's calibrated profile (`"estimate": {…}`), in the order the
+/// reader reads them. The required ones are unless the preset overridden has a profile.
+inline constexpr std::array<ScenarioField, 14> kEstimateFields = [] {
+  using namespace field_rows;
+  constexpr double low = limits::min_efficiency;
+  constexpr double high = limits::max_efficiency;
+  constexpr double gap = limits::max_profile_seconds;
+  return std::array<ScenarioField, 14>{
+      number("gemm_efficiency", 0, low, high)
+          .required_field()
+          .with_docs("achieved / peak arithmetic of the weight GEMMs"),
+      number("attention_efficiency", 0, low, high)
+          .required_field()
+          .with_docs("achieved / peak arithmetic of the attention kernel (attention_kernel auto)"),
+      number("expert_gemm_efficiency", 0, low, high)
+          .without_default()
+          .with_docs("achieved / peak arithmetic of MoE expert GEMMs (default: gemm_efficiency)"),
+      number("memory_efficiency", 0, low, high)
+          .required_field()
+          .with_docs("achieved / peak bandwidth of every kernel's HBM traffic"),
+      number("interconnect_efficiency", 0, low, high)
+          .required_field()
+          .with_docs("achieved / stated one-way link bandwidth of the all-reduces"),
+      number("all_reduce_overhead_seconds", 0, 0, gap)
+          .with_unit("s")
+          .with_docs("per all-reduce call, beyond NCCL's own latency"),
+      number("kernel_gap_seconds", 0, 0, gap)
+          .with_unit("s")
+          .with_docs("host gap per kernel launched on its own (graphs off)"),
+      number("graph_launch_gap_seconds", 0, 0, gap)
+          .with_unit("s")
+          .with_docs("gap per kernel replayed from a graph (graphs on)"),
+      number("memory_latency_seconds", 0, 0, gap)
+          .with_unit("s")
+          .with_docs("fixed device time of every kernel before its bytes stream (a floor inside "
+                     "the memory term)"),
+      named_numbers("stack_gap_seconds", scenario_field("stack"), 0, 0, gap)
+          .with_unit("s")
+          .with_docs("host gap per kernel launch under each stack (default: kernel_gap_seconds; "
+                     "kernels never has one)"),
+      // Without auto, which is attention_efficiency itself.
+      named_numbers("attention_kernel_efficiency", scenario_field("attention_kernel"), 1, low, high)
+          .with_docs("η_c of each named attention kernel (default: attention_efficiency)"),
+      // In IntervalFamily's order.
+      object("interval", {{"end_to_end_single", "end_to_end_single"},
+                          {"end_to_end_parallel", "end_to_end_parallel"},
+                          {"gemm", "gemm"},
+                          {"attention", "attention"},
+                          {"elementwise", "elementwise"},
+                          {"all_reduce", "all_reduce"}})
+          .with_docs("per family, {low: 0.01 … 1, high: 1 … 100}, each 1 when absent: the p10–p90 "
+                     "of measured / estimated seconds on held-out rows (docs/validation.md)"),
+      list("fitted_on").with_docs("the ids of the measurements the profile was fitted on"),
+      text("fit").with_docs("how the profile was fitted"),
+  };
+}();
+
+constexpr const ScenarioField& accelerator_field(std::string_view name) {
+  return field_named(kAcceleratorFields, name);
+}
+constexpr const ScenarioField& estimate_field(std::string_view name) {
+  return field_named(kEstimateFields, name);
+}
+
+/// The tables as JSON text (docs/trace-json.md, "Scenario (input)"): {"scenario": [field…],
+/// "model": [field…], "hardware": [field…], "estimate": [field…]}, each field {name, kind,
+/// default, min, max, nullable, required, choices, unit, symbol, label, hint, docs}.
 std::string scenario_fields_json();
 
 }  // namespace prefill_trace

@@ -65,9 +65,10 @@ FiguresReply trace_figures(std::string_view scenario_json);
 std::string figures_layout();
 
 /// The scenario's input fields as JSON (docs/trace-json.md, "Scenario (input)"): {"scenario":
-/// [field…], "model": [field…]}, each {name, kind, default, min, max, nullable, required,
-/// choices: [{value, label}], unit, symbol, label, hint, docs}: what the page's controls are
-/// built from.
+/// [field…], "model": [field…], "hardware": [field…], "estimate": [field…]} (the scenario's own
+/// members, a model shape's, an accelerator's and its estimate profile's), each {name, kind,
+/// default, min, max, nullable, required, choices: [{value, label}], unit, symbol, label, hint,
+/// docs}: what the page's controls are built from.
 std::string scenario_fields();
 
 /// The lesson file compiled into the engine, byte for byte, and its published name.

@@ -1,13 +1,16 @@
-// The scenario's field table (src/scenario_fields.hpp) against the reader that uses it and the
-// enums its choices select: each bound admits its own ends and refuses one step beyond, each
-// choice's index is the enum value of that name, and the structs' defaults are the table's.
+// The scenario's field tables (src/scenario_fields.hpp) against the reader that uses them and the
+// enums their choices select: each bound admits its own ends and refuses one step beyond, each
+// choice's index is the enum value of that name, each required field is, and the structs'
+// defaults are the tables'.
 
 #include "scenario_fields.hpp"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
@@ -30,6 +33,17 @@ bool is_bounded(const ScenarioField& field) {
          field.kind == FieldKind::zero_or_number;
 }
 
+// One step beyond each end of a bounded field: 1 for an integer; for a real, −1 below a floor of
+// 0, else a tenth of the bound (the floors 1e-30, 1e-3, 0.01, 1024 and 1e6 are far above the
+// next double).
+std::array<double, 2> beyond_ends(const ScenarioField& field) {
+  const bool integral = field.kind == FieldKind::integer;
+  return {integral         ? field.min - 1
+          : field.min == 0 ? -1
+                           : field.min * 0.9,
+          integral ? field.max + 1 : field.max * 1.1};
+}
+
 // tensor_parallel above 1 needs a model it divides; its ends are checked by their own test.
 bool shape_dependent(const ScenarioField& field) {
   return field.name == "tensor_parallel";
@@ -43,12 +57,7 @@ TEST(ScenarioFields, EachBoundAdmitsItsEndsAndRefusesBeyond) {
     // chunk_tokens at its maximum with T = 1: one chunk; at its minimum (0): the whole prompt.
     EXPECT_TRUE(with_member(std::string(field.name), field.min).ok()) << path << " = min";
     EXPECT_TRUE(with_member(std::string(field.name), field.max).ok()) << path << " = max";
-    // One step beyond each end: 1 for an integer; for a real, −1 below a floor of 0, else a
-    // tenth of the bound (the floors 1e-30 and 1e-3 are far above the next double).
-    const bool integral = field.kind == FieldKind::integer;
-    const double below = integral ? field.min - 1 : field.min == 0 ? -1 : field.min * 0.9;
-    const double above = integral ? field.max + 1 : field.max * 1.1;
-    for (const double beyond : {below, above}) {
+    for (const double beyond : beyond_ends(field)) {
       const auto refused = with_member(std::string(field.name), beyond);
       ASSERT_FALSE(refused.ok()) << path << " = " << beyond;
       EXPECT_EQ(refused.failure().code, ErrorCode::out_of_range) << path << " = " << beyond;
@@ -147,10 +156,220 @@ TEST(ScenarioFields, StructDefaultsAreTheTables) {
   EXPECT_EQ(static_cast<std::size_t>(shape.mlp), model_field("mlp").default_choice);
 }
 
+// An accelerator object with one member set: over the H100 preset (whose profile states every
+// efficiency), or, with `custom`, over the smallest whole accelerator that runs bf16.
+json accelerator_with(const std::string& name, const json& value, bool custom = false) {
+  json hardware = custom ? json{{"peak_flops", {{"bf16", 1e15}}},
+                                {"memory_bandwidth", 3e12},
+                                {"memory_capacity", 8e10},
+                                {"sram_per_unit_bytes", 228000}}
+                         : json{{"preset", "h100-sxm"}};
+  hardware[name] = value;
+  return hardware;
+}
+// An estimate profile with one member set, over the preset's or, with `custom`, over a custom
+// accelerator's stating only the required efficiencies.
+json estimate_with(const std::string& name, const json& value, bool custom = false) {
+  json profile = custom ? json{{"gemm_efficiency", 0.7},
+                               {"attention_efficiency", 0.5},
+                               {"memory_efficiency", 0.6},
+                               {"interconnect_efficiency", 0.8}}
+                        : json::object();
+  profile[name] = value;
+  return accelerator_with("estimate", profile, custom);
+}
+
+// Each bounded member, and each key of a keyed object of numbers (a number format's peak, a
+// stack's gap, a kernel's efficiency), admits its ends and is refused one step beyond at its
+// path. `set` puts the value in place, `path` is where the error must be.
+template <std::size_t N, typename Set>
+int check_bounds(const std::array<ScenarioField, N>& table, const std::string& prefix, Set set) {
+  int checked = 0;
+  for (const ScenarioField& field : table) {
+    const bool keyed = field.kind == FieldKind::named_numbers;
+    if (!is_bounded(field) && !keyed) continue;
+    for (std::size_t key = 0; key < (keyed ? field.choice_count : 1); ++key) {
+      const std::string name(field.name);
+      const std::string path =
+          prefix + name + (keyed ? "/" + std::string(field.choices[key].value) : "");
+      const auto with = [&](double value) {
+        json member = value;
+        if (keyed) {
+          // The scenario's bf16 arithmetic needs a bf16 peak whichever format is set.
+          member = field.name == "peak_flops" ? json{{"bf16", 1e15}} : json::object();
+          member[std::string(field.choices[key].value)] = value;
+        }
+        return with_member("hardware", set(name, member));
+      };
+      EXPECT_TRUE(with(field.min).ok()) << path << " = min";
+      EXPECT_TRUE(with(field.max).ok()) << path << " = max";
+      for (const double beyond : beyond_ends(field)) {
+        const auto refused = with(beyond);
+        EXPECT_FALSE(refused.ok()) << path << " = " << beyond;
+        if (refused.ok()) continue;
+        EXPECT_EQ(refused.failure().code, ErrorCode::out_of_range) << path << " = " << beyond;
+        EXPECT_EQ(refused.failure().path, path);
+      }
+      ++checked;
+    }
+  }
+  return checked;
+}
+
+TEST(AcceleratorFields, EachBoundAdmitsItsEndsAndRefusesBeyond) {
+  // memory_bandwidth, memory_capacity, compute_units, sram_per_unit_bytes, l2_bytes,
+  // launch_overhead_seconds, interconnect_bandwidth, and peak_flops' 6 number formats.
+  EXPECT_EQ(check_bounds(
+                kAcceleratorFields, "/hardware/",
+                [](const std::string& name, const json& v) { return accelerator_with(name, v); }),
+            7 + 6);
+  // 5 efficiencies, 4 times, 6 stacks' gaps and 4 kernels' efficiencies.
+  EXPECT_EQ(
+      check_bounds(kEstimateFields, "/hardware/estimate/",
+                   [](const std::string& name, const json& v) { return estimate_with(name, v); }),
+      5 + 4 + 6 + 4);
+}
+
+TEST(AcceleratorFields, KeyedObjectsRefuseOtherKeys) {
+  for (const auto& [hardware, path] :
+       {std::pair{accelerator_with("peak_flops", {{"bf16", 1e15}, {"tf32", 1e14}}),
+                  "/hardware/peak_flops/tf32"},
+        {estimate_with("stack_gap_seconds", {{"tgi", 0}}),
+         "/hardware/estimate/stack_gap_seconds/tgi"},
+        {estimate_with("attention_kernel_efficiency", {{"auto", 0.5}}),
+         "/hardware/estimate/attention_kernel_efficiency/auto"},
+        {estimate_with("interval", {{"decode", {{"low", 1}}}}),
+         "/hardware/estimate/interval/decode"}}) {
+    const auto refused = with_member("hardware", hardware);
+    ASSERT_FALSE(refused.ok()) << path;
+    EXPECT_EQ(refused.failure().code, ErrorCode::unknown_field);
+    EXPECT_EQ(refused.failure().path, path);
+  }
+  // Every family of the interval is read into its own slot (IntervalFamily's order).
+  const ScenarioField& interval = estimate_field("interval");
+  ASSERT_EQ(interval.choice_count, kIntervalFamilyCount);
+  for (std::size_t i = 0; i < kIntervalFamilyCount; ++i) {
+    const char* family = interval_family_name(static_cast<IntervalFamily>(i));
+    EXPECT_EQ(interval.choices[i].value, family);
+    const auto read =
+        with_member("hardware", estimate_with("interval", {{family, {{"low", 0.5}, {"high", 2}}}}));
+    ASSERT_TRUE(read.ok()) << family << ": " << read.error();
+    EXPECT_EQ(read->hardware.estimate.interval[i][0], 0.5) << family;
+    EXPECT_EQ(read->hardware.estimate.interval[i][1], 2.0) << family;
+  }
+}
+
+// Without a preset (or, for the profile, without the preset's profile) each required member is
+// refused when absent, at its path; every other member may be left out.
+TEST(AcceleratorFields, RequiredMeansRequiredWithoutAPreset) {
+  int required = 0;
+  for (const auto& [table, prefix] : {std::pair{kAcceleratorFields.data(), "/hardware/"},
+                                      std::pair{kEstimateFields.data(), "/hardware/estimate/"}}) {
+    const bool profile = table == kEstimateFields.data();
+    const std::size_t count = profile ? kEstimateFields.size() : kAcceleratorFields.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      const ScenarioField& field = table[i];
+      json custom = profile ? estimate_with("fit", "", true) : accelerator_with("note", "", true);
+      json& object = profile ? custom.at("estimate") : custom;
+      object.erase(std::string(field.name));
+      const auto read = with_member("hardware", custom);
+      EXPECT_EQ(read.ok(), !field.required) << prefix << field.name;
+      if (!field.required) continue;
+      ++required;
+      EXPECT_EQ(read.failure().code, ErrorCode::missing_field);
+      EXPECT_EQ(read.failure().path, prefix + std::string(field.name));
+      // Over a preset that states it, it may be left out.
+      json over_preset = profile ? estimate_with("fit", "") : accelerator_with("note", "");
+      (profile ? over_preset.at("estimate") : over_preset).erase(std::string(field.name));
+      EXPECT_TRUE(with_member("hardware", over_preset).ok()) << field.name;
+    }
+  }
+  EXPECT_EQ(required, 4 + 4);  // peak_flops, bandwidth, capacity, SRAM; the 4 efficiencies
+}
+
+TEST(AcceleratorFields, ChoicesAreReadInTheirEnumsOrder) {
+  const ScenarioField& peaks = accelerator_field("peak_flops");
+  ASSERT_EQ(peaks.choice_count, 6u);
+  for (std::size_t i = 0; i < peaks.choice_count; ++i)
+    EXPECT_EQ(peaks.choices[i].value, dtype_name(static_cast<DType>(i)));
+  const ScenarioField& kind = accelerator_field("interconnect_kind");
+  for (std::size_t i = 0; i < kind.choice_count; ++i) {
+    const auto read = with_member(
+        "hardware", accelerator_with("interconnect_kind", std::string(kind.choices[i].value)));
+    ASSERT_TRUE(read.ok());
+    EXPECT_EQ(static_cast<std::size_t>(read->hardware.interconnect_kind), i);
+  }
+  // architecture: the names src/attention_kernels.hpp knows, or "" (not checked).
+  const ScenarioField& architecture = accelerator_field("architecture");
+  ASSERT_EQ(architecture.choice_count, std::size(kArchitectures));
+  for (std::size_t i = 0; i < architecture.choice_count; ++i) {
+    EXPECT_EQ(architecture.choices[i].value, kArchitectures[i]);
+    EXPECT_TRUE(with_member("hardware",
+                            accelerator_with("architecture", std::string(kArchitectures[i]), true))
+                    .ok());
+  }
+  EXPECT_TRUE(with_member("hardware", accelerator_with("architecture", "", true)).ok());
+  for (const char* name : {"architecture", "interconnect_kind"}) {
+    const auto refused = with_member("hardware", accelerator_with(name, "no-such-value"));
+    ASSERT_FALSE(refused.ok()) << name;
+    EXPECT_EQ(refused.failure().code, ErrorCode::unknown_name);
+    EXPECT_EQ(refused.failure().path, "/hardware/" + std::string(name));
+  }
+}
+
+TEST(AcceleratorFields, DefaultsAreTheTables) {
+  const auto custom = with_member("hardware", accelerator_with("note", "", true));
+  ASSERT_TRUE(custom.ok());
+  const Accelerator& read = custom->hardware;
+  const Accelerator built;
+  EXPECT_EQ(read.interconnect_kind, LinkKind::pcie);  // docs/trace-json.md: pcie unless stated
+  EXPECT_EQ(built.interconnect_kind, read.interconnect_kind);
+  EXPECT_EQ(static_cast<std::size_t>(read.interconnect_kind),
+            accelerator_field("interconnect_kind").default_choice);
+  EXPECT_EQ(read.interconnect_reduces_in_network,
+            accelerator_field("interconnect_reduces_in_network").default_number != 0);
+  EXPECT_EQ(read.compute_units, accelerator_field("compute_units").default_integer());
+  EXPECT_EQ(read.l2_bytes, accelerator_field("l2_bytes").default_number);
+  EXPECT_EQ(read.launch_overhead_seconds,
+            accelerator_field("launch_overhead_seconds").default_number);
+  EXPECT_EQ(read.interconnect_bandwidth,
+            accelerator_field("interconnect_bandwidth").default_number);
+}
+
+// The preset files are read without presets: an entry that names one is refused at its
+// "preset", before its type is looked at; a string entry likewise at its own path.
+TEST(AcceleratorFields, PresetFilesCannotNamePresets) {
+  const std::string model = R"({"models": [{"layers": 1, "d_model": 8, "query_heads": 1,
+                                            "d_ff": 8, "vocab": 8}]})";
+  const std::string hardware = R"({"accelerators": [{"peak_flops": {"bf16": 1e15},
+      "memory_bandwidth": 1e12, "memory_capacity": 1e10, "sram_per_unit_bytes": 1e5}]})";
+  ASSERT_TRUE(parse_presets(model, hardware).ok());
+  for (const auto& [models, accelerators, where] :
+       {std::tuple{std::string(R"({"models": [{"preset": 5}]})"), hardware,
+                   "/models/0/preset: presets are not available here"},
+        {model, std::string(R"({"accelerators": [{"preset": 5}]})"),
+         "/accelerators/0/preset: presets are not available here"},
+        {model, std::string(R"({"accelerators": ["h100-sxm"]})"),
+         "/accelerators/0: presets are not available here"}}) {
+    const auto refused = parse_presets(models, accelerators);
+    ASSERT_FALSE(refused.ok()) << where;
+    EXPECT_NE(refused.failure().what.find(where), std::string::npos) << refused.failure().what;
+  }
+}
+
 TEST(ScenarioFields, TheFacadeExportsEveryRow) {
   const json table = json::parse(api::scenario_fields());
   ASSERT_EQ(table.at("scenario").size(), kScenarioFields.size());
   ASSERT_EQ(table.at("model").size(), kModelFields.size());
+  ASSERT_EQ(table.at("hardware").size(), kAcceleratorFields.size());
+  ASSERT_EQ(table.at("estimate").size(), kEstimateFields.size());
+  const json& peaks = table.at("hardware").at(5);
+  EXPECT_EQ(peaks.at("name"), "peak_flops");
+  EXPECT_EQ(peaks.at("kind"), "named_numbers");
+  EXPECT_EQ(peaks.at("min"), limits::min_peak_flops);
+  EXPECT_EQ(peaks.at("max"), limits::max_peak_flops);
+  EXPECT_TRUE(peaks.at("required"));
+  EXPECT_EQ(table.at("estimate").at(0).at("name"), "gemm_efficiency");
   const json& prompt = table.at("scenario").at(3);
   EXPECT_EQ(prompt.at("name"), "prompt_tokens");
   EXPECT_EQ(prompt.at("max"), limits::max_prompt_tokens);

@@ -1,9 +1,10 @@
 // The scenario's input fields are described once, in the engine (src/scenario_fields.hpp,
-// exported as scenarioFields()). Here the places that state them for people and programs are
-// checked against that table: docs/trace-json.md's field tables (each row rendered from the
-// table), bindings/prefill-trace.d.ts's ScenarioInput and ModelShapeInput, and the page's own
-// defaults and field lists (web/src/scenario.js). A field added to the engine without its docs
-// row or its typing fails here, naming it.
+// exported as scenarioFields()): the scenario's own, a model shape's, an accelerator's and its
+// estimate profile's. Here the places that state them for people and programs are checked
+// against those tables: docs/trace-json.md's field tables (each row rendered from the table),
+// bindings/prefill-trace.d.ts's ScenarioInput, ModelShapeInput, AcceleratorInput and
+// EstimateProfileInput, and the page's own defaults and field lists (web/src/scenario.js). A
+// field added to the engine without its docs row or its typing fails here, naming it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -15,10 +16,13 @@ const module = await loadModule();
 const table = JSON.parse(module.scenarioFields());
 
 const code = (value) => `\`${typeof value === "string" ? JSON.stringify(value) : String(value)}\``;
+// A bound as the docs print it: 1e15 rather than fifteen zeros.
+const bound = (value) => (Math.abs(value) >= 1e12 ? value.toExponential().replace("e+", "e") : String(value));
 
 /** A field's docs row: | name | type | default | range | meaning |. */
 export function docsRow(field) {
   const choices = field.choices.map((c) => code(c.value)).join(" or ");
+  const keys = field.choices.map((c) => code(c.value)).join(", ");
   const types = {
     integer: "integer",
     number: "number",
@@ -27,11 +31,14 @@ export function docsRow(field) {
     flag: "`true` or `false`",
     text: "string",
     preset: choices ? `${choices}, or an object` : "preset id or object",
+    named_numbers: `object: ${keys} → number`,
+    object: keys ? `object: ${keys} → object` : "object",
+    list: "array",
   };
   const type = types[field.kind] + (field.nullable ? " or `null`" : "");
   const unit = field.unit ? ` ${field.unit}` : "";
   const range =
-    field.min === null ? "" : `${field.kind === "zero_or_number" ? "0, or " : ""}${field.min} … ${field.max}${unit}`;
+    field.min === null ? "" : `${field.kind === "zero_or_number" ? "0, or " : ""}${bound(field.min)} … ${bound(field.max)}${unit}`;
   const fallback = field.default === null ? (field.required ? "required" : "—") : code(field.default);
   return `| \`${field.name}\` | ${type} | ${fallback} | ${range} | ${field.docs} |`;
 }
@@ -43,24 +50,52 @@ function section(docs, heading) {
   return docs.slice(start, end < 0 ? undefined : end);
 }
 
-test("the engine's table has the scenario's and the model shape's fields", () => {
+// The engine's tables in the order docs/trace-json.md states them.
+const tables = [
+  ["scenario", table.scenario],
+  ["model", table.model],
+  ["hardware", table.hardware],
+  ["estimate", table.estimate],
+];
+
+test("the engine's table has the scenario's, the model shape's and the accelerator's fields", () => {
   const names = table.scenario.map((f) => f.name);
   assert.ok(names.includes("prompt_tokens") && names.includes("tensor_parallel"), names.join());
   assert.ok(table.model.some((f) => f.name === "d_model"));
-  for (const field of [...table.scenario, ...table.model]) {
-    assert.ok(field.docs.length > 0, `${field.name} has a line of docs`);
-    if (field.min !== null) assert.ok(field.min <= field.max, field.name);
+  assert.ok(table.hardware.some((f) => f.name === "memory_bandwidth"));
+  assert.ok(table.estimate.some((f) => f.name === "gemm_efficiency"));
+  for (const [, rows] of tables) {
+    for (const field of rows) {
+      assert.ok(field.docs.length > 0, `${field.name} has a line of docs`);
+      if (field.min !== null) assert.ok(field.min <= field.max, field.name);
+    }
   }
 });
 
-test("docs/trace-json.md has the table's row for every field, and no other", () => {
+// The section's tables: each a list of its body rows (the lines after the header and the rule).
+function markdownTables(text) {
+  const found = [];
+  let rows = null;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("|")) rows = null;
+    else if (rows === null) found.push((rows = []));
+    else if (!line.startsWith("|---")) rows.push(line);
+  }
+  return found;
+}
+
+test("docs/trace-json.md has one table per engine table, its rows rendered from it, in order", () => {
   const input = section(readFileSync(path.join(root, "docs/trace-json.md"), "utf8"), "Scenario (input)");
-  const expected = [...table.scenario, ...table.model].map(docsRow);
-  const missing = expected.filter((row) => !input.split("\n").includes(row));
-  assert.deepEqual(missing, [], "rows docs/trace-json.md lacks or states differently (paste these)");
-  const stated = input.split("\n").filter((line) => line.startsWith("| `"));
-  const stale = stated.filter((line) => !expected.includes(line));
-  assert.deepEqual(stale, [], "rows of docs/trace-json.md the engine's table does not have");
+  const stated = markdownTables(input);
+  assert.equal(stated.length, tables.length, "field tables in the docs' Scenario (input)");
+  tables.forEach(([name, rows], i) => {
+    const expected = rows.map(docsRow);
+    const missing = expected.filter((row) => !stated[i].includes(row));
+    assert.deepEqual(missing, [], `rows the docs' ${name} table lacks or states differently (paste these)`);
+    const stale = stated[i].filter((row) => !expected.includes(row));
+    assert.deepEqual(stale, [], `rows of the docs' ${name} table the engine's table does not have`);
+    assert.deepEqual(stated[i], expected, `the docs' ${name} table in the engine's order`);
+  });
 });
 
 // `name?: type;` members of `export interface Name { … }`, one per line.
@@ -75,19 +110,36 @@ function members(dts, name) {
   return out;
 }
 
-// The TypeScript type a field's kind reads as; a preset's is only checked to start with it.
+// The TypeScript type a field's kind reads as; a preset's and a keyed object's are only checked
+// to start with it (their values' types are written out), an object with a table of its own is
+// that table's interface.
 function typeOf(field) {
   const union = field.choices.map((c) => JSON.stringify(c.value)).join(" | ");
-  const base = { integer: "number", number: "number", zero_or_number: "number", choice: union, flag: "boolean", text: "string" }[field.kind];
+  const base = {
+    integer: "number",
+    number: "number",
+    zero_or_number: "number",
+    choice: union,
+    flag: "boolean",
+    text: "string",
+    named_numbers: `Partial<Record<${union}, number>>`,
+    list: "string[]",
+  }[field.kind];
   return base === undefined ? null : base + (field.nullable ? " | null" : "");
 }
+const typePrefix = (field) =>
+  field.kind === "object" ? `Partial<Record<${field.choices.map((c) => JSON.stringify(c.value)).join(" | ")}, ` : typeOf({ ...field, kind: "choice" });
+const nestedInterfaces = { estimate: "EstimateProfileInput" };
 
 test("bindings/prefill-trace.d.ts types every field as the table reads it", () => {
   const dts = readFileSync(path.join(root, "bindings/prefill-trace.d.ts"), "utf8");
   for (const [interfaceName, rows, requiredWhen] of [
     ["ScenarioInput", table.scenario, (f) => f.required],
-    // A shape's numbers are required only without a preset: optional in the type.
+    // A shape's, an accelerator's and a profile's numbers are required only without a preset
+    // (a profile's: one to override): optional in the type.
     ["ModelShapeInput", table.model, () => false],
+    ["AcceleratorInput", table.hardware, () => false],
+    ["EstimateProfileInput", table.estimate, () => false],
   ]) {
     const declared = members(dts, interfaceName);
     assert.deepEqual([...declared.keys()].sort(), rows.map((f) => f.name).sort(), `${interfaceName}'s members`);
@@ -96,7 +148,8 @@ test("bindings/prefill-trace.d.ts types every field as the table reads it", () =
       assert.equal(optional, !requiredWhen(field), `${interfaceName}.${field.name} optional`);
       const expected = typeOf(field);
       if (expected !== null) assert.equal(type, expected, `${interfaceName}.${field.name}`);
-      else if (field.choices.length) assert.ok(type.startsWith(typeOf({ ...field, kind: "choice" })), field.name);
+      else if (field.choices.length) assert.ok(type.startsWith(typePrefix(field)), `${interfaceName}.${field.name}: ${type}`);
+      else if (field.kind === "object") assert.equal(type, nestedInterfaces[field.name], `${interfaceName}.${field.name}`);
     }
   }
 });
