@@ -63,6 +63,11 @@ class IterationCost {
     }
     add_decode_uncached(index);
   }
+  /// Sizes the decode cache for every context below `contexts` (the run's longest request).
+  void reserve_decode_contexts(int64_t contexts) {
+    if (contexts > static_cast<int64_t>(decode_cache_.size()))
+      decode_cache_.resize(static_cast<std::size_t>(contexts));
+  }
   /// Requests that emit a token at the end of the iteration (decodes and finished prefills).
   void add_sampled(int64_t requests) { sampled_ += requests; }
   /// The iteration's device time.
