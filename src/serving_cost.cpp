@@ -79,7 +79,7 @@ std::vector<Operator> IterationOperators::head_operators(int64_t requests) const
   return ops;
 }
 
-Operator IterationOperators::timed(Operator op) const {
+Operator IterationOperators::timed(const Operator& op) const {
   return single_row_.timed(op);
 }
 

@@ -34,7 +34,7 @@ class IterationOperators {
   /// LM head and sampling for `requests` last positions.
   std::vector<Operator> head_operators(int64_t requests) const;
   /// Times an operator whose FLOPs and bytes were summed over requests: one kernel, one launch.
-  Operator timed(Operator op) const;
+  Operator timed(const Operator& op) const;
   const Scenario& device() const { return device_; }
 
  private:

@@ -173,10 +173,12 @@ class Simulation {
     int64_t prefill_tokens;  // 0: a decode row
   };
 
-  // Tokens of one iteration: prompt tokens prefilled and decode rows.
+  // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
+  // emit a token at its end (decodes, and prompts whose last chunk runs).
   struct Tally {
     int64_t prefill_tokens = 0;
     int64_t decode_tokens = 0;
+    int64_t sampled = 0;
   };
 
   int64_t remaining_prompt(int index) const {
@@ -186,19 +188,23 @@ class Simulation {
 
   void add_prefill(Instance& in, Tally& tally, int index, int64_t tokens) {
     in.cost->add_prefill(tokens, states_[static_cast<std::size_t>(index)].prefilled);
+    if (tokens == remaining_prompt(index)) ++tally.sampled;
     work_.push_back(Work{index, tokens});
     tally.prefill_tokens += tokens;
   }
 
   void add_decodes(Instance& in, Tally& tally) {
-    work_.reserve(work_.size() + in.running.size());
+    IterationCost& cost = *in.cost;
+    int64_t decodes = 0;
     for (const int index : in.running) {
       const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
       if (generated == 0) continue;  // still prefilling
-      in.cost->add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
+      cost.add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
       work_.push_back(Work{index, 0});
-      ++tally.decode_tokens;
+      ++decodes;
     }
+    tally.decode_tokens += decodes;
+    tally.sampled += decodes;
   }
 
   // A decode instance: admits the requests handed over to it, then decodes every running one.
@@ -262,12 +268,7 @@ class Simulation {
     } else {
       schedule_prefill_first(in, tally);
     }
-    // Requests that emit a token at the end: decodes, and prompts whose last chunk ran.
-    int64_t sampled = 0;
-    for (const Work& w : work_) {
-      if (w.prefill_tokens == 0 || w.prefill_tokens == remaining_prompt(w.index)) ++sampled;
-    }
-    in.cost->add_sampled(sampled);
+    in.cost->add_sampled(tally.sampled);
     const double start = in.clock;
     const double duration = in.cost->seconds();
     const double end = start + duration;

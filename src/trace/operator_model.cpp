@@ -108,6 +108,7 @@ std::vector<Operator> OperatorModel::attention(const AttentionSums& sums) const 
   const double a = widths_.activations;
   const double c = widths_.kv;
   std::vector<Operator> ops;
+  ops.reserve(4);  // kv_cache_write and one or three attention kernels: one allocation
   const double kv_elems = 2 * rows_ * hkv * dh;
   ops.push_back(timed(Operator{"kv_cache_write", 3, layers_, chunks_, 0, 0,
                                HbmBytes{0, kv_elems * a, kv_elems * c, 0}}));
