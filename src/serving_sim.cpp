@@ -168,9 +168,9 @@ class Simulation {
     }
   }
 
-  struct Work {
+  struct PrefillChunk {
     int index;
-    int64_t prefill_tokens;  // 0: a decode row
+    int64_t tokens;
   };
 
   // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
@@ -189,7 +189,7 @@ class Simulation {
   void add_prefill(Instance& in, Tally& tally, int index, int64_t tokens) {
     in.cost->add_prefill(tokens, states_[static_cast<std::size_t>(index)].prefilled);
     if (tokens == remaining_prompt(index)) ++tally.sampled;
-    work_.push_back(Work{index, tokens});
+    prefill_chunks_.push_back(PrefillChunk{index, tokens});
     tally.prefill_tokens += tokens;
   }
 
@@ -200,7 +200,7 @@ class Simulation {
       const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
       if (generated == 0) continue;  // still prefilling
       cost.add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
-      work_.push_back(Work{index, 0});
+      decode_rows_.push_back(index);
       ++decodes;
     }
     tally.decode_tokens += decodes;
@@ -253,12 +253,14 @@ class Simulation {
           batched += remaining_prompt(index);
           add_prefill(in, tally, index, remaining_prompt(index));
         });
-    if (work_.empty()) add_decodes(in, tally);
+    if (prefill_chunks_.empty()) add_decodes(in, tally);
   }
 
-  // One iteration of instance `in`: what it runs (work_), its duration, and what follows.
+  // One iteration of instance `in`: what it runs (decode_rows_, prefill_chunks_), its duration,
+  // and what follows.
   void step(Instance& in) {
-    work_.clear();
+    decode_rows_.clear();
+    prefill_chunks_.clear();
     in.cost->begin();
     Tally tally;
     if (in.role == Role::decode) {
@@ -281,28 +283,30 @@ class Simulation {
 
   // The iteration's work done at `end`: prompts prefilled, tokens emitted, requests finished
   // or (from a prefill instance) handed over, and those leave `running`.
+  // Decode rows first, then prefill chunks: the order they were scheduled in (a chunked
+  // iteration adds its decodes before its chunks), which fixes the order of hand-overs.
   void advance_requests(Instance& in, double end) {
     bool removed = false;
-    for (const Work& w : work_) {
-      const auto i = static_cast<std::size_t>(w.index);
-      RequestState& s = states_[i];
-      const RequestSpec& spec = specs_[i];
-      if (w.prefill_tokens > 0) {
-        s.prefilled += w.prefill_tokens;
-        if (s.prefilled < spec.prompt) continue;
-        s.first_token = end;
-        s.last_token = end;
-        s.generated = 1;
-      } else {
-        s.tbt_max = std::max(s.tbt_max, end - s.last_token);
-        s.last_token = end;
-        ++s.generated;
-      }
-      if (s.generated >= spec.output) {
-        finish(in, w.index, end);
+    for (const int index : decode_rows_) {
+      RequestState& s = states_[static_cast<std::size_t>(index)];
+      s.tbt_max = std::max(s.tbt_max, end - s.last_token);
+      s.last_token = end;
+      ++s.generated;
+      if (leaves_after_token(in, index)) {
+        leave(in, index, end);
         removed = true;
-      } else if (in.role == Role::prefill) {
-        hand_over(in, w.index, end);
+      }
+    }
+    for (const PrefillChunk& chunk : prefill_chunks_) {
+      const auto i = static_cast<std::size_t>(chunk.index);
+      RequestState& s = states_[i];
+      s.prefilled += chunk.tokens;
+      if (s.prefilled < specs_[i].prompt) continue;
+      s.first_token = end;
+      s.last_token = end;
+      s.generated = 1;
+      if (leaves_after_token(in, chunk.index)) {
+        leave(in, chunk.index, end);
         removed = true;
       }
     }
@@ -314,6 +318,25 @@ class Simulation {
                                         return s.finished_at >= 0 || s.kv_tokens == 0;
                                       }),
                        in.running.end());
+    }
+  }
+
+  bool finished_output(int index) const {
+    return states_[static_cast<std::size_t>(index)].generated >=
+           specs_[static_cast<std::size_t>(index)].output;
+  }
+
+  // A request leaves an instance's running list after a token when its output is complete, or
+  // from a prefill instance after its first.
+  bool leaves_after_token(const Instance& in, int index) const {
+    return in.role == Role::prefill || finished_output(index);
+  }
+
+  void leave(Instance& in, int index, double end) {
+    if (finished_output(index)) {
+      finish(in, index, end);
+    } else {
+      hand_over(in, index, end);
     }
   }
 
@@ -380,7 +403,10 @@ class Simulation {
   std::vector<Instance> instances_;
   std::vector<RequestState> states_;
   std::vector<double> arrivals_;
-  std::vector<Work> work_;
+  // The iteration being scheduled: request indices of its decode rows (kept apart from the
+  // chunks so that a row is one int written, not a record), then its prefill chunks.
+  std::vector<int> decode_rows_;
+  std::vector<PrefillChunk> prefill_chunks_;
   // A deque, not a vector: a vector copied the whole log (~2 MB at 10,000 requests) into fresh
   // memory at every doubling, the largest source of the run's page faults (perf).
   std::deque<IterationLog> log_;
