@@ -9,6 +9,7 @@
 #include "serving.hpp"
 #include "serving_cost.hpp"
 #include "serving_random.hpp"
+#include "serving_sort.hpp"
 #include "trace.hpp"
 
 namespace prefill_trace {
@@ -424,7 +425,7 @@ Summary summarize(std::vector<double> values) {
   Summary summary;
   summary.count = static_cast<int64_t>(values.size());
   if (values.empty()) return summary;
-  std::sort(values.begin(), values.end());
+  sort_ascending(values);
   double sum = 0;
   for (const double v : values) sum += v;
   summary.mean = sum / static_cast<double>(values.size());
