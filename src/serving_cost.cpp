@@ -79,8 +79,8 @@ std::vector<Operator> IterationOperators::head_operators(int64_t requests) const
   return ops;
 }
 
-Operator IterationOperators::timed(const Operator& op) const {
-  return single_row_.timed(op);
+double IterationOperators::seconds(const Operator& op) const {
+  return single_row_.seconds(op);
 }
 
 IterationCost::IterationCost(const Scenario& scenario) : ops_(scenario) {
@@ -158,7 +158,7 @@ double IterationCost::seconds() {
     kernel.flops = sum_.flops[k];
     kernel.computed_flops = sum_.computed_flops[k];
     kernel.hbm = HbmBytes{0, sum_.bytes[k], 0, 0};
-    attention += kernel.count * ops_.timed(kernel).seconds;
+    attention += kernel.count * ops_.seconds(kernel);
   }
   return token_seconds(rows_) + attention + head_seconds(sampled_);
 }

@@ -33,14 +33,15 @@ class IterationOperators {
   std::vector<Operator> attention_operators(int64_t query_tokens, int64_t prior_tokens) const;
   /// LM head and sampling for `requests` last positions.
   std::vector<Operator> head_operators(int64_t requests) const;
-  /// Times an operator whose FLOPs and bytes were summed over requests: one kernel, one launch.
-  Operator timed(const Operator& op) const;
+  /// The seconds of an operator whose FLOPs and bytes were summed over requests: one kernel,
+  /// one launch.
+  double seconds(const Operator& op) const;
   const Scenario& device() const { return device_; }
 
  private:
   Scenario device_;  // the model's shard, batch 1
   Roofs roofs_;
-  OperatorModel single_row_;  // times summed kernels (built once: timed() runs every iteration)
+  OperatorModel single_row_;  // times summed kernels (built once: seconds() runs every iteration)
 };
 
 class IterationCost {

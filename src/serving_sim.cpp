@@ -587,17 +587,24 @@ Error serving_error(ErrorCode code, const std::string& path, const std::string& 
   return error_at(code, path, what);
 }
 
-// One draw of a length distribution, rounded to a whole number of tokens and at least 1.
-int64_t draw_length(const LengthDistribution& dist, serving_random::Generator& random) {
+// μ of a lognormal length distribution: ln X ~ N(μ, σ²) with E[X] = e^{μ + σ²/2} = mean.
+// Worked out once per distribution, not per draw (ln is a 12-term series).
+double lognormal_mu(const LengthDistribution& dist) {
+  if (dist.kind != LengthDistribution::Kind::lognormal) return 0;
+  const double sigma = dist.b;
+  return serving_random::log(dist.a) - sigma * sigma / 2;
+}
+
+// One draw of a length distribution, rounded to a whole number of tokens and at least 1; `mu`
+// is lognormal_mu(dist).
+int64_t draw_length(const LengthDistribution& dist, double mu, serving_random::Generator& random) {
   switch (dist.kind) {
     case LengthDistribution::Kind::fixed:
       return static_cast<int64_t>(dist.a);
     case LengthDistribution::Kind::uniform:
       return random.uniform_integer(static_cast<int64_t>(dist.a), static_cast<int64_t>(dist.b));
     case LengthDistribution::Kind::lognormal: {
-      // ln X ~ N(μ, σ²) with E[X] = e^{μ + σ²/2} = mean.
       const double sigma = dist.b;
-      const double mu = serving_random::log(dist.a) - sigma * sigma / 2;
       const double x = serving_random::exp(mu + sigma * random.normal());
       const double rounded = std::floor(x + 0.5);
       return static_cast<int64_t>(
@@ -627,15 +634,17 @@ std::vector<RequestSpec> workload(const ServingConfig& config) {
   serving_random::Generator prompts(config.seed ^ 0x50524f4d50540000ULL);  // "PROMPT"
   serving_random::Generator outputs(config.seed ^ 0x4f55545055540000ULL);  // "OUTPUT"
   const double shape = 1 / (config.arrival_cv * config.arrival_cv);
+  const double prompt_mu = lognormal_mu(config.prompt);
+  const double output_mu = lognormal_mu(config.output);
   double time = 0;
   specs.reserve(static_cast<std::size_t>(config.requests));
   for (int64_t i = 0; i < config.requests; ++i) {
     // Poisson: exponential gaps of mean 1. Gamma: shape 1/CV², scale CV² (mean 1).
     time += config.arrival == ArrivalKind::poisson ? arrivals.exponential()
                                                    : arrivals.gamma(shape) / shape;
-    const int64_t prompt = draw_length(config.prompt, prompts);
-    specs.push_back(
-        RequestSpec{time, prompt, cached_of(prompt), draw_length(config.output, outputs)});
+    const int64_t prompt = draw_length(config.prompt, prompt_mu, prompts);
+    specs.push_back(RequestSpec{time, prompt, cached_of(prompt),
+                                draw_length(config.output, output_mu, outputs)});
   }
   return specs;
 }
