@@ -53,17 +53,9 @@ class IterationCost {
   void begin();
   /// A prefill chunk of `tokens` new rows of one request after `prior` keys (cached or computed).
   void add_prefill(int64_t tokens, int64_t prior);
-  /// One decode row of a request whose context holds `context` keys before it. Inline: it runs
-  /// once per running request per iteration, the simulation's innermost loop.
-  void add_decode(int64_t context) {
-    rows_ += 1;
-    const auto index = static_cast<std::size_t>(context);
-    if (index < decode_cache_.size() && decode_cache_[index].known) {
-      add(decode_cache_[index]);
-      return;
-    }
-    add_decode_uncached(index);
-  }
+  /// One decode row per request, in order, whose context holds `contexts[i]` keys before it.
+  /// All of an iteration's rows at once: the simulation's innermost loop.
+  void add_decodes(const std::vector<int64_t>& contexts);
   /// Sizes the decode cache for every context below `contexts` (the run's longest request).
   void reserve_decode_contexts(int64_t contexts) {
     if (contexts > static_cast<int64_t>(decode_cache_.size()))
@@ -85,7 +77,13 @@ class IterationCost {
     bool known = false;
   };
   PieceCost piece(int64_t tokens, int64_t prior) const;
-  void add_decode_uncached(std::size_t context);
+  // The attention of a decode row at `context` keys, cached by context.
+  const PieceCost& decode_piece(int64_t context) {
+    const auto index = static_cast<std::size_t>(context);
+    if (index < decode_cache_.size() && decode_cache_[index].known) return decode_cache_[index];
+    return decode_piece_uncached(index);
+  }
+  const PieceCost& decode_piece_uncached(std::size_t context);
   // Adds a piece's work to the iteration's sums, request after request in the order added (the
   // same additions in the same order, so the same bits natively and in wasm). Only the model's
   // attention kernels are summed: the other slots stay 0.

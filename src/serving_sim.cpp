@@ -195,15 +195,15 @@ class Simulation {
   }
 
   void add_decodes(Instance& in, Tally& tally) {
-    IterationCost& cost = *in.cost;
-    int64_t decodes = 0;
+    decode_contexts_.clear();
     for (const int index : in.running) {
       const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
       if (generated == 0) continue;  // still prefilling
-      cost.add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
+      decode_contexts_.push_back(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
       decode_rows_.push_back(index);
-      ++decodes;
     }
+    in.cost->add_decodes(decode_contexts_);
+    const auto decodes = static_cast<int64_t>(decode_contexts_.size());
     tally.decode_tokens += decodes;
     tally.sampled += decodes;
   }
@@ -407,6 +407,7 @@ class Simulation {
   // The iteration being scheduled: request indices of its decode rows (kept apart from the
   // chunks so that a row is one int written, not a record), then its prefill chunks.
   std::vector<int> decode_rows_;
+  std::vector<int64_t> decode_contexts_;  // keys before each decode row (the cost model's input)
   std::vector<PrefillChunk> prefill_chunks_;
   // A deque, not a vector: a vector copied the whole log (~2 MB at 10,000 requests) into fresh
   // memory at every doubling, the largest source of the run's page faults (perf).
