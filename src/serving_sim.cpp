@@ -293,9 +293,9 @@ class Simulation {
   }
 
   // The iteration's work done at `end`: prompts prefilled, tokens emitted, requests finished
-  // or (from a prefill instance) handed over, and those leave `running`.
-  // Decode rows first, then prefill chunks: the order they were scheduled in (a chunked
-  // iteration adds its decodes before its chunks), which fixes the order of hand-overs.
+  // or (from a prefill instance) handed over, and those leave `running`. Decode rows first,
+  // then prefill chunks: the order they were scheduled in (a chunked iteration adds its decodes
+  // before its chunks), which fixes the order of finishes and hand-overs.
   void advance_requests(Instance& in, double end) {
     bool removed = false;
     for (const int index : decode_rows_) {

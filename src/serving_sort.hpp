@@ -1,7 +1,8 @@
 #pragma once
 // Sorting the serving report's per-request figures (percentiles, quantile curves, and the mean
-// summed in ascending order): a 10,000-request run sorts five or seven such columns, which
-// comparison sorting made ~15 % of the run's instructions (docs/performance.md).
+// summed in ascending order): a 10,000-request run sorts five or seven such columns, where
+// comparison sorting spent ~9 % of the run's time in mispredicted branches
+// (docs/performance.md, "Serving simulation").
 
 #include <vector>
 
