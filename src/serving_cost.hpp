@@ -89,7 +89,7 @@ class IterationCost {
   // attention kernels are summed: the other slots stay 0.
   void add(const PieceCost& cost) {
     // Every model has a first attention kernel (kernels_ ≥ 1): summed without a loop, as it
-    // runs once per decode row per iteration.
+    // runs once per prefill chunk, and per decode row of a materialized-attention model.
     sum_.flops[0] += cost.flops[0];
     sum_.computed_flops[0] += cost.computed_flops[0];
     sum_.bytes[0] += cost.bytes[0];
