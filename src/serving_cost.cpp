@@ -79,8 +79,8 @@ std::vector<Operator> IterationOperators::head_operators(int64_t requests) const
   return ops;
 }
 
-Operator IterationOperators::timed(Operator op) const {
-  return single_row_.timed(op);
+double IterationOperators::seconds(const Operator& op) const {
+  return single_row_.seconds(op);
 }
 
 IterationCost::IterationCost(const Scenario& scenario) : ops_(scenario) {
@@ -134,11 +134,34 @@ void IterationCost::add_prefill(int64_t tokens, int64_t prior) {
   add(cost);
 }
 
-void IterationCost::add_decode_uncached(std::size_t context) {
+const IterationCost::PieceCost& IterationCost::decode_piece_uncached(std::size_t context) {
   if (context >= decode_cache_.size()) decode_cache_.resize(context + context / 2 + 64);
   PieceCost& cached = decode_cache_[context];
   cached = piece(1, static_cast<int64_t>(context));
-  add(cached);
+  return cached;
+}
+
+void IterationCost::add_decodes(const std::vector<int64_t>& contexts) {
+  rows_ += static_cast<int64_t>(contexts.size());
+  if (kernels_ != 1) {
+    for (const int64_t context : contexts) add(decode_piece(context));
+    return;
+  }
+  // One attention kernel (fused): the three sums in locals, added row after row in the same
+  // order as add() would. Accumulated in sum_ they went through memory at every row (a cached
+  // piece might have aliased them), a store-to-load chain that dominated the run's time.
+  double flops = sum_.flops[0];
+  double computed_flops = sum_.computed_flops[0];
+  double bytes = sum_.bytes[0];
+  for (const int64_t context : contexts) {
+    const PieceCost& cost = decode_piece(context);
+    flops += cost.flops[0];
+    computed_flops += cost.computed_flops[0];
+    bytes += cost.bytes[0];
+  }
+  sum_.flops[0] = flops;
+  sum_.computed_flops[0] = computed_flops;
+  sum_.bytes[0] = bytes;
 }
 
 double IterationCost::token_seconds(int64_t rows) {
@@ -158,7 +181,7 @@ double IterationCost::seconds() {
     kernel.flops = sum_.flops[k];
     kernel.computed_flops = sum_.computed_flops[k];
     kernel.hbm = HbmBytes{0, sum_.bytes[k], 0, 0};
-    attention += kernel.count * ops_.timed(kernel).seconds;
+    attention += kernel.count * ops_.seconds(kernel);
   }
   return token_seconds(rows_) + attention + head_seconds(sampled_);
 }

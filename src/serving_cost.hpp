@@ -33,14 +33,15 @@ class IterationOperators {
   std::vector<Operator> attention_operators(int64_t query_tokens, int64_t prior_tokens) const;
   /// LM head and sampling for `requests` last positions.
   std::vector<Operator> head_operators(int64_t requests) const;
-  /// Times an operator whose FLOPs and bytes were summed over requests: one kernel, one launch.
-  Operator timed(Operator op) const;
+  /// The seconds of an operator whose FLOPs and bytes were summed over requests: one kernel,
+  /// one launch.
+  double seconds(const Operator& op) const;
   const Scenario& device() const { return device_; }
 
  private:
   Scenario device_;  // the model's shard, batch 1
   Roofs roofs_;
-  OperatorModel single_row_;  // times summed kernels (built once: timed() runs every iteration)
+  OperatorModel single_row_;  // times summed kernels (built once: seconds() runs every iteration)
 };
 
 class IterationCost {
@@ -52,16 +53,13 @@ class IterationCost {
   void begin();
   /// A prefill chunk of `tokens` new rows of one request after `prior` keys (cached or computed).
   void add_prefill(int64_t tokens, int64_t prior);
-  /// One decode row of a request whose context holds `context` keys before it. Inline: it runs
-  /// once per running request per iteration, the simulation's innermost loop.
-  void add_decode(int64_t context) {
-    rows_ += 1;
-    const auto index = static_cast<std::size_t>(context);
-    if (index < decode_cache_.size() && decode_cache_[index].known) {
-      add(decode_cache_[index]);
-      return;
-    }
-    add_decode_uncached(index);
+  /// One decode row per request, in order, whose context holds `contexts[i]` keys before it.
+  /// All of an iteration's rows at once: the simulation's innermost loop.
+  void add_decodes(const std::vector<int64_t>& contexts);
+  /// Sizes the decode cache for every context below `contexts` (the run's longest request).
+  void reserve_decode_contexts(int64_t contexts) {
+    if (contexts > static_cast<int64_t>(decode_cache_.size()))
+      decode_cache_.resize(static_cast<std::size_t>(contexts));
   }
   /// Requests that emit a token at the end of the iteration (decodes and finished prefills).
   void add_sampled(int64_t requests) { sampled_ += requests; }
@@ -79,13 +77,19 @@ class IterationCost {
     bool known = false;
   };
   PieceCost piece(int64_t tokens, int64_t prior) const;
-  void add_decode_uncached(std::size_t context);
+  // The attention of a decode row at `context` keys, cached by context.
+  const PieceCost& decode_piece(int64_t context) {
+    const auto index = static_cast<std::size_t>(context);
+    if (index < decode_cache_.size() && decode_cache_[index].known) return decode_cache_[index];
+    return decode_piece_uncached(index);
+  }
+  const PieceCost& decode_piece_uncached(std::size_t context);
   // Adds a piece's work to the iteration's sums, request after request in the order added (the
   // same additions in the same order, so the same bits natively and in wasm). Only the model's
   // attention kernels are summed: the other slots stay 0.
   void add(const PieceCost& cost) {
     // Every model has a first attention kernel (kernels_ ≥ 1): summed without a loop, as it
-    // runs once per decode row per iteration.
+    // runs once per prefill chunk, and per decode row of a materialized-attention model.
     sum_.flops[0] += cost.flops[0];
     sum_.computed_flops[0] += cost.computed_flops[0];
     sum_.bytes[0] += cost.bytes[0];

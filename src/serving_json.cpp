@@ -8,6 +8,7 @@
 #include "json_write.hpp"
 #include "limits.hpp"
 #include "prefill_trace/number_text.hpp"
+#include "serving_sort.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -465,7 +466,7 @@ json config_json(const ServingConfig& c) {
 // chart draws as is.
 json quantile_curve(std::vector<double> values) {
   if (values.empty()) return nullptr;
-  std::sort(values.begin(), values.end());
+  sort_ascending(values);
   json curve = json::array();
   for (int q = 0; q <= 100; ++q) {
     const auto rank =

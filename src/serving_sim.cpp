@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <memory>
 
 #include "serving.hpp"
 #include "serving_cost.hpp"
 #include "serving_random.hpp"
+#include "serving_sort.hpp"
 #include "trace.hpp"
 
 namespace prefill_trace {
@@ -85,6 +87,7 @@ class Simulation {
   }
 
   ServingRun run(bool keep_detail) {
+    keep_detail_ = keep_detail;
     const auto total = static_cast<int64_t>(specs_.size());
     while (finished_ < total) {
       Instance* next = nullptr;
@@ -105,7 +108,7 @@ class Simulation {
       }
       step(*next);
     }
-    return report(keep_detail);
+    return report();
   }
 
  private:
@@ -119,12 +122,22 @@ class Simulation {
 
   // Requests that have arrived by `time` and wait for admission anywhere.
   int64_t queued_at(double time) const {
-    const auto arrived = static_cast<int64_t>(
-        std::upper_bound(arrivals_.begin(), arrivals_.end(), time) - arrivals_.begin());
+    const auto arrived = static_cast<int64_t>(arrived_by(time));
     int64_t pending = 0;
     for (const Instance& instance : instances_)
       pending += static_cast<int64_t>(instance.pending.size());
     return std::max<int64_t>(0, arrived - head_) + pending;
+  }
+
+  // Requests that arrived by `time` (arrivals_ is in arrival order): what upper_bound gives,
+  // found by moving a cursor from the last answer. Successive times are close (a step's start,
+  // then its end), so the cursor moves by a request or two where a binary search took ~14
+  // unpredictable branches, twice per iteration.
+  std::size_t arrived_by(double time) const {
+    std::size_t& arrived = arrival_cursor_;
+    while (arrived > 0 && arrivals_[arrived - 1] > time) --arrived;
+    while (arrived < arrivals_.size() && arrivals_[arrived] <= time) ++arrived;
+    return arrived;
   }
 
   double next_action(const Instance& in) const {
@@ -166,15 +179,17 @@ class Simulation {
     }
   }
 
-  struct Work {
+  struct PrefillChunk {
     int index;
-    int64_t prefill_tokens;  // 0: a decode row
+    int64_t tokens;
   };
 
-  // Tokens of one iteration: prompt tokens prefilled and decode rows.
+  // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
+  // emit a token at its end (decodes, and prompts whose last chunk runs).
   struct Tally {
     int64_t prefill_tokens = 0;
     int64_t decode_tokens = 0;
+    int64_t sampled = 0;
   };
 
   int64_t remaining_prompt(int index) const {
@@ -184,19 +199,23 @@ class Simulation {
 
   void add_prefill(Instance& in, Tally& tally, int index, int64_t tokens) {
     in.cost->add_prefill(tokens, states_[static_cast<std::size_t>(index)].prefilled);
-    work_.push_back(Work{index, tokens});
+    if (tokens == remaining_prompt(index)) ++tally.sampled;
+    prefill_chunks_.push_back(PrefillChunk{index, tokens});
     tally.prefill_tokens += tokens;
   }
 
   void add_decodes(Instance& in, Tally& tally) {
-    work_.reserve(work_.size() + in.running.size());
+    decode_contexts_.clear();
     for (const int index : in.running) {
       const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
       if (generated == 0) continue;  // still prefilling
-      in.cost->add_decode(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
-      work_.push_back(Work{index, 0});
-      ++tally.decode_tokens;
+      decode_contexts_.push_back(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
+      decode_rows_.push_back(index);
     }
+    in.cost->add_decodes(decode_contexts_);
+    const auto decodes = static_cast<int64_t>(decode_contexts_.size());
+    tally.decode_tokens += decodes;
+    tally.sampled += decodes;
   }
 
   // A decode instance: admits the requests handed over to it, then decodes every running one.
@@ -245,12 +264,14 @@ class Simulation {
           batched += remaining_prompt(index);
           add_prefill(in, tally, index, remaining_prompt(index));
         });
-    if (work_.empty()) add_decodes(in, tally);
+    if (prefill_chunks_.empty()) add_decodes(in, tally);
   }
 
-  // One iteration of instance `in`: what it runs (work_), its duration, and what follows.
+  // One iteration of instance `in`: what it runs (decode_rows_, prefill_chunks_), its duration,
+  // and what follows.
   void step(Instance& in) {
-    work_.clear();
+    decode_rows_.clear();
+    prefill_chunks_.clear();
     in.cost->begin();
     Tally tally;
     if (in.role == Role::decode) {
@@ -260,12 +281,7 @@ class Simulation {
     } else {
       schedule_prefill_first(in, tally);
     }
-    // Requests that emit a token at the end: decodes, and prompts whose last chunk ran.
-    int64_t sampled = 0;
-    for (const Work& w : work_) {
-      if (w.prefill_tokens == 0 || w.prefill_tokens == remaining_prompt(w.index)) ++sampled;
-    }
-    in.cost->add_sampled(sampled);
+    in.cost->add_sampled(tally.sampled);
     const double start = in.clock;
     const double duration = in.cost->seconds();
     const double end = start + duration;
@@ -277,29 +293,31 @@ class Simulation {
   }
 
   // The iteration's work done at `end`: prompts prefilled, tokens emitted, requests finished
-  // or (from a prefill instance) handed over, and those leave `running`.
+  // or (from a prefill instance) handed over, and those leave `running`. Decode rows first,
+  // then prefill chunks: the order they were scheduled in (a chunked iteration adds its decodes
+  // before its chunks), which fixes the order of finishes and hand-overs.
   void advance_requests(Instance& in, double end) {
     bool removed = false;
-    for (const Work& w : work_) {
-      const auto i = static_cast<std::size_t>(w.index);
-      RequestState& s = states_[i];
-      const RequestSpec& spec = specs_[i];
-      if (w.prefill_tokens > 0) {
-        s.prefilled += w.prefill_tokens;
-        if (s.prefilled < spec.prompt) continue;
-        s.first_token = end;
-        s.last_token = end;
-        s.generated = 1;
-      } else {
-        s.tbt_max = std::max(s.tbt_max, end - s.last_token);
-        s.last_token = end;
-        ++s.generated;
-      }
-      if (s.generated >= spec.output) {
-        finish(in, w.index, end);
+    for (const int index : decode_rows_) {
+      RequestState& s = states_[static_cast<std::size_t>(index)];
+      s.tbt_max = std::max(s.tbt_max, end - s.last_token);
+      s.last_token = end;
+      ++s.generated;
+      if (leaves_after_token(in, index)) {
+        leave(in, index, end);
         removed = true;
-      } else if (in.role == Role::prefill) {
-        hand_over(in, w.index, end);
+      }
+    }
+    for (const PrefillChunk& chunk : prefill_chunks_) {
+      const auto i = static_cast<std::size_t>(chunk.index);
+      RequestState& s = states_[i];
+      s.prefilled += chunk.tokens;
+      if (s.prefilled < specs_[i].prompt) continue;
+      s.first_token = end;
+      s.last_token = end;
+      s.generated = 1;
+      if (leaves_after_token(in, chunk.index)) {
+        leave(in, chunk.index, end);
         removed = true;
       }
     }
@@ -314,7 +332,28 @@ class Simulation {
     }
   }
 
+  bool finished_output(int index) const {
+    return states_[static_cast<std::size_t>(index)].generated >=
+           specs_[static_cast<std::size_t>(index)].output;
+  }
+
+  // A request leaves an instance's running list after a token when its output is complete, or
+  // from a prefill instance after its first.
+  bool leaves_after_token(const Instance& in, int index) const {
+    return in.role == Role::prefill || finished_output(index);
+  }
+
+  void leave(Instance& in, int index, double end) {
+    if (finished_output(index)) {
+      finish(in, index, end);
+    } else {
+      hand_over(in, index, end);
+    }
+  }
+
   void log_iteration(const Instance& in, const Tally& tally, double start, double end) {
+    last_time_ = std::max(last_time_, end);
+    if (!keep_detail_) return;  // the log is the timeline's, which only a detailed run draws
     int64_t running = 0;
     for (const Instance& instance : instances_)
       running += static_cast<int64_t>(instance.running.size());
@@ -322,7 +361,6 @@ class Simulation {
                                 static_cast<double>(tally.decode_tokens),
                                 static_cast<double>(queued_at(end)), static_cast<double>(running),
                                 static_cast<double>(in.devices)});
-    last_time_ = std::max(last_time_, end);
   }
 
   void release(Instance& in, int index) {
@@ -366,7 +404,7 @@ class Simulation {
     last_time_ = std::max(last_time_, time);
   }
 
-  ServingRun report(bool keep_detail) const;
+  ServingRun report() const;
   RequestOutcome outcome(std::size_t index) const;
   void add_busy_fractions(ServingRun& run) const;
   Timeline timeline() const;
@@ -376,8 +414,16 @@ class Simulation {
   std::vector<Instance> instances_;
   std::vector<RequestState> states_;
   std::vector<double> arrivals_;
-  std::vector<Work> work_;
-  std::vector<IterationLog> log_;
+  mutable std::size_t arrival_cursor_ = 0;  // arrived_by's last answer: a cache, not state
+  // The iteration being scheduled: request indices of its decode rows (kept apart from the
+  // chunks so that a row is one int written, not a record), then its prefill chunks.
+  std::vector<int> decode_rows_;
+  std::vector<int64_t> decode_contexts_;  // keys before each decode row (the cost model's input)
+  std::vector<PrefillChunk> prefill_chunks_;
+  // A deque, not a vector: a vector copied the whole log (~2 MB at 10,000 requests) into fresh
+  // memory at every doubling, the largest source of the run's page faults (perf).
+  std::deque<IterationLog> log_;
+  bool keep_detail_ = true;  // outcomes and timeline wanted (not a goodput probe or sweep run)
   int64_t head_ = 0;  // first request (in arrival order) not yet admitted to a first instance
   int64_t finished_ = 0;
   int64_t iterations_ = 0;
@@ -391,7 +437,7 @@ Summary summarize(std::vector<double> values) {
   Summary summary;
   summary.count = static_cast<int64_t>(values.size());
   if (values.empty()) return summary;
-  std::sort(values.begin(), values.end());
+  sort_ascending(values);
   double sum = 0;
   for (const double v : values) sum += v;
   summary.mean = sum / static_cast<double>(values.size());
@@ -493,7 +539,7 @@ void Simulation::add_busy_fractions(ServingRun& run) const {
       decode_devices > 0 ? decode_busy / (decode_devices * last_time_) : run.prefill_busy_fraction;
 }
 
-ServingRun Simulation::report(bool keep_detail) const {
+ServingRun Simulation::report() const {
   ServingRun run;
   run.requests = static_cast<int64_t>(specs_.size());
   run.completed = finished_;
@@ -503,6 +549,9 @@ ServingRun Simulation::report(bool keep_detail) const {
   run.queued_at_stop = overloaded_ ? queued_at(last_time_) : 0;
   run.iterations = iterations_;
   std::vector<double> ttft, tpot, tbt, e2e, queue;
+  for (auto* column : {&ttft, &tpot, &tbt, &e2e, &queue})
+    column->reserve(static_cast<std::size_t>(finished_));
+  if (keep_detail_) run.outcomes.reserve(specs_.size());
   int64_t met = 0;
   double output_tokens = 0;
   for (std::size_t i = 0; i < specs_.size(); ++i) {
@@ -518,7 +567,7 @@ ServingRun Simulation::report(bool keep_detail) const {
       output_tokens += static_cast<double>(out.output_tokens);
       if (out.meets_slo) ++met;
     }
-    if (keep_detail) run.outcomes.push_back(out);
+    if (keep_detail_) run.outcomes.push_back(out);
   }
   run.ttft = summarize(std::move(ttft));
   run.tpot = summarize(std::move(tpot));
@@ -533,7 +582,7 @@ ServingRun Simulation::report(bool keep_detail) const {
     run.throughput_tokens_per_second = output_tokens / last_time_;
     add_busy_fractions(run);
   }
-  if (keep_detail) run.timeline = timeline();
+  if (keep_detail_) run.timeline = timeline();
   return run;
 }
 
@@ -550,17 +599,24 @@ Error serving_error(ErrorCode code, const std::string& path, const std::string& 
   return error_at(code, path, what);
 }
 
-// One draw of a length distribution, rounded to a whole number of tokens and at least 1.
-int64_t draw_length(const LengthDistribution& dist, serving_random::Generator& random) {
+// μ of a lognormal length distribution: ln X ~ N(μ, σ²) with E[X] = e^{μ + σ²/2} = mean.
+// Worked out once per distribution, not per draw (ln is a 12-term series).
+double lognormal_mu(const LengthDistribution& dist) {
+  if (dist.kind != LengthDistribution::Kind::lognormal) return 0;
+  const double sigma = dist.b;
+  return serving_random::log(dist.a) - sigma * sigma / 2;
+}
+
+// One draw of a length distribution, rounded to a whole number of tokens and at least 1; `mu`
+// is lognormal_mu(dist).
+int64_t draw_length(const LengthDistribution& dist, double mu, serving_random::Generator& random) {
   switch (dist.kind) {
     case LengthDistribution::Kind::fixed:
       return static_cast<int64_t>(dist.a);
     case LengthDistribution::Kind::uniform:
       return random.uniform_integer(static_cast<int64_t>(dist.a), static_cast<int64_t>(dist.b));
     case LengthDistribution::Kind::lognormal: {
-      // ln X ~ N(μ, σ²) with E[X] = e^{μ + σ²/2} = mean.
       const double sigma = dist.b;
-      const double mu = serving_random::log(dist.a) - sigma * sigma / 2;
       const double x = serving_random::exp(mu + sigma * random.normal());
       const double rounded = std::floor(x + 0.5);
       return static_cast<int64_t>(
@@ -590,15 +646,17 @@ std::vector<RequestSpec> workload(const ServingConfig& config) {
   serving_random::Generator prompts(config.seed ^ 0x50524f4d50540000ULL);  // "PROMPT"
   serving_random::Generator outputs(config.seed ^ 0x4f55545055540000ULL);  // "OUTPUT"
   const double shape = 1 / (config.arrival_cv * config.arrival_cv);
+  const double prompt_mu = lognormal_mu(config.prompt);
+  const double output_mu = lognormal_mu(config.output);
   double time = 0;
   specs.reserve(static_cast<std::size_t>(config.requests));
   for (int64_t i = 0; i < config.requests; ++i) {
     // Poisson: exponential gaps of mean 1. Gamma: shape 1/CV², scale CV² (mean 1).
     time += config.arrival == ArrivalKind::poisson ? arrivals.exponential()
                                                    : arrivals.gamma(shape) / shape;
-    const int64_t prompt = draw_length(config.prompt, prompts);
-    specs.push_back(
-        RequestSpec{time, prompt, cached_of(prompt), draw_length(config.output, outputs)});
+    const int64_t prompt = draw_length(config.prompt, prompt_mu, prompts);
+    specs.push_back(RequestSpec{time, prompt, cached_of(prompt),
+                                draw_length(config.output, output_mu, outputs)});
   }
   return specs;
 }
@@ -884,6 +942,15 @@ Fleet build_fleet(const Scenario& scenario, const ServingConfig& config) {
   return fleet;
 }
 
+// Sizes the decode cost caches for the longest request's context once, instead of growing
+// them (each growth copies the cache) as the run's contexts rise.
+void reserve_decode_contexts(const Fleet& fleet, const std::vector<RequestSpec>& specs) {
+  int64_t longest = 0;
+  for (const RequestSpec& spec : specs) longest = std::max(longest, spec.prompt + spec.output);
+  fleet.prefill_cost->reserve_decode_contexts(longest);
+  if (fleet.decode_cost) fleet.decode_cost->reserve_decode_contexts(longest);
+}
+
 // The report's description of the run: what ran on what, and its devices.
 ServingReport report_header(const Scenario& scenario, const ServingConfig& config) {
   const bool disaggregated = config.policy == SchedulerPolicy::disaggregated;
@@ -916,6 +983,7 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
   const std::vector<RequestSpec> specs = workload(config);
   const int64_t window = scenario.model.sliding_window;
   if (auto error = check_workload(config, specs, fleet, window)) return *error;
+  reserve_decode_contexts(fleet, specs);
 
   Plan plan{config.policy,
             config.token_budget,

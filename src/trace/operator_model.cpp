@@ -108,6 +108,7 @@ std::vector<Operator> OperatorModel::attention(const AttentionSums& sums) const 
   const double a = widths_.activations;
   const double c = widths_.kv;
   std::vector<Operator> ops;
+  ops.reserve(4);  // kv_cache_write and one or three attention kernels: one allocation
   const double kv_elems = 2 * rows_ * hkv * dh;
   ops.push_back(timed(Operator{"kv_cache_write", 3, layers_, chunks_, 0, 0,
                                HbmBytes{0, kv_elems * a, kv_elems * c, 0}}));
@@ -226,25 +227,39 @@ Operator OperatorModel::gemm_rows(const char* name, int step, double count, cons
   return op;
 }
 
-Operator OperatorModel::timed(Operator op) const {
-  op.intensity = op.hbm.total() > 0 ? op.flops / op.hbm.total() : 0;
-  op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
-  op.compute_seconds = op.computed_flops / roofs_.peak_flops(op.family) / op.occupancy;
+OperatorModel::KernelTimes OperatorModel::kernel_times(const Operator& op) const {
+  KernelTimes times;
+  times.compute = op.computed_flops / roofs_.peak_flops(op.family) / op.occupancy;
   // The estimate's latency floor: a fixed device time per launch before the bytes stream.
-  op.memory_seconds =
-      op.hbm.total() / roofs_.bandwidth + op.launches * roofs_.memory_latency_seconds;
+  times.memory = op.hbm.total() / roofs_.bandwidth + op.launches * roofs_.memory_latency_seconds;
   // The bound charges half the ring's bytes, (N−1)/N of the output each way: what any
   // all-reduce must move when the switch reduces in-network (NVLink SHARP), and the least
   // measured on DGX H100; no latency. The estimate times each call as NCCL's tuning model
   // would (src/collective.hpp).
-  const bool estimate = roofs_.estimate();
-  op.interconnect_seconds = op.link_bytes == 0 ? 0
-                            : estimate         ? estimated_all_reduce_seconds()
-                                               : op.link_bytes / 2 / roofs_.link_bandwidth;
-  op.overhead_seconds = op.launches * roofs_.gap_seconds;
-  const double roofline =
-      std::max({op.compute_seconds, op.memory_seconds, op.interconnect_seconds});
+  times.interconnect = op.link_bytes == 0  ? 0
+                       : roofs_.estimate() ? estimated_all_reduce_seconds()
+                                           : op.link_bytes / 2 / roofs_.link_bandwidth;
+  times.overhead = op.launches * roofs_.gap_seconds;
+  times.roofline = std::max({times.compute, times.memory, times.interconnect});
+  return times;
+}
+
+double OperatorModel::seconds(const Operator& op) const {
+  const KernelTimes times = kernel_times(op);
+  return times.roofline + times.overhead;
+}
+
+Operator OperatorModel::timed(Operator op) const {
+  op.intensity = op.hbm.total() > 0 ? op.flops / op.hbm.total() : 0;
+  op.useful_fraction = op.computed_flops > 0 ? op.flops / op.computed_flops : 1;
+  const KernelTimes times = kernel_times(op);
+  op.compute_seconds = times.compute;
+  op.memory_seconds = times.memory;
+  op.interconnect_seconds = times.interconnect;
+  op.overhead_seconds = times.overhead;
+  const double roofline = times.roofline;
   op.seconds = roofline + op.overhead_seconds;
+  const bool estimate = roofs_.estimate();
   const auto& range = roofs_.interval[static_cast<std::size_t>(interval_family(op.family))];
   op.seconds_low = op.seconds * range[0];
   op.seconds_high = op.seconds * range[1];

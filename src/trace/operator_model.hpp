@@ -49,7 +49,19 @@ class OperatorModel {
   /// `op` with its intensity, useful fraction, compute/memory/link/overhead time and bound.
   Operator timed(Operator op) const;
 
+  /// timed(op).seconds alone, for a caller that times one summed kernel per iteration (the
+  /// serving simulation) and reads nothing else.
+  double seconds(const Operator& op) const;
+
  private:
+  // The roofline's terms of a kernel; timed() and seconds() share them, so both give the same
+  // bits.
+  struct KernelTimes {
+    double compute, memory, interconnect, overhead;
+    double roofline;  // max(compute, memory, interconnect)
+  };
+  KernelTimes kernel_times(const Operator& op) const;
+
   // Calls f(rows of one chunk across the batch, how many chunks have that many rows).
   template <typename F>
   void for_each_chunk_rows(F f) const {
