@@ -362,10 +362,11 @@ void read_estimate_tables(const Fields& profile, EstimateProfile& e, FirstError&
     }
   }
   if (profile.has("interval")) {
-    const Fields families(profile.at("interval"), profile.path("interval"),
-                          {"end_to_end_single", "end_to_end_parallel", "gemm", "attention",
-                           "elementwise", "all_reduce"},
-                          errors);
+    const Fields families(
+        profile.at("interval"), profile.path("interval"),
+        {"end_to_end_single", "end_to_end_parallel", "gemm", "attention", "elementwise",
+         "all_reduce", "end_to_end_single_unseen_stack", "end_to_end_parallel_unseen_stack"},
+        errors);
     for (std::size_t i = 0; i < kIntervalFamilyCount; ++i) {
       const char* name = interval_family_name(static_cast<IntervalFamily>(i));
       if (!families.has(name)) continue;
@@ -703,6 +704,10 @@ const char* interval_family_name(IntervalFamily family) {
       return "elementwise";
     case IntervalFamily::all_reduce:
       return "all_reduce";
+    case IntervalFamily::end_to_end_single_unseen_stack:
+      return "end_to_end_single_unseen_stack";
+    case IntervalFamily::end_to_end_parallel_unseen_stack:
+      return "end_to_end_parallel_unseen_stack";
   }
   return "?";
 }
