@@ -202,6 +202,18 @@ def coverage(predictions, families=FAMILIES, pool_missing=False):
     return {key: (inside[key], total[key]) for key in total}
 
 
+def interval_key(case, estimate):
+    """The hardware.json interval family the engine scales a row's estimate by: an end-to-end
+    row whose stack has no gap of its own in the profile (`estimate`) takes the unseen-stack
+    family (as src/trace/roofs.cpp, whole_prefill_range)."""
+    family = family_of(case)
+    stack = fit.settings(case)[0]
+    if family in UNSEEN_STACK_KEYS and stack != "kernels" and \
+            stack not in estimate.get("stack_gap_seconds", {}):
+        return UNSEEN_STACK_KEYS[family]
+    return INTERVAL_KEYS[family]
+
+
 def unseen_stack_coverage(loso):
     """The unseen-stack interval's coverage under leave-one-source-out: each source's
     end-to-end rows against the factors from the other sources' residuals only. Only
