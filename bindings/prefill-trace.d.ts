@@ -192,7 +192,7 @@ export interface EstimateProfileInput {
   memory_latency_seconds?: number;
   stack_gap_seconds?: Partial<Record<"tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels", number>>;
   attention_kernel_efficiency?: Partial<Record<"flash-attention-2" | "flash-attention-3" | "flashinfer" | "sdpa", number>>;
-  interval?: Partial<Record<"end_to_end_single" | "end_to_end_parallel" | "gemm" | "attention" | "elementwise" | "all_reduce", { low?: number; high?: number }>>;
+  interval?: Partial<Record<"end_to_end_single" | "end_to_end_parallel" | "gemm" | "attention" | "elementwise" | "all_reduce" | "end_to_end_single_unseen_stack" | "end_to_end_parallel_unseen_stack", { low?: number; high?: number }>>;
   fitted_on?: string[];
   fit?: string;
 }

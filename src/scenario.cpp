@@ -699,6 +699,10 @@ const char* interval_family_name(IntervalFamily family) {
       return "elementwise";
     case IntervalFamily::all_reduce:
       return "all_reduce";
+    case IntervalFamily::end_to_end_single_unseen_stack:
+      return "end_to_end_single_unseen_stack";
+    case IntervalFamily::end_to_end_parallel_unseen_stack:
+      return "end_to_end_parallel_unseen_stack";
   }
   return "?";
 }

@@ -64,16 +64,20 @@ inline constexpr std::size_t kStackCount = 6;
 enum class AttentionKernel { automatic, flash_attention_2, flash_attention_3, flashinfer, sdpa };
 inline constexpr std::size_t kAttentionKernelCount = 4;  // the named ones, without automatic
 /// The families the estimate's interval is fitted for (docs/validation.md): one per operator
-/// family, and the whole prefill on one device or under tensor parallelism.
+/// family, and the whole prefill on one device or under tensor parallelism — from grouped
+/// cross-validation for a stack fitted on its own end-to-end rows, from leave-one-source-out
+/// (a stack the fit has not seen) for the others (`_unseen_stack`).
 enum class IntervalFamily {
   end_to_end_single,
   end_to_end_parallel,
   gemm,
   attention,
   elementwise,
-  all_reduce
+  all_reduce,
+  end_to_end_single_unseen_stack,
+  end_to_end_parallel_unseen_stack
 };
-inline constexpr std::size_t kIntervalFamilyCount = 6;
+inline constexpr std::size_t kIntervalFamilyCount = 8;
 const char* stack_name(Stack stack);
 const char* attention_kernel_name(AttentionKernel kernel);
 const char* interval_family_name(IntervalFamily family);
@@ -129,12 +133,17 @@ struct EstimateProfile {
   // The p10–p90 range of measured / estimated seconds on held-out rows, per family (index:
   // IntervalFamily): seconds_low = seconds·low, seconds_high = seconds·high. 1, 1 = none stated.
   std::array<std::array<double, 2>, kIntervalFamilyCount> interval{
-      {{1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}}};
+      {{1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}}};
   bool stated() const { return gemm_efficiency > 0; }
   double gap_seconds(Stack stack) const {
     if (stack == Stack::kernels) return 0;
     const double stated_gap = stack_gap_seconds[static_cast<std::size_t>(stack)];
     return stated_gap >= 0 ? stated_gap : kernel_gap_seconds;
+  }
+  // Whether the stack's host gap was fitted on end-to-end rows of its own: the profile states
+  // it in stack_gap_seconds (the fit states exactly those stacks). `kernels` has no gap.
+  bool stack_fitted(Stack stack) const {
+    return stack == Stack::kernels || stack_gap_seconds[static_cast<std::size_t>(stack)] >= 0;
   }
   double attention_efficiency_of(AttentionKernel kernel) const {
     if (kernel == AttentionKernel::automatic) return attention_efficiency;

@@ -59,10 +59,9 @@ namespace {
 // The whole prefill's p10–p90 range, fitted on whole-prefill measurements (docs/validation.md)
 // rather than summed from the kernels' ranges (their errors are not independent): the totals'
 // seconds and the device's service time in TTFT scaled by it; queue and transport as estimated.
-void whole_prefill_interval(const Roofs& roofs, const Workload& work, Trace& trace) {
-  const auto& range = roofs.interval[static_cast<std::size_t>(
-      work.tensor_parallel > 1 ? IntervalFamily::end_to_end_parallel
-                               : IntervalFamily::end_to_end_single)];
+// The range is the end-to-end family of the device count and the stack (roofs_of).
+void whole_prefill_interval(const Roofs& roofs, Trace& trace) {
+  const auto& range = roofs.whole_prefill_interval;
   trace.totals.seconds_low = trace.totals.seconds * range[0];
   trace.totals.seconds_high = trace.totals.seconds * range[1];
   if (trace.ttft.total_seconds) {
@@ -109,7 +108,7 @@ Trace compute_trace(const Scenario& scenario, const std::vector<std::string>& me
   memory_and_chunking(in, trace, trace.memory, trace.chunking);
   trace.ttft = time_to_first_token(trace.operators, work);
   if (options.queue_quantiles) add_queue_quantiles(trace.ttft, work);
-  whole_prefill_interval(in.roofs, work, trace);
+  whole_prefill_interval(in.roofs, trace);
   trace.steps = mechanism_steps(trace.operators, mechanism);
   if (options.decode_comparison) trace.decode = decode_comparison(in, trace);
   trace.assumptions = assumptions(scenario);

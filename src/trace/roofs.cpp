@@ -14,6 +14,26 @@ Roofline Roofs::roofline() const {
   return Roofline{timing, gemm_peak_flops, bandwidth, gemm_peak_flops / bandwidth};
 }
 
+namespace {
+
+// The whole prefill's interval: its end-to-end family by device count. A stack the profile
+// has no gap fitted for (vLLM, SGLang in the presets: no end-to-end row of their own) takes
+// the family's unseen-stack factors, from leave-one-source-out residuals (docs/validation.md);
+// grouped CV's factors say how well a stack in the fit is predicted, not one outside it. A
+// profile that states no unseen-stack factors (1, 1) keeps the fitted stacks' ones.
+std::array<double, 2> whole_prefill_range(const EstimateProfile& profile, const Workload& work) {
+  const bool parallel = work.tensor_parallel > 1;
+  const auto& fitted = profile.interval[static_cast<std::size_t>(
+      parallel ? IntervalFamily::end_to_end_parallel : IntervalFamily::end_to_end_single)];
+  if (profile.stack_fitted(work.stack)) return fitted;
+  const auto& unseen = profile.interval[static_cast<std::size_t>(
+      parallel ? IntervalFamily::end_to_end_parallel_unseen_stack
+               : IntervalFamily::end_to_end_single_unseen_stack)];
+  return unseen == std::array<double, 2>{1, 1} ? fitted : unseen;
+}
+
+}  // namespace
+
 Roofs roofs_of(const Scenario& scenario) {
   const Workload& work = scenario.workload;
   const EstimateProfile& profile = scenario.hardware.estimate;
@@ -45,7 +65,10 @@ Roofs roofs_of(const Scenario& scenario) {
   roofs.memory_latency_seconds = estimate ? profile.memory_latency_seconds : 0;
   roofs.compute_units = static_cast<double>(scenario.hardware.compute_units);
   for (auto& range : roofs.interval) range = {1, 1};
-  if (estimate) roofs.interval = profile.interval;
+  if (estimate) {
+    roofs.interval = profile.interval;
+    roofs.whole_prefill_interval = whole_prefill_range(profile, work);
+  }
   return roofs;
 }
 

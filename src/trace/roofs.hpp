@@ -23,6 +23,8 @@ struct Roofs {
   double compute_units = 0;           // SMs/CUs the occupancy terms divide work among
   // The estimate's p10–p90 factors per interval family (1, 1 under the bound timing).
   std::array<std::array<double, 2>, kIntervalFamilyCount> interval{};
+  // The whole prefill's p10–p90 factors (1, 1 under the bound timing): see roofs_of.
+  std::array<double, 2> whole_prefill_interval{1, 1};
 
   bool estimate() const { return timing == Timing::estimate; }
   /// The compute roof an operator of `family` runs against.

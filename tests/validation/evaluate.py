@@ -29,10 +29,18 @@ INTERVAL = (0.10, 0.90)
 # no meaningful 10th percentile.
 MIN_INTERVAL_ROWS = 10
 KERNEL_FAMILIES = ("GEMM", "attention", "elementwise", "all-reduce")
+END_TO_END_FAMILIES = FAMILIES[:2]
 # The engine's names of the families (hardware.json → estimate.interval).
 INTERVAL_KEYS = {"end-to-end, TP 1": "end_to_end_single", "end-to-end, TP > 1":
                  "end_to_end_parallel", "GEMM": "gemm", "attention": "attention",
                  "elementwise": "elementwise", "all-reduce": "all_reduce"}
+# The whole prefill's interval for a stack the fit has no end-to-end row of (its host gap is the
+# pooled kernel_gap_seconds: vLLM, SGLang): from leave-one-source-out residuals, where every
+# source's end-to-end rows are one stack's (TensorRT-LLM, MInference's transformers, llama.cpp)
+# predicted by a fit that has not seen that stack. Grouped CV keeps a stack's rows in every fit,
+# so its interval says how well a *fitted* stack is predicted, not an unseen one.
+UNSEEN_STACK_KEYS = {"end-to-end, TP 1": "end_to_end_single_unseen_stack",
+                     "end-to-end, TP > 1": "end_to_end_parallel_unseen_stack"}
 
 
 def source_of(case):
@@ -145,32 +153,41 @@ def conformal_levels(n, nominal=INTERVAL):
             min(1.0, (math.ceil((n + 1) * high) - 1) / (n - 1)) if n > 1 else 1.0)
 
 
-def interval_factors(predictions):
+def interval_factors(predictions, families=FAMILIES, pool_missing=False):
     """{family: (low, high)}: multipliers of the estimate from the conformal 10 % and 90 %
     levels of the held-out log residuals of that family (of its kind, pooled, when the family
-    has fewer than MIN_INTERVAL_ROWS)."""
+    has fewer than MIN_INTERVAL_ROWS; a family with none is left out unless pool_missing)."""
     factors = {}
-    for family in FAMILIES:
+    for family in families:
         residuals = log_residuals(predictions, family)
-        if not residuals:
+        if not residuals and not pool_missing:
             continue
         if len(residuals) < MIN_INTERVAL_ROWS:
-            kind = KERNEL_FAMILIES if family in KERNEL_FAMILIES else FAMILIES[:2]
+            kind = KERNEL_FAMILIES if family in KERNEL_FAMILIES else END_TO_END_FAMILIES
             residuals = [r for f in kind for r in log_residuals(predictions, f)]
+        if not residuals:
+            continue
         levels = conformal_levels(len(residuals))
         factors[family] = tuple(math.exp(percentile(residuals, q)) for q in levels)
     return factors
 
 
-def coverage(predictions):
+def unseen_stack_factors(loso):
+    """{end-to-end family: (low, high)} for a stack without end-to-end rows of its own, from
+    leave-one-source-out predictions (UNSEEN_STACK_KEYS)."""
+    return interval_factors(loso, END_TO_END_FAMILIES)
+
+
+def coverage(predictions, families=FAMILIES, pool_missing=False):
     """Share of held-out rows inside their family's interval when that interval is computed
     from the *other* folds' residuals only (so no row helps set the interval it is tested
-    against): (inside, total), overall and per family."""
+    against): (inside, total), overall and per family. pool_missing: a family the other folds
+    have no row of takes its kind's pooled interval (else its rows are not counted)."""
     folds = sorted({fold for _, _, fold in predictions.values()}, key=str)
     inside, total = {}, {}
     for fold in folds:
         others = {i: p for i, p in predictions.items() if p[2] != fold}
-        factors = interval_factors(others)
+        factors = interval_factors(others, families, pool_missing)
         for case, predicted, f in predictions.values():
             if f != fold:
                 continue
@@ -183,6 +200,26 @@ def coverage(predictions):
                 inside[key] = inside.get(key, 0) + hit
                 total[key] = total.get(key, 0) + 1
     return {key: (inside[key], total[key]) for key in total}
+
+
+def interval_key(case, estimate):
+    """The hardware.json interval family the engine scales a row's estimate by: an end-to-end
+    row whose stack has no gap of its own in the profile (`estimate`) takes the unseen-stack
+    family (as src/trace/roofs.cpp, whole_prefill_range)."""
+    family = family_of(case)
+    stack = fit.settings(case)[0]
+    if family in UNSEEN_STACK_KEYS and stack != "kernels" and \
+            stack not in estimate.get("stack_gap_seconds", {}):
+        return UNSEEN_STACK_KEYS[family]
+    return INTERVAL_KEYS[family]
+
+
+def unseen_stack_coverage(loso):
+    """The unseen-stack interval's coverage under leave-one-source-out: each source's
+    end-to-end rows against the factors from the other sources' residuals only. Only
+    TensorRT-LLM has tensor-parallel rows, so held out, its TP > 1 rows are checked against
+    the other sources' end-to-end rows pooled."""
+    return coverage(loso, END_TO_END_FAMILIES, pool_missing=True)
 
 
 def table(title, stats):

@@ -82,6 +82,48 @@ class Validation(unittest.TestCase):
         # n = 9: the 1st and 9th, the minimum and maximum.
         self.assertEqual(evaluate.conformal_levels(9), (0.0, 1.0))
 
+    def test_fitted_stacks_are_those_with_end_to_end_rows(self):
+        # The engine takes a stack as fitted (the grouped-CV interval of the whole prefill) when
+        # the profile's stack_gap_seconds states it; fit.py states exactly the stacks with
+        # scored end-to-end rows. Every other stack (vLLM, SGLang) gets the unseen-stack one.
+        with_rows = {fit.settings(c)[0] for c in evaluate.scored(self.cases)
+                     if evaluate.family_of(c).startswith("end-to-end")}
+        for accelerator in measurements.accelerators().values():
+            estimate = accelerator["estimate"]
+            self.assertEqual(set(estimate["stack_gap_seconds"]), with_rows, accelerator["id"])
+            self.assertEqual(set(evaluate.UNSEEN_STACK_KEYS.values()) - set(estimate["interval"]),
+                             set(), accelerator["id"])
+            # dstack's vLLM rows on MI300X (TP 8, not scored): the unseen-stack family.
+            for case in (c for c in self.cases if fit.settings(c)[0] == "vllm"):
+                self.assertEqual(evaluate.interval_key(case, estimate),
+                                 "end_to_end_parallel_unseen_stack", case["id"])
+
+    def test_unseen_stack_coverage_holds_each_source_against_the_others(self):
+        # Two sources, predicted 1 s each row. Source a: ten TP 1 rows measured 3 s, ten TP 8
+        # rows measured 1.5 s; source b: ten TP 1 rows measured 1.0, 1.1, … 1.9 s.
+        # Held out a: b's ten TP 1 ratios give levels 0 and 1 (n = 10: the 1st and 10th of
+        # ten), 1.0–1.9; b has no TP > 1 row, so TP 8 takes the end-to-end rows pooled, the
+        # same 1.0–1.9: a's TP 1 rows (3) fall outside, its TP 8 rows (1.5) inside. Held out b:
+        # a's TP 1 rows give 3–3, and b's rows fall outside. TP 1: 0 / 20, TP > 1: 10 / 10.
+        def row(source, i, tensor_parallel, measured):
+            case = {"id": "%s-%d-%d" % (source, tensor_parallel, i), "measured": measured,
+                    "row": {"operator": "prefill_ttft"},
+                    "scenario": {"tensor_parallel": tensor_parallel}}
+            return case["id"], (case, 1.0, source)
+
+        loso = dict([row("a", i, 1, 3.0) for i in range(10)] +
+                    [row("a", i, 8, 1.5) for i in range(10)] +
+                    [row("b", i, 1, 1.0 + 0.1 * i) for i in range(10)])
+        self.assertEqual(evaluate.unseen_stack_coverage(loso), {
+            "end-to-end, TP 1": (0, 20), "end-to-end, TP > 1": (10, 10), "all": (10, 30)})
+        # Every source's residuals together: TP 1 (20 rows: the 2nd and 19th of 20 by the
+        # conformal levels, 1.1 and 3) and TP > 1 (ten rows, 1.5 and 1.5).
+        factors = evaluate.unseen_stack_factors(loso)
+        self.assertAlmostEqual(factors["end-to-end, TP 1"][0], 1.1)
+        self.assertAlmostEqual(factors["end-to-end, TP 1"][1], 3.0)
+        self.assertAlmostEqual(factors["end-to-end, TP > 1"][0], 1.5)
+        self.assertAlmostEqual(factors["end-to-end, TP > 1"][1], 1.5)
+
     def test_bound_never_exceeds_a_single_device_measurement(self):
         checked, above = 0, []
         for case in self.cases:
