@@ -499,10 +499,11 @@ inline constexpr std::array<ScenarioField, 14> kEstimateFields = [] {
                           {"all_reduce", "all_reduce"},
                           {"end_to_end_single_unseen_stack", "end_to_end_single_unseen_stack"},
                           {"end_to_end_parallel_unseen_stack", "end_to_end_parallel_unseen_stack"}})
-          .with_docs("per family, {low: 0.01 … 1, high: 1 … 100}, each 1 when absent: the p10–p90 "
-                     "of measured / estimated seconds on held-out rows (docs/validation.md); the "
-                     "_unseen_stack pair, from leave-one-source-out, is the whole prefill's under a "
-                     "stack stack_gap_seconds does not state"),
+          .with_docs(
+              "per family, {low: 0.01 … 1, high: 1 … 100}, each 1 when absent: the p10–p90 "
+              "of measured / estimated seconds on held-out rows (docs/validation.md); the "
+              "_unseen_stack pair, from leave-one-source-out, is the whole prefill's under a "
+              "stack stack_gap_seconds does not state"),
       list("fitted_on").with_docs("the ids of the measurements the profile was fitted on"),
       text("fit").with_docs("how the profile was fitted"),
   };
