@@ -183,6 +183,15 @@ void print_trace_facts(const json& trace) {
                     ? "  (overloaded: utilization " + plain(number(ttft, "utilization")) + " >= 1)"
                     : "")
             << '\n';
+  // The estimate is a fit, so its figure comes with the range held-out measurements fell in;
+  // the bound is a bound and has none (its low and high equal the figure).
+  const json& ttft_range = trace.at("totals").at("ttft");
+  if (text(trace.at("scenario"), "timing") == "estimate" &&
+      ttft_range.at("total_seconds_low").is_number()) {
+    std::cout << "      typically " << seconds(number(ttft_range, "total_seconds_low")) << " to "
+              << seconds(number(ttft_range, "total_seconds_high"))
+              << " (the estimate's p10-p90 on held-out measurements, docs/validation.md)\n";
+  }
   const json& decode = trace.at("decode_comparison");
   std::cout << "Decode step at context " << integer(decode, "context_tokens") << ": "
             << seconds(number(decode, "seconds")) << ", " << plain(number(decode, "intensity"))

@@ -189,3 +189,27 @@ test("a NUL byte in a lesson or scenario file does not end the document", () => 
   assert.equal(cli(["trace", "--scenario", scenario]).stderr,
     `prefill-trace: ${scenario}: byte 22: invalid JSON (unexpected data after the document)\n`);
 });
+
+test("the estimate's table gives the TTFT's held-out range; the bound's gives none", () => {
+  // Llama-3.1-70B on H100 at TP 8: the whole prefill's interval is end_to_end_parallel for a stack
+  // the profile has a gap for (tensorrt-llm) and end_to_end_parallel_unseen_stack for one it has
+  // not (vllm), here read from the preset file. The TTFT's low and high scale the device's
+  // service time by those factors and keep queue and delivery (src/trace.cpp,
+  // whole_prefill_interval): total − service·(1 − low) and total + service·(high − 1), printed at
+  // three significant digits.
+  const hardware = JSON.parse(readFileSync(path.join(lessonPath, "../hardware.json"), "utf8"));
+  const h100 = hardware.accelerators.find((a) => a.id === "h100-sxm");
+  const shape = ["--model", "llama-3.1-70b", "--hardware", "h100-sxm", "--tensor-parallel", "8", "--timing", "estimate"];
+  const ms = (s) => `${(s * 1e3).toPrecision(3)} ms`;
+  for (const [stack, family] of [["tensorrt-llm", "end_to_end_parallel"], ["vllm", "end_to_end_parallel_unseen_stack"]]) {
+    const { low, high } = h100.estimate.interval[family];
+    const trace = JSON.parse(cli(["trace", ...shape, "--stack", stack, "--json"]).stdout);
+    const total = trace.totals.ttft.total_seconds;
+    const service = trace.steps[4].facts.service_seconds;
+    const table = cli(["trace", ...shape, "--stack", stack]);
+    assert.equal(table.status, 0);
+    const range = `${ms(total - service * (1 - low))} to ${ms(total + service * (high - 1))}`;
+    assert.match(table.stdout, new RegExp(`\\n      typically ${range} \\(the estimate's p10-p90`), stack);
+  }
+  assert.doesNotMatch(cli(["trace"]).stdout, /typically/, "bound");
+});
