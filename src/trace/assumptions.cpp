@@ -5,6 +5,7 @@
 #include <string>
 
 #include "trace/operator_costs.hpp"
+#include "trace/roofs.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -88,14 +89,31 @@ std::string_view parallelism_assumption(int64_t tensor_parallel) {
   return "One device: no tensor parallelism.";
 }
 
+// What the estimate's ranges (seconds_low … seconds_high) are, and for which setups they hold.
+std::string_view range_assumption(const Scenario& s) {
+  if (whole_prefill_range_is_unseen_stack(s.hardware.estimate, s.workload)) {
+    return "Estimate ranges: each kernel's is the 10th–90th percentile of measured / estimated "
+           "time over its family's measurements held out by grouped cross-validation; this "
+           "software stack has no end-to-end measurement in the fit (its host gap is the "
+           "profile's pooled one), so the whole prefill's range is the wider one measured with "
+           "whole sources held out (docs/validation.md, \"The interval per stack\").";
+  }
+  return "Estimate ranges: the 10th–90th percentile of measured / estimated time over "
+         "measurements held out by grouped cross-validation, per kernel family and for the whole "
+         "prefill (docs/validation.md); they describe setups like the fitted ones, and "
+         "measurements from sources the fit has not seen fall outside them more often.";
+}
+
 }  // namespace
 
 std::vector<std::string_view> assumptions(const Scenario& s) {
   const auto& always = always_stated();
   std::vector<std::string_view> list;
-  list.reserve(std::size(always) + 6);  // + timing, attention, parallelism, block, window, MoE
+  // + timing, range, attention, parallelism, block, window, MoE
+  list.reserve(std::size(always) + 7);
   list.assign(std::begin(always), std::end(always));
   list.push_back(timing_assumption(s.workload.timing));
+  if (s.workload.timing == Timing::estimate) list.push_back(range_assumption(s));
   list.push_back(attention_assumption(s.workload.attention));
   list.push_back(parallelism_assumption(s.workload.tensor_parallel));
   if (s.model.parallel_attention && s.workload.tensor_parallel > 1) {

@@ -21,18 +21,28 @@ namespace {
 // the family's unseen-stack factors, from leave-one-source-out residuals (docs/validation.md);
 // grouped CV's factors say how well a stack in the fit is predicted, not one outside it. A
 // profile that states no unseen-stack factors (1, 1) keeps the fitted stacks' ones.
+const std::array<double, 2>& unseen_stack_range(const EstimateProfile& profile,
+                                                const Workload& work) {
+  return profile.interval[static_cast<std::size_t>(
+      work.tensor_parallel > 1 ? IntervalFamily::end_to_end_parallel_unseen_stack
+                               : IntervalFamily::end_to_end_single_unseen_stack)];
+}
+
 std::array<double, 2> whole_prefill_range(const EstimateProfile& profile, const Workload& work) {
-  const bool parallel = work.tensor_parallel > 1;
-  const auto& fitted = profile.interval[static_cast<std::size_t>(
-      parallel ? IntervalFamily::end_to_end_parallel : IntervalFamily::end_to_end_single)];
-  if (profile.stack_fitted(work.stack)) return fitted;
-  const auto& unseen = profile.interval[static_cast<std::size_t>(
-      parallel ? IntervalFamily::end_to_end_parallel_unseen_stack
-               : IntervalFamily::end_to_end_single_unseen_stack)];
-  return unseen == std::array<double, 2>{1, 1} ? fitted : unseen;
+  if (whole_prefill_range_is_unseen_stack(profile, work)) return unseen_stack_range(profile, work);
+  return profile.interval[static_cast<std::size_t>(work.tensor_parallel > 1
+                                                       ? IntervalFamily::end_to_end_parallel
+                                                       : IntervalFamily::end_to_end_single)];
 }
 
 }  // namespace
+
+// A profile that states no factors for an unseen stack (each 1, as a custom one may) keeps the
+// fitted stacks' range rather than none.
+bool whole_prefill_range_is_unseen_stack(const EstimateProfile& profile, const Workload& work) {
+  return !profile.stack_fitted(work.stack) &&
+         unseen_stack_range(profile, work) != std::array<double, 2>{1, 1};
+}
 
 Roofs roofs_of(const Scenario& scenario) {
   const Workload& work = scenario.workload;

@@ -224,6 +224,24 @@ TEST(ShapeModel, UnseenStackIntervalOnlyWhereTheProfileHasNoGapForTheStack) {
   unstated["interval"].erase("end_to_end_single_unseen_stack");
   EXPECT_NEAR(range(unstated)[0], 0.9, 1e-12);
   EXPECT_NEAR(range(unstated)[1], 1.2, 1e-12);
+  // The stated assumptions say which range it is, by the same rule: the unseen-stack text for
+  // the first profile only; the bound states no range at all.
+  const auto says_unseen = [](const json& p, const char* timing) {
+    const Trace t =
+        estimate(gemm_model(1280, 4096), 1408, p, {{"stack", "vllm"}, {"timing", timing}});
+    int ranges = 0;
+    bool unseen = false;
+    for (const std::string_view a : t.assumptions) {
+      if (a.rfind("Estimate ranges:", 0) != 0) continue;
+      ++ranges;
+      unseen = a.find("no end-to-end measurement in the fit") != std::string_view::npos;
+    }
+    return std::pair{ranges, unseen};
+  };
+  EXPECT_EQ(says_unseen(profile, "estimate"), std::pair(1, true));
+  EXPECT_EQ(says_unseen(fitted, "estimate"), std::pair(1, false));
+  EXPECT_EQ(says_unseen(unstated, "estimate"), std::pair(1, false));
+  EXPECT_EQ(says_unseen(profile, "bound").first, 0);
 }
 
 TEST(ShapeModel, UnknownStackOrKernelIsAnErrorNamingTheField) {
