@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "prefill_trace/engine.hpp"
@@ -118,7 +119,7 @@ struct Args {
 // The scenario flags and the scenario JSON keys they set: one list for parsing, building the
 // scenario, and naming the flag in an error. Every member of the scenario object the engine
 // lists (api::scenario_fields()) is a flag, so a new scenario input needs no change here but a
-// line in kUsage: "--" and its key with '-' for '_' (--arrival-rate), or a shorter name below.
+// line in kUsage: "--" and its key with '-' for '_' (--arrival-rate), or the name below.
 // Numbers are parsed here (so a bad one names the flag); the rest go to the engine as text.
 struct ScenarioFlag {
   std::string flag;
@@ -127,7 +128,7 @@ struct ScenarioFlag {
 };
 
 // The flags named otherwise than their keys: the names kUsage and the README have always used.
-constexpr std::pair<const char*, const char*> kShortFlagNames[] = {
+constexpr std::pair<const char*, const char*> kFlagsNamedOtherwise[] = {
     {"prompt_tokens", "--prompt"},
     {"chunk_tokens", "--chunk"},
     {"delivery_seconds", "--delivery-latency"},
@@ -135,8 +136,8 @@ constexpr std::pair<const char*, const char*> kShortFlagNames[] = {
 };
 
 std::string flag_for_key(const std::string& key) {
-  for (const auto& [long_key, flag] : kShortFlagNames) {
-    if (key == long_key) return flag;
+  for (const auto& [table_key, flag] : kFlagsNamedOtherwise) {
+    if (key == table_key) return flag;
   }
   std::string flag = "--" + key;
   std::replace(flag.begin(), flag.end(), '_', '-');
