@@ -94,37 +94,15 @@ class Fields {
   }
 
   double number(std::string_view key, double fallback, double min, double max) const {
-    if (!has(key)) return fallback;
-    const json& value = at(key);
-    if (!value.is_number()) {
-      fail_type(key, "must be a number", value);
-      return fallback;
-    }
-    const double number = value.get<double>();
-    if (!std::isfinite(number) || number > max || number < min) {
-      fail_range(key, min, max);
-      return fallback;
-    }
-    return number;
+    return bounded_number(key, fallback, min, max, "must be from ");
   }
 
   // A rate or bandwidth where 0 means "none" (no queue, no link) and anything else must clear
   // a floor: a denormal such as 1e-320 would pass a plain 0 … max check and turn a time into
   // Infinity.
   double zero_or_number(std::string_view key, double fallback, double min, double max) const {
-    if (!has(key)) return fallback;
-    const json& value = at(key);
-    if (value.is_number() && value.get<double>() == 0) return 0;
-    if (!value.is_number()) {
-      fail_type(key, "must be a number", value);
-      return fallback;
-    }
-    const double number = value.get<double>();
-    if (!std::isfinite(number) || number > max || number < min) {
-      fail_zero_or_range(key, min, max);
-      return fallback;
-    }
-    return number;
+    if (has(key) && at(key).is_number() && at(key).get<double>() == 0) return 0;
+    return bounded_number(key, fallback, min, max, "must be 0 or from ");
   }
 
   int64_t integer(std::string_view key, int64_t fallback, int64_t min, int64_t max) const {
@@ -140,7 +118,8 @@ class Fields {
     // Range-check in double first: a 2^64 literal must not wrap on the way to int64_t.
     const double as_double = value.get<double>();
     if (as_double < static_cast<double>(min) || as_double > static_cast<double>(max)) {
-      fail_integer_range(key, min, max);
+      fail_range(key, "must be an integer from ", static_cast<double>(min),
+                 static_cast<double>(max));
       return fallback;
     }
     return value.is_number_unsigned()  ? static_cast<int64_t>(value.get<uint64_t>())
@@ -221,6 +200,23 @@ class Fields {
   }
 
  private:
+  // A finite number from min to max (`allowed` words the range for the error), else fallback.
+  double bounded_number(std::string_view key, double fallback, double min, double max,
+                        const char* allowed) const {
+    if (!has(key)) return fallback;
+    const json& value = at(key);
+    if (!value.is_number()) {
+      fail_type(key, "must be a number", value);
+      return fallback;
+    }
+    const double number = value.get<double>();
+    if (!std::isfinite(number) || number > max || number < min) {
+      fail_range(key, allowed, min, max);
+      return fallback;
+    }
+    return number;
+  }
+
   [[gnu::noinline, gnu::cold]] void fail_choice(const ScenarioField& field) const {
     errors_.fail(ErrorCode::unknown_name, path(field.name), must_be_one_of(field));
   }
@@ -231,20 +227,11 @@ class Fields {
     errors_.fail(ErrorCode::wrong_type, path(key),
                  std::string(expected) + ", not " + json_type_name(value));
   }
-  [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, double min, double max) const {
+  // `allowed` opens the message: "must be from ", "must be 0 or from ", …
+  [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, const char* allowed,
+                                               double min, double max) const {
     errors_.fail(ErrorCode::out_of_range, path(key),
-                 "must be from " + format_limit(min) + " to " + format_limit(max));
-  }
-  [[gnu::noinline, gnu::cold]] void fail_zero_or_range(std::string_view key, double min,
-                                                       double max) const {
-    errors_.fail(ErrorCode::out_of_range, path(key),
-                 "must be 0 or from " + format_limit(min) + " to " + format_limit(max));
-  }
-  [[gnu::noinline, gnu::cold]] void fail_integer_range(std::string_view key, int64_t min,
-                                                       int64_t max) const {
-    errors_.fail(ErrorCode::out_of_range, path(key),
-                 "must be an integer from " + format_limit(static_cast<double>(min)) + " to " +
-                     format_limit(static_cast<double>(max)));
+                 allowed + format_limit(min) + " to " + format_limit(max));
   }
 
   const json& object_;
@@ -302,6 +289,36 @@ const Item* object_preset(const Fields& fields, const Presets* presets, FirstErr
   return find_preset<Item>(presets, id, fields.path("preset"), errors);
 }
 
+// A model or an accelerator as the scenario states it: a preset id, taken whole; or an object
+// of `table`'s members over the preset its "preset" member names (id and name marked as
+// modified) or, without one, over a blank item called `custom_name`.
+// `read_members(fields, from_preset, item)` reads the members. After an unknown preset the
+// blank item comes back, with the error.
+template <typename Item, std::size_t N, typename ReadMembers>
+Item read_preset_or_object(const json& value, const std::string& path, const Presets* presets,
+                           const std::array<ScenarioField, N>& table, const char* custom_name,
+                           FirstError& errors, const ReadMembers& read_members) {
+  Item item;
+  item.id = "custom";
+  item.name = custom_name;
+  if (value.is_string()) {
+    const auto* preset =
+        find_preset<Item>(presets, value.get_ref<const std::string&>(), path, errors);
+    return preset != nullptr ? *preset : item;
+  }
+  const Fields fields(value, path, table, errors);
+  const bool from_preset = fields.has("preset");
+  if (from_preset) {
+    const auto* preset = object_preset<Item>(fields, presets, errors);
+    if (preset == nullptr) return item;
+    item = *preset;
+    item.id += "-modified";
+    item.name += " (modified)";
+  }
+  read_members(fields, from_preset, item);
+  return item;
+}
+
 // The shape's members over `model` (a preset's, or the custom defaults): without a preset every
 // shape number is required; with one, any may be overridden.
 void read_model_fields(const Fields& fields, bool from_preset, ModelShape& model,
@@ -310,7 +327,7 @@ void read_model_fields(const Fields& fields, bool from_preset, ModelShape& model
     fields.require(field, from_preset);
     return fields.integer(field, current);
   };
-  model.id = fields.text("id", from_preset ? model.id + "-modified" : model.id);
+  model.id = fields.text("id", model.id);
   model.name = fields.text("name", model.name);
   model.source_url = fields.text("source_url", model.source_url);
   model.layers = required(model_field("layers"), model.layers);
@@ -345,27 +362,8 @@ void read_model_fields(const Fields& fields, bool from_preset, ModelShape& model
       fields.boolean(model_field("parallel_attention"), model.parallel_attention);
 }
 
-ModelShape read_model(const json& value, const std::string& path, const Presets* presets,
-                      FirstError& errors) {
-  ModelShape model;
-  model.id = "custom";
-  model.name = "Custom model";
-  if (value.is_string()) {
-    const auto* preset =
-        find_preset<ModelShape>(presets, value.get_ref<const std::string&>(), path, errors);
-    return preset != nullptr ? *preset : model;
-  }
-  const Fields fields(value, path, kModelFields, errors);
-  const bool from_preset = fields.has("preset");
-  if (from_preset) {
-    const auto* preset = object_preset<ModelShape>(fields, presets, errors);
-    if (preset == nullptr) return model;
-    model = *preset;
-    model.name = preset->name + " (modified)";
-  }
-  read_model_fields(fields, from_preset, model, errors);
-  if (errors.failed()) return model;
-
+// Relations between the shape's members that no single member's bounds can state.
+void check_model_fields(const Fields& fields, const ModelShape& model, FirstError& errors) {
   if (model.query_heads % model.kv_heads != 0) {
     errors.fail(ErrorCode::incompatible, fields.path("kv_heads"),
                 "must divide query_heads (" + std::to_string(model.query_heads) +
@@ -374,7 +372,17 @@ ModelShape read_model(const json& value, const std::string& path, const Presets*
     errors.fail(ErrorCode::out_of_range, fields.path("active_experts"),
                 "must not exceed experts (" + std::to_string(model.experts) + ")");
   }
-  return model;
+}
+
+ModelShape read_model(const json& value, const std::string& path, const Presets* presets,
+                      FirstError& errors) {
+  const auto read_members = [&](const Fields& fields, bool from_preset, ModelShape& model) {
+    read_model_fields(fields, from_preset, model, errors);
+    // Divide only by widths that were read.
+    if (!errors.failed()) check_model_fields(fields, model, errors);
+  };
+  return read_preset_or_object<ModelShape>(value, path, presets, kModelFields, "Custom model",
+                                           errors, read_members);
 }
 
 // An object of numbers keyed by a row's choices (stack_gap_seconds, attention_kernel_efficiency):
@@ -488,28 +496,14 @@ void read_accelerator_fields(const Fields& fields, bool from_preset, Accelerator
 
 Accelerator read_accelerator(const json& value, const std::string& path, const Presets* presets,
                              FirstError& errors) {
-  Accelerator accelerator;
-  accelerator.id = "custom";
-  accelerator.name = "Custom accelerator";
-  if (value.is_string()) {
-    const auto* preset =
-        find_preset<Accelerator>(presets, value.get_ref<const std::string&>(), path, errors);
-    return preset != nullptr ? *preset : accelerator;
-  }
-  const Fields fields(value, path, kAcceleratorFields, errors);
-  const bool from_preset = fields.has("preset");
-  if (from_preset) {
-    const auto* preset = object_preset<Accelerator>(fields, presets, errors);
-    if (preset == nullptr) return accelerator;
-    accelerator = *preset;
-    accelerator.id += "-modified";
-    accelerator.name += " (modified)";
-  }
-  read_accelerator_fields(fields, from_preset, accelerator, errors);
-  if (fields.has("estimate")) {
-    read_estimate(fields.at("estimate"), fields.path("estimate"), accelerator.estimate, errors);
-  }
-  return accelerator;
+  const auto read_members = [&](const Fields& fields, bool from_preset, Accelerator& accelerator) {
+    read_accelerator_fields(fields, from_preset, accelerator, errors);
+    if (fields.has("estimate")) {
+      read_estimate(fields.at("estimate"), fields.path("estimate"), accelerator.estimate, errors);
+    }
+  };
+  return read_preset_or_object<Accelerator>(value, path, presets, kAcceleratorFields,
+                                            "Custom accelerator", errors, read_members);
 }
 
 Precision read_precision(const json& value, const std::string& path, FirstError& errors) {

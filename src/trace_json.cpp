@@ -221,9 +221,14 @@ json presets_to_json(const Presets& presets) {
     accelerators.push_back(object_of(
         accelerator, [](const Accelerator& a, JsonBuilder& b) { visit_accelerator(a, b); }));
   }
-  return json_object({{"models", models},
-                      {"accelerators", accelerators},
-                      {"precisions", {"bf16", "fp16", "fp8", "int8", "int4"}}});
+  // The named precisions are the scenario's "precision" menu (precision_preset reads them).
+  json precisions = json::array();
+  const ScenarioField& precision = scenario_field("precision");
+  for (std::size_t i = 0; i < precision.choice_count; ++i) {
+    precisions.push_back(std::string(precision.choices[i].value));
+  }
+  return json_object(
+      {{"models", models}, {"accelerators", accelerators}, {"precisions", precisions}});
 }
 
 json sweep_to_json(SweepVariable variable, const std::vector<SweepPoint>& points) {

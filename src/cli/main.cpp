@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "prefill_trace/engine.hpp"
@@ -115,33 +116,48 @@ struct Args {
   std::map<std::string, std::string> options;  // --name -> value ("" for switches)
 };
 
-// The scenario flags and the scenario JSON keys they set: one table for parsing, building the
-// scenario, and naming the flag in an error.
+// The scenario flags and the scenario JSON keys they set: one list for parsing, building the
+// scenario, and naming the flag in an error. Every member of the scenario object the engine
+// lists (api::scenario_fields()) is a flag, so a new scenario input needs no change here but a
+// line in kUsage: "--" and its key with '-' for '_' (--arrival-rate), or the name below.
+// Numbers are parsed here (so a bad one names the flag); the rest go to the engine as text.
 struct ScenarioFlag {
-  const char* flag;
-  const char* key;
+  std::string flag;
+  std::string key;
   bool numeric;
 };
-constexpr ScenarioFlag kScenarioFlags[] = {
-    {"--model", "model", false},
-    {"--hardware", "hardware", false},
-    {"--precision", "precision", false},
-    {"--attention", "attention", false},
-    {"--prompt", "prompt_tokens", true},
-    {"--batch", "batch", true},
-    {"--chunk", "chunk_tokens", true},
-    {"--arrival-rate", "arrival_rate", true},
-    {"--delivery-latency", "delivery_seconds", true},
-    {"--m-tile", "gemm_m_tile", true},
-    {"--attention-block", "attention_block", true},
-    {"--compute-efficiency", "compute_efficiency", true},
-    {"--memory-efficiency", "memory_efficiency", true},
-    {"--tensor-parallel", "tensor_parallel", true},
-    {"--timing", "timing", false},
-    {"--graphs", "graphs", false},
-    {"--stack", "stack", false},
-    {"--attention-kernel", "attention_kernel", false},
+
+// The flags named otherwise than their keys: the names kUsage and the README have always used.
+constexpr std::pair<const char*, const char*> kFlagsNamedOtherwise[] = {
+    {"prompt_tokens", "--prompt"},
+    {"chunk_tokens", "--chunk"},
+    {"delivery_seconds", "--delivery-latency"},
+    {"gemm_m_tile", "--m-tile"},
 };
+
+std::string flag_for_key(const std::string& key) {
+  for (const auto& [table_key, flag] : kFlagsNamedOtherwise) {
+    if (key == table_key) return flag;
+  }
+  std::string flag = "--" + key;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
+const std::vector<ScenarioFlag>& scenario_flags() {
+  static const std::vector<ScenarioFlag> flags = [] {
+    std::vector<ScenarioFlag> list;
+    const json fields = json::parse(api::scenario_fields());
+    for (const json& field : fields.at("scenario")) {
+      const auto key = field.at("name").get<std::string>();
+      const auto kind = field.at("kind").get<std::string>();
+      list.push_back({flag_for_key(key), key,
+                      kind == "integer" || kind == "number" || kind == "zero_or_number"});
+    }
+    return list;
+  }();
+  return flags;
+}
 
 // The serve command's own flags and the keys of the scenario's "serving" object they set.
 enum class ServingValue { number, text, list, toggle };
@@ -184,7 +200,7 @@ bool takes_value(const std::string& name) {
   for (const ServingFlag& spec : kServingFlags) {
     if (name == spec.flag) return spec.kind != ServingValue::toggle;
   }
-  for (const ScenarioFlag& spec : kScenarioFlags) {
+  for (const ScenarioFlag& spec : scenario_flags()) {
     if (name == spec.flag) return true;
   }
   return false;
@@ -395,7 +411,7 @@ struct ScenarioInput {
 // The scenario flags `serve` takes: the device and the model, not the single-request workload
 // (its --prompt is the serving prompt).
 bool serve_takes_scenario_flag(const ScenarioFlag& spec) {
-  const std::string key = spec.key;
+  const std::string& key = spec.key;
   return key != "prompt_tokens" && key != "batch" && key != "chunk_tokens" &&
          key != "arrival_rate" && key != "delivery_seconds";
 }
@@ -414,7 +430,7 @@ ScenarioInput scenario_input(const Args& args, bool serving = false) {
       input.file_keys.push_back(item.key());
     }
   }
-  for (const ScenarioFlag& spec : kScenarioFlags) {
+  for (const ScenarioFlag& spec : scenario_flags()) {
     const auto value = option(args, spec.flag);
     if (!value || (serving && !serve_takes_scenario_flag(spec))) continue;
     if (!spec.numeric) {
@@ -438,11 +454,10 @@ std::string top_level_key(const std::string& path) {
 std::string with_source(const Args& args, const ScenarioInput& input, const Error& error) {
   const std::string top = top_level_key(error.path);
   if (top.empty()) return error.message;
-  for (const ScenarioFlag& spec : kScenarioFlags) {
+  for (const ScenarioFlag& spec : scenario_flags()) {
     if (top == spec.key && option(args, spec.flag)) {
-      if (error.path == std::string("/") + spec.key)
-        return std::string(spec.flag) + " (" + error.path + "): " + error.what;
-      return std::string(spec.flag) + ": " + error.message;
+      if (error.path == "/" + spec.key) return spec.flag + " (" + error.path + "): " + error.what;
+      return spec.flag + ": " + error.message;
     }
   }
   // The file's keys as the engine's paths show them (escaped per RFC 6901, bounded): a key
@@ -458,7 +473,7 @@ std::string with_source(const Args& args, const ScenarioInput& input, const Erro
 
 std::vector<std::string> scenario_options() {
   std::vector<std::string> options = {"--scenario"};
-  for (const ScenarioFlag& spec : kScenarioFlags) options.emplace_back(spec.flag);
+  for (const ScenarioFlag& spec : scenario_flags()) options.emplace_back(spec.flag);
   return options;
 }
 
@@ -634,7 +649,7 @@ int run(int argc, char** argv) {
     }
     if (command == "serve") {
       std::vector<std::string> options = {"--scenario", "--json", "--csv", "--table"};
-      for (const ScenarioFlag& spec : kScenarioFlags) {
+      for (const ScenarioFlag& spec : scenario_flags()) {
         if (serve_takes_scenario_flag(spec)) options.emplace_back(spec.flag);
       }
       for (const ServingFlag& spec : kServingFlags) options.emplace_back(spec.flag);
