@@ -45,9 +45,13 @@ FITTED = PARAMETERS + ("expert_gemm_efficiency", "all_reduce_overhead_seconds",
 LINK = ("interconnect_efficiency", "all_reduce_overhead_seconds")
 MAIN = PARAMETERS[:3] + ("memory_latency_seconds",)
 LATENCY_GRID = [round(0.25e-6 * i, 8) for i in range(41)]  # 0 .. 10 µs
-# Stacks whose host gap is fitted on their own end-to-end rows; the others (no row in the
-# table) take the gap fitted over every end-to-end row ("pooled").
-STACKS = ("tensorrt-llm", "vllm", "sglang", "llama.cpp", "transformers")
+# Stacks whose host gap is fitted on their own end-to-end rows: those grouped CV adopted one
+# for (docs/validation.md, "Protocol"). The others take the gap fitted over every end-to-end row
+# ("pooled"), and the engine gives them the unseen-stack interval. vLLM's own gap was tried in
+# session 5 on the LLM-Inference-Bench rows and not adopted: grouped CV was no better with it
+# (end-to-end TP 1 6.2 % / 18.7 % without, 6.3 % / 18.7 % with; all 9.2 % / 33.9 % both), and
+# its fit sat at the grid's edge (60 µs), set by three MI300X rows no per-kernel gap explains.
+STACKS = ("tensorrt-llm", "llama.cpp", "transformers")
 ATTENTION_KERNELS = ("flash-attention-2", "flash-attention-3", "flashinfer", "sdpa")
 
 # A named kernel's efficiency on an architecture no fit row covers: the kernel's authors'
@@ -236,7 +240,7 @@ def fit_profiles(entries, hardware, log=None):
     measurements); mixture-of-experts rows fit the expert efficiency (own rows, else the
     architecture's) and, on a PCIe part with no dense tensor-parallel row, the link's
     efficiency. Shared by every
-    accelerator: each stack's host gap per kernel (on that stack's end-to-end rows) and, for a
+    accelerator: each STACKS stack's host gap per kernel (on its end-to-end rows) and, for a
     named attention kernel, its efficiency on an accelerator with two or more rows of it (else
     pooled over accelerators). The two levels are fitted in turn, twice."""
     by_accelerator, reduces, moe_rows = {}, {}, {}

@@ -25,15 +25,18 @@ import measurements  # noqa: E402
 # rounded up to the next 5 %. docs/validation.md has the table these come from.
 # Attention (6 rows in 2 groups) and elementwise (4 rows) are reported, not guarded.
 GROUPED_GUARDS = {
-    "end-to-end, TP 1": (0.05, 0.15),    # reported 4.8 % / 14.4 %
-    "end-to-end, TP > 1": (0.18, 0.40),  # reported 15.6 % / 34.4 % (the issue's target)
-    "GEMM": (0.10, 0.50),                # reported 9.1 % / 46.2 %
+    "end-to-end, TP 1": (0.10, 0.20),    # reported 6.2 % / 18.7 % (session 5: MI300X vLLM rows)
+    "end-to-end, TP > 1": (0.18, 0.40),  # reported 12.8 % / 35.5 % (the issue's target)
+    # GEMM: reported 9.2 % / 51.0 %. Its p90 moves with the fold dealing alone (46.2 % before
+    # session 5's six end-to-end groups reshuffled the folds; 57.9 % with only three of them):
+    # above the issue's 50 % target, guarded at the reported figure rounded up.
+    "GEMM": (0.10, 0.55),
     "all-reduce": (0.10, 0.25),          # reported 9.6 % / 22.2 %
-    "kernels": (0.18, 0.50),             # reported 9.6 % / 39.7 % (the issue's kernel target;
+    "kernels": (0.18, 0.50),             # reported 9.6 % / 41.3 % (the issue's kernel target;
                                          # GEMM, attention, elementwise, all-reduce together)
 }
 # Share of held-out rows inside the conformal 80 % interval computed from the other folds only:
-# reported 83 % (161 / 195) against the 75–85 % target; guarded at 75 % (the target's floor).
+# reported 82 % (165 / 201) against the 75–85 % target; guarded at 75 % (the target's floor).
 COVERAGE_GUARD = 0.75
 
 
@@ -84,19 +87,24 @@ class Validation(unittest.TestCase):
 
     def test_fitted_stacks_are_those_with_end_to_end_rows(self):
         # The engine takes a stack as fitted (the grouped-CV interval of the whole prefill) when
-        # the profile's stack_gap_seconds states it; fit.py states exactly the stacks with
-        # scored end-to-end rows. Every other stack (vLLM, SGLang) gets the unseen-stack one.
+        # the profile's stack_gap_seconds states it; fit.py states the stacks of fit.STACKS that
+        # have scored end-to-end rows. vLLM has scored rows (llmib, session 5) but its own gap
+        # was not adopted (fit.STACKS): its rows, like SGLang's, take the unseen-stack interval.
         with_rows = {fit.settings(c)[0] for c in evaluate.scored(self.cases)
                      if evaluate.family_of(c).startswith("end-to-end")}
+        self.assertIn("vllm", with_rows)
+        self.assertNotIn("vllm", fit.STACKS)
         for accelerator in measurements.accelerators().values():
             estimate = accelerator["estimate"]
-            self.assertEqual(set(estimate["stack_gap_seconds"]), with_rows, accelerator["id"])
+            self.assertEqual(set(estimate["stack_gap_seconds"]), with_rows & set(fit.STACKS),
+                             accelerator["id"])
             self.assertEqual(set(evaluate.UNSEEN_STACK_KEYS.values()) - set(estimate["interval"]),
                              set(), accelerator["id"])
-            # dstack's vLLM rows on MI300X (TP 8, not scored): the unseen-stack family.
-            for case in (c for c in self.cases if fit.settings(c)[0] == "vllm"):
+            for stack in ("vllm", "sglang"):
+                case = {"row": {"operator": "prefill_ttft"},
+                        "scenario": {"tensor_parallel": 1, "stack": stack}}
                 self.assertEqual(evaluate.interval_key(case, estimate),
-                                 "end_to_end_parallel_unseen_stack", case["id"])
+                                 "end_to_end_single_unseen_stack", accelerator["id"])
 
     def test_unseen_stack_coverage_holds_each_source_against_the_others(self):
         # Two sources, predicted 1 s each row. Source a: ten TP 1 rows measured 3 s, ten TP 8
