@@ -312,6 +312,8 @@ export interface TraceDocument {
     gemm_m_tile: number;
     graphs: string;
     hardware: {
+      /** "" when the accelerator states none (a custom one: attention kernels not checked). */
+      architecture: "ampere" | "ada" | "hopper" | "blackwell" | "cdna3" | "";
       compute_units: number;
       estimate: {
         all_reduce_overhead_seconds: number;
@@ -325,6 +327,7 @@ export interface TraceDocument {
         kernel_gap_seconds: number;
         memory_efficiency: number;
         memory_latency_seconds: number;
+        /** Only the stacks the profile states a gap for (fitted on their own rows); any other is charged kernel_gap_seconds. */
         stack_gap_seconds: Record<string, number>;
       } | null;
       id: string;

@@ -513,9 +513,10 @@ Precision read_precision(const json& value, const std::string& path, FirstError&
     errors.fail(ErrorCode::unknown_name, path, preset.failure().what);
     return Precision{};
   }
-  const Fields fields(value, path, {"weights", "activations", "kv"}, errors);
+  // `name` is a label, as a model's is: the trace echoes it, so an echoed scenario reads back.
+  const Fields fields(value, path, {"name", "weights", "activations", "kv"}, errors);
   Precision precision;
-  precision.name = "custom";
+  precision.name = fields.text("name", "custom");
   precision.weights = parse_dtype(fields.text("weights", "bf16"), fields.path("weights"), errors);
   precision.activations =
       parse_dtype(fields.text("activations", "bf16"), fields.path("activations"), errors);

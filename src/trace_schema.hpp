@@ -36,7 +36,7 @@
 namespace prefill_trace {
 
 /// The trace document's schema_version (docs/trace-json.md, "Versions").
-constexpr int kTraceSchemaVersion = 5;
+constexpr int kTraceSchemaVersion = 6;
 
 /// The keys whose string value is a Bound's name (a figure: the Bound's code). No other member
 /// of the document may use them (tests/cpp/trace_schema_test.cpp).
@@ -125,11 +125,15 @@ void visit_estimate_profile(const EstimateProfile& e, V& v) {
   v.number("kernel_gap_seconds", e.kernel_gap_seconds);
   v.number("memory_efficiency", e.memory_efficiency);
   v.number("memory_latency_seconds", e.memory_latency_seconds);
+  // Only the stacks the profile states a gap for (the fitted ones): a stack it does not state is
+  // charged kernel_gap_seconds and takes the unseen-stack range, so echoing a value for it would
+  // make the echo, read back as a custom profile, a different profile.
   v.object("stack_gap_seconds", [&] {
     schema_detail::NamedNumbers<kStackCount> gaps;
     for (std::size_t i = 0; i < kStackCount; ++i) {
       const auto stack = static_cast<Stack>(i);
-      if (stack != Stack::kernels) gaps.add(stack_name(stack), e.gap_seconds(stack));
+      if (stack != Stack::kernels && e.stack_fitted(stack))
+        gaps.add(stack_name(stack), e.gap_seconds(stack));
     }
     gaps.visit(v);
   });
@@ -137,6 +141,7 @@ void visit_estimate_profile(const EstimateProfile& e, V& v) {
 
 template <typename V>
 void visit_accelerator(const Accelerator& a, V& v) {
+  v.text("architecture", a.architecture);
   v.number("compute_units", a.compute_units);
   v.maybe_object("estimate", a.estimate.stated(), [&] { visit_estimate_profile(a.estimate, v); });
   v.text("id", a.id);

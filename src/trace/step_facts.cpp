@@ -79,16 +79,23 @@ double kv_bytes_per_token(const TraceInputs& in) {
 
 }  // namespace
 
+namespace {
+
+// One operator's share of a sum of operators (a step's or the trace's totals).
+void add_to(Totals& totals, const Operator& op) {
+  totals.flops += op.count * op.flops;
+  totals.hbm_bytes += op.count * op.hbm.total();
+  totals.seconds += op.count * op.seconds;
+  totals.overhead_seconds += op.count * op.overhead_seconds;
+  totals.seconds_low += op.count * op.seconds_low;
+  totals.seconds_high += op.count * op.seconds_high;
+}
+
+}  // namespace
+
 Totals totals_of(const std::vector<Operator>& ops) {
   Totals totals;
-  for (const Operator& op : ops) {
-    totals.flops += op.count * op.flops;
-    totals.hbm_bytes += op.count * op.hbm.total();
-    totals.seconds += op.count * op.seconds;
-    totals.overhead_seconds += op.count * op.overhead_seconds;
-    totals.seconds_low += op.count * op.seconds_low;
-    totals.seconds_high += op.count * op.seconds_high;
-  }
+  for (const Operator& op : ops) add_to(totals, op);
   return totals;
 }
 
@@ -229,10 +236,7 @@ std::vector<Step> mechanism_steps(const std::vector<Operator>& ops,
       if (!in_step(op)) continue;
       times.add(op);
       step.operators.push_back(op.name);
-      step.totals.flops += op.count * op.flops;
-      step.totals.hbm_bytes += op.count * op.hbm.total();
-      step.totals.seconds += op.count * op.seconds;
-      step.totals.overhead_seconds += op.count * op.overhead_seconds;
+      add_to(step.totals, op);
     }
     step.bound = times.dominant();
     steps.push_back(std::move(step));

@@ -36,7 +36,7 @@ const char* const kScenarios[] = {
 
 Trace trace_of(const char* scenario_json) {
   const auto scenario = parse_scenario(scenario_json);
-  EXPECT_TRUE(scenario.ok()) << scenario_json;
+  EXPECT_TRUE(scenario.ok()) << scenario_json << ": " << (scenario.ok() ? "" : scenario.error());
   return compute_trace(scenario.value(), {"a", "b", "c", "d", "e"});
 }
 
@@ -224,6 +224,72 @@ TEST(TraceSchema, TheLayoutNamesTheBoundCodes) {
   EXPECT_EQ(layout["bound_keys"], json({"bound", "prefill_bound"}));
   // Bound's enum order (src/trace.hpp): compute, memory, overhead, interconnect.
   EXPECT_EQ(layout["bound_names"], json({"compute", "memory", "overhead", "interconnect"}));
+}
+
+}  // namespace
+}  // namespace prefill_trace
+
+namespace prefill_trace {
+namespace {
+
+// The scenario a trace echoes is the scenario it ran: its model and hardware, fed back as custom
+// objects (no preset), give the same trace, byte for byte. This holds the echo to the reader:
+// an accelerator's architecture (which attention kernels it may run) and only the stacks its
+// profile states a gap for (an unstated stack is charged the pooled gap and takes the
+// unseen-stack range; echoing it with a value would make it a fitted stack when read back).
+TEST(TraceSchema, TheEchoedScenarioReadsBackAsTheSameTrace) {
+  for (const char* scenario_json : {
+           R"({"model": "llama-3.1-70b", "hardware": "h100-sxm", "timing": "estimate",
+               "stack": "vllm", "tensor_parallel": 4})",
+           R"({"model": "llama-3.1-8b", "hardware": "h100-sxm", "timing": "estimate",
+               "stack": "tensorrt-llm", "attention_kernel": "flash-attention-3"})",
+           R"({"model": "mixtral-8x7b", "hardware": "a100-sxm-80gb", "timing": "estimate",
+               "stack": "sglang", "prompt_tokens": 512})",
+           kScenarios[0]}) {
+    SCOPED_TRACE(scenario_json);
+    const json first = trace_to_json(trace_of(scenario_json));
+    json again = first.at("scenario");
+    const std::string echoed = again.dump();
+    const json second = trace_to_json(trace_of(echoed.c_str()));
+    EXPECT_EQ(second.dump(), first.dump());
+  }
+  // The bug this guards: the echo listed a gap for every stack, so vLLM read back as fitted and
+  // its range narrowed from the unseen-stack factors to the fitted ones.
+  const json echo = trace_to_json(
+      trace_of(R"({"model": "llama-3.1-8b", "hardware": "h100-sxm", "timing": "estimate"})"));
+  const json& gaps = echo.at("/scenario/hardware/estimate/stack_gap_seconds"_json_pointer);
+  EXPECT_FALSE(gaps.contains("vllm"));
+  EXPECT_FALSE(gaps.contains("sglang"));
+  EXPECT_TRUE(gaps.contains("tensorrt-llm"));
+  EXPECT_EQ(echo.at("/scenario/hardware/architecture"_json_pointer), "hopper");
+}
+
+// docs/trace-json.md: "Steps' totals carry seconds_low/high summed over their operators". They
+// were left at 0 until the steps summed through the same helper as the trace's totals.
+TEST(TraceSchema, StepRangesAreTheSumsOfTheirOperators) {
+  for (const char* scenario_json : {kScenarios[0], kScenarios[1]}) {
+    SCOPED_TRACE(scenario_json);
+    const Trace trace = trace_of(scenario_json);
+    const bool estimate = trace.scenario.workload.timing == Timing::estimate;
+    for (const Step& step : trace.steps) {
+      double low = 0, high = 0;
+      for (const Operator& op : trace.operators) {
+        if (op.step != step.number) continue;
+        low += op.count * op.seconds_low;
+        high += op.count * op.seconds_high;
+      }
+      EXPECT_DOUBLE_EQ(step.totals.seconds_low, low) << step.number;
+      EXPECT_DOUBLE_EQ(step.totals.seconds_high, high) << step.number;
+      if (step.totals.seconds == 0) continue;  // step 4 has no kernels
+      if (estimate) {
+        EXPECT_LT(step.totals.seconds_low, step.totals.seconds) << step.number;
+        EXPECT_GT(step.totals.seconds_high, step.totals.seconds) << step.number;
+      } else {  // a bound has no range: low = high = seconds
+        EXPECT_DOUBLE_EQ(step.totals.seconds_low, step.totals.seconds) << step.number;
+        EXPECT_DOUBLE_EQ(step.totals.seconds_high, step.totals.seconds) << step.number;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -25,8 +25,8 @@ function options(list, selected) {
 }
 
 /**
- * The estimate's menus from the engine's presets: every stack the accelerators' estimate
- * profiles price a host gap for (`stack_gap_seconds`) plus `kernels` (device time, no gap), and
+ * The estimate's menus from the engine: every stack its field table names (the `stack` row), the
+ * default first and `kernels` (device time, no gap) last, and
  * `auto` (the profile's own attention efficiency) plus every kernel the profiles price
  * (`attention_kernel_efficiency`), each named as the engine's field table names it
  * (scenarioFields(): the `stack` and `attention_kernel` rows); an id the table lacks shows as itself.
@@ -35,13 +35,14 @@ function options(list, selected) {
  * @returns {{stacks: Array<[string, string]>, kernels: Array<[string, string]>}}
  */
 export function estimateChoices(presets, fields) {
-  const stacks = new Set();
   const kernels = new Set();
   for (const accelerator of presets.accelerators ?? []) {
-    for (const id of Object.keys(accelerator.estimate?.stack_gap_seconds ?? {})) stacks.add(id);
     for (const id of Object.keys(accelerator.estimate?.attention_kernel_efficiency ?? {})) kernels.add(id);
   }
   const stackRow = rowNamed(fields.scenario, 'stack');
+  // Every stack the engine takes: a profile states gaps only for the stacks fitted on their own
+  // rows; the others run on its pooled gap and the wider unseen-stack range (docs/model.md).
+  const stacks = stackRow.choices.map((c) => c.value).filter((id) => id !== 'kernels');
   const kernelRow = rowNamed(fields.scenario, 'attention_kernel');
   const named = (ids, row) => [...ids].map((id) => [id, row.choices.find((c) => c.value === id)?.label ?? id]);
   // The documented order: the default first (TensorRT-LLM; automatic), then as the engine lists them.
