@@ -141,7 +141,8 @@ struct EstimateProfile {
     return stated_gap >= 0 ? stated_gap : kernel_gap_seconds;
   }
   // Whether the stack's host gap was fitted on end-to-end rows of its own: the profile states
-  // it in stack_gap_seconds (the fit states exactly those stacks). `kernels` has no gap.
+  // it in stack_gap_seconds (the fit states exactly those stacks: tests/validation/fit.py
+  // STACKS). `kernels` has no gap.
   bool stack_fitted(Stack stack) const {
     return stack == Stack::kernels || stack_gap_seconds[static_cast<std::size_t>(stack)] >= 0;
   }

@@ -94,8 +94,8 @@ std::string_view range_assumption(const Scenario& s) {
   if (whole_prefill_range_is_unseen_stack(s.hardware.estimate, s.workload)) {
     return "Estimate ranges: each kernel's is the 10th–90th percentile of measured / estimated "
            "time over its family's measurements held out by grouped cross-validation; this "
-           "software stack has no end-to-end measurement in the fit (its host gap is the "
-           "profile's pooled one), so the whole prefill's range is the wider one measured with "
+           "software stack has no host gap fitted on measurements of its own (it is charged the "
+           "profile's pooled gap), so the whole prefill's range is the wider one measured with "
            "whole sources held out (docs/validation.md, \"The interval per stack\").";
   }
   return "Estimate ranges: the 10th–90th percentile of measured / estimated time over "

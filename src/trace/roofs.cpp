@@ -17,7 +17,7 @@ Roofline Roofs::roofline() const {
 namespace {
 
 // The whole prefill's interval: its end-to-end family by device count. A stack the profile
-// has no gap fitted for (vLLM, SGLang in the presets: no end-to-end row of their own) takes
+// has no gap fitted for (vLLM, SGLang in the presets: no gap of their own adopted) takes
 // the family's unseen-stack factors, from leave-one-source-out residuals (docs/validation.md);
 // grouped CV's factors say how well a stack in the fit is predicted, not one outside it. A
 // profile that states no unseen-stack factors (1, 1) keeps the fitted stacks' ones.

@@ -236,7 +236,7 @@ TEST(ShapeModel, UnseenStackIntervalOnlyWhereTheProfileHasNoGapForTheStack) {
     for (const std::string_view a : t.assumptions) {
       if (a.rfind("Estimate ranges:", 0) != 0) continue;
       ++ranges;
-      unseen = a.find("no end-to-end measurement in the fit") != std::string_view::npos;
+      unseen = a.find("no host gap fitted on measurements of its own") != std::string_view::npos;
     }
     return std::pair{ranges, unseen};
   };
