@@ -37,7 +37,7 @@ struct Roofs {
 Roofs roofs_of(const Scenario& scenario);
 
 /// Whether the estimate's whole-prefill range is the one for a stack the fit has not seen (the
-/// profile has no end-to-end rows of `work.stack` and states factors for that case), rather than
+/// profile states no gap of `work.stack`'s own, and states factors for that case), rather than
 /// the grouped-CV range of the fitted stacks: the rule roofs_of applies, told to the assumptions.
 bool whole_prefill_range_is_unseen_stack(const EstimateProfile& profile, const Workload& work);
 
