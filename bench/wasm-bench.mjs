@@ -1,7 +1,7 @@
 // Node benchmark of the wasm module: the same scenarios as bench/engine_bench.cpp, plus the
 // pure-JS reference for comparison. Prints one line per figure (medians); never fails on time.
 import { loadModule } from "../tests/js/load-module.mjs";
-import { referenceTrace } from "./reference-trace.mjs";
+import { referenceTrace } from "../tests/js/reference-trace.mjs";
 
 const module = await loadModule();
 const s405 = JSON.stringify({ model: "llama-3.1-405b", hardware: "h100-sxm", prompt_tokens: 2048 });

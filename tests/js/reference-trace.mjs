@@ -1,6 +1,7 @@
 // A straightforward pure-JavaScript implementation of the trace formulas (docs/model.md) for a
-// dense, gated, unchunked, fused-attention scenario — written only for the benchmark, to justify
-// WebAssembly by measurement and to cross-check the engine's totals. Not used by the product.
+// dense, gated, unchunked, fused-attention scenario, written apart from the C++: the per-operator
+// oracle of tests/js/reference-trace.test.mjs (run by script/test over a grid of scenarios) and the
+// pure-JS comparison point of bench/wasm-bench.mjs. Not used by the product.
 
 const BYTES = { fp32: 4, bf16: 2, fp16: 2, fp8: 1, int8: 1, int4: 0.5 };
 
@@ -13,7 +14,7 @@ export function referenceTrace(model, hardware, T, B = 1, precision = "bf16") {
   const finish = (name, count, flops, computed, bytes) => {
     // The bound timing: the roof alone; launch overhead is reported beside the total, not in it.
     const tc = computed / P, tm = bytes / beta, roof = Math.max(tc, tm);
-    ops.push({ name, count, flops, bytes, seconds: roof, overhead: launch });
+    ops.push({ name, count, flops, computed, bytes, seconds: roof, overhead: launch });
   };
   const padded = (rows) => (rows >= m ? Math.ceil(rows / m) * m : Math.min(m, Math.ceil(rows / 16) * 16));
   const gemm = (name, din, dout, rows = N, count = L) =>
