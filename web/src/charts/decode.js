@@ -96,12 +96,18 @@ function draw(svg, width, { trace }) {
   bottomAxis(group, x, { y: barY(top, 2), ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
 }
 
+/** "2,048 tokens", or at batch B "16 × 2,048 tokens": the totals are the whole batch's. */
+export function promptWords({ batch, prompt_tokens: tokens }) {
+  const prompt = `${fmt.count(tokens)} tokens`;
+  return batch > 1 ? `${fmt.count(batch)} × ${prompt}` : prompt;
+}
+
 function describe({ trace }) {
   const d = trace.decode_comparison;
   return (
-    `Prefill of ${fmt.count(trace.scenario.prompt_tokens)} tokens: ${fmt.flops(trace.totals.flops)}, ` +
+    `Prefill of ${promptWords(trace.scenario)}: ${fmt.flops(trace.totals.flops)}, ` +
     `${fmt.bytes(trace.totals.hbm_bytes)} of HBM traffic, ${fmt.seconds(trace.totals.seconds)}, ` +
-    `${fmt.intensity(d.prefill_intensity)} (${fmt.bound(d.prefill_bound)}). One decode step after ` +
+    `${fmt.intensity(d.prefill_intensity)} (${fmt.bound(d.prefill_bound)}). One decode step${trace.scenario.batch > 1 ? ` of the ${fmt.count(trace.scenario.batch)} requests` : ''} after ` +
     `${fmt.count(d.context_tokens)} tokens: ${fmt.flops(d.flops)}, ${fmt.bytes(d.hbm_bytes)}, ` +
     `${fmt.seconds(d.seconds)}, ${fmt.intensity(d.intensity)} (${fmt.bound(d.bound)}).`
   );

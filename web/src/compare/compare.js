@@ -31,15 +31,25 @@ const FIGURES = [
   { key: 'hbm-bytes', label: 'Memory (HBM) traffic', value: (t) => t.totals.hbm_bytes, format: fmt.bytes },
 ];
 
-/** B − A with its sign and the relative change: "+1.2 ms (+4.5%)", "no change". */
+/**
+ * B − A with its sign and the relative change: "+1.2 ms (+4.5%)", "no change". A growth of ten
+ * times or more reads as a factor ("+15.4 s (15,400× A)"), since "+1,540,000%" asks the reader to
+ * divide by a hundred in their head; a fall stays a percentage (it cannot pass −100%).
+ */
 export function signedDifference(a, b, format) {
   if (a === null || b === null || a === undefined || b === undefined) return '—';
   const d = b - a;
   if (d === 0) return 'no change';
   const sign = d > 0 ? '+' : '−';
   const magnitude = format(Math.abs(d)).replace(/ \(.*\)$/, '');
-  const relative = a !== 0 ? ` (${sign}${fmt.percent(Math.abs(d / a))})` : '';
-  return `${sign}${magnitude}${relative}`;
+  return `${sign}${magnitude}${relativeChange(a, b, sign)}`;
+}
+
+function relativeChange(a, b, sign) {
+  if (a === 0) return '';
+  const ratio = b / a;
+  if (ratio >= 10) return ` (${fmt.number(ratio, 3)}× A)`;
+  return ` (${sign}${fmt.percent(Math.abs(ratio - 1))})`;
 }
 
 /** Prefill's and one decode step's figures per token, for one trace (rows of the built-in table). */

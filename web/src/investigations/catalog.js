@@ -27,6 +27,9 @@ const projection = (trace, name = 'qkv_projection') => trace.steps[1].facts.proj
 const ridgeOf = (trace) => trace.steps[1].facts.ridge_flops_per_byte;
 const queueing = (trace) => trace.steps[4].facts;
 const tokens = (n) => `${fmt.count(n)} ${n === 1 ? 'token' : 'tokens'}`;
+/** A trace's prompt as the sentence needs it: "32 tokens", or "8 prompts of 32 tokens" in a batch. */
+export const promptOf = ({ scenario: { batch, prompt_tokens: n } }) =>
+  batch > 1 ? `${fmt.count(batch)} prompts of ${tokens(n)}` : tokens(n);
 /** A quotient of two engine figures, with the digits a reader needs. */
 const times = (value) => `${fmt.number(value, 3)}×`;
 
@@ -50,9 +53,9 @@ export const INVESTIGATIONS = Object.freeze([
     read(a, b) {
       const [pa, pb] = [projection(a), projection(b)];
       return [
-        `At ${tokens(a.scenario.prompt_tokens)} the Q/K/V projection does `,
+        `At ${promptOf(a)} the Q/K/V projection does `,
         figure('intensity-a', pa.intensity, fmt.intensity(pa.intensity)),
-        ` (${fmt.bound(pa.bound)}); at ${tokens(b.scenario.prompt_tokens)} it does `,
+        ` (${fmt.bound(pa.bound)}); at ${promptOf(b)} it does `,
         figure('intensity-b', pb.intensity, fmt.intensity(pb.intensity)),
         ` (${fmt.bound(pb.bound)}), `,
         figure('ratio', pb.intensity / pa.intensity, times(pb.intensity / pa.intensity)),
@@ -79,7 +82,7 @@ export const INVESTIGATIONS = Object.freeze([
       const p = projection(b);
       const below = p.intensity < ridgeOf(b);
       return [
-        `At ${tokens(b.scenario.prompt_tokens)} the Q/K/V projection does `,
+        `At ${promptOf(b)} the Q/K/V projection does `,
         figure('intensity', p.intensity, fmt.intensity(p.intensity)),
         `, ${below ? 'below' : 'above'} the ridge point of `,
         figure('ridge', ridgeOf(b), fmt.intensity(ridgeOf(b))),
@@ -121,7 +124,7 @@ export const INVESTIGATIONS = Object.freeze([
     read(a, b) {
       const [sa, sb] = [a.steps[2].totals, b.steps[2].totals];
       return [
-        `At ${tokens(b.scenario.prompt_tokens)}, materialized attention writes a score matrix of `,
+        `At ${promptOf(b)}, materialized attention writes a score matrix of `,
         figure('score-matrix', b.steps[2].facts.score_matrix_bytes, fmt.bytes(b.steps[2].facts.score_matrix_bytes)),
         ' per layer and moves ',
         figure('bytes-materialized', sb.hbm_bytes, fmt.bytes(sb.hbm_bytes)),

@@ -148,6 +148,6 @@ export class InvestigationForm {
       setText(this.#nextReading, 'The engine could not compute the changed scenario.');
       return;
     }
-    this.#nextReading.replaceChildren(h('span', { class: 'label' }, 'With that change: '), ...sentenceNodes(this.#spec.read(traces.a, traces.b)));
+    this.#nextReading.replaceChildren(h('span', { class: 'label' }, `With that change (${this.#spec.next.label}): `), ...sentenceNodes(this.#spec.read(traces.a, traces.b)));
   }
 }
