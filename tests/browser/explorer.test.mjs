@@ -459,6 +459,17 @@ test('a permalink value the engine rejects is reported and replaced by the defau
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.locator('#explorer').scrollIntoViewIfNeeded();
   await page.locator('#explorer').screenshot({ path: path.join(artifacts, 'explorer-1440-dark.png') });
+  // Every bound badge lies inside its cell at 1440 px (step 2's were clipped: a 118 px badge in
+  // a 105 px card column).
+  const clipped = await page.locator('prefill-trace-lesson').evaluate((host) =>
+    [...host.shadowRoot.querySelectorAll('td .bound-badge, .step-bound .bound-badge')]
+      .filter((badge) => {
+        const [inner, outer] = [badge.getBoundingClientRect(), badge.parentElement.getBoundingClientRect()];
+        return inner.width > 0 && (inner.right > outer.right + 0.5 || inner.left < outer.left - 0.5);
+      })
+      .map((badge) => badge.textContent),
+  );
+  assert.deepEqual(clipped, []);
   assert.deepEqual(problems, []);
 });
 
