@@ -15,6 +15,7 @@ import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { readDecimal, scenarioObject } from '../scenario.js';
 import { servingSummary } from './summary.js';
+import { TRUSTED_TYPES_POLICY, policyRefused, workerScriptUrl } from './trusted-url.js';
 
 const POLICY_IDS = ['prefill-first', 'chunked', 'disaggregated'];
 /** The sweep's rates, as fractions of the prefill's saturation rate (the trace's λ at ρ = 1). */
@@ -101,7 +102,7 @@ export class UnderLoad {
         'The prompt, model, accelerator and precision are the explorer’s. Prefill first runs each prompt whole before any decode; ',
         'chunked prefill mixes prompt chunks with other requests’ decode steps; disaggregated runs prefill and decode on separate devices ',
         '(one of each here: twice the devices of the others). Every run is one simulated minute of arrivals; the goodput search ',
-        'runs as many requests as a minute at the prefill’s saturation rate. Simulated by the engine in a background thread.',
+        'runs as many requests as a minute at the prefill’s saturation rate. Simulated by the engine, in a background thread where the browser and the page allow one.',
       ),
       h('div', { class: 'under-load-fields' }, rate.wrap, output.wrap, ttft.wrap, tpot.wrap),
       this.runButton,
@@ -190,7 +191,7 @@ export class UnderLoad {
     const id = ++this.#run;
     const jobs = this.#jobs(read.values);
     this.runButton.disabled = true;
-    setText(this.status, `Simulating ${POLICY_IDS.length} schedulers in the background…`);
+    setText(this.status, `Simulating ${POLICY_IDS.length} schedulers…`);
     // The charts chunk, by the literal address build-site writes (the explorer's import).
     const chartsModule = import('../charts/index.js');
     let outcome = await this.#inWorker(id, jobs);
@@ -214,9 +215,9 @@ export class UnderLoad {
     const script = assetUrl(SERVING_WORKER, this.#base);
     if (script.origin !== globalThis.location?.origin) return { noWorker: `its script is on another origin (${script.origin})` };
     try {
-      this.#worker = new Worker(script.href, { name: 'prefill-trace-serving' });
+      this.#worker = new Worker(workerScriptUrl(script.href), { name: 'prefill-trace-serving' });
     } catch (error) {
-      return { noWorker: `the browser refused the Worker: ${error?.message ?? error}` };
+      return { noWorker: refusedWorkerWords(error) };
     }
     return { worker: this.#worker };
   }
@@ -272,7 +273,7 @@ export class UnderLoad {
     for (const job of jobs) {
       setText(
         this.status,
-        `No background thread could run the simulation (${reason}); simulating run ${runs.length + 1} of ${jobs.length} on this page, which may pause meanwhile…`,
+        `The simulation runs on this page, not in a background thread (${reason}): run ${runs.length + 1} of ${jobs.length}; the page may pause meanwhile…`,
       );
       await idleSlice();
       if (id !== this.#run) return {};
@@ -359,4 +360,16 @@ function reading(runs, rate) {
     overloaded.length ? ` (${overloaded.join(' and ')}: overloaded at this rate, the queue grows without bound)` : '',
     '.',
   ];
+}
+
+/**
+ * Why the browser refused the Worker, in the reader's words, by the kind of refusal (never the
+ * browser's own message): Trusted Types refuse the script URL with a TypeError; a CSP's
+ * `worker-src` (or another security rule) with a SecurityError.
+ */
+function refusedWorkerWords(error) {
+  if (error instanceof TypeError && policyRefused())
+    return `this page’s security policy allows no background script without Trusted Types policy “${TRUSTED_TYPES_POLICY}”`;
+  if (error?.name === 'SecurityError') return 'this page’s security policy allows no background thread';
+  return 'this browser refused a background thread';
 }
