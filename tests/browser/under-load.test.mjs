@@ -104,6 +104,10 @@ test('under load: the simulation runs in a Worker and the reading states the eng
   // The sentence says what the <data> elements hold, in the page's units.
   const sentence = (await part.locator('.under-load-reading').innerText()).replace(/\s+/g, ' ');
   assert.match(sentence, /^At 0\.05 requests\/s, the median request’s first token comes after /);
+  // Goodput is stated per device, with the device count beside it: the disaggregated run uses one
+  // prefill and one decode device (the part's defaults), the others one device.
+  assert.match(sentence, /goodput within both objectives, per device, is .+ on its one device under prefill first, .+ on its one device with chunked prefill and .+ on each of 2 devices disaggregated/);
+  assert.match(await root.locator('#chart-serving-attainment').innerText(), /Arrival rate per device/);
   assert.deepEqual(problems, []);
 });
 

@@ -19,6 +19,10 @@ export const POLICIES = Object.freeze([
   { id: 'disaggregated', label: 'Disaggregated' },
 ]);
 const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
+/** A run's devices (at least 1): goodput and rates compare per device, on equal hardware. */
+const devicesOf = (run) => Math.max(1, run.report.devices ?? 1);
+/** "Disaggregated (2 devices)": a scheduler's label with its device count. */
+const policyWithDevices = (run) => `${policyLabel(run.policy)} (${fmt.count(devicesOf(run))} ${devicesOf(run) === 1 ? 'device' : 'devices'})`;
 const PERCENTILES = ['p50', 'p90', 'p99'];
 
 /**
@@ -142,40 +146,50 @@ function drawAttainment(svg, width, { runs, target }) {
   const height = width < 480 ? 260 : 300;
   const m = { top: 14, right: 16, bottom: 50, left: 58 };
   sizeSvg(svg, width, height, 'serving-attainment');
-  const rates = runs.flatMap((r) => r.report.sweep.map((p) => p.rate));
+  // Per device: a scheduler on two devices is drawn at half its arrival rate, so the curves
+  // compare what each device sustains (DistServe's goodput per GPU), not fleets of different size.
+  const rates = runs.flatMap((r) => r.report.sweep.map((p) => p.rate / devicesOf(r)));
   const x = scaleLinear().domain([0, Math.max(...rates, 1e-6)]).nice().range([m.left, width - m.right]);
   const y = scaleLinear().domain([0, 1]).range([height - m.bottom, m.top]);
-  bottomAxis(svg, x, { y: height - m.bottom, width: width - m.left - m.right, title: 'Arrival rate (requests/s)' });
+  bottomAxis(svg, x, { y: height - m.bottom, width: width - m.left - m.right, title: 'Arrival rate per device (requests/s)' });
   leftAxis(svg, y, { x: m.left, height: height - m.top - m.bottom, format: (v) => fmt.percent(v), title: 'Requests within both SLOs' });
   part(svg, 'target', 'line').call(writeAttrs, { class: 'slo-rule', x1: m.left, x2: width - m.right, y1: y(target), y2: y(target) });
   label(svg, 'target-label', `target ${fmt.percent(target)}`, { class: 'chart-note', x: width - m.right, y: y(target) - 5, 'text-anchor': 'end' });
-  const path = line()
-    .defined((p) => p.slo_attainment !== null && !p.overloaded)
-    .x((p) => x(p.rate))
-    .y((p) => y(p.slo_attainment));
+  const path = (run) =>
+    line()
+      .defined((p) => p.slo_attainment !== null && !p.overloaded)
+      .x((p) => x(p.rate / devicesOf(run)))
+      .y((p) => y(p.slo_attainment))(run.report.sweep);
   joinMarks(part(svg, 'lines'), 'path', 'attainment-line', runs, (r) => r.policy, true)
-    .call(writeAttrs, { class: (r, i) => `attainment-line series-${i}`, d: (r) => path(r.report.sweep) })
+    .call(writeAttrs, { class: (r, i) => `attainment-line series-${i}`, d: path })
     .select('title')
-    .call(writeText, (r) => policyLabel(r.policy));
+    .call(writeText, policyWithDevices);
   const marks = runs.filter((r) => r.report.goodput_requests_per_second > 0).map((r) => ({ r, i: runs.indexOf(r) }));
   joinMarks(part(svg, 'goodput'), 'line', 'goodput-rule', marks, (d) => d.r.policy, true)
     .call(writeAttrs, {
       class: (d) => `goodput-rule series-${d.i}`,
-      x1: (d) => x(d.r.report.goodput_requests_per_second),
-      x2: (d) => x(d.r.report.goodput_requests_per_second),
+      x1: (d) => x(d.r.report.goodput_requests_per_second / devicesOf(d.r)),
+      x2: (d) => x(d.r.report.goodput_requests_per_second / devicesOf(d.r)),
       y1: y(target),
       y2: height - m.bottom,
     })
     .select('title')
-    .call(writeText, (d) => `${policyLabel(d.r.policy)} goodput ${fmt.rate(d.r.report.goodput_requests_per_second)}`);
+    .call(writeText, (d) => `${policyWithDevices(d.r)} goodput ${goodputWords(d.r)}`);
+}
+
+/** "14.9 requests/s per device (29.8 on 2 devices)", or "none found". */
+function goodputWords(run) {
+  const { goodput_requests_per_second: total, goodput_per_device: perDevice } = run.report;
+  if (!(total > 0)) return 'none found';
+  const devices = devicesOf(run);
+  return devices === 1 ? `${fmt.rate(perDevice)} per device` : `${fmt.rate(perDevice)} per device (${fmt.rate(total)} on ${fmt.count(devices)} devices)`;
 }
 
 function describeAttainment({ runs, target }) {
   return (
-    `Share of requests meeting both SLOs against arrival rate; goodput is the highest rate at which at least ${fmt.percent(target)} do: ` +
-    runs
-      .map((r) => `${policyLabel(r.policy)} ${r.report.goodput_requests_per_second > 0 ? fmt.rate(r.report.goodput_requests_per_second) : 'none found'}`)
-      .join(', ') +
+    `Share of requests meeting both SLOs against the arrival rate per device; goodput is the highest rate at which at least ${fmt.percent(target)} do, ` +
+    'per device so that schedulers on different numbers of devices compare on equal hardware: ' +
+    runs.map((r) => `${policyLabel(r.policy)} ${goodputWords(r)}`).join(', ') +
     '.'
   );
 }
@@ -184,7 +198,7 @@ function tableAttainment({ runs }) {
   const rates = runs[0]?.report.sweep.map((p) => p.rate) ?? [];
   return tableData(
     'SLO attainment by arrival rate',
-    ['Arrival rate', ...runs.map((r) => policyLabel(r.policy))],
+    ['Arrival rate (all devices)', ...runs.map(policyWithDevices)],
     rates.map((rate, i) => [
       fmt.rate(rate),
       ...runs.map((r) => {
@@ -196,7 +210,7 @@ function tableAttainment({ runs }) {
 }
 
 export function attainmentChart() {
-  return chartPanel('chart-serving-attainment', 'SLO attainment against arrival rate, goodput marked', { draw: drawAttainment, describe: describeAttainment, table: tableAttainment }, [
+  return chartPanel('chart-serving-attainment', 'SLO attainment against arrival rate per device, goodput marked', { draw: drawAttainment, describe: describeAttainment, table: tableAttainment }, [
     ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
     { kind: 'rule', className: 'goodput-rule', label: 'goodput (dashed, per scheduler)' },
   ]);

@@ -350,11 +350,14 @@ function reading(runs, rate) {
           ' at the 99th percentile)',
         ]
       : ['; with one output token per request there is no time per output token']),
-    '; goodput within both objectives is ',
+    '; goodput within both objectives, per device, is ',
     ...listed(
-      present.map(([id]) => {
-        const value = by.get(id).goodput_requests_per_second;
-        return [figure(id, 'goodput', value, value > 0 ? fmt.rate(value) : 'none found')];
+      present.map(([id, words]) => {
+        // The engine's own per-device figure: goodput ÷ the run's devices (docs/serving.md).
+        const { goodput_per_device: perDevice, devices } = by.get(id);
+        const value = perDevice > 0 ? perDevice : null;
+        const where = devices > 1 ? ` on each of ${fmt.count(devices)} devices` : ' on its one device';
+        return [figure(id, 'goodput-per-device', value, value ? fmt.rate(value) : 'none found'), `${value ? where : ''} ${words}`];
       }),
     ),
     overloaded.length ? ` (${overloaded.join(' and ')}: overloaded at this rate, the queue grows without bound)` : '',
