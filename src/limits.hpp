@@ -131,5 +131,12 @@ constexpr double max_length_sigma = 4;
 constexpr double max_arrival_seconds = 3.2e7;
 /// SLO targets, seconds.
 constexpr double max_slo_seconds = 1e6;
+/// A request trace's text (src/serving/request_trace.hpp): Azure's conversation trace is 0.8 MB
+/// (19,366 requests), a Mooncake trace with its hash ids ~10 MB; 64 MiB leaves room for the
+/// request limit above at any line length a real trace has, and refuses a 2 GB file unread.
+constexpr std::size_t max_request_trace_bytes = std::size_t{64} << 20;
+/// A trace's rate scale (arrivals divided by it): a thousandfold either way.
+constexpr double min_trace_rate_scale = 1e-3;
+constexpr double max_trace_rate_scale = 1e3;
 
 }  // namespace prefill_trace::limits
