@@ -1,9 +1,11 @@
 #pragma once
 // The serving simulation: many requests sharing devices under one of three schedulers, each
-// iteration timed by the trace's own operator model (src/serving_cost.hpp). Deterministic for a
-// seed and the same bits native and in wasm (src/serving_random.hpp). docs/serving.md states the
-// semantics of each scheduler, the workload generators, the limits and the output.
+// iteration timed by the trace's own operator model (src/serving/cost.hpp). Deterministic for a
+// seed and the same bits native and in wasm (src/serving/random.hpp). The simulation's rooms are
+// in src/serving/ (docs/architecture.md); docs/serving.md states the semantics of each
+// scheduler, the workload generators, the limits and the output.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,7 +27,11 @@ struct LengthDistribution {
 };
 
 enum class ArrivalKind { poisson, gamma };
+/// One scheduler per value, each in its own file under src/serving/schedulers/ with its row in
+/// the registry there (whose static_assert holds the table to this count).
 enum class SchedulerPolicy { prefill_first, chunked, disaggregated };
+constexpr std::size_t kSchedulerPolicyCount =
+    static_cast<std::size_t>(SchedulerPolicy::disaggregated) + 1;  // the last value + 1
 const char* policy_name(SchedulerPolicy policy);
 
 /// One explicit request (a trace row).

@@ -8,7 +8,7 @@
 #include "json_write.hpp"
 #include "limits.hpp"
 #include "prefill_trace/number_text.hpp"
-#include "serving_sort.hpp"
+#include "serving/sort.hpp"
 
 namespace prefill_trace {
 namespace {

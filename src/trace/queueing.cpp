@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "md1.hpp"
+#include "numeric/md1.hpp"
 
 namespace prefill_trace {
 

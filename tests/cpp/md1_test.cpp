@@ -1,9 +1,9 @@
-// The exact M/D/1 waiting-time distribution (src/md1.hpp) against values derived by hand from
-// Erlang's formula, against Erlang's alternating sum evaluated in long double where it is still
-// accurate, against the Pollaczek–Khinchine mean, and against a brute-force Lindley recursion.
-// No expectation comes from the code under test.
+// The exact M/D/1 waiting-time distribution (src/numeric/md1.hpp) against values derived by hand
+// from Erlang's formula, against Erlang's alternating sum evaluated in long double where it is
+// still accurate, against the Pollaczek–Khinchine mean, and against a brute-force Lindley
+// recursion. No expectation comes from the code under test.
 
-#include "md1.hpp"
+#include "numeric/md1.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "serving_random.hpp"
+#include "numeric/exact_math.hpp"
+#include "serving/random.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -137,11 +138,11 @@ TEST(ServingRandom, LogAndExpWithinTwoUlp) {
   const auto ulp = [](double v) { return std::nextafter(std::fabs(v), 1e308) - std::fabs(v); };
   for (double x = 1e-300; x < 1e300; x *= 1.7) {
     const auto truth = static_cast<double>(std::log(static_cast<long double>(x)));
-    EXPECT_NEAR(serving_random::log(x), truth, 2 * ulp(truth)) << x;
+    EXPECT_NEAR(numeric::log(x), truth, 2 * ulp(truth)) << x;
   }
   for (double x = -700; x < 700; x += 0.37) {
     const auto truth = static_cast<double>(std::exp(static_cast<long double>(x)));
-    EXPECT_NEAR(serving_random::exp(x), truth, 2 * ulp(truth)) << x;
+    EXPECT_NEAR(numeric::exp(x), truth, 2 * ulp(truth)) << x;
   }
 }
 

@@ -2,8 +2,6 @@
 // replaced: the report's bytes depend on the exact sorted sequence (the mean is summed in
 // ascending order), so every column must come out bit for bit as std::sort leaves it.
 
-#include "serving_sort.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +11,8 @@
 #include <limits>
 #include <random>
 #include <vector>
+
+#include "serving/sort.hpp"
 
 namespace prefill_trace {
 namespace {

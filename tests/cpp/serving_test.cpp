@@ -12,7 +12,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "md1.hpp"
+#include "numeric/md1.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
 #include "serving_json.hpp"

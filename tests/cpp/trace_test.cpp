@@ -603,8 +603,8 @@ TEST(Queue, TtftAddsItsThreeParts) {
 }
 
 // Erlang (1909), D = 1: P(W ≤ t) = (1 − ρ) Σ_{k=0..⌊t⌋} (ρ(k − t))^k / k! · e^{−ρ(k − t)}.
-// Independent of src/md1.cpp (which never evaluates this alternating sum); accurate in double for
-// the small t and ρ = 0.5 used here (the largest term is e^{0.5·t} < e^{5}).
+// Independent of src/numeric/md1.cpp (which never evaluates this alternating sum); accurate in
+// double for the small t and ρ = 0.5 used here (the largest term is e^{0.5·t} < e^{5}).
 double erlang_md1_cdf(double rho, double t) {
   double sum = 0;
   double factorial = 1;

@@ -1,4 +1,4 @@
-#include "serving_sort.hpp"
+#include "serving/sort.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "serving_cost.hpp"
+#include "serving/cost.hpp"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
-#include "md1.hpp"
+#include "numeric/md1.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "serving_random.hpp"  // ln and exp that give the same bits native and in wasm
+#include "numeric/exact_math.hpp"  // ln and exp that give the same bits native and in wasm
 
 namespace prefill_trace {
 namespace {
@@ -14,7 +14,7 @@ constexpr int kPoissonTerms = 30;
 
 // Pois_0..Pois_{count−1} of mean `mean` < 1, by the recurrence p_j = p_{j−1}·mean/j.
 void poisson_terms(double mean, int count, double* out) {
-  out[0] = serving_random::exp(-mean);
+  out[0] = numeric::exp(-mean);
   for (int j = 1; j < count; ++j) out[j] = out[j - 1] * mean / j;
 }
 
@@ -53,8 +53,7 @@ double Md1WaitingTime::number_cdf(long n) {
   // Geometric tail at the converged ratio of successive state probabilities.
   const double ratio = pi_[exact_states_] / pi_[exact_states_ - 1];
   const double tail = 1 - cdf_[exact_states_];
-  return 1 - tail * serving_random::exp(static_cast<double>(n - exact_states_) *
-                                        serving_random::log(ratio));
+  return 1 - tail * numeric::exp(static_cast<double>(n - exact_states_) * numeric::log(ratio));
 }
 
 double Md1WaitingTime::cdf(double t) {

@@ -1,14 +1,11 @@
-#include "serving_random.hpp"
+#include "serving/random.hpp"
 
 #include <cmath>
 
+#include "numeric/exact_math.hpp"
+
 namespace prefill_trace::serving_random {
 namespace {
-
-// ln 2 split so that k·kLn2High is exact for |k| < 2^11 (Cody and Waite reduction).
-constexpr double kLn2High = 6.93147180369123816490e-01;
-constexpr double kLn2Low = 1.90821492927058770002e-10;
-constexpr double kSqrtHalf = 0.70710678118654752440;
 
 uint64_t rotate_left(uint64_t x, int k) {
   return (x << k) | (x >> (64 - k));
@@ -22,32 +19,6 @@ uint64_t splitmix64(uint64_t& state) {
 }
 
 }  // namespace
-
-double log(double x) {
-  int exponent = 0;
-  // frexp and ldexp only move the exponent: exact, and the same on every IEEE platform.
-  double m = std::frexp(x, &exponent);  // m in [0.5, 1)
-  if (m < kSqrtHalf) {
-    m *= 2;
-    exponent -= 1;
-  }
-  const double s = (m - 1) / (m + 1);  // |s| ≤ 0.1716
-  const double s2 = s * s;
-  // atanh(s)/s = Σ s^(2k)/(2k+1): s^2 ≤ 0.0295, so 12 terms reach 0.0295^12/25 < 2^-64.
-  double series = 0;
-  for (int k = 12; k >= 1; --k) series = (series + 1.0 / (2 * k + 1)) * s2;
-  const double e = static_cast<double>(exponent);
-  return e * kLn2High + (2 * s + (2 * s * series + e * kLn2Low));
-}
-
-double exp(double x) {
-  const double k = std::floor(x / (kLn2High + kLn2Low) + 0.5);
-  const double r = (x - k * kLn2High) - k * kLn2Low;  // |r| ≤ 0.3466
-  // Σ r^n/n!: 0.3466^18/18! < 2^-80.
-  double sum = 1;
-  for (int n = 18; n >= 1; --n) sum = 1 + sum * r / n;
-  return std::ldexp(sum, static_cast<int>(k));
-}
 
 Generator::Generator(uint64_t seed) {
   uint64_t state = seed;
@@ -71,7 +42,7 @@ double Generator::uniform() {
 }
 
 double Generator::exponential() {
-  return -log(uniform_open_zero());
+  return -numeric::log(uniform_open_zero());
 }
 
 double Generator::normal() {
@@ -87,7 +58,7 @@ double Generator::normal() {
     v = 2 * uniform() - 1;
     s = u * u + v * v;
   } while (s >= 1 || s == 0);
-  const double scale = std::sqrt(-2 * log(s) / s);
+  const double scale = std::sqrt(-2 * numeric::log(s) / s);
   spare_normal_ = v * scale;
   has_spare_normal_ = true;
   return u * scale;
@@ -96,7 +67,7 @@ double Generator::normal() {
 double Generator::gamma(double shape) {
   if (shape < 1) {
     // Gamma(a) = Gamma(a + 1)·U^(1/a) (Marsaglia and Tsang, §6).
-    const double boost = exp(log(uniform_open_zero()) / shape);
+    const double boost = numeric::exp(numeric::log(uniform_open_zero()) / shape);
     return gamma(shape + 1) * boost;
   }
   const double d = shape - 1.0 / 3;
@@ -111,7 +82,7 @@ double Generator::gamma(double shape) {
     v = v * v * v;
     const double u = uniform_open_zero();
     if (u < 1 - 0.0331 * (x * x) * (x * x)) return d * v;
-    if (log(u) < 0.5 * x * x + d * (1 - v + log(v))) return d * v;
+    if (numeric::log(u) < 0.5 * x * x + d * (1 - v + numeric::log(v))) return d * v;
   }
 }
 

@@ -1,21 +1,15 @@
 #pragma once
 // The serving simulation's random numbers, the same bits on every platform: xoshiro256** seeded
 // through splitmix64 (Blackman and Vigna, https://prng.di.unimi.it/), and every transform to a
-// distribution written here with +, −, ×, ÷ and sqrt only — the operations IEEE 754 rounds
-// exactly — so the native CLI and the WebAssembly module draw the same workload for a seed.
-// No std:: distribution (their algorithms differ between standard libraries) and no libm
-// log/exp/cos (glibc and the musl that Emscripten links may differ in the last bit).
+// distribution written here with +, −, ×, ÷, sqrt and the exact ln/exp of
+// src/numeric/exact_math.hpp only — operations rounded the same everywhere — so the native CLI
+// and the WebAssembly module draw the same workload for a seed. No std:: distribution (their
+// algorithms differ between standard libraries) and no libm log/exp/cos (glibc and the musl that
+// Emscripten links may differ in the last bit).
 
 #include <cstdint>
 
 namespace prefill_trace::serving_random {
-
-/// ln(x) for finite x > 0: x = m·2^e with m in [√½, √2), ln m = 2·atanh((m−1)/(m+1)) by its
-/// series to 2^-60, plus e·ln 2 in two parts. Within 2 ulp of the true value (tested).
-double log(double x);
-/// e^x for |x| ≤ 700: x = k·ln 2 + r, |r| ≤ ln2/2, e^r by its Taylor series to 2^-60, then
-/// scaled by 2^k exactly. Within 2 ulp (tested).
-double exp(double x);
 
 class Generator {
  public:

@@ -1,0 +1,150 @@
+// The serving simulation's entry point (src/serving.hpp): resolves the configuration, builds the
+// fleet and the workload, then runs the requested runs (src/serving/runs.hpp).
+
+#include <algorithm>
+#include <string>
+
+#include "limits.hpp"
+#include "serving.hpp"
+#include "serving/fleet.hpp"
+#include "serving/runs.hpp"
+#include "serving/schedulers/scheduler.hpp"
+#include "serving/simulation.hpp"
+#include "serving/workload.hpp"
+
+namespace prefill_trace {
+namespace {
+
+using serving::policy_traits;
+
+constexpr int64_t kDefaultMaxBatch = 256;  // vLLM's max_num_seqs
+
+Error serving_error(ErrorCode code, const std::string& path, const std::string& what) {
+  return error_at(code, path, what);
+}
+
+// Fills the defaults and checks what needs the scenario or several fields at once.
+std::optional<Error> resolve(const Scenario& scenario, ServingConfig& config) {
+  const bool disaggregated = policy_traits(config.policy).disaggregated;
+  if (!disaggregated) {
+    if (config.prefill_devices != 0)
+      return serving_error(ErrorCode::incompatible, "/serving/prefill_devices",
+                           "only the disaggregated policy has prefill and decode instances");
+    if (config.decode_devices != 0)
+      return serving_error(ErrorCode::incompatible, "/serving/decode_devices",
+                           "only the disaggregated policy has prefill and decode instances");
+    if (config.decode_tensor_parallel != 0)
+      return serving_error(ErrorCode::incompatible, "/serving/decode_tensor_parallel",
+                           "only the disaggregated policy has decode instances");
+  }
+  if (config.prefill_devices == 0) config.prefill_devices = 1;
+  if (config.decode_devices == 0) config.decode_devices = disaggregated ? 1 : 0;
+  if (config.prefill_tensor_parallel == 0)
+    config.prefill_tensor_parallel = scenario.workload.tensor_parallel;
+  if (config.decode_tensor_parallel == 0)
+    config.decode_tensor_parallel = disaggregated ? scenario.workload.tensor_parallel : 0;
+  if (config.max_batch == 0) config.max_batch = kDefaultMaxBatch;
+  if (config.token_budget == 0)
+    config.token_budget = policy_traits(config.policy).default_token_budget;
+  if (config.max_queue == 0) config.max_queue = limits::default_serving_max_queue;
+  if (policy_traits(config.policy).decodes_share_budget &&
+      config.token_budget <= config.max_batch) {
+    return serving_error(ErrorCode::incompatible, "/serving/token_budget",
+                         "must exceed max_batch (" + std::to_string(config.max_batch) +
+                             ") under the chunked policy, so every iteration has room for a "
+                             "prefill chunk beside its decodes");
+  }
+  if (disaggregated && scenario.hardware.interconnect_bandwidth <= 0) {
+    return serving_error(ErrorCode::incompatible, "/serving/policy",
+                         "disaggregated moves K/V over the interconnect, and " +
+                             scenario.hardware.id + " states no interconnect_bandwidth");
+  }
+  if (config.rows.empty()) {
+    if (!(config.rate > 0))
+      return serving_error(ErrorCode::missing_field, "/serving/rate",
+                           "is required (requests/s > 0)");
+    if (config.requests < 1)
+      return serving_error(ErrorCode::missing_field, "/serving/requests",
+                           "is required (at least 1)");
+  } else {
+    if (config.goodput)
+      return serving_error(ErrorCode::incompatible, "/serving/goodput",
+                           "needs generated arrivals (rate), not explicit rows");
+    if (!config.sweep_rates.empty())
+      return serving_error(ErrorCode::incompatible, "/serving/sweep_rates",
+                           "needs generated arrivals (rate), not explicit rows");
+    config.requests = static_cast<int64_t>(config.rows.size());
+  }
+  if (config.goodput && !config.ttft_slo_seconds && !config.tpot_slo_seconds)
+    return serving_error(ErrorCode::incompatible, "/serving/goodput",
+                         "needs an SLO: ttft_slo and/or tpot_slo");
+  return std::nullopt;
+}
+
+// The report's description of the run: what ran on what, and its devices.
+ServingReport report_header(const Scenario& scenario, const ServingConfig& config) {
+  const bool disaggregated = policy_traits(config.policy).disaggregated;
+  ServingReport report;
+  report.model = scenario.model.id;
+  report.hardware = scenario.hardware.id;
+  report.precision = scenario.precision.name;
+  report.timing = scenario.workload.timing == Timing::bound ? "bound" : "estimate";
+  report.devices = config.prefill_devices * config.prefill_tensor_parallel +
+                   (disaggregated ? config.decode_devices * config.decode_tensor_parallel : 0);
+  report.prefill_instance_devices = config.prefill_tensor_parallel;
+  report.decode_instance_devices = disaggregated ? config.decode_tensor_parallel : 0;
+  return report;
+}
+
+}  // namespace
+
+Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config) {
+  if (auto error = resolve(scenario, config)) return *error;
+  ServingReport report = report_header(scenario, config);
+  const bool disaggregated = policy_traits(config.policy).disaggregated;
+  const serving::Fleet fleet = serving::build_fleet(scenario, config);
+  const double instance_kv = disaggregated ? fleet.decode_kv_tokens : fleet.prefill_kv_tokens;
+  if (instance_kv < 1 || fleet.prefill_kv_tokens < 1) {
+    return serving_error(ErrorCode::incompatible, "/serving",
+                         "the model's weights and one iteration's temporaries leave "
+                         "no memory for K/V on an instance of " +
+                             scenario.hardware.id);
+  }
+  const std::vector<serving::RequestSpec> specs = serving::workload(config);
+  const int64_t window = scenario.model.sliding_window;
+  if (auto error = serving::check_workload(config, specs, fleet, window)) return *error;
+  serving::reserve_decode_contexts(fleet, specs);
+
+  serving::Plan plan{config.policy,
+                     config.token_budget,
+                     config.max_batch,
+                     config.max_queue,
+                     window,
+                     0,
+                     config.ttft_slo_seconds,
+                     config.tpot_slo_seconds,
+                     config.timeline_points};
+  report.kv_bytes_per_token = fleet.prefill_cost->kv_bytes_per_token();
+  if (disaggregated) {
+    // Every prefill device sends its shard of the K/V at once, each over its own link: the
+    // transfer takes the whole K/V over the links of the smaller instance.
+    report.kv_transfer_bytes_per_token =
+        report.kv_bytes_per_token * static_cast<double>(config.prefill_tensor_parallel);
+    const double links = static_cast<double>(
+        std::min(config.prefill_tensor_parallel, config.decode_tensor_parallel));
+    plan.transfer_seconds_per_token =
+        report.kv_transfer_bytes_per_token / (links * scenario.hardware.interconnect_bandwidth);
+  }
+  report.kv_capacity_tokens = instance_kv;
+  report.run =
+      serving::run_at(config.rows.empty() ? config.rate : 0, config, plan, specs, fleet, true);
+  if (!config.rows.empty()) report.run.rate = 0;
+  if (config.goodput)
+    report.goodput = serving::search_goodput(config, plan, specs, fleet, report.devices);
+  for (const double rate : config.sweep_rates)
+    report.sweep.push_back(serving::run_at(rate, config, plan, specs, fleet, false));
+  report.config = std::move(config);
+  return report;
+}
+
+}  // namespace prefill_trace

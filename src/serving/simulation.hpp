@@ -1,0 +1,168 @@
+#pragma once
+// The serving simulation's event loop and the state it keeps (src/serving.hpp; semantics in
+// docs/serving.md). The loop (simulation.cpp) picks the instance whose next iteration starts
+// first and lets the policy's scheduler (schedulers/) fill that iteration through the calls in
+// the "Scheduling" section below; K/V admission is in kv_admission.cpp, the run's report in
+// report.cpp.
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "serving.hpp"
+#include "serving/cost.hpp"
+#include "serving/workload.hpp"
+
+namespace prefill_trace::serving {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+struct RequestState {
+  double arrival = 0;
+  double admitted = -1;
+  double ready = 0;  // disaggregated: when its K/V reached the decode instance
+  double first_token = -1;
+  double last_token = 0;
+  double tbt_max = 0;
+  double finished_at = -1;
+  int64_t prefilled = 0;  // prompt tokens whose K/V exists (cached ones included)
+  int64_t generated = 0;
+  int64_t kv_tokens = 0;  // reserved on its current instance
+};
+
+enum class Role { colocated, prefill, decode };
+
+struct Instance {
+  Role role = Role::colocated;
+  IterationCost* cost = nullptr;
+  int64_t devices = 1;
+  double clock = 0;
+  double busy_seconds = 0;
+  double kv_capacity_tokens = 0;
+  double kv_used_tokens = 0;
+  std::vector<int> running;  // admitted, unfinished, in admission order
+  std::vector<int> pending;  // decode: handed over, not admitted, by (ready, id)
+  int64_t assigned = 0;      // decode: handed over and not finished
+};
+
+struct IterationLog {
+  double start, end;
+  double prefill_tokens, decode_tokens;
+  double queued, running;
+  double devices;
+};
+
+// The configuration with every default filled in and every instance's figures worked out.
+struct Plan {
+  SchedulerPolicy policy;
+  int64_t token_budget;
+  int64_t max_batch;
+  int64_t max_queue;
+  int64_t window;  // sliding window of the model (0 = none): K/V kept per request
+  double transfer_seconds_per_token = 0;
+  std::optional<double> ttft_slo, tpot_slo;
+  int64_t timeline_points;
+};
+
+// Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
+// emit a token at its end (decodes, and prompts whose last chunk runs).
+struct Tally {
+  int64_t prefill_tokens = 0;
+  int64_t decode_tokens = 0;
+  int64_t sampled = 0;
+};
+
+class Simulation {
+ public:
+  Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, double rate,
+             std::vector<Instance> instances);
+  ServingRun run(bool keep_detail);
+
+  // --- Scheduling: what a scheduler (schedulers/) builds an iteration from ---------------------
+  const Plan& plan() const { return plan_; }
+  int64_t remaining_prompt(int index) const {
+    const RequestState& s = states_[static_cast<std::size_t>(index)];
+    return specs_[static_cast<std::size_t>(index)].prompt - s.prefilled;
+  }
+  bool has_prefill_chunks() const { return !prefill_chunks_.empty(); }
+  /// Takes the waiting requests at the head of the arrival order, FCFS, while they arrived by
+  /// the instance's clock, fit its K/V and `room(index)` allows; head-of-line blocking like
+  /// vLLM's. `admitted(index)` runs after each admission, before the next is considered.
+  template <typename Room, typename Admitted>
+  void admit_waiting(Instance& in, Room room, Admitted admitted) {
+    while (head_ < static_cast<int64_t>(specs_.size()) &&
+           arrivals_[static_cast<std::size_t>(head_)] <= in.clock &&
+           static_cast<int64_t>(in.running.size()) < plan_.max_batch &&
+           fits(in, static_cast<int>(head_)) && room(static_cast<int>(head_))) {
+      const int index = static_cast<int>(head_);
+      admit(in, index);
+      ++head_;
+      admitted(index);
+    }
+  }
+  /// A decode instance: admits the requests handed over to it whose K/V has arrived, in order.
+  void admit_pending(Instance& in);
+  /// A prompt chunk of `tokens` of request `index` in this iteration.
+  void add_prefill(Instance& in, Tally& tally, int index, int64_t tokens);
+  /// One decode row for every running request that has its first token.
+  void add_decodes(Instance& in, Tally& tally);
+
+ private:
+  struct PrefillChunk {
+    int index;
+    int64_t tokens;
+  };
+
+  // K/V admission (kv_admission.cpp).
+  int64_t kv_need(const Instance& in, int index) const;
+  bool fits(const Instance& in, int index) const;
+  void admit(Instance& in, int index);
+  void release(Instance& in, int index);
+
+  // The loop (simulation.cpp).
+  int64_t queued_at(double time) const;
+  std::size_t arrived_by(double time) const;
+  double next_action(const Instance& in) const;
+  void step(Instance& in);
+  void advance_requests(Instance& in, double end);
+  bool finished_output(int index) const;
+  bool leaves_after_token(const Instance& in, int index) const;
+  void leave(Instance& in, int index, double end);
+  void log_iteration(const Instance& in, const Tally& tally, double start, double end);
+  void finish(Instance& in, int index, double time);
+  void hand_over(Instance& from, int index, double time);
+  void stop(const std::string& reason, double time);
+
+  // The report (report.cpp).
+  ServingRun report() const;
+  RequestOutcome outcome(std::size_t index) const;
+  void add_busy_fractions(ServingRun& run) const;
+  Timeline timeline() const;
+
+  const Plan& plan_;
+  const std::vector<RequestSpec>& specs_;
+  std::vector<Instance> instances_;
+  std::vector<RequestState> states_;
+  std::vector<double> arrivals_;
+  mutable std::size_t arrival_cursor_ = 0;  // arrived_by's last answer: a cache, not state
+  // The iteration being scheduled: request indices of its decode rows (kept apart from the
+  // chunks so that a row is one int written, not a record), then its prefill chunks.
+  std::vector<int> decode_rows_;
+  std::vector<int64_t> decode_contexts_;  // keys before each decode row (the cost model's input)
+  std::vector<PrefillChunk> prefill_chunks_;
+  // A deque, not a vector: a vector copied the whole log (~2 MB at 10,000 requests) into fresh
+  // memory at every doubling, the largest source of the run's page faults (perf).
+  std::deque<IterationLog> log_;
+  bool keep_detail_ = true;  // outcomes and timeline wanted (not a goodput probe or sweep run)
+  int64_t head_ = 0;  // first request (in arrival order) not yet admitted to a first instance
+  int64_t finished_ = 0;
+  int64_t iterations_ = 0;
+  bool overloaded_ = false;
+  std::string reason_;
+  double last_time_ = 0;
+};
+
+}  // namespace prefill_trace::serving
