@@ -131,5 +131,10 @@ constexpr double max_length_sigma = 4;
 constexpr double max_arrival_seconds = 3.2e7;
 /// SLO targets, seconds.
 constexpr double max_slo_seconds = 1e6;
+/// Slots of a cost model's decode cache (src/serving_cost.hpp), a power of two: 80 bytes each,
+/// 5.2 MB at most per cost model, two in a disaggregated run. Sized by the longest context, the
+/// cache took 80 bytes a token: 1.3 GB for one 16,777,215-token prompt, past the wasm heap's
+/// 128 MB. Contexts past it share slots (direct-mapped): the same figures, recomputed on a miss.
+constexpr std::size_t max_decode_cache_slots = std::size_t{1} << 16;
 
 }  // namespace prefill_trace::limits
