@@ -6,10 +6,14 @@
 // so the policy has one source), correct MIME types (application/wasm enables streaming
 // compilation), an ETag so `no-cache` revalidation can answer 304, and refuses any path that
 // leaves the root: every file it sends (the file asked for, a directory's index.html, a
-// precompressed sibling) goes through one resolver, `fileInside`, which follows symlinks with
-// realpath and keeps only a regular file whose real path is inside the root's real path.
+// precompressed sibling) goes through one resolver, `fileInside`, which opens the file first and
+// then checks what it opened: the path's real path (symlinks followed) must be inside the root's
+// real path and name the very file opened (same device and inode), so a directory swapped for a
+// link out of the root between the check and the open cannot leak a file (issue 33, S4). The
+// bytes sent are read from that open descriptor, never from the path again.
 // A request target no URL parser accepts (`//`, `http://`, `//[`) is answered 400 without a log
 // line; slow or idle clients are cut off by stated timeouts, and the open sockets are capped
+// with the oldest idle one closed to make room, so idle sockets cannot lock others out
 // (TIMEOUTS below).
 //
 // Compression: script/build-site writes `<file>.br` and `<file>.gz` beside each text and wasm
@@ -22,8 +26,8 @@
 // Every response stream is ended with stream.pipeline, which closes the file when the client
 // goes away mid-transfer.
 
-import { createReadStream } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
@@ -43,6 +47,13 @@ const TIMEOUTS = {
   keepAliveTimeout: 5_000, // ms an idle keep-alive socket is kept
   connectionsCheckingInterval: 1_000,
 };
+/** ms a socket may stay silent (nothing received or sent) before it is closed. */
+const IDLE_TIMEOUT = 10_000;
+/**
+ * Open sockets. At the cap, a new connection closes the oldest socket with no request in
+ * flight, or is itself closed when every socket is busy: with Node's `maxConnections` alone, 512
+ * sockets that never send a byte refused every other client until they closed (issue 33, S5).
+ */
 const MAX_SOCKETS = 512;
 
 const MIME_TYPES = {
@@ -124,32 +135,64 @@ function sendText(res, status, text, extra = {}) {
   res.end(`${text}\n`);
 }
 
+/** Whether an absolute real path is the root or inside it. */
+const insideRoot = (real) => real === root || real.startsWith(root + path.sep);
+
 /**
- * The one path resolver: `candidate`'s real path (symlinks followed) when it is a regular file
- * inside the root's real path, with its size and modification time; otherwise null. Every file
- * the server sends comes from here.
+ * The real path of the file an open handle holds. Linux names it at /proc/self/fd/N, from the
+ * descriptor itself: no path is walked again, so no swap can change the answer. Elsewhere
+ * (macOS while developing) the path's real path is taken after the open and must name the
+ * same device and inode; that check has a window between realpath and stat, stated here.
+ */
+async function realPathOf(handle, candidate) {
+  try {
+    return await realpath(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    const real = await realpath(candidate);
+    const [opened, named] = await Promise.all([handle.stat(), stat(real)]);
+    return named.dev === opened.dev && named.ino === opened.ino ? real : null;
+  }
+}
+
+/**
+ * The one path resolver, open-then-check: opens `candidate`, then keeps it only when what was
+ * opened is a regular file whose real path (realPathOf: the descriptor's, not the path's) is
+ * inside the root's real path. Checking the path and then opening it again let a directory
+ * swapped for a link out of the root in between leak the outside file (issue 33, S4). Returns
+ * the open file handle (the caller closes it), real path, size and modification time, or null.
+ * Every file the server sends comes from here. O_NONBLOCK: opening a FIFO must not wait for a
+ * writer (it is then refused as not a regular file).
  */
 async function fileInside(candidate) {
-  let real;
+  let handle;
   try {
-    real = await realpath(candidate);
+    handle = await open(candidate, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
   }
-  if (real !== root && !real.startsWith(root + path.sep)) return null;
   try {
-    const info = await stat(real);
-    return info.isFile() ? { file: real, size: info.size, mtimeMs: info.mtimeMs } : null;
+    const opened = await handle.stat();
+    const real = opened.isFile() ? await realPathOf(handle, candidate) : null;
+    if (real && insideRoot(real)) {
+      return { handle, file: real, size: opened.size, mtimeMs: opened.mtimeMs };
+    }
   } catch {
-    return null;
+    // fall through: refused
   }
+  await handle.close();
+  return null;
+}
+
+/** Closes the handles of files found but not sent. */
+async function closeAll(...found) {
+  await Promise.all(found.filter(Boolean).map((f) => f.handle.close().catch(() => {})));
 }
 
 /** Whether `candidate` is a directory whose real path is inside the root's. */
 async function directoryInside(candidate) {
   try {
     const real = await realpath(candidate);
-    if (real !== root && !real.startsWith(root + path.sep)) return false;
+    if (!insideRoot(real)) return false;
     return (await stat(real)).isDirectory();
   } catch {
     return false;
@@ -195,6 +238,8 @@ async function chooseEncoding(req, found) {
   // `identity;q=0` with no acceptable sibling: still send the file (RFC 9110 allows it, and
   // every server of this kind does rather than answer 406).
   const sibling = siblings.get(accepted);
+  // Every file opened but not sent is closed here.
+  await closeAll(...[found, ...siblings.values()].filter((f) => f !== (sibling ?? found)));
   return sibling ? { sent: sibling, encoding: accepted, varies: true } : { sent: found, encoding: null, varies: true };
 }
 
@@ -218,6 +263,7 @@ function pathnameOf(target) {
 }
 
 const server = createServer(TIMEOUTS, async (req, res) => {
+  let opened = null; // the file handle to close if this request fails before streaming it
   try {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendText(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
@@ -235,6 +281,7 @@ const server = createServer(TIMEOUTS, async (req, res) => {
     }
     const type = MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream';
     const { sent, encoding, varies } = await chooseEncoding(req, found);
+    opened = sent;
     // Each encoding is its own representation: its own validator.
     const etag = etagOf(sent);
     const headers = {
@@ -246,6 +293,7 @@ const server = createServer(TIMEOUTS, async (req, res) => {
     if (cached.includes(etag)) {
       res.writeHead(304, headers);
       res.end();
+      await closeAll(sent);
       return;
     }
     res.writeHead(200, {
@@ -257,12 +305,16 @@ const server = createServer(TIMEOUTS, async (req, res) => {
     });
     if (req.method === 'HEAD') {
       res.end();
+      await closeAll(sent);
       return;
     }
-    // pipeline destroys the file stream when the response closes early (client gone) or
-    // fails, and the response when the file fails: no descriptor outlives its request.
-    pipeline(createReadStream(sent.file), res, () => {});
+    // The bytes of the file checked, from its open handle. pipeline destroys the file stream
+    // (closing the handle) when the response closes early (client gone) or fails, and the
+    // response when the file fails: no descriptor outlives its request.
+    opened = null;
+    pipeline(sent.handle.createReadStream({ start: 0 }), res, () => {});
   } catch (error) {
+    await closeAll(opened);
     console.error(`serve: ${req.url}: ${error.message}`);
     if (!res.headersSent) sendText(res, 500, 'Internal Server Error');
     else res.destroy();
@@ -273,7 +325,32 @@ const server = createServer(TIMEOUTS, async (req, res) => {
 server.headersTimeout = TIMEOUTS.headersTimeout;
 server.requestTimeout = TIMEOUTS.requestTimeout;
 server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
-server.maxConnections = MAX_SOCKETS;
+// Socket inactivity: Node destroys a socket silent this long (a connection that never sends
+// a request line is not covered by headersTimeout until its first byte arrives).
+server.timeout = IDLE_TIMEOUT;
+
+/** Open sockets, oldest first, each with its requests in flight. */
+const sockets = new Map();
+server.on('connection', (socket) => {
+  if (sockets.size >= MAX_SOCKETS) {
+    const idle = [...sockets].find(([, inFlight]) => inFlight === 0);
+    if (!idle) {
+      socket.destroy();
+      return;
+    }
+    idle[0].destroy();
+    sockets.delete(idle[0]);
+  }
+  sockets.set(socket, 0);
+  socket.once('close', () => sockets.delete(socket));
+});
+server.on('request', (req, res) => {
+  const { socket } = req;
+  if (sockets.has(socket)) sockets.set(socket, sockets.get(socket) + 1);
+  res.once('close', () => {
+    if (sockets.has(socket)) sockets.set(socket, sockets.get(socket) - 1);
+  });
+});
 
 server.on('error', (error) => {
   console.error(`serve: cannot listen on ${HOST}:${port}: ${error.message}`);

@@ -138,5 +138,10 @@ constexpr std::size_t max_request_trace_bytes = std::size_t{64} << 20;
 /// A trace's rate scale (arrivals divided by it): a thousandfold either way.
 constexpr double min_trace_rate_scale = 1e-3;
 constexpr double max_trace_rate_scale = 1e3;
+/// Slots of a cost model's decode cache (src/serving/cost.hpp), a power of two: 80 bytes each,
+/// 5.2 MB at most per cost model, two in a disaggregated run. Sized by the longest context, the
+/// cache took 80 bytes a token: 1.3 GB for one 16,777,215-token prompt, past the wasm heap's
+/// 128 MB. Contexts past it share slots (direct-mapped): the same figures, recomputed on a miss.
+constexpr std::size_t max_decode_cache_slots = std::size_t{1} << 16;
 
 }  // namespace prefill_trace::limits

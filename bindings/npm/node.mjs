@@ -6,11 +6,14 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
-const factory = createRequire(import.meta.url)("./element/wasm/prefill_trace.js");
+const require = createRequire(import.meta.url);
+const factory = require("./element/wasm/prefill_trace.js");
+const { renewingEngine } = require("./renewing.cjs");
 let wasmBinary = null; // read on the first call, not at import
 
 /** @type {import("./prefill_trace.d.mts").default} */
 export default function PrefillTrace(options = {}) {
   wasmBinary ??= readFileSync(new URL("./element/wasm/prefill_trace.wasm", import.meta.url));
-  return factory({ wasmBinary, ...options });
+  // An instance that aborts (its memory cap) is replaced by a new one (renewing.cjs).
+  return renewingEngine(factory, { wasmBinary, ...options });
 }

@@ -111,7 +111,6 @@ IterationCost::PieceCost IterationCost::piece(int64_t tokens, int64_t prior) con
     cost.computed_flops[k] = kernels[k].computed_flops;
     cost.bytes[k] = kernels[k].hbm.total();
   }
-  cost.known = true;
   return cost;
 }
 
@@ -134,11 +133,21 @@ void IterationCost::add_prefill(int64_t tokens, int64_t prior) {
   add(cost);
 }
 
-const IterationCost::PieceCost& IterationCost::decode_piece_uncached(std::size_t context) {
-  if (context >= decode_cache_.size()) decode_cache_.resize(context + context / 2 + 64);
-  PieceCost& cached = decode_cache_[context];
-  cached = piece(1, static_cast<int64_t>(context));
-  return cached;
+void IterationCost::grow_decode_cache(int64_t contexts) {
+  std::size_t size = 64;  // the first growth: a short run's contexts, ~6 KB
+  const auto wanted = static_cast<std::size_t>(std::max<int64_t>(contexts, 0));
+  while (size < wanted && size < limits::max_decode_cache_slots) size *= 2;
+  // Slots keep their index; one whose context now maps elsewhere is never matched again.
+  if (size > decode_cache_.size()) decode_cache_.resize(size);
+}
+
+const IterationCost::PieceCost& IterationCost::decode_piece_uncached(int64_t context) {
+  if (static_cast<std::size_t>(context) >= decode_cache_.size())
+    grow_decode_cache(context + context / 2 + 1);
+  DecodeSlot& slot = decode_cache_[static_cast<std::size_t>(context) & (decode_cache_.size() - 1)];
+  slot.cost = piece(1, context);
+  slot.context = context;
+  return slot.cost;
 }
 
 void IterationCost::add_decodes(const std::vector<int64_t>& contexts) {

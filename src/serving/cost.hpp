@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "limits.hpp"
 #include "trace.hpp"
 #include "trace/operator_model.hpp"
 #include "trace/roofs.hpp"
@@ -56,11 +57,9 @@ class IterationCost {
   /// One decode row per request, in order, whose context holds `contexts[i]` keys before it.
   /// All of an iteration's rows at once: the simulation's innermost loop.
   void add_decodes(const std::vector<int64_t>& contexts);
-  /// Sizes the decode cache for every context below `contexts` (the run's longest request).
-  void reserve_decode_contexts(int64_t contexts) {
-    if (contexts > static_cast<int64_t>(decode_cache_.size()))
-      decode_cache_.resize(static_cast<std::size_t>(contexts));
-  }
+  /// Sizes the decode cache for the run's longest context (`contexts`), up to
+  /// limits::max_decode_cache_slots, instead of growing it as the run's contexts rise.
+  void reserve_decode_contexts(int64_t contexts) { grow_decode_cache(contexts); }
   /// Requests that emit a token at the end of the iteration (decodes and finished prefills).
   void add_sampled(int64_t requests) { sampled_ += requests; }
   /// The iteration's device time.
@@ -74,16 +73,28 @@ class IterationCost {
     double flops[kMaxAttentionKernels] = {0, 0, 0};
     double computed_flops[kMaxAttentionKernels] = {0, 0, 0};
     double bytes[kMaxAttentionKernels] = {0, 0, 0};
-    bool known = false;
   };
   PieceCost piece(int64_t tokens, int64_t prior) const;
-  // The attention of a decode row at `context` keys, cached by context.
+  // A decode cache slot: the piece of the context it holds (−1: none).
+  struct DecodeSlot {
+    PieceCost cost;
+    int64_t context = -1;
+  };
+  // The attention of a decode row at `context` keys, cached by context in a direct-mapped table
+  // (slot = context mod its power-of-two size): below the size every context has its own slot,
+  // as a plain array would; above it, two running requests share a slot only when their contexts
+  // differ by a multiple of the size, and a miss recomputes the same figures (same bits).
   const PieceCost& decode_piece(int64_t context) {
-    const auto index = static_cast<std::size_t>(context);
-    if (index < decode_cache_.size() && decode_cache_[index].known) return decode_cache_[index];
-    return decode_piece_uncached(index);
+    if (!decode_cache_.empty()) {
+      const DecodeSlot& slot =
+          decode_cache_[static_cast<std::size_t>(context) & (decode_cache_.size() - 1)];
+      if (slot.context == context) return slot.cost;
+    }
+    return decode_piece_uncached(context);
   }
-  const PieceCost& decode_piece_uncached(std::size_t context);
+  const PieceCost& decode_piece_uncached(int64_t context);
+  // Sizes the table to the power of two above `contexts`, at most max_decode_cache_slots.
+  void grow_decode_cache(int64_t contexts);
   // Adds a piece's work to the iteration's sums, request after request in the order added (the
   // same additions in the same order, so the same bits natively and in wasm). Only the model's
   // attention kernels are summed: the other slots stay 0.
@@ -108,9 +119,11 @@ class IterationCost {
   std::vector<Operator> attention_shape_;
   int kernels_ = 0;  // min(attention_shape_.size(), kMaxAttentionKernels)
   double kv_bytes_per_token_ = 0;
-  std::vector<double> token_cache_;      // by rows; < 0 = not computed
-  std::vector<double> head_cache_;       // by sampling requests
-  std::vector<PieceCost> decode_cache_;  // by context
+  std::vector<double> token_cache_;  // by rows; < 0 = not computed
+  std::vector<double> head_cache_;   // by sampling requests
+  // By context: 80 bytes a slot. Sized by the longest context (2^24 tokens), it took 1.3 GB and
+  // aborted the wasm module; capped at limits::max_decode_cache_slots, it takes at most 5.2 MB.
+  std::vector<DecodeSlot> decode_cache_;
   // Prefill chunks by (tokens << 32 | prior): a chunk's attention is one operator-model call
   // (~2k instructions), the lookup a few dozen; prompts repeat across a run and across the
   // runs of a goodput search or sweep. Cleared when it reaches kMaxCachedChunks.

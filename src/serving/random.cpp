@@ -86,6 +86,12 @@ double Generator::gamma(double shape) {
   }
 }
 
+double Generator::gamma_mean_one(double cv) {
+  if (cv < kNormalGammaCv) return 1 + cv * normal();
+  const double shape = 1 / (cv * cv);
+  return gamma(shape) / shape;
+}
+
 int64_t Generator::uniform_integer(int64_t low, int64_t high) {
   const double span = static_cast<double>(high - low + 1);
   const auto offset = static_cast<int64_t>(uniform() * span);

@@ -18,9 +18,12 @@ double lognormal_mu(const LengthDistribution& dist) {
   return numeric::log(dist.a) - sigma * sigma / 2;
 }
 
-// One draw of a length distribution, rounded to a whole number of tokens and at least 1; `mu`
-// is lognormal_mu(dist).
-int64_t draw_length(const LengthDistribution& dist, double mu, serving_random::Generator& random) {
+// One draw of a length distribution, rounded to a whole number of tokens, at least 1 and at most
+// `most` (the per-request limit the reader checks explicit lengths against: a lognormal of σ = 4
+// has no upper end, and clamped only at max_context_tokens it drew outputs of 1,146,770 > 2^20);
+// `mu` is lognormal_mu(dist).
+int64_t draw_length(const LengthDistribution& dist, double mu, serving_random::Generator& random,
+                    int64_t most) {
   switch (dist.kind) {
     case LengthDistribution::Kind::fixed:
       return static_cast<int64_t>(dist.a);
@@ -30,8 +33,7 @@ int64_t draw_length(const LengthDistribution& dist, double mu, serving_random::G
       const double sigma = dist.b;
       const double x = numeric::exp(mu + sigma * random.normal());
       const double rounded = std::floor(x + 0.5);
-      return static_cast<int64_t>(
-          std::clamp(rounded, 1.0, static_cast<double>(limits::max_context_tokens)));
+      return static_cast<int64_t>(std::clamp(rounded, 1.0, static_cast<double>(most)));
     }
   }
   return 1;
@@ -58,7 +60,6 @@ std::vector<RequestSpec> workload(const ServingConfig& config) {
   serving_random::Generator arrivals(config.seed);
   serving_random::Generator prompts(config.seed ^ 0x50524f4d50540000ULL);  // "PROMPT"
   serving_random::Generator outputs(config.seed ^ 0x4f55545055540000ULL);  // "OUTPUT"
-  const double shape = 1 / (config.arrival_cv * config.arrival_cv);
   const double prompt_mu = lognormal_mu(config.prompt);
   const double output_mu = lognormal_mu(config.output);
   double time = 0;
@@ -66,10 +67,12 @@ std::vector<RequestSpec> workload(const ServingConfig& config) {
   for (int64_t i = 0; i < config.requests; ++i) {
     // Poisson: exponential gaps of mean 1. Gamma: shape 1/CV², scale CV² (mean 1).
     time += config.arrival == ArrivalKind::poisson ? arrivals.exponential()
-                                                   : arrivals.gamma(shape) / shape;
-    const int64_t prompt = draw_length(config.prompt, prompt_mu, prompts);
-    specs.push_back(RequestSpec{time, prompt, cached_of(prompt),
-                                draw_length(config.output, output_mu, outputs)});
+                                                   : arrivals.gamma_mean_one(config.arrival_cv);
+    const int64_t prompt =
+        draw_length(config.prompt, prompt_mu, prompts, limits::max_prompt_tokens);
+    specs.push_back(
+        RequestSpec{time, prompt, cached_of(prompt),
+                    draw_length(config.output, output_mu, outputs, limits::max_output_tokens)});
   }
   return specs;
 }

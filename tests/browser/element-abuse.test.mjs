@@ -404,3 +404,42 @@ test('W6, W7: elements and tabs sharing stored answers keep each other\'s; corru
   });
   assert.deepEqual(problems, []);
 });
+
+test('W11, L5: long addresses and permalink fields are refused with a short message, never quoted whole', async (t) => {
+  // Issue 33: a 400,000-character equations-src took a 35 s task and came back whole in a
+  // 400,011-character message; a 1 MB lesson-src put 1,055,268 characters into the element's
+  // text; a permalink field of over 1 MiB left the explorer empty, ready, with no message.
+  const { page, problems } = await openEmpty(t);
+  const long = (n, c) => `/${c.repeat(n)}.json`;
+  // The permalink's model: more than 1 MiB, set in the address before the element reads it (a
+  // request line that long is refused by HTTP servers: 16 KB in Node).
+  await page.evaluate(() => {
+    const url = new URL(window.location.href);
+    url.searchParams.set('model', 'x'.repeat((1 << 20) + 1));
+    window.history.replaceState(null, '', url);
+  });
+  await mount(page, [
+    { id: 'w11-equations', attributes: { view: 'lesson', 'equations-src': long(400000, 'a') } },
+    { id: 'w11-lesson', attributes: { view: 'lesson', 'lesson-src': long(1 << 20, 'b') } },
+    { id: 'w11-base', attributes: { 'asset-base': `/${'c'.repeat(20000)}/` } },
+    { id: 'l5', attributes: { view: 'explorer', 'sync-url': '' } },
+  ]);
+  const ids = ['w11-equations', 'w11-lesson', 'w11-base', 'l5'];
+  const states = await settled(page, ids);
+  for (const [id, attribute] of [['w11-equations', 'equations-src'], ['w11-lesson', 'lesson-src'], ['w11-base', 'asset-base']]) {
+    assert.equal(states[id], 'error', id);
+    const [error] = await eventsOf(page, id);
+    // 120 quoted characters (config.js QUOTED_CHARS) and the sentence: well under 300.
+    assert.ok(error.message.length < 300, `${id}: a message of ${error.message.length} characters`);
+    assert.match(error.message, new RegExp(`^${attribute}: ".{120}"… \\(\\d+ characters\\) is longer than the 8192 characters an address may have$`));
+    // The element's whole text: the lesson (~20,000 characters) at most, not the address.
+    const shown = await page.locator(`#${id}`).evaluate((el) => (el.shadowRoot ?? el).textContent.length);
+    assert.ok(shown < 100_000, `${id}: ${shown} characters of text`);
+  }
+  // L5: the field is refused by name and the default shown; the explorer is drawn.
+  assert.equal(states.l5, 'ready');
+  const scenario = JSON.parse(await page.locator('#l5 #explorer').getAttribute('data-scenario'));
+  assert.equal(scenario.model, 'llama-3.1-8b', 'the default model');
+  assert.match(await text(page.locator('#l5 #explorer')), /1048577 characters, more than the 1024 a field may have; the default is shown/);
+  assert.deepEqual(problems, []);
+});

@@ -132,10 +132,11 @@ export function assertSiteBuilt() {
  * module as the element would (the package's ES module under the element's asset base) and
  * wraps its `computeTrace` and `traceFigures`, counting the calls and timing them (JSON text
  * built in wasm, without the page's JSON.parse) in `window.__engineCalls`. Pass it to
- * page.addInitScript (or a context's). Issue 13 item 2 wants zero `computeTrace` per change.
+ * page.addInitScript (or a context's), with the names of other exports to count as its argument
+ * if need be. Issue 13 item 2 wants zero `computeTrace` per change.
  */
-export function countEngineCalls() {
-  const calls = { computeTrace: [], traceFigures: [] };
+export function countEngineCalls(names = ['computeTrace', 'traceFigures']) {
+  const calls = Object.fromEntries(names.map((name) => [name, []]));
   window.__engineCalls = calls;
   customElements.whenDefined('prefill-trace-lesson').then((Lesson) => {
     Lesson.engineFactory = async (options) => {

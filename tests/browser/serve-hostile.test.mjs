@@ -3,10 +3,13 @@
 // can send a file by (the file itself, a precompressed sibling, a directory's index.html), a
 // request target no URL parser accepts is a quiet 400, and a client that never finishes its
 // headers is cut off by the stated headers timeout instead of holding the socket ~90 s.
+// Issue 33: a directory swapped for a link out of the root while requests run never leaks the
+// outside file (S4, open-then-check), and 512 idle sockets do not lock other clients out (S5).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,6 +84,13 @@ before(async () => {
   await writeFile(path.join(root, 'kept.txt'), 'kept');
   await writeFile(path.join(root, 'real-kept.txt.gz'), gzipSync('kept'));
   await symlink(path.join(root, 'real-kept.txt.gz'), path.join(root, 'kept.txt.gz'));
+  // S4: `race` is a real directory inside the root; `race.link` links to one outside holding a
+  // file of the same name. The race test swaps them while it asks for race/page.txt.
+  await mkdir(path.join(root, 'race'));
+  await writeFile(path.join(root, 'race', 'page.txt'), 'inside');
+  await mkdir(path.join(outside, 'race'));
+  await writeFile(path.join(outside, 'race', 'page.txt'), 'SECRET race outside the root');
+  await symlink(path.join(outside, 'race'), path.join(root, 'race.link'));
   server = await startServer(root);
 });
 
@@ -125,4 +135,63 @@ test('a client that never finishes its headers is cut off by the headers timeout
     new Promise((resolve) => setTimeout(() => resolve('still open after 30 s'), 30_000).unref()),
   ]);
   assert.notEqual(outcome, 'still open after 30 s');
+});
+
+test('a directory swapped for a link out of the root while requests run never leaks (S4)', async () => {
+  // A child process swaps root/race (a real directory) with root/race.link (a link out of the
+  // root) by renames, as fast as it can, for at most 20,000 rounds or until told to stop; the
+  // test asks for race/page.txt 600 times meanwhile, 20 at a time. Before open-then-check, the
+  // server checked the real path and then opened the path again: 16–68 of such answers carried
+  // the outside file (issue 33).
+  const root = path.join(scratch, 'root');
+  const swapper = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs = require('node:fs'); const [d, l, t] = process.argv.slice(1);
+       for (let i = 0; i < 20000 && !fs.existsSync(t + '.stop'); i++) {
+         fs.renameSync(d, t); fs.renameSync(l, d); fs.renameSync(d, l); fs.renameSync(t, d);
+       }`,
+      path.join(root, 'race'),
+      path.join(root, 'race.link'),
+      path.join(scratch, 'race.aside'),
+    ],
+    { stdio: 'ignore' },
+  );
+  const bodies = [];
+  try {
+    for (let batch = 0; batch < 30; batch++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => get('/race/page.txt')));
+      bodies.push(...answers.map((a) => a.body));
+    }
+  } finally {
+    await writeFile(path.join(scratch, 'race.aside.stop'), '');
+    if (swapper.exitCode === null) await once(swapper, 'exit');
+  }
+  assert.equal(bodies.filter((b) => /SECRET/.test(b)).length, 0, 'answers carrying the outside file');
+  // The race was real: some answers were the inside file (the swap leaves 404s too).
+  assert.ok(bodies.some((b) => b === 'inside'), 'no answer found the inside file');
+});
+
+test('512 idle sockets do not lock other clients out (S5)', async () => {
+  // 512 sockets that connect and never send a byte: the server's socket cap. Before, Node's
+  // maxConnections refused every further client until they closed; now a new connection closes
+  // the oldest idle socket. The ordinary request must be answered within 5 s.
+  const idle = [];
+  try {
+    for (let i = 0; i < 512; i++) {
+      const socket = net.connect(server.port, '127.0.0.1');
+      socket.on('error', () => {});
+      idle.push(socket);
+      await once(socket, 'connect');
+    }
+    // A new client on a fresh socket (fetch could reuse a pooled keep-alive socket).
+    const answer = await Promise.race([
+      rawRequest(server.port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      new Promise((resolve) => setTimeout(() => resolve('no answer in 5 s'), 5_000).unref()),
+    ]).catch((error) => `failed: ${error.code ?? error.message}`);
+    assert.equal(answer, 200);
+  } finally {
+    for (const socket of idle) socket.destroy();
+  }
 });

@@ -8,10 +8,13 @@
 #include "serving.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "limits.hpp"
 #include "numeric/md1.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
@@ -300,6 +303,93 @@ TEST(Serving, SameSeedSameBytes) {
   doc["serving"]["seed"] = 4;
   EXPECT_NE(json::parse(api::simulate_serving(doc.dump()).json)["ttft_seconds"],
             json::parse(a.json)["ttft_seconds"]);
+}
+
+// Issue 33, V3: gamma arrivals over the whole documented CV range (0, 100]. At 770e613 a CV of
+// 1e-300 made the shape 1/CV² Infinity, the gaps NaN and the run die of SIGFPE.
+TEST(Serving, GammaArrivalsAtTheTiniestCvAreEvenlySpaced) {
+  for (const double cv : {std::numeric_limits<double>::denorm_min(), 1e-300, 1e-160, 1e-7}) {
+    ServingConfig config = fcfs(10, 50, {LengthDistribution::Kind::fixed, 128, 0});
+    config.arrival = ArrivalKind::gamma;
+    config.arrival_cv = cv;
+    const auto report = simulate_serving(preset_scenario(128), config);
+    ASSERT_TRUE(report.ok()) << cv << ": " << report.error();
+    ASSERT_EQ(report->run.outcomes.size(), 50u);
+    for (std::size_t i = 0; i < 50; ++i) {
+      // A gamma of mean 1 and CV c has gaps 1 ± c·|Z|; |Z| ≤ 12.1 from the polar method, so
+      // the i+1 gaps sum to i+1 within (i+1)·12.1·c: exactly i+1 when c ≤ 1e-160, as the
+      // deviation is far below half an ulp of 1. At the rate of 10 the arrival is (i+1)/10.
+      const double expected = static_cast<double>(i + 1) / 10;
+      EXPECT_NEAR(report->run.outcomes[i].arrival_seconds, expected, 1e-5 * expected) << cv;
+      if (cv <= 1e-160) {
+        EXPECT_EQ(report->run.outcomes[i].arrival_seconds, expected) << cv;
+      }
+    }
+  }
+}
+
+TEST(Serving, GammaArrivalsAtTheLargestCvStayFinite) {
+  // CV 100: shape 1e-4, drawn as Gamma(1 + 1e-4)·U^(1e4); most gaps underflow to 0 and a few
+  // are ~1e4 (mean 1). Every arrival finite, in order, and the run completes.
+  ServingConfig config = fcfs(1, 200, {LengthDistribution::Kind::fixed, 64, 0});
+  config.arrival = ArrivalKind::gamma;
+  config.arrival_cv = limits::max_arrival_cv;
+  const auto report = simulate_serving(preset_scenario(64), config);
+  ASSERT_TRUE(report.ok()) << report.error();
+  double previous = 0;
+  for (const RequestOutcome& outcome : report->run.outcomes) {
+    ASSERT_TRUE(std::isfinite(outcome.arrival_seconds));
+    EXPECT_GE(outcome.arrival_seconds, previous);
+    previous = outcome.arrival_seconds;
+  }
+  EXPECT_EQ(report->run.completed, 200);
+}
+
+// Issue 33, V5: a lognormal length is clamped at the per-request limit the reader checks
+// explicit lengths against (output ≤ 2^20); it was clamped at 2^24, so a request could carry
+// 1,146,770 output tokens, or a context over max_context_tokens that refused the whole run.
+TEST(Serving, LognormalLengthsStayWithinTheRequestLimit) {
+  auto scenario = scenario_from_json(json{{"model", "llama-3.1-8b"},
+                                          {"hardware", "b200"},
+                                          {"prompt_tokens", 16},
+                                          {"tensor_parallel", 8}});
+  ASSERT_TRUE(scenario.ok()) << scenario.error();
+  ServingConfig config = fcfs(1e9, 200, {LengthDistribution::Kind::fixed, 16, 0});
+  // Mean 2^20 and σ = 4: P(X > 2^20) = P(Z > (ln 2^20 − μ)/σ) with μ = ln 2^20 − σ²/2, so
+  // P(Z > σ/2 = 2) = 2.3 %: ~4.6 of 200 requests draw past the limit. All arrive at once and the
+  // queue cap of 1 stops the run at its first iteration, so the draws are all it costs.
+  config.output = {LengthDistribution::Kind::lognormal, double(limits::max_output_tokens), 4};
+  config.max_queue = 1;
+  const auto report = simulate_serving(*scenario, config);
+  ASSERT_TRUE(report.ok()) << report.error();
+  int64_t longest = 0;
+  for (const RequestOutcome& outcome : report->run.outcomes)
+    longest = std::max(longest, outcome.output_tokens);
+  EXPECT_EQ(longest, limits::max_output_tokens);  // some drawn past it, held at it
+}
+
+// Issue 33, V2: the decode cost cache is bounded by limits::max_decode_cache_slots, not sized by
+// the longest context. One mistral-7b request of 16,777,215 prompt tokens (its sliding window
+// keeps 4,096 tokens of K/V, so it fits an H100) reserved 80 bytes a token, 1.3 GB, at 770e613.
+// The process's peak resident memory may now rise by at most 2^16 slots · 80 bytes (5.2 MB) for
+// the cache plus the run's own few MB: 256 MB is far above that and far below 1.3 GB. (Where
+// getrusage reports nothing, under Emscripten, both readings are 0 and the bound holds.)
+TEST(Serving, DecodeCacheDoesNotGrowWithTheLongestContext) {
+  auto scenario = scenario_from_json(json{{"model", "mistral-7b"}, {"hardware", "h100-sxm"}});
+  ASSERT_TRUE(scenario.ok()) << scenario.error();
+  ServingConfig config = fcfs(1, 1, {LengthDistribution::Kind::fixed, 16777215, 0});
+  config.policy = SchedulerPolicy::chunked;
+  config.max_batch = 0;  // the default
+  const auto peak_kb = [] {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss);  // KB on Linux
+  };
+  const double before = peak_kb();
+  const auto report = simulate_serving(*scenario, config);
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report->run.completed, 1);
+  EXPECT_LT(peak_kb() - before, 256.0 * 1024);
 }
 
 }  // namespace

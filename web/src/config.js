@@ -63,6 +63,13 @@ export function setDefaultAssetBase(base) {
 /** The schemes an address the element fetches from may have (asset-base, lesson-src, equations-src). */
 export const FETCHED_SCHEMES = Object.freeze(['http:', 'https:']);
 
+/**
+ * The longest address the element fetches from (asset-base, lesson-src, equations-src, ?lesson=):
+ * HTTP servers refuse longer request lines (nginx's default buffer and Apache's LimitRequestLine
+ * are 8 KB), so a longer one names nothing a server would send.
+ */
+export const MAX_ADDRESS_CHARS = 8192;
+
 /** At most this much of a refused address is quoted in a message. */
 const QUOTED_CHARS = 120;
 
@@ -70,6 +77,16 @@ const QUOTED_CHARS = 120;
 export function quoted(value) {
   const text = String(value);
   return text.length <= QUOTED_CHARS ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, QUOTED_CHARS))}… (${text.length} characters)`;
+}
+
+/**
+ * A parsed address (a URL's pathname or href) for a message: whole when short, else its first
+ * QUOTED_CHARS characters and its length. The URL serializer has percent-encoded its control
+ * characters, spaces and quotes, so it is one line of printable text either way. A 1 MB
+ * lesson-src put 1,055,268 characters into the element's text (issue 33, W11).
+ */
+export function addressText(text) {
+  return text.length <= QUOTED_CHARS ? text : `${text.slice(0, QUOTED_CHARS)}… (${text.length} characters)`;
 }
 
 /**
@@ -81,6 +98,11 @@ export function quoted(value) {
  */
 export function fetchableUrl(value, what) {
   const text = String(value);
+  // Before parsing: a 400,000-character equations-src took a 35 s task and came back whole in a
+  // 400,011-character message (issue 33, W11).
+  if (text.length > MAX_ADDRESS_CHARS) {
+    throw new TypeError(`${what}: ${quoted(text)} is longer than the ${MAX_ADDRESS_CHARS} characters an address may have`);
+  }
   if (!URL.canParse(text, document.baseURI)) throw new TypeError(`${what}: ${quoted(text)} is not a URL`);
   const url = new URL(text, document.baseURI);
   if (!FETCHED_SCHEMES.includes(url.protocol)) {

@@ -49,11 +49,21 @@ export function loadEngine(base = defaultAssetBase()) {
     const imported = await import('prefill-trace');
     const factory = hostFactory ?? imported.default;
     const options = isBundledBase(base) ? {} : { locateFile: (path) => new URL(path, assetUrl(ENGINE_DIR, base)).href };
-    const module = await factory(options);
-    return new Engine(module);
+    // The instance's abort (its WebAssembly memory at the 128 MB cap) is noted here; the Engine
+    // then makes a new instance with the same options (issue 33, item 2).
+    const life = { aborted: false };
+    const make = () => {
+      life.aborted = false;
+      return factory({ ...options, onAbort: () => (life.aborted = true) });
+    };
+    return new Engine(await make(), { life, make });
   })();
   return enginePromise;
 }
+
+const ABORTED =
+  'the engine aborted (most likely its WebAssembly memory reached the 128 MB cap) and was discarded; a new instance answers later calls';
+const RENEWING = 'the engine aborted on an earlier call and its new instance is still loading; try again';
 
 /** Parses the `json` payload of a JsonResult into `{ok, error, value, json}`. */
 /**
@@ -122,10 +132,41 @@ export class Engine {
   #codes;
   #layout;
   #fields;
+  #life;
+  #renewing = null;
 
-  constructor(module) {
+  /**
+   * @param {object} module  the module instance
+   * @param {{life: {aborted: boolean}, make: () => Promise<object>}} [renewal]  how loadEngine
+   *   learns of an abort and makes a new instance; without it an aborted module stays aborted
+   */
+  constructor(module, renewal = null) {
     this.#module = module;
     this.#codes = codeNames(module);
+    this.#life = renewal;
+  }
+
+  /**
+   * Calls export `name` on the live instance. A call that aborts the instance throws the reason
+   * in words (each method's catch turns it into its reply) and starts a new instance: an aborted
+   * module answered every later call with "Aborted()" until the page was reloaded.
+   */
+  #use(name, ...args) {
+    if (this.#renewing) throw new Error(RENEWING);
+    const reply = this.#module[name](...args);
+    if (!this.#life?.life.aborted) return reply;
+    this.#renewing = this.#life.make().then(
+      (module) => {
+        this.#module = module;
+        this.#codes = codeNames(module);
+        this.#renewing = null;
+      },
+      () => {
+        this.#renewing = null; // the next call meets the aborted instance and tries again
+        this.#life.life.aborted = true;
+      },
+    );
+    throw new Error(ABORTED);
   }
 
   version() {
@@ -143,7 +184,7 @@ export class Engine {
   loadLesson(text) {
     let result;
     try {
-      result = this.#module.loadLesson(text);
+      result = this.#use('loadLesson', text);
     } catch (error) {
       return { ok: false, error: `the engine failed while validating: ${describe(error)}`, ...FAILED };
     }
@@ -161,7 +202,7 @@ export class Engine {
    */
   checkAnswer(text, checkIndex, choice) {
     return answerResult(
-      () => this.#module.checkAnswer(text, checkIndex, choice),
+      () => this.#use('checkAnswer', text, checkIndex, choice),
       (r) => ({ correctIndex: Number(r.correctIndex) }),
       { correctIndex: -1 },
       this.#codes,
@@ -178,17 +219,17 @@ export class Engine {
    * it only when no Worker can run it (under-load/under-load.js): it takes seconds.
    */
   simulateServing(scenarioJson) {
-    return jsonResult(() => this.#module.simulateServing(scenarioJson), 'simulating', this.#codes);
+    return jsonResult(() => this.#use('simulateServing', scenarioJson), 'simulating', this.#codes);
   }
 
   /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
   listPresets() {
-    return jsonResult(() => this.#module.listPresets(), 'listing presets', this.#codes);
+    return jsonResult(() => this.#use('listPresets'), 'listing presets', this.#codes);
   }
 
   /** The trace of a scenario given as JSON text: `{ok, error, value: trace, json}`. */
   computeTrace(scenarioJson) {
-    return jsonResult(() => this.#module.computeTrace(scenarioJson), 'computing the trace', this.#codes);
+    return jsonResult(() => this.#use('computeTrace', scenarioJson), 'computing the trace', this.#codes);
   }
 
   /**
@@ -223,7 +264,7 @@ export class Engine {
    */
   traceFigures(scenarioJson) {
     try {
-      const r = this.#module.traceFigures(scenarioJson);
+      const r = this.#use('traceFigures', scenarioJson);
       return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r, this.#codes), figures: r.figures };
     } catch (error) {
       return { ok: false, error: `the engine failed while computing the trace: ${describe(error)}`, ...FAILED, figures: null };
@@ -233,7 +274,7 @@ export class Engine {
   /** The trace's operators as CSV (the CLI's --csv schema): `{ok, error, csv}`. */
   traceCsv(scenarioJson) {
     try {
-      const r = this.#module.traceCsv(scenarioJson);
+      const r = this.#use('traceCsv', scenarioJson);
       return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r, this.#codes), csv: String(r.csv) };
     } catch (error) {
       return { ok: false, error: `the engine failed while writing the CSV: ${describe(error)}`, ...FAILED, csv: '' };
@@ -243,7 +284,7 @@ export class Engine {
   /** TTFT at each of `values` of `variable`, in one call: `{ok, error, value: {points}}`. */
   sweep(scenarioJson, variable, values) {
     return jsonResult(
-      () => this.#module.sweep(scenarioJson, variable, Float64Array.from(values)),
+      () => this.#use('sweep', scenarioJson, variable, Float64Array.from(values)),
       'sweeping',
       this.#codes,
     );
@@ -251,7 +292,7 @@ export class Engine {
 
   /** Checks generated from the scenario: `{ok, error, value: {checks}}`. */
   generateChecks(scenarioJson) {
-    return jsonResult(() => this.#module.generateChecks(scenarioJson), 'generating checks', this.#codes);
+    return jsonResult(() => this.#use('generateChecks', scenarioJson), 'generating checks', this.#codes);
   }
 
   /**
@@ -260,7 +301,7 @@ export class Engine {
    */
   checkGenerated(scenarioJson, id, answer) {
     return answerResult(
-      () => this.#module.checkGenerated(scenarioJson, id, answer),
+      () => this.#use('checkGenerated', scenarioJson, id, answer),
       (r) => ({ expected: Number(r.expected) }),
       { expected: NaN },
       this.#codes,

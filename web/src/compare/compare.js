@@ -72,6 +72,8 @@ export class Compare {
   #pinnedTrace = null;
   #current = null;
   #ttftTop = null;
+  /** Why the last pin was refused, shown until the next pin succeeds or A is cleared. */
+  #refusal = null;
 
   /**
    * @param {object} options
@@ -123,11 +125,13 @@ export class Compare {
     if (state) {
       const result = this.#engine.computeTrace(scenarioJson(state));
       if (!result.ok) {
-        setText(this.status, `A could not be pinned: the engine rejects that scenario (${result.error}).`);
+        this.#refusal = `A could not be pinned: the engine rejects that scenario (${result.error}).`;
+        setText(this.status, this.#refusal);
         return false;
       }
       trace = result.value;
     }
+    this.#refusal = null;
     this.#pinned = state ? { ...state, shape: { ...state.shape } } : null;
     this.#pinnedTrace = trace;
     this.#ttftTop = null;
@@ -156,7 +160,12 @@ export class Compare {
     }
     let { state } = fromQuery(new URLSearchParams(text), this.#explorer.defaults);
     state = this.#explorer.withPresetShape(state);
-    if (!this.pin(state, { updateUrl: false })) return;
+    if (this.pin(state, { updateUrl: false })) return;
+    // Refused: said in the status (kept there by #render) and taken out of the address, which
+    // would otherwise go on naming an A that is not pinned (issue 33, L3). Any earlier A stays.
+    this.#refusal = `The address's pinned scenario (pin=) was not pinned and is removed from the address: ${this.#refusal.replace(/^A could not be pinned: /, '')}`;
+    this.#writeUrl();
+    this.#render();
   }
 
   /** The explorer shows a new trace (B): the table and the TTFT axis follow. */
@@ -201,7 +210,7 @@ export class Compare {
     if (b) this.#renderPerToken(b);
     if (!pinned || !b) {
       this.table.hidden = true;
-      if (!pinned) setText(this.status, 'Pin the scenario shown as A, then change anything: B is what the explorer shows.');
+      if (!pinned) setText(this.status, this.#refusal ?? 'Pin the scenario shown as A, then change anything: B is what the explorer shows.');
       return;
     }
     const a = this.#pinnedTrace;

@@ -16,6 +16,7 @@
 //   says so and the rest is drawn.
 // Every fetch follows the element's AbortSignal, so a removed element stops its downloads.
 
+import { addressText } from '../config.js';
 import { checkIntegrity, decodeLessonBytes } from '../lesson-file.js';
 
 /** A failure of one part of the element: a title for the reader, a detail that says why. */
@@ -65,7 +66,7 @@ function deadline(signal, ms) {
  */
 export function assertSameOrigin(url, ownOrigin = window.location.origin) {
   if (url.origin !== window.location.origin && url.origin !== ownOrigin) {
-    throw new PartError('This lesson cannot be shown', `The lesson address must be on this site; refused ${url.href}.`);
+    throw new PartError('This lesson cannot be shown', `The lesson address must be on this site; refused ${addressText(url.href)}.`);
   }
 }
 
@@ -118,7 +119,7 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin 
   assertSameOrigin(url, ownOrigin);
   const limit = deadline(signal, timeoutMs);
   const timedOut = () =>
-    new PartError(NOT_LOADED, `${url.pathname}: no complete answer within ${timeoutMs / 1000} s; the download was stopped.`);
+    new PartError(NOT_LOADED, `${addressText(url.pathname)}: no complete answer within ${timeoutMs / 1000} s; the download was stopped.`);
   let bytes;
   let finalUrl;
   try {
@@ -128,29 +129,29 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin 
     } catch (error) {
       if (limit.timedOut()) throw timedOut();
       if (signal.aborted) throw error;
-      throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
+      throw new PartError(NOT_LOADED, `${addressText(url.pathname)}: ${describe(error)}`);
     }
     finalUrl = new URL(response.url || url.href);
     if (finalUrl.origin !== window.location.origin && finalUrl.origin !== ownOrigin) {
       await response.body?.cancel().catch(() => {});
       throw new PartError(
         'This lesson cannot be shown',
-        `The lesson address must be on this site; ${url.pathname} was redirected to ${finalUrl.href}.`,
+        `The lesson address must be on this site; ${addressText(url.pathname)} was redirected to ${addressText(finalUrl.href)}.`,
       );
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
-      throw new PartError(NOT_LOADED, `${url.pathname}: HTTP ${response.status} ${response.statusText}`.trim());
+      throw new PartError(NOT_LOADED, `${addressText(url.pathname)}: HTTP ${response.status} ${response.statusText}`.trim());
     }
     bytes = await readLimited(
       response,
       maxBytes,
-      () => new PartError(NOT_LOADED, `${url.pathname}: the file is larger than the ${byteText(maxBytes)} a lesson may have.`),
+      () => new PartError(NOT_LOADED, `${addressText(url.pathname)}: the file is larger than the ${byteText(maxBytes)} a lesson may have.`),
     );
   } catch (error) {
     if (error instanceof PartError || signal.aborted) throw error;
     if (limit.timedOut()) throw timedOut();
-    throw new PartError(NOT_LOADED, `${url.pathname}: ${describe(error)}`);
+    throw new PartError(NOT_LOADED, `${addressText(url.pathname)}: ${describe(error)}`);
   } finally {
     limit.done();
   }
@@ -191,7 +192,7 @@ export async function fetchOptionalJson(url, { signal, timeoutMs, maxBytes, ownO
     const bytes = await readLimited(response, maxBytes, () => new Error(`the file is larger than the ${byteText(maxBytes)} it may have`));
     return { json: JSON.parse(new TextDecoder().decode(bytes)) };
   } catch (error) {
-    const problem = `${url.pathname}: ${limit.timedOut() ? `no complete answer within ${timeoutMs / 1000} s` : describe(error)}`;
+    const problem = `${addressText(url.pathname)}: ${limit.timedOut() ? `no complete answer within ${timeoutMs / 1000} s` : describe(error)}`;
     if (!signal.aborted) console.warn(`Rendering without ${problem}`);
     return { json: null, problem };
   } finally {

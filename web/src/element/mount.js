@@ -198,6 +198,7 @@ export class Mount {
       this.#generated.forget();
       this.#generated.update(JSON.stringify(scenarioObject(this.#explorer.state)));
     }
+    this.#investigations?.showStored();
   }
 
   /** Notes a broken part: the element's state becomes `error`, and the host hears of it. */

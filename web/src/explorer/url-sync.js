@@ -6,6 +6,13 @@ import { CUSTOM_MODEL, fieldOfError, fromQuery, getField, scenarioJson, toQuery,
 
 /** The most fields of a URL the engine may reject, one by one, before giving up. */
 const MAX_REJECTED_FIELDS = 32;
+/**
+ * The longest value a permalink may give one field. The longest real ones are names of a few
+ * dozen characters; a parameter of over 1 MiB made the scenario's JSON larger than the engine
+ * reads (limits::max_document_bytes), refused with no field named, and the explorer stayed empty
+ * with data-state="ready" and no message (issue 33, L5).
+ */
+export const MAX_FIELD_CHARS = 1024;
 
 export class UrlSync {
   #timer = 0;
@@ -91,6 +98,13 @@ export class UrlSync {
 export function scenarioFromQuery(params, defaults, compute, withPresetShape) {
   let { state, fromUrl } = fromQuery(params, defaults);
   const notes = {};
+  for (const key of [...fromUrl]) {
+    const length = String(getField(state, key)).length;
+    if (length <= MAX_FIELD_CHARS) continue;
+    notes[key] = `the address gives it ${length} characters, more than the ${MAX_FIELD_CHARS} a field may have; the default is shown`;
+    fromUrl.delete(key);
+    state = withField(state, key, getField(defaults, key));
+  }
   if (state.model !== CUSTOM_MODEL) state = withPresetShape(state);
   let json;
   let result;

@@ -64,6 +64,14 @@ export class Investigations {
     this.#renderCount();
   }
 
+  /**
+   * Another element or tab changed the stored progress (progress.js, the window's `storage`
+   * event): each prediction shown follows the store, made or forgotten there (issue 33, L4).
+   */
+  showStored() {
+    for (const item of this.#items) item.sync();
+  }
+
   #renderCount() {
     const done = [...this.#done.values()].length;
     setText(this.count, `(${done} of ${INVESTIGATIONS.length} predicted)`);
@@ -85,6 +93,14 @@ export class Investigations {
     const keyPromise = sha256Hex(questionKeyText({ investigation: spec.id, question: spec.question, options: spec.options })).catch(() => null);
     let form = null;
     let saved = null;
+    const show = (stored) => {
+      saved = stored;
+      this.#done.set(spec.id, stored.correct);
+      element.dataset.result = stored.correct ? 'matched' : 'missed';
+      setText(state, stored.correct ? '— predicted right' : '— predicted, not borne out');
+      this.#renderCount();
+      form?.restore(stored.answer);
+    };
     const item = {
       element,
       reset: () => {
@@ -96,6 +112,17 @@ export class Investigations {
           form = null;
         }
       },
+      sync: () =>
+        keyPromise.then((key) => {
+          const stored = key ? this.#progress.get(key) : null;
+          if (stored) {
+            if (stored.answer !== saved?.answer || stored.correct !== saved?.correct) show(stored);
+          } else if (saved) {
+            item.reset();
+            this.#done.delete(spec.id);
+            this.#renderCount();
+          }
+        }),
     };
     const build = () => {
       if (form) return;
@@ -114,13 +141,7 @@ export class Investigations {
     });
     keyPromise.then((key) => {
       const stored = key ? this.#progress.get(key) : null;
-      if (!stored || saved) return;
-      saved = stored;
-      this.#done.set(spec.id, stored.correct);
-      element.dataset.result = stored.correct ? 'matched' : 'missed';
-      setText(state, stored.correct ? '— predicted right' : '— predicted, not borne out');
-      this.#renderCount();
-      form?.restore(stored.answer);
+      if (stored && !saved) show(stored);
     });
     return item;
   }

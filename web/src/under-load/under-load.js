@@ -61,7 +61,13 @@ export class UnderLoad {
     if (this.#built && this.rate && !this.rateEdited) this.rate.value = String(this.#defaultRate());
   }
 
+  /**
+   * The element is gone: the Worker ends, and a run on the page stops before its next job (its
+   * run id is no longer the current one). Without the id bump, a run on the page (no Worker: a
+   * CSP's `worker-src 'none'`) went on simulating for the removed element (issue 33, L2).
+   */
   dispose() {
+    this.#run += 1;
     this.#worker?.terminate();
     this.#worker = null;
   }
@@ -229,7 +235,14 @@ export class UnderLoad {
     if (started.noWorker) return Promise.resolve(started);
     const worker = started.worker;
     const runs = [];
-    const finished = new Promise((resolve) => {
+    const finished = new Promise((settle) => {
+      // The first outcome is the run's: a refusal is not followed by "Simulated k of n runs…"
+      // from results still arriving (issue 33, L1; the Worker also stops at a refusal now).
+      let settled = false;
+      const resolve = (outcome) => {
+        settled = true;
+        settle(outcome);
+      };
       const failed = (reason) => {
         // A Worker that cannot load is not used again: the next run goes straight to the page.
         worker.terminate();
@@ -239,6 +252,7 @@ export class UnderLoad {
       };
       worker.onmessage = (event) => {
         const m = event.data;
+        if (settled) return;
         if (m.type === 'capability' && !m.ok) failed(m.error);
         if (m.id !== id) return;
         if (m.type === 'result') {

@@ -13,7 +13,10 @@
 // Messages in: {type: 'run', id, wasm: <address of the .wasm>, jobs: [scenario JSON text]}.
 // Out: {type: 'capability', ok, error} once the engine is loaded (or not), then
 // {type: 'result', id, index, ok, error, report} per job (index into jobs), then
-// {type: 'done', id}.
+// {type: 'done', id}. A job refused or failed ends the run: its result is the last one before
+// 'done' (the run's remaining jobs are not simulated). An engine that aborted (its WebAssembly
+// memory reached the 128 MB cap) is discarded: its result says so, and the next run loads a
+// new instance (issue 33, item 2: before, every later run said "simulateServing: Aborted()").
 
 /* eslint-env worker */
 
@@ -21,9 +24,21 @@ import PrefillTrace from 'prefill-trace';
 import { servingSummary } from './summary.js';
 
 let engine = null;
+/** Whether the current instance aborted (the glue's `onAbort` hook). */
+let aborted = false;
+const ABORTED =
+  'the engine aborted (most likely its WebAssembly memory reached the 128 MB cap) and was discarded; the next run starts a new one';
 
 async function load(wasm) {
-  engine ??= PrefillTrace({ locateFile: () => wasm });
+  if (!engine) {
+    aborted = false;
+    engine = PrefillTrace({
+      locateFile: () => wasm,
+      onAbort: () => {
+        aborted = true;
+      },
+    });
+  }
   try {
     return await engine;
   } catch (error) {
@@ -57,7 +72,12 @@ self.onmessage = async (event) => {
     } catch (error) {
       reply = { ok: false, error: `the engine failed while simulating: ${error?.message ?? error}`, report: null };
     }
+    if (aborted) {
+      engine = null;
+      reply = { ok: false, error: ABORTED, report: null };
+    }
     self.postMessage({ type: 'result', id: message.id, index, ...reply });
+    if (!reply.ok) break;
   }
   self.postMessage({ type: 'done', id: message.id });
 };
