@@ -21,6 +21,7 @@ import {
   tableData,
   verticalRule,
 } from './common.js';
+import { DragHandle } from './drag.js';
 import { writeAttrs, writeText } from './writes.js';
 
 const PARTS = [
@@ -193,6 +194,8 @@ export const SWEEP_VARIABLES = {
     axis: 'Prompt tokens (log scale)',
     format: (v) => `${fmt.count(v)} ${v === 1 ? 'token' : 'tokens'}`,
     current: (trace) => trace.scenario.prompt_tokens,
+    handle: 'Prompt tokens on the sweep',
+    snap: (v) => Math.max(1, Math.round(v)),
   },
   arrival_rate: {
     label: 'Arrival rate',
@@ -200,6 +203,9 @@ export const SWEEP_VARIABLES = {
     axis: 'Arrival rate (requests/s, log scale)',
     format: (v) => fmt.rate(v),
     current: (trace) => trace.scenario.arrival_rate,
+    handle: 'Arrival rate on the sweep',
+    // Four significant digits, as the rate's field shows a rate the page sets (catalog.js).
+    snap: (v) => (v > 0 ? Number(v.toPrecision(4)) : 0),
   },
 };
 
@@ -303,6 +309,22 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
   part(svg, 'execution', 'path').call(writeAttrs, { class: 'sweep-line sweep-execution', d: curve('execution_seconds')(points) });
   part(svg, 'total', 'path').call(writeAttrs, { class: 'sweep-line sweep-total', d: curve('total_seconds')(points) });
   drawCurrent(svg, here, frame);
+  // The handle sits on the current point, or at the axis's start when the scenario has none
+  // (an arrival rate of 0: no queue), reading the scenario's own value.
+  const shown = spec.current(trace);
+  return {
+    width,
+    height,
+    x,
+    value: here ? here.value : x.domain()[0],
+    shown: Number.isFinite(shown) ? shown : 0,
+    y1: m.top,
+    y2: height - m.bottom,
+    knobY: height - m.bottom,
+    label: spec.handle,
+    format: spec.format,
+    snap: spec.snap,
+  };
 }
 
 /**
@@ -408,7 +430,7 @@ function tableSweep({ points, variable }) {
  * variable, `onScale` the new scale ('log' | 'linear': linear shows the queueing knee as a
  * knee, where the log axes squeeze it).
  */
-export function sweepChart(onVariable, onScale = () => {}) {
+export function sweepChart(onVariable, onScale = () => {}, onValue = null) {
   const name = 'sweep-variable';
   const group = h(
     'fieldset',
@@ -441,7 +463,12 @@ export function sweepChart(onVariable, onScale = () => {}) {
     h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group),
     h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales),
   ];
-  const parts = { draw: drawSweep, describe: describeSweep, table: tableSweep, key: keySweep };
+  let handle = null;
+  const draw = (svg, width, model) => {
+    const place = drawSweep(svg, width, model);
+    handle?.place(place);
+  };
+  const parts = { draw, describe: describeSweep, table: tableSweep, key: keySweep };
   const panel = chartPanel(
     'chart-sweep',
     'TTFT sweep',
@@ -456,5 +483,18 @@ export function sweepChart(onVariable, onScale = () => {}) {
   panel.setVariable = (variable) => {
     for (const input of group.querySelectorAll('input')) input.checked = input.value === variable;
   };
+  panel.setScale = (scale) => {
+    for (const input of scales.querySelectorAll('input')) input.checked = input.value === scale;
+  };
+  // The current point as a handle: dragging it (or its keys) sets the swept variable, reported
+  // as `onValue(variable, value, commit)`.
+  if (onValue) {
+    handle = new DragHandle(panel.canvas, {
+      label: SWEEP_VARIABLES.prompt_tokens.handle,
+      format: SWEEP_VARIABLES.prompt_tokens.format,
+      snap: SWEEP_VARIABLES.prompt_tokens.snap,
+      onChange: (value, commit) => onValue(panel.model?.variable ?? 'prompt_tokens', value, commit),
+    });
+  }
   return panel;
 }
