@@ -107,7 +107,7 @@ export class DragHandle {
       if (event.button !== 0 || !this.#x) return;
       event.preventDefault();
       node.setPointerCapture(event.pointerId);
-      node.focus();
+      node.focus({ preventScroll: true });
       this.#dragging = true;
     });
     node.addEventListener('pointermove', (event) => {
