@@ -387,6 +387,32 @@ test('pin and compare: fixed axes while comparing, A as a ghost, the comparison 
   assert.equal(Number(await kv2.nth(0).getAttribute('data-value')), 2 * LAYERS * 2048 * HKV * DH * BYTES);
   assert.equal(Number(await kv2.nth(1).getAttribute('data-value')), 2 * LAYERS * 1024 * HKV * DH * BYTES);
 
+  // In the Atlas's 295 px inspector the table fits its column and breaks lines only between
+  // words (issue 30 item 8: "Executio / n" before): every word of every cell lies on one line.
+  const narrow = await openPage(env, t, link.pathname + link.search, { viewport: { width: 295, height: 800 } });
+  const narrowTable = lesson(narrow.page).locator('section.compare');
+  await waitForScenario(narrow.page, { prompt_tokens: 1024 });
+  await narrowTable.locator('table.compare-table').first().waitFor();
+  const split = await narrowTable.locator('th, td').evaluateAll((cells) =>
+    cells.flatMap((cell) => {
+      const words = [];
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of node.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) words.push(word[0]);
+        }
+      }
+      return words;
+    }),
+  );
+  assert.deepEqual(split, [], 'no word of the compare table is broken across lines at 295 px');
+  const fits = await narrowTable.evaluate((section) => [...section.querySelectorAll('table')].every((t) => t.offsetWidth <= section.clientWidth));
+  assert.ok(fits, 'the compare tables fit the column at 295 px');
+  assert.deepEqual(narrow.problems, []);
+
   // Swap: B becomes A; clear: no pin, in the URL too.
   await compare2.locator('[data-action="swap"]').click();
   await waitForScenario(second.page, { prompt_tokens: 2048 });
