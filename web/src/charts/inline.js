@@ -23,6 +23,8 @@ import { writeAttrs, writeText } from './writes.js';
 
 const ROW = 34;
 const MARGIN = { top: 8, right: 18, bottom: 46, left: 10 };
+/** Tick labels by a picture group's `unit`: as the page writes such values (format.js). */
+const TICK_FORMATS = { seconds: fmt.seconds, bytes: (v) => fmt.si(v, 'B') };
 /** Room above the rows for a reference rule's label. */
 const RULE_LABEL = 18;
 
@@ -79,7 +81,9 @@ function pairGroup(group, figures, w) {
   sizeSvg(svg, w, height, 'inline-pair');
   const bottom = height - MARGIN.bottom;
   const log = group.scale === 'log';
-  bottomAxis(svg, x, { y: bottom, width: w - MARGIN.left - MARGIN.right, title: group.title, ticks: log ? decades(x) : undefined });
+  // Ticks in the unit the sentence writes ("20 ms", "500 GB"), not bare decimals beside it.
+  const format = TICK_FORMATS[group.unit] ?? fmt.tick;
+  bottomAxis(svg, x, { y: bottom, width: w - MARGIN.left - MARGIN.right, title: group.title, ticks: log ? decades(x) : undefined, format });
   drawRows(svg, x, rows, { log, top });
   if (rule) drawRule(svg, clampTo(x, rule.figure.value), rule, { top: MARGIN.top, bottom, width: w });
   svg.call(writeAttrs, { role: 'img', 'aria-label': altText(group.title, [...rows, ...(rule ? [rule] : [])]) });

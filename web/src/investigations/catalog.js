@@ -19,7 +19,9 @@
 //              defined in place
 //   explorer   {chart, sweep?}: the explorer's chart that shows the claim in full ("Open in the
 //              explorer"), and the sweep's variable and axes when it is the sweep
-//   picture(a, b, extra) → {groups} | null: the key figure drawn under the sentence
+//   picture(a, b, extra) → {groups} | null: the key figure drawn under the sentence; a group is
+//              a pair ({scale: log | linear, unit: seconds | bytes | none, title, rows, rule})
+//              or the queueing curve
 //              (charts/inline.js), naming the sentence's figures it draws; `extra` holds the
 //              engine's sweep when the entry asks for one (`sweep`) and the first reading's
 //              picture when drawing the second (`held`), whose axes the second keeps
@@ -144,8 +146,8 @@ export const INVESTIGATIONS = Object.freeze([
     explorer: { chart: 'bytes' },
     picture: () => ({
       groups: [
-        { scale: 'linear', title: 'Step 3: memory traffic (bytes)', rows: [row('bytes-fused', 'Fused', true), row('bytes-materialized', 'Materialized')] },
-        { scale: 'linear', title: 'Step 3: time (seconds)', rows: [row('seconds-fused', 'Fused', true), row('seconds-materialized', 'Materialized')] },
+        { scale: 'linear', unit: 'bytes', title: 'Step 3: memory traffic', rows: [row('bytes-fused', 'Fused', true), row('bytes-materialized', 'Materialized')] },
+        { scale: 'linear', unit: 'seconds', title: 'Step 3: time', rows: [row('seconds-fused', 'Fused', true), row('seconds-materialized', 'Materialized')] },
       ],
     }),
     scenarios: (base) => ({
@@ -250,7 +252,7 @@ export const INVESTIGATIONS = Object.freeze([
     picture: (a, b) => ({
       groups: [
         { scale: 'log', title: INTENSITY_AXIS, rows: [row('intensity-a', 'One at a time', true), row('intensity-b', `${fmt.count(b.scenario.batch)} at a time`)] },
-        { scale: 'linear', title: 'Time to first token (seconds)', rows: [row('ttft-a', 'One at a time', true), row('ttft-b', `${fmt.count(b.scenario.batch)} at a time`)] },
+        { scale: 'linear', unit: 'seconds', title: 'Time to first token', rows: [row('ttft-a', 'One at a time', true), row('ttft-b', `${fmt.count(b.scenario.batch)} at a time`)] },
       ],
     }),
     scenarios: (base) => ({
@@ -302,10 +304,11 @@ export const INVESTIGATIONS = Object.freeze([
       groups: [
         {
           scale: 'linear',
-          title: 'How long a pass holds the accelerator (seconds)',
+          unit: 'seconds',
+          title: 'How long a pass holds the accelerator',
           rows: [row('seconds-a', 'Unchunked: its one pass', true), row('seconds-per-pass', 'Chunked: a pass, on average')],
         },
-        { scale: 'linear', title: 'The whole prompt (seconds)', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
+        { scale: 'linear', unit: 'seconds', title: 'The whole prompt', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
       ],
     }),
     scenarios: (base) => ({
@@ -356,7 +359,8 @@ export const INVESTIGATIONS = Object.freeze([
       groups: [
         {
           scale: 'linear',
-          title: 'Time per token (seconds)',
+          unit: 'seconds',
+          title: 'Time per token',
           rows: [row('prefill-per-token', 'Prefill, a prompt token', true), row(b.scenario.batch > 1 ? 'decode-per-token' : 'decode-seconds', 'Decode, a new token')],
         },
       ],
