@@ -82,7 +82,7 @@ function draw(svg, width, { curve, trace }) {
     .call(writeAttrs, { cx: hx, cy: (p) => y(clamp(p.intensity)), r: 4 });
   label(svg, 'current-label', `current: ${fmt.count(here)}`, {
     class: 'chart-note',
-    x: hx + (hx > width * 0.65 ? -5 : 5),
+    x: hx + (hx > width * 0.65 ? -10 : 10), // clear of the handle's knob (drag.js)
     y: height - m.bottom - 6,
     'text-anchor': hx > width * 0.65 ? 'end' : 'start',
   });

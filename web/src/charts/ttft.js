@@ -373,7 +373,7 @@ function drawCurrent(svg, here, { x, y, width, height, m }) {
     .call(writeAttrs, { cx, cy: (d) => y(d.total_seconds), r: 4.5 });
   label(marker, 'label', 'current', {
     class: 'chart-note',
-    x: cx + (cx > width * 0.65 ? -5 : 5),
+    x: cx + (cx > width * 0.65 ? -10 : 10), // clear of the handle's knob (drag.js)
     y: height - m.bottom - 6,
     'text-anchor': cx > width * 0.65 ? 'end' : 'start',
   });
