@@ -426,43 +426,46 @@ function tableSweep({ points, variable }) {
 }
 
 /**
- * The sweep chart with its "Sweep against" and "Axes" radio groups; `onVariable` gets the new
+ * The sweep's "Sweep TTFT against" and "Axes" radio groups, each in a form of its own: radio
+ * buttons outside a form are grouped by name across the whole shadow root, and Chromium kept a
+ * removed rendering's buttons (and through them its explorer) in that group until the element
+ * was removed (issue 24, W5). Returns the forms and a setter for each group.
+ */
+function sweepOptions(onVariable, onScale) {
+  const radios = (legend, name, choices) => {
+    const set = h(
+      'fieldset',
+      { class: 'segmented' },
+      h('legend', {}, legend),
+      choices.map(([value, text], i) => h('label', {}, h('input', { type: 'radio', name, value, checked: i === 0 }), ' ', text)),
+    );
+    const select = (value) => {
+      for (const input of set.querySelectorAll('input')) input.checked = input.value === value;
+    };
+    return { set, select };
+  };
+  const variables = radios('Sweep TTFT against', 'sweep-variable', Object.entries(SWEEP_VARIABLES).map(([value, spec]) => [value, spec.choice]));
+  const scales = radios('Axes', 'sweep-scale', [['log', 'log'], ['linear', 'linear']]);
+  variables.set.addEventListener('change', (event) => onVariable(event.target.value));
+  scales.set.addEventListener('change', (event) => onScale(event.target.value));
+  return {
+    forms: [
+      h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, variables.set),
+      h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales.set),
+    ],
+    setVariable: variables.select,
+    setScale: scales.select,
+  };
+}
+
+/**
+ * The sweep chart with its "Sweep TTFT against" and "Axes" radio groups; `onVariable` gets the new
  * variable, `onScale` the new scale ('log' | 'linear': linear shows the queueing knee as a
- * knee, where the log axes squeeze it).
+ * knee, where the log axes squeeze it); with `onValue`, the current point is a handle (drag.js)
+ * that sets the swept variable, reported as `onValue(variable, value, commit)`.
  */
 export function sweepChart(onVariable, onScale = () => {}, onValue = null) {
-  const name = 'sweep-variable';
-  const group = h(
-    'fieldset',
-    { class: 'segmented' },
-    h('legend', {}, 'Sweep TTFT against'),
-    Object.entries(SWEEP_VARIABLES).map(([value, spec], i) =>
-      h(
-        'label',
-        {},
-        h('input', { type: 'radio', name, value, checked: i === 0 }),
-        ' ',
-        spec.choice,
-      ),
-    ),
-  );
-  group.addEventListener('change', (event) => onVariable(event.target.value));
-  const scales = h(
-    'fieldset',
-    { class: 'segmented' },
-    h('legend', {}, 'Axes'),
-    [['log', 'log'], ['linear', 'linear']].map(([value, text], i) =>
-      h('label', {}, h('input', { type: 'radio', name: 'sweep-scale', value, checked: i === 0 }), ' ', text),
-    ),
-  );
-  scales.addEventListener('change', (event) => onScale(event.target.value));
-  // Each radio group in a form of its own: radio buttons outside a form are grouped by name
-  // across the whole shadow root, and Chromium kept a removed rendering's buttons (and through
-  // them its explorer) in that group until the element was removed (issue 24, W5).
-  const extra = [
-    h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group),
-    h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales),
-  ];
+  const options = sweepOptions(onVariable, onScale);
   let handle = null;
   const draw = (svg, width, model) => {
     const place = drawSweep(svg, width, model);
@@ -478,21 +481,16 @@ export function sweepChart(onVariable, onScale = () => {}, onValue = null) {
       { kind: 'bar', className: 'sweep-swatch sweep-execution', label: 'Execution alone' },
       { kind: 'hatch', className: 'unbounded', label: 'Overloaded' },
     ],
-    extra,
+    options.forms,
   );
-  panel.setVariable = (variable) => {
-    for (const input of group.querySelectorAll('input')) input.checked = input.value === variable;
-  };
-  panel.setScale = (scale) => {
-    for (const input of scales.querySelectorAll('input')) input.checked = input.value === scale;
-  };
-  // The current point as a handle: dragging it (or its keys) sets the swept variable, reported
-  // as `onValue(variable, value, commit)`.
+  panel.setVariable = options.setVariable;
+  panel.setScale = options.setScale;
   if (onValue) {
+    const first = SWEEP_VARIABLES.prompt_tokens;
     handle = new DragHandle(panel.canvas, {
-      label: SWEEP_VARIABLES.prompt_tokens.handle,
-      format: SWEEP_VARIABLES.prompt_tokens.format,
-      snap: SWEEP_VARIABLES.prompt_tokens.snap,
+      label: first.handle,
+      format: first.format,
+      snap: first.snap,
       onChange: (value, commit) => onValue(panel.model?.variable ?? 'prompt_tokens', value, commit),
     });
   }
