@@ -254,6 +254,77 @@ test('prompt tokens 16 → 8192 moves step 2 from memory-bound to compute-bound'
   assert.deepEqual(problems, []);
 });
 
+// Issue 30 item 5: the current prompt on the intensity chart and the current arrival rate on
+// the sweep are handles (role="slider"): a drag or a key sets the control, and every figure
+// follows through the same path a control's edit takes.
+test('the chart points drag and take keys: the prompt on the intensity chart, the rate on the sweep', async (t) => {
+  const { page, problems } = await openPage(t, '/?prompt=2048', { viewport: { width: 1280, height: 900 }, context: { hasTouch: true } });
+  const handle = page.getByRole('slider', { name: 'Prompt tokens on the chart' });
+  await page.locator('#chart-intensity').scrollIntoViewIfNeeded();
+  assert.equal(await handle.getAttribute('aria-valuenow'), '2048');
+  assert.deepEqual([await handle.getAttribute('aria-valuemin'), await handle.getAttribute('aria-valuemax')], ['1', '131072']);
+
+  // A key moves 1% of the axis: the axis spans 1…131,072 tokens (2^17) on a log scale, so one
+  // ArrowRight multiplies by 2^0.17 = 1.12505: 2,048 → 2,304.1, a whole number of tokens 2,304.
+  await handle.focus();
+  await page.keyboard.press('ArrowRight');
+  await waitForScenario(page, { prompt_tokens: 2304 });
+  assert.equal(await page.getByLabel('Prompt tokens (exact)').inputValue(), '2304');
+  assert.equal(await figure(page, 'ttft'), inUnit(engineTrace({ prompt_tokens: 2304 }).trace.totals.ttft.total_seconds, 1e-3, 'ms'));
+  assert.equal(await handle.getAttribute('aria-valuenow'), '2304');
+
+  // A pointer drag past the axis's left end stops at its first value, 1 token: 2·32·1·8·128·2 =
+  // 131,072 bytes of KV cache; back past its right end, 131,072 tokens.
+  const knob = handle.locator('.drag-knob');
+  const plot = await page.locator('#chart-intensity svg.chart-svg').boundingBox();
+  let box = await knob.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(plot.x + plot.width * 0.5, box.y, { steps: 4 });
+  await page.mouse.move(plot.x - 40, box.y, { steps: 4 });
+  await page.mouse.up();
+  await waitForScenario(page, { prompt_tokens: 1 });
+  assert.equal(await page.getByLabel('Prompt tokens (exact)').inputValue(), '1');
+  assert.equal(await figure(page, 'kv-bytes'), '131 kB (128 KiB)');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('prompt') === '1'); // committed on release
+  box = await knob.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(plot.x + plot.width + 40, box.y, { steps: 4 });
+  await page.mouse.up();
+  await waitForScenario(page, { prompt_tokens: 131072 });
+  assert.equal(await page.getByLabel('Prompt tokens', { exact: true }).inputValue(), '1700'); // the slider: 100·log2(131,072)
+  // A finger drags it too (touch events become pointer events; were the page to pan instead, the
+  // browser would cancel the pointer at once and the handle would not reach the axis's end).
+  const cdp = await page.context().newCDPSession(page);
+  box = await knob.boundingBox();
+  const touch = (type, x) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: box.y + box.height / 2 }] });
+  await touch('touchStart', box.x + box.width / 2);
+  for (const f of [0.8, 0.4, 0]) await touch('touchMove', plot.x + plot.width * f - (f === 0 ? 40 : 0));
+  await touch('touchEnd');
+  await waitForScenario(page, { prompt_tokens: 1 });
+
+  // The sweep against the arrival rate, at rate 0 (no queue): the handle starts at the axis's
+  // left end, 10⁻³·λsat, and its axis ends at 2·λsat, λsat the engine's saturation rate. One
+  // ArrowRight: 10⁻³·λsat × 2000^0.01, to four significant digits.
+  await page.getByLabel('Prompt tokens (exact)').fill('2048');
+  await page.getByLabel('Prompt tokens (exact)').press('Enter');
+  await waitForScenario(page, { prompt_tokens: 2048 });
+  await page.locator('#chart-sweep').scrollIntoViewIfNeeded();
+  await page.locator('#chart-sweep input[value="arrival_rate"]').check();
+  const rateHandle = page.getByRole('slider', { name: 'Arrival rate on the sweep' });
+  await rateHandle.waitFor();
+  assert.equal(await rateHandle.getAttribute('aria-valuenow'), '0');
+  const saturation = engineTrace({}).trace.steps[4].facts.saturation_arrival_rate;
+  const rate = Number((saturation * 1e-3 * 2000 ** 0.01).toPrecision(4));
+  await rateHandle.focus();
+  await page.keyboard.press('ArrowRight');
+  await waitForScenario(page, { arrival_rate: rate });
+  assert.equal(Number(await page.getByLabel('Arrival rate', { exact: true }).inputValue()), rate);
+  assert.equal(await figure(page, 'ttft'), inUnit(engineTrace({ arrival_rate: rate }).trace.totals.ttft.total_seconds, 1e-3, 'ms'));
+  assert.deepEqual(problems, []);
+});
+
 // Issue 13 item 2: a change that keeps the trace's shape is refilled from one traceFigures call
 // (explorer/trace-from-figures.js); the JSON text is built only for a new shape or a download.
 test(

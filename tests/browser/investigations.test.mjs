@@ -157,6 +157,47 @@ const WALK = [
 /** The element's shadow root, as a locator root. */
 const lesson = (page) => page.locator('prefill-trace-lesson');
 
+/**
+ * The marks of a reading's inline figure (issue 30 item 4), as {name, value}: each draws one of
+ * the sentence's figures by name (the second reading's picture may also draw the first's, named
+ * first-…).
+ */
+async function readMarks(item, reading) {
+  const box = item.locator(`.investigation-evidence${reading === 'next' ? '[data-reading="next"]' : ':not([data-reading])'}`);
+  await box.locator('.inline-figure svg[role="img"]').first().waitFor();
+  return box.locator('.inline-figure [data-name]').evaluateAll((nodes) =>
+    nodes.map((n) => ({ name: n.dataset.name, value: n.dataset.value, x: n.dataset.xName ? [n.dataset.xName, n.dataset.xValue] : null })),
+  );
+}
+
+/** The sentence's <data> values by name, as text (the exact `value` attribute). */
+async function dataValues(item, reading) {
+  return item.locator(`.investigation-reading[data-reading="${reading}"] data`).evaluateAll((nodes) =>
+    Object.fromEntries(nodes.map((n) => [n.dataset.name, n.getAttribute('value')])),
+  );
+}
+
+/** Each mark of a reading's figure draws the value its sentence (or, first-…, the first sentence) states. */
+async function checkMarks(item, id, reading) {
+  const marks = await readMarks(item, reading);
+  assert.ok(marks.length >= 1, `${id}: the ${reading} reading has an inline figure`);
+  const here = await dataValues(item, reading);
+  const first = await dataValues(item, 'first');
+  const valueOf = (name) => (name.startsWith('first-') ? first[name.slice(6)] : here[name]);
+  for (const mark of marks) {
+    assert.equal(mark.value, valueOf(mark.name), `${id} (${reading}): the mark ${mark.name} draws the sentence's value`);
+    if (mark.x) assert.equal(mark.x[1], valueOf(mark.x[0]), `${id} (${reading}): the mark's x, ${mark.x[0]}, is the sentence's`);
+  }
+  // Its text equivalent: the figure's label names every value the marks draw, as the sentence writes them.
+  const labels = (await item.locator(`.investigation-evidence${reading === 'next' ? '[data-reading="next"]' : ':not([data-reading])'} .inline-figure svg[role="img"]`).evaluateAll((n) => n.map((s) => s.getAttribute('aria-label')))).join(' ');
+  const texts = await item.locator('.investigation-reading data').evaluateAll((nodes) => Object.fromEntries(nodes.map((n) => [n.closest('[data-reading]').dataset.reading + n.dataset.name, n.textContent])));
+  for (const mark of marks) {
+    const text = mark.name.startsWith('first-') ? texts[`first${mark.name.slice(6)}`] : texts[`${reading}${mark.name}`];
+    assert.ok(labels.includes(text), `${id} (${reading}): the figure's text equivalent says ${mark.name} (${text})`);
+  }
+  return marks;
+}
+
 async function readFigures(item) {
   return item.locator('.investigation-reading[data-reading="first"] data').evaluateAll((nodes) =>
     Object.fromEntries(nodes.map((n) => [n.dataset.name, { value: Number(n.value), text: n.textContent }])),
@@ -183,6 +224,13 @@ test('every guided investigation: predict, show, a sentence of the engine’s nu
     assert.match(await item.locator('.investigation-verdict').innerText(), /Choose a prediction first/);
     assert.equal(await item.locator('.investigation-reading data').count(), 0, `${step.id}: nothing revealed before predicting`);
 
+    // The options cannot be told apart by their length (issue 30 item 8): the longest is at
+    // most 1.5 times the shortest.
+    const lengths = await item.locator('.option-text').evaluateAll((nodes) => nodes.map((n) => n.textContent.length));
+    assert.ok(Math.max(...lengths) <= 1.5 * Math.min(...lengths), `${step.id}: option lengths ${lengths}`);
+    // The question's words are defined where they are used.
+    assert.ok((await item.locator('.investigation-terms dfn[data-term] button').count()) >= 1, `${step.id}: its words are defined in place`);
+
     await item.locator(`input[value="${step.right}"]`).check();
     await show.click();
     await item.locator('.investigation-reading[data-reading="first"] data').first().waitFor();
@@ -206,8 +254,10 @@ test('every guided investigation: predict, show, a sentence of the engine’s nu
     assert.match(answer.questionKey, /^[0-9a-f]{64}$/);
 
     // "Change one condition": read again, from the changed scenarios.
+    await checkMarks(item, step.id, 'first');
     await item.locator('button.button--quiet').click();
     await item.locator('.investigation-reading[data-reading="next"] data').first().waitFor();
+    await checkMarks(item, step.id, 'next');
     await item.locator('summary').click();
   }
   assert.match(await block.locator('.investigations-count').innerText(), new RegExp(`${WALK.length} of ${WALK.length}`));
@@ -226,8 +276,38 @@ test('every guided investigation: predict, show, a sentence of the engine’s nu
   const hint = await root.locator('[data-field="rate"] .hint').innerText();
   const saturation = Number(hint.match(/saturates at ([\d,.]+) requests\/s/)[1].replaceAll(',', ''));
   close(saturation, 1 / service, 1e-3, 'saturation rate in the hint');
+  // The queueing claim as its curve (issue 30 item 8): the engine's sweep of TTFT against the
+  // arrival rate on linear axes from 0 to saturation (λ where ρ = 1: 1/D for one request at a
+  // time, D the service time), the reading's point on it; after "Change one condition" both
+  // points, on the same (held) axes.
+  const evidence = queueing.locator('.investigation-evidence:not([data-reading])');
+  const curve = evidence.locator('svg.inline-curve');
+  await curve.waitFor();
+  const [x0, x1] = (await curve.getAttribute('data-x-domain')).split(',').map(Number);
+  assert.equal(x0, 0);
+  close(x1, 1 / service, 1e-9, 'the rate axis ends at saturation');
+  const segments = (await curve.locator('path.sweep-total').getAttribute('d')).split('L').length;
+  assert.ok(segments >= 60, `a curve of the engine's sweep, not two points (${segments} points)`);
+  await queueing.locator('button.button--quiet').click();
+  const nextCurve = queueing.locator('.investigation-evidence[data-reading="next"] svg.inline-curve');
+  await nextCurve.waitFor();
+  assert.equal(await nextCurve.getAttribute('data-y-domain'), await curve.getAttribute('data-y-domain'), 'the TTFT axis is held');
+  assert.deepEqual((await readMarks(queueing, 'next')).map((m) => m.name), ['first-ttft', 'ttft'], 'both readings are marked');
+  // "Open in the explorer": the full sweep, against the arrival rate on linear axes, in view, at the reading's rate.
+  const rate = Number(await queueing.locator('.investigation-reading[data-reading="next"] data[data-name="rate"]').getAttribute('value'));
+  await queueing.locator('.investigation-evidence[data-reading="next"] .investigation-open').click();
+  await waitForScenario(page, { arrival_rate: rate });
+  const sweep = root.locator('#chart-sweep');
+  assert.ok(await sweep.locator('input[value="arrival_rate"]').isChecked());
+  assert.ok(await sweep.locator('input[value="linear"]').isChecked());
+  await page.waitForFunction(() => {
+    const box = document.querySelector('prefill-trace-lesson').shadowRoot.getElementById('chart-sweep').getBoundingClientRect();
+    return box.top < window.innerHeight && box.bottom > 0;
+  });
+  assert.equal((await sweep.locator('svg.chart-svg').getAttribute('data-x-domain')).split(',')[0], '0', 'linear axes');
+
   // A term's meaning, one click away.
-  const term = root.locator('dfn[data-term="ridge-point"] button');
+  const term = root.locator('.glossary-line dfn[data-term="ridge-point"] button');
   assert.equal(await term.getAttribute('aria-expanded'), 'false');
   await term.click();
   assert.equal(await term.getAttribute('aria-expanded'), 'true');
@@ -306,6 +386,32 @@ test('pin and compare: fixed axes while comparing, A as a ghost, the comparison 
   const kv2 = compare2.locator('tr[data-figure="kv-bytes"] td');
   assert.equal(Number(await kv2.nth(0).getAttribute('data-value')), 2 * LAYERS * 2048 * HKV * DH * BYTES);
   assert.equal(Number(await kv2.nth(1).getAttribute('data-value')), 2 * LAYERS * 1024 * HKV * DH * BYTES);
+
+  // In the Atlas's 295 px inspector the table fits its column and breaks lines only between
+  // words (issue 30 item 8: "Executio / n" before): every word of every cell lies on one line.
+  const narrow = await openPage(env, t, link.pathname + link.search, { viewport: { width: 295, height: 800 } });
+  const narrowTable = lesson(narrow.page).locator('section.compare');
+  await waitForScenario(narrow.page, { prompt_tokens: 1024 });
+  await narrowTable.locator('table.compare-table').first().waitFor();
+  const split = await narrowTable.locator('th, td').evaluateAll((cells) =>
+    cells.flatMap((cell) => {
+      const words = [];
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of node.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) words.push(word[0]);
+        }
+      }
+      return words;
+    }),
+  );
+  assert.deepEqual(split, [], 'no word of the compare table is broken across lines at 295 px');
+  const fits = await narrowTable.evaluate((section) => [...section.querySelectorAll('table')].every((t) => t.offsetWidth <= section.clientWidth));
+  assert.ok(fits, 'the compare tables fit the column at 295 px');
+  assert.deepEqual(narrow.problems, []);
 
   // Swap: B becomes A; clear: no pin, in the URL too.
   await compare2.locator('[data-action="swap"]').click();

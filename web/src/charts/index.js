@@ -13,6 +13,7 @@ import { timeChart } from './time.js';
 import { sweepChart, ttftChart } from './ttft.js';
 
 export { sweepValues } from './ttft.js';
+export { inlineFigure } from './inline.js';
 export { curvePrompts, projectionNames } from './intensity.js';
 export { POLICIES, attainmentChart, percentileChart, timelineChart } from './serving.js';
 
@@ -21,17 +22,21 @@ export { POLICIES, attainmentChart, percentileChart, timelineChart } from './ser
  * @param {(variable: string) => void} onSweepVariable  the reader picked what the sweep varies
  * @param {(scale: string) => void} [onSweepScale]  the reader picked the sweep's axes (log | linear)
  * @param {(held: boolean) => void} [onTtftHold]  the reader held (or freed) the TTFT bar's axis
+ * @param {(control: string, value: number, commit: boolean) => void} [onDrag]  the reader dragged
+ *        (or keyed) a chart's current point: the prompt on the intensity chart, the swept value on
+ *        the sweep; `control` is the explorer's control key ('prompt' | 'rate')
  * @returns {{roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse}} ChartPanel-based charts
  */
-export function createCharts(onSweepVariable, onSweepScale, onTtftHold) {
+export function createCharts(onSweepVariable, onSweepScale, onTtftHold, onDrag = null) {
+  const control = { prompt_tokens: 'prompt', arrival_rate: 'rate' };
   return {
     roofline: rooflineChart(),
-    intensity: intensityChart(),
+    intensity: intensityChart(onDrag && ((value, commit) => onDrag('prompt', value, commit))),
     time: timeChart(),
     bytes: bytesChart(),
     memory: memoryChart(),
     ttft: ttftChart(onTtftHold),
-    sweep: sweepChart(onSweepVariable, onSweepScale),
+    sweep: sweepChart(onSweepVariable, onSweepScale, onDrag && ((variable, value, commit) => onDrag(control[variable], value, commit))),
     decode: decodeChart(),
     reuse: reuseChart(),
   };

@@ -22,6 +22,7 @@ import {
   tableData,
   verticalRule,
 } from './common.js';
+import { DragHandle } from './drag.js';
 import { writeAttrs, writeText } from './writes.js';
 
 export const PROMPT_DOMAIN = Object.freeze([1, 131072]);
@@ -43,6 +44,7 @@ function key({ curve, trace }) {
   return JSON.stringify([curve.id, trace.scenario.prompt_tokens, trace.scenario.batch, trace.roofline.ridge_flops_per_byte]);
 }
 
+/** Draws the chart; returns where the current prompt's handle goes (drag.js DragHandle.place). */
 function draw(svg, width, { curve, trace }) {
   const height = width < 480 ? 280 : 320;
   const m = { top: 14, right: 16, bottom: 50, left: 62 };
@@ -80,10 +82,11 @@ function draw(svg, width, { curve, trace }) {
     .call(writeAttrs, { cx: hx, cy: (p) => y(clamp(p.intensity)), r: 4 });
   label(svg, 'current-label', `current: ${fmt.count(here)}`, {
     class: 'chart-note',
-    x: hx + (hx > width * 0.65 ? -5 : 5),
+    x: hx + (hx > width * 0.65 ? -10 : 10), // clear of the handle's knob (drag.js)
     y: height - m.bottom - 6,
     'text-anchor': hx > width * 0.65 ? 'end' : 'start',
   });
+  return { width, height, x, value: here, y1: m.top, y2: height - m.bottom, knobY: height - m.bottom };
 }
 
 function describe({ trace }) {
@@ -108,12 +111,30 @@ function table({ curve }) {
   );
 }
 
-export function intensityChart() {
-  return chartPanel('chart-intensity', 'Weight reuse: projection intensity against prompt length', { draw, describe, table, key }, [
+/**
+ * The intensity chart; with `onPrompt`, the current prompt length is a handle (drag.js) that
+ * reports a new length as `onPrompt(tokens, commit)`.
+ */
+export function intensityChart(onPrompt = null) {
+  let handle = null;
+  const drawWithHandle = (svg, width, model) => {
+    const place = draw(svg, width, model);
+    handle?.place(place);
+  };
+  const panel = chartPanel('chart-intensity', 'Weight reuse: projection intensity against prompt length', { draw: drawWithHandle, describe, table, key }, [
     { kind: 'bar', className: 'intensity-swatch series-0', label: 'Q/K/V projection' },
     { kind: 'bar', className: 'intensity-swatch series-1', label: 'output projection' },
     { kind: 'bar', className: 'intensity-swatch series-2', label: 'MLP up (and gate)' },
     { kind: 'bar', className: 'intensity-swatch series-3', label: 'MLP down' },
     { kind: 'rule', className: 'ridge', label: 'ridge point' },
   ]);
+  if (onPrompt) {
+    handle = new DragHandle(panel.canvas, {
+      label: 'Prompt tokens on the chart',
+      format: (v) => `${fmt.count(v)} ${v === 1 ? 'token' : 'tokens'}`,
+      snap: (v) => Math.max(PROMPT_DOMAIN[0], Math.round(v)),
+      onChange: onPrompt,
+    });
+  }
+  return panel;
 }

@@ -21,6 +21,7 @@ import {
   tableData,
   verticalRule,
 } from './common.js';
+import { DragHandle } from './drag.js';
 import { writeAttrs, writeText } from './writes.js';
 
 const PARTS = [
@@ -193,6 +194,8 @@ export const SWEEP_VARIABLES = {
     axis: 'Prompt tokens (log scale)',
     format: (v) => `${fmt.count(v)} ${v === 1 ? 'token' : 'tokens'}`,
     current: (trace) => trace.scenario.prompt_tokens,
+    handle: 'Prompt tokens on the sweep',
+    snap: (v) => Math.max(1, Math.round(v)),
   },
   arrival_rate: {
     label: 'Arrival rate',
@@ -200,6 +203,9 @@ export const SWEEP_VARIABLES = {
     axis: 'Arrival rate (requests/s, log scale)',
     format: (v) => fmt.rate(v),
     current: (trace) => trace.scenario.arrival_rate,
+    handle: 'Arrival rate on the sweep',
+    // Four significant digits, as the rate's field shows a rate the page sets (catalog.js).
+    snap: (v) => (v > 0 ? Number(v.toPrecision(4)) : 0),
   },
 };
 
@@ -303,6 +309,22 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
   part(svg, 'execution', 'path').call(writeAttrs, { class: 'sweep-line sweep-execution', d: curve('execution_seconds')(points) });
   part(svg, 'total', 'path').call(writeAttrs, { class: 'sweep-line sweep-total', d: curve('total_seconds')(points) });
   drawCurrent(svg, here, frame);
+  // The handle sits on the current point, or at the axis's start when the scenario has none
+  // (an arrival rate of 0: no queue), reading the scenario's own value.
+  const shown = spec.current(trace);
+  return {
+    width,
+    height,
+    x,
+    value: here ? here.value : x.domain()[0],
+    shown: Number.isFinite(shown) ? shown : 0,
+    y1: m.top,
+    y2: height - m.bottom,
+    knobY: height - m.bottom,
+    label: spec.handle,
+    format: spec.format,
+    snap: spec.snap,
+  };
 }
 
 /**
@@ -351,7 +373,7 @@ function drawCurrent(svg, here, { x, y, width, height, m }) {
     .call(writeAttrs, { cx, cy: (d) => y(d.total_seconds), r: 4.5 });
   label(marker, 'label', 'current', {
     class: 'chart-note',
-    x: cx + (cx > width * 0.65 ? -5 : 5),
+    x: cx + (cx > width * 0.65 ? -10 : 10), // clear of the handle's knob (drag.js)
     y: height - m.bottom - 6,
     'text-anchor': cx > width * 0.65 ? 'end' : 'start',
   });
@@ -404,44 +426,52 @@ function tableSweep({ points, variable }) {
 }
 
 /**
- * The sweep chart with its "Sweep against" and "Axes" radio groups; `onVariable` gets the new
- * variable, `onScale` the new scale ('log' | 'linear': linear shows the queueing knee as a
- * knee, where the log axes squeeze it).
+ * The sweep's "Sweep TTFT against" and "Axes" radio groups, each in a form of its own: radio
+ * buttons outside a form are grouped by name across the whole shadow root, and Chromium kept a
+ * removed rendering's buttons (and through them its explorer) in that group until the element
+ * was removed (issue 24, W5). Returns the forms and a setter for each group.
  */
-export function sweepChart(onVariable, onScale = () => {}) {
-  const name = 'sweep-variable';
-  const group = h(
-    'fieldset',
-    { class: 'segmented' },
-    h('legend', {}, 'Sweep TTFT against'),
-    Object.entries(SWEEP_VARIABLES).map(([value, spec], i) =>
-      h(
-        'label',
-        {},
-        h('input', { type: 'radio', name, value, checked: i === 0 }),
-        ' ',
-        spec.choice,
-      ),
-    ),
-  );
-  group.addEventListener('change', (event) => onVariable(event.target.value));
-  const scales = h(
-    'fieldset',
-    { class: 'segmented' },
-    h('legend', {}, 'Axes'),
-    [['log', 'log'], ['linear', 'linear']].map(([value, text], i) =>
-      h('label', {}, h('input', { type: 'radio', name: 'sweep-scale', value, checked: i === 0 }), ' ', text),
-    ),
-  );
-  scales.addEventListener('change', (event) => onScale(event.target.value));
-  // Each radio group in a form of its own: radio buttons outside a form are grouped by name
-  // across the whole shadow root, and Chromium kept a removed rendering's buttons (and through
-  // them its explorer) in that group until the element was removed (issue 24, W5).
-  const extra = [
-    h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, group),
-    h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales),
-  ];
-  const parts = { draw: drawSweep, describe: describeSweep, table: tableSweep, key: keySweep };
+function sweepOptions(onVariable, onScale) {
+  const radios = (legend, name, choices) => {
+    const set = h(
+      'fieldset',
+      { class: 'segmented' },
+      h('legend', {}, legend),
+      choices.map(([value, text], i) => h('label', {}, h('input', { type: 'radio', name, value, checked: i === 0 }), ' ', text)),
+    );
+    const select = (value) => {
+      for (const input of set.querySelectorAll('input')) input.checked = input.value === value;
+    };
+    return { set, select };
+  };
+  const variables = radios('Sweep TTFT against', 'sweep-variable', Object.entries(SWEEP_VARIABLES).map(([value, spec]) => [value, spec.choice]));
+  const scales = radios('Axes', 'sweep-scale', [['log', 'log'], ['linear', 'linear']]);
+  variables.set.addEventListener('change', (event) => onVariable(event.target.value));
+  scales.set.addEventListener('change', (event) => onScale(event.target.value));
+  return {
+    forms: [
+      h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, variables.set),
+      h('form', { class: 'sweep-scale-form', 'aria-label': 'Axes' }, scales.set),
+    ],
+    setVariable: variables.select,
+    setScale: scales.select,
+  };
+}
+
+/**
+ * The sweep chart with its "Sweep TTFT against" and "Axes" radio groups; `onVariable` gets the new
+ * variable, `onScale` the new scale ('log' | 'linear': linear shows the queueing knee as a
+ * knee, where the log axes squeeze it); with `onValue`, the current point is a handle (drag.js)
+ * that sets the swept variable, reported as `onValue(variable, value, commit)`.
+ */
+export function sweepChart(onVariable, onScale = () => {}, onValue = null) {
+  const options = sweepOptions(onVariable, onScale);
+  let handle = null;
+  const draw = (svg, width, model) => {
+    const place = drawSweep(svg, width, model);
+    handle?.place(place);
+  };
+  const parts = { draw, describe: describeSweep, table: tableSweep, key: keySweep };
   const panel = chartPanel(
     'chart-sweep',
     'TTFT sweep',
@@ -451,10 +481,18 @@ export function sweepChart(onVariable, onScale = () => {}) {
       { kind: 'bar', className: 'sweep-swatch sweep-execution', label: 'Execution alone' },
       { kind: 'hatch', className: 'unbounded', label: 'Overloaded' },
     ],
-    extra,
+    options.forms,
   );
-  panel.setVariable = (variable) => {
-    for (const input of group.querySelectorAll('input')) input.checked = input.value === variable;
-  };
+  panel.setVariable = options.setVariable;
+  panel.setScale = options.setScale;
+  if (onValue) {
+    const first = SWEEP_VARIABLES.prompt_tokens;
+    handle = new DragHandle(panel.canvas, {
+      label: first.handle,
+      format: first.format,
+      snap: first.snap,
+      onChange: (value, commit) => onValue(panel.model?.variable ?? 'prompt_tokens', value, commit),
+    });
+  }
   return panel;
 }

@@ -357,6 +357,19 @@ export class Controls {
     this.slider.setAttribute('aria-valuetext', `${fmt.count(tokens)} tokens`);
   }
 
+  /**
+   * Sets control `key` to `value` as a reader would (a dragged point on a chart, charts/drag.js):
+   * the field (and the prompt's slider) shows it, and the edit is reported as the field's own
+   * input and change events report theirs.
+   */
+  setValue(key, value, commit) {
+    const input = this.#inputs.get(key);
+    if (!input) return;
+    input.value = String(value);
+    if (key === 'prompt') this.#syncSlider(value);
+    this.onEdit(key, value, commit);
+  }
+
   /** Shows `state` in the controls (initial load, back/forward, reset). */
   setState(state) {
     for (const [key, input] of this.#inputs) {

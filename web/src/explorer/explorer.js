@@ -395,7 +395,10 @@ export class Explorer {
             this.#parts.markStale((name) => name === 'ttft' || name === 'ttft-data');
             this.#frames.schedule();
           },
+          // A dragged point sets its control, which reports the edit as if typed (controls.js).
+          (control, value, commit) => this.controls.setValue(control, value, commit),
         );
+        this.#applyChartView();
         this.view.showCharts(this.#charts);
         for (const name of CHART_NAMES) {
           const chart = this.#charts[name];
@@ -495,6 +498,37 @@ export class Explorer {
     this.view.selectStep(step);
     this.#frames.schedule();
     if (reveal && step) this.#revealChart(step);
+  }
+
+  /**
+   * Brings chart `name` into view (a guided investigation's "Open in the explorer"), with the
+   * sweep set to `sweep` ({variable, scale}) when given; before the charts have loaded, the
+   * charts' block, and the chart once it is there.
+   */
+  revealChart(name, { sweep = null } = {}) {
+    if (this.#disposed) return;
+    if (sweep) {
+      this.#markChange();
+      this.#sweepVariable = sweep.variable ?? this.#sweepVariable;
+      this.#sweepScale = sweep.scale ?? this.#sweepScale;
+      this.#applyChartView();
+      this.#parts.markStale((part) => part === 'sweep' || part === 'sweep-data');
+      this.#frames.schedule();
+    }
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    const element = this.#charts?.[name]?.element;
+    (element ?? this.view.element).scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
+    // Focus follows, so a keyboard reader continues from the chart (not from the button above).
+    if (element) {
+      element.setAttribute('tabindex', '-1');
+      element.focus({ preventScroll: true });
+    }
+  }
+
+  /** The sweep chart's radio groups say what the explorer sweeps. */
+  #applyChartView() {
+    this.#charts?.sweep.setVariable(this.#sweepVariable);
+    this.#charts?.sweep.setScale(this.#sweepScale);
   }
 
   /**

@@ -15,7 +15,19 @@
 //   read(a, b) → the sentence: an array of strings and figures (`figure(name, value, text)`)
 //   next       {label, apply(state, traceOf) → state}: "change one condition", applied to A
 //              and B alike, then read again
+//   terms      the glossary's words the question and sentence use (plain-words/glossary.js),
+//              defined in place
+//   explorer   {chart, sweep?}: the explorer's chart that shows the claim in full ("Open in the
+//              explorer"), and the sweep's variable and axes when it is the sweep
+//   picture(a, b, extra) → {groups} | null: the key figure drawn under the sentence; a group is
+//              a pair ({scale: log | linear, unit: seconds | bytes | none, title, rows, rule})
+//              or the queueing curve
+//              (charts/inline.js), naming the sentence's figures it draws; `extra` holds the
+//              engine's sweep when the entry asks for one (`sweep`) and the first reading's
+//              picture when drawing the second (`held`), whose axes the second keeps
+//   sweep(b) → {variable, values}: the engine's sweep the picture draws (queueing only)
 
+import { niceCeil } from '../compare/compare.js';
 import * as fmt from '../format.js';
 
 /** A number in a sentence: shown as `text`, kept exactly as `value` (a <data> element). */
@@ -32,6 +44,9 @@ export const promptOf = ({ scenario: { batch, prompt_tokens: n } }) =>
   batch > 1 ? `${fmt.count(batch)} prompts of ${tokens(n)}` : tokens(n);
 /** A quotient of two engine figures, with the digits a reader needs. */
 const times = (value) => `${fmt.number(value, 3)}×`;
+const INTENSITY_AXIS = 'Q/K/V projection intensity (FLOP/byte, log scale)';
+/** An inline picture's row: the sentence's figure `name`, labelled `label` (`a`: scenario A's tone). */
+const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
 
 export const INVESTIGATIONS = Object.freeze([
   {
@@ -43,8 +58,15 @@ export const INVESTIGATIONS = Object.freeze([
     options: [
       'It stays about the same: the weights dominate the bytes either way',
       'It grows many times over: each weight loaded serves more token rows',
-      'It falls: a longer prompt moves more activations',
+      'It falls: a longer prompt moves more activation bytes per FLOP',
     ],
+    terms: ['arithmetic-intensity', 'ridge-point', 'memory-bound', 'compute-bound'],
+    explorer: { chart: 'intensity' },
+    picture: (a, b) => ({
+      groups: [
+        { scale: 'log', title: INTENSITY_AXIS, rows: [row('intensity-a', promptOf(a), true), row('intensity-b', promptOf(b))], rule: { name: 'ridge', label: 'ridge' } },
+      ],
+    }),
     scenarios: (base) => ({ a: { ...base, prompt: 16 }, b: { ...base, prompt: 4096 } }),
     verdict(a, b) {
       const ratio = projection(b).intensity / projection(a).intensity;
@@ -75,7 +97,15 @@ export const INVESTIGATIONS = Object.freeze([
     question:
       'A short chat turn: a 32-token prompt on the same model and accelerator. Are its step-2 projections ' +
       'compute-bound or memory-bound?',
-    options: ['Compute-bound: prefill always is', 'Memory-bound: too few token rows share each weight load'],
+    options: [
+      'Compute-bound: prefill does a lot of arithmetic per token',
+      'Memory-bound: too few token rows share each weight load',
+    ],
+    terms: ['arithmetic-intensity', 'ridge-point', 'memory-bound', 'compute-bound'],
+    explorer: { chart: 'roofline' },
+    picture: (_, b) => ({
+      groups: [{ scale: 'log', title: INTENSITY_AXIS, rows: [row('intensity', promptOf(b))], rule: { name: 'ridge', label: 'ridge' } }],
+    }),
     scenarios: (base) => ({ a: null, b: { ...base, prompt: 32 } }),
     verdict: (_, b) => (b.steps[1].bound === 'memory' ? 1 : 0),
     read(_, b) {
@@ -108,10 +138,18 @@ export const INVESTIGATIONS = Object.freeze([
       'An 8,192-token prompt. Compared with attention that writes its score matrix to memory, what does ' +
       'fused (FlashAttention-style) attention change in step 3?',
     options: [
-      'It does less arithmetic: fewer query–key pairs',
+      'It does less arithmetic: it skips most query–key pairs',
       'It moves far fewer bytes; the arithmetic stays the same',
       'Nothing measurable: both read the same keys and values',
     ],
+    terms: ['hbm'],
+    explorer: { chart: 'bytes' },
+    picture: () => ({
+      groups: [
+        { scale: 'linear', unit: 'bytes', title: 'Step 3: memory traffic', rows: [row('bytes-fused', 'Fused', true), row('bytes-materialized', 'Materialized')] },
+        { scale: 'linear', unit: 'seconds', title: 'Step 3: time', rows: [row('seconds-fused', 'Fused', true), row('seconds-materialized', 'Materialized')] },
+      ],
+    }),
     scenarios: (base) => ({
       a: { ...base, prompt: 8192, attention: 'fused' },
       b: { ...base, prompt: 8192, attention: 'materialized' },
@@ -150,7 +188,15 @@ export const INVESTIGATIONS = Object.freeze([
     question:
       'Requests arrive at random at 90% of the rate one accelerator can serve 2,048-token prompts. What ' +
       'share of the time to first token (TTFT) is spent waiting in the queue?',
-    options: ['Under a quarter: the accelerator is mostly free', 'About half', 'Over three quarters'],
+    options: [
+      'Under a quarter: at 90% busy the accelerator is often free',
+      'About half: waiting and serving take about as long',
+      'Over three quarters: the wait grows faster than the load',
+    ],
+    terms: ['ttft'],
+    explorer: { chart: 'sweep', sweep: { variable: 'arrival_rate', scale: 'linear' } },
+    sweep: (b) => ({ variable: 'arrival_rate', values: ratesToSaturation(b) }),
+    picture: queueingPicture,
     scenarios: (base, traceOf) => ({ a: null, b: { ...base, rate: atUtilization(base, traceOf, 0.9) } }),
     verdict(_, b) {
       const q = queueing(b);
@@ -162,13 +208,17 @@ export const INVESTIGATIONS = Object.freeze([
       const q = queueing(b);
       if (q.overloaded) {
         return [
-          `At ${fmt.rate(b.scenario.arrival_rate)} the accelerator would be busy `,
+          'At ',
+          figure('rate', b.scenario.arrival_rate, fmt.rate(b.scenario.arrival_rate)),
+          ' the accelerator would be busy ',
           figure('utilization', q.utilization, fmt.percent(q.utilization)),
           ' of the time: the queue grows without bound.',
         ];
       }
       return [
-        `At ${fmt.rate(b.scenario.arrival_rate)} the accelerator is busy `,
+        'At ',
+        figure('rate', b.scenario.arrival_rate, fmt.rate(b.scenario.arrival_rate)),
+        ' the accelerator is busy ',
         figure('utilization', q.utilization, fmt.percent(q.utilization)),
         ' of the time; a request waits ',
         figure('queue', q.queue_seconds, fmt.seconds(q.queue_seconds)),
@@ -195,8 +245,16 @@ export const INVESTIGATIONS = Object.freeze([
     options: [
       'Intensity rises and the first token comes sooner',
       'Intensity rises but the first token comes later',
-      'Neither changes much',
+      'Neither changes much: each prompt does its own work',
     ],
+    terms: ['arithmetic-intensity', 'ttft'],
+    explorer: { chart: 'ttft' },
+    picture: (a, b) => ({
+      groups: [
+        { scale: 'log', title: INTENSITY_AXIS, rows: [row('intensity-a', 'One at a time', true), row('intensity-b', `${fmt.count(b.scenario.batch)} at a time`)] },
+        { scale: 'linear', unit: 'seconds', title: 'Time to first token', rows: [row('ttft-a', 'One at a time', true), row('ttft-b', `${fmt.count(b.scenario.batch)} at a time`)] },
+      ],
+    }),
     scenarios: (base) => ({
       a: { ...base, prompt: 256, batch: 1, rate: 4 },
       b: { ...base, prompt: 256, batch: 8, rate: 4 },
@@ -236,10 +294,23 @@ export const INVESTIGATIONS = Object.freeze([
       'A 16,384-token prompt is split into chunks of 2,048 tokens, each scheduled as a pass of its own. ' +
       'What does chunking buy, and what does it cost?',
     options: [
-      'It makes the prompt itself faster',
-      'Each pass holds the accelerator far less long, so other requests’ decode steps are not stalled for the whole prompt; the weights are read once per chunk',
-      'Nothing: the same time and the same traffic',
+      'The prompt itself gets faster: small passes run more efficiently',
+      'Each pass holds the accelerator less long; weights are read once per chunk',
+      'Nothing: the same time, the same traffic and the same longest pass',
     ],
+    terms: ['tpot', 'hbm'],
+    explorer: { chart: 'time' },
+    picture: () => ({
+      groups: [
+        {
+          scale: 'linear',
+          unit: 'seconds',
+          title: 'How long a pass holds the accelerator',
+          rows: [row('seconds-a', 'Unchunked: its one pass', true), row('seconds-per-pass', 'Chunked: a pass, on average')],
+        },
+        { scale: 'linear', unit: 'seconds', title: 'The whole prompt', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
+      ],
+    }),
     scenarios: (base) => ({
       a: { ...base, prompt: 16384, chunk: 0 },
       b: { ...base, prompt: 16384, chunk: 2048 },
@@ -280,8 +351,20 @@ export const INVESTIGATIONS = Object.freeze([
     options: [
       'Cheaper in prefill: many tokens share each weight load',
       'About the same: the same model does the same arithmetic per token',
-      'Cheaper in decode',
+      'Cheaper in decode: each step handles only one new token',
     ],
+    terms: ['arithmetic-intensity', 'kv-cache'],
+    explorer: { chart: 'decode' },
+    picture: (_, b) => ({
+      groups: [
+        {
+          scale: 'linear',
+          unit: 'seconds',
+          title: 'Time per token',
+          rows: [row('prefill-per-token', 'Prefill, a prompt token', true), row(b.scenario.batch > 1 ? 'decode-per-token' : 'decode-seconds', 'Decode, a new token')],
+        },
+      ],
+    }),
     scenarios: (base) => ({ a: null, b: { ...base } }),
     verdict(_, b) {
       const ratio = decodePerToken(b) / prefillPerToken(b);
@@ -299,6 +382,7 @@ export const INVESTIGATIONS = Object.freeze([
         figure('prefill-intensity', d.prefill_intensity, fmt.intensity(d.prefill_intensity)),
         `; one decode step at the same context makes ${fmt.count(b.scenario.batch)} ${b.scenario.batch === 1 ? 'token' : 'tokens'} in `,
         figure('decode-seconds', d.seconds, fmt.seconds(d.seconds)),
+        b.scenario.batch > 1 ? [' (', figure('decode-per-token', decode, fmt.seconds(decode)), ' a token)'] : [],
         ' at ',
         figure('decode-intensity', d.intensity, fmt.intensity(d.intensity)),
         ': ',
@@ -333,4 +417,42 @@ function atUtilization(state, traceOf, utilization) {
   const saturation = trace?.steps[4].facts.saturation_arrival_rate;
   if (!(saturation > 0)) return state.rate;
   return Number((saturation * utilization).toPrecision(4));
+}
+
+/** Arrival rates from 0 to just under saturation (λ where ρ = 1), evenly spaced: the curve's x. */
+function ratesToSaturation(trace) {
+  const saturation = trace.steps[4].facts.saturation_arrival_rate;
+  if (!(saturation > 0)) return [0];
+  const count = 120;
+  return Array.from({ length: count }, (_, i) => (saturation * i) / count);
+}
+
+/**
+ * The queueing claim as its curve: TTFT against the arrival rate (the engine's sweep), linear
+ * axes up to saturation and to ten times the TTFT of an idle accelerator (the explorer's linear
+ * sweep's rule, charts/ttft.js linearTop), the reading's point marked. The second reading keeps
+ * the first's curve and axes (`held`) and marks both points.
+ */
+function queueingPicture(_, b, { sweep = null, held = null } = {}) {
+  const points = held?.points ?? sweep?.points;
+  const saturation = b.steps[4].facts.saturation_arrival_rate;
+  if (!points?.length || !(saturation > 0)) return null;
+  const idle = points[0].total_seconds;
+  const busy = (name) => `${fmt.percent(name === 'first' ? held.utilization : queueing(b).utilization)} busy`;
+  const marks = held
+    ? [
+        { rate: 'first-rate', ttft: 'first-ttft', label: busy('first'), tone: 'inline-a' },
+        { rate: 'rate', ttft: 'ttft', label: busy('this'), tone: 'inline-b' },
+      ]
+    : [{ rate: 'rate', ttft: 'ttft', label: busy('this'), tone: 'inline-b' }];
+  const group = {
+    kind: 'curve',
+    title: 'Time to first token against the arrival rate',
+    points,
+    xTop: held?.xTop ?? saturation,
+    yTop: held?.yTop ?? niceCeil(10 * idle),
+    saturationText: `saturation ${fmt.rate(saturation)}`,
+    marks,
+  };
+  return { groups: [group], held: { points, xTop: group.xTop, yTop: group.yTop, utilization: queueing(b).utilization } };
 }

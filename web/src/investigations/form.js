@@ -3,6 +3,22 @@
 // traces in one sentence, "Change one condition" changes them alike and reads again.
 
 import { h, setText } from '../dom.js';
+import { termsLine } from '../plain-words/glossary.js';
+
+/** The figures of a sentence by name (name → {name, value, text}), as its <data> elements hold them. */
+function figuresOf(parts) {
+  return Object.fromEntries(
+    parts
+      .flat(Infinity)
+      .filter((part) => typeof part !== 'string')
+      .map((part) => [part.name, part]),
+  );
+}
+
+/** `figures` with every name prefixed by `prefix` (the first reading's, beside the second's). */
+function prefixed(figures, prefix) {
+  return Object.fromEntries(Object.values(figures).map((f) => [`${prefix}${f.name}`, { ...f, name: `${prefix}${f.name}` }]));
+}
 
 /** The sentence parts as nodes: a figure becomes <data value="…" data-name="…">text</data>. */
 function sentenceNodes(parts) {
@@ -23,6 +39,12 @@ export class InvestigationForm {
   #reading;
   #next;
   #nextReading;
+  #sweepOf;
+  /** Under each reading: its key figure and "Open in the explorer" (#showEvidence). */
+  #evidence;
+  #nextEvidence;
+  /** The first reading's figures and picture, which the second's picture keeps beside its own. */
+  #first = null;
   /** The option the reader committed to, once they have (it cannot change after). */
   #predicted = null;
   /** The scenarios "Show me" set, which "Change one condition" changes. */
@@ -35,10 +57,13 @@ export class InvestigationForm {
    * @param {import('../explorer/explorer.js').Explorer} options.explorer
    * @param {import('../compare/compare.js').Compare} options.compare
    * @param {(answer: number, correct: boolean) => void} options.onPredicted  after each reading of the prediction
+   * @param {(state: object, variable: string, values: number[]) => object} [options.sweepOf]  the
+   *        engine's sweep of a scenario ({ok, value: {points}}), for a picture that draws one
    */
-  constructor({ spec, traceOf, explorer, compare, onPredicted }) {
+  constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }) }) {
     this.#spec = spec;
     this.#traceOf = traceOf;
+    this.#sweepOf = sweepOf;
     this.#explorer = explorer;
     this.#compare = compare;
     this.#onPredicted = onPredicted;
@@ -70,6 +95,8 @@ export class InvestigationForm {
     this.#reading = h('p', { class: 'investigation-reading', 'data-reading': 'first' });
     this.#next = h('button', { type: 'button', class: 'button button--quiet', hidden: true }, `Change one condition: ${spec.next.label}`);
     this.#nextReading = h('p', { class: 'investigation-reading', 'data-reading': 'next', hidden: true });
+    this.#evidence = h('div', { class: 'investigation-evidence', hidden: true });
+    this.#nextEvidence = h('div', { class: 'investigation-evidence', 'data-reading': 'next', hidden: true });
     const result = h('div', { class: 'investigation-result', role: 'status', 'aria-live': 'polite' }, this.#verdict, this.#reading);
     return h(
       'form',
@@ -80,11 +107,14 @@ export class InvestigationForm {
         h('legend', {}, h('p', { id: questionId, class: 'investigation-question' }, spec.question)),
         h('div', { class: 'options' }, this.#options),
       ),
+      spec.terms?.length ? termsLine(spec.terms, 'investigation-terms') : null,
       h('p', { class: 'hint' }, 'Commit to a prediction, then reveal what the engine computes.'),
       this.#show,
       result,
+      this.#evidence,
       this.#next,
       this.#nextReading,
+      this.#nextEvidence,
     );
   }
 
@@ -129,7 +159,11 @@ export class InvestigationForm {
       h('span', { class: `verdict verdict--${correct ? 'correct' : 'incorrect'}` }, correct ? 'Your prediction holds.' : 'Not this time.'),
       ` You predicted “${spec.options[predicted]}”; the engine’s numbers bear out “${spec.options[right]}”.`,
     );
-    this.#reading.replaceChildren(...sentenceNodes(spec.read(traces.a, traces.b)));
+    const parts = spec.read(traces.a, traces.b);
+    this.#reading.replaceChildren(...sentenceNodes(parts));
+    this.#first = null;
+    this.#nextEvidence.hidden = true;
+    this.#showEvidence(this.#evidence, { states: this.#scenarios, traces, figures: figuresOf(parts) });
     this.element.dataset.verdict = String(right);
     this.#next.hidden = false;
     this.#nextReading.hidden = true;
@@ -142,12 +176,52 @@ export class InvestigationForm {
     const scenarios = this.#scenarios;
     if (!scenarios) return;
     const apply = (state) => this.#spec.next.apply(state, this.#traceOf);
-    const traces = this.#run({ a: scenarios.a ? apply(scenarios.a) : null, b: apply(scenarios.b) });
+    const states = { a: scenarios.a ? apply(scenarios.a) : null, b: apply(scenarios.b) };
+    const traces = this.#run(states);
     this.#nextReading.hidden = false;
     if (!traces) {
       setText(this.#nextReading, 'The engine could not compute the changed scenario.');
+      this.#nextEvidence.hidden = true;
       return;
     }
-    this.#nextReading.replaceChildren(h('span', { class: 'label' }, `With that change (${this.#spec.next.label}): `), ...sentenceNodes(this.#spec.read(traces.a, traces.b)));
+    const parts = this.#spec.read(traces.a, traces.b);
+    this.#nextReading.replaceChildren(h('span', { class: 'label' }, `With that change (${this.#spec.next.label}): `), ...sentenceNodes(parts));
+    // The first reading's figures beside these (named first-…): a picture may mark both.
+    const figures = { ...prefixed(this.#first?.figures ?? {}, 'first-'), ...figuresOf(parts) };
+    this.#showEvidence(this.#nextEvidence, { states, traces, figures, held: this.#first?.held ?? null });
+  }
+
+  /**
+   * Fills `box` with a reading's evidence: its key figure (charts/inline.js, drawn from the
+   * sentence's figures and, where the picture asks, the engine's sweep) and a button that shows
+   * the claim's chart in the explorer with the reading's scenarios set. The charts' module is
+   * the explorer's (loaded once by whichever asks first); without it, the button alone.
+   */
+  #showEvidence(box, { states, traces, figures, held = null }) {
+    const spec = this.#spec;
+    const open = h('button', { type: 'button', class: 'button button--small investigation-open' }, 'Open in the explorer');
+    open.addEventListener('click', () => {
+      this.#run(states);
+      this.#explorer.revealChart(spec.explorer.chart, { sweep: spec.explorer.sweep ?? null });
+    });
+    box.replaceChildren(open);
+    box.hidden = false;
+    const extra = { held };
+    if (spec.sweep && !held) {
+      const { variable, values } = spec.sweep(traces.b);
+      const result = this.#sweepOf(states.b, variable, values);
+      extra.sweep = result.ok ? result.value : null;
+    }
+    const picture = spec.picture?.(traces.a, traces.b, extra) ?? null;
+    if (box === this.#evidence) this.#first = { figures, held: picture?.held ?? null };
+    if (!picture) return;
+    const width = this.element.clientWidth;
+    import('../charts/index.js').then(
+      (charts) => {
+        if (!box.contains(open)) return; // read again since: that reading draws its own
+        box.prepend(charts.inlineFigure(picture, figures, width));
+      },
+      () => {}, // the explorer says the charts could not load; the sentence and the button stand
+    );
   }
 }

@@ -151,6 +151,8 @@ export class Investigations {
     return new InvestigationForm({
       spec,
       traceOf: (state) => this.#traceOf(state),
+      sweepOf: (state, variable, values) =>
+        this.#engine.sweep(scenarioJson(this.#explorer.withPresetShape(state)), variable, values),
       explorer: this.#explorer,
       compare: this.#compare,
       onPredicted: (answer, correct) => {

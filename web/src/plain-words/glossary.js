@@ -80,18 +80,18 @@ export function term(key, text = TERMS[key].words) {
 
 /** "Words used here: …", every term once, for the head of the explorer. */
 export function glossaryLine() {
-  const keys = Object.keys(TERMS);
+  return termsLine(Object.keys(TERMS), 'glossary-line', ' (select one for its meaning)');
+}
+
+/**
+ * "Words used here: a, b and c.", each a term() with its definition in place, in a <p> of
+ * class `className` (a guided investigation's own words, beside its question).
+ */
+export function termsLine(keys, className, hint = '') {
   const parts = [];
   keys.forEach((key, i) => {
     if (i > 0) parts.push(i === keys.length - 1 ? ' and ' : ', ');
     parts.push(term(key));
   });
-  return h(
-    'p',
-    { class: 'glossary-line' },
-    h('span', { class: 'label' }, 'Words used here'),
-    ' (select one for its meaning): ',
-    parts,
-    '.',
-  );
+  return h('p', { class: className }, h('span', { class: 'label' }, 'Words used here'), `${hint}: `, parts, '.');
 }
