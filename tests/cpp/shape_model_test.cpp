@@ -88,6 +88,34 @@ TEST(ShapeModel, WeightStreamingGemmIsTheSameFormulaAtFewRows) {
   EXPECT_EQ(o.bound, Bound::memory);
 }
 
+TEST(ShapeModel, DecodeStepRunsAtTheDecodeRoofs) {
+  // One decode step of a one-layer model (d = 4096, 32 heads of 128, 8 K/V heads, gated
+  // d_ff 8192) at 512 keys: intensity ≈ 1 FLOP/B against a ridge of 100 TFLOP/s / 1 TB/s = 100,
+  // so every kernel is memory-bound and, with no gap, seconds = bytes / (1 TB/s · η) +
+  // launches · floor. Launches: embedding, the 9 kernels of the layer, the final norm, the LM
+  // head and sampling = 13 (docs/model.md, steps 1 and 5). η_m = 0.5 and a 3 µs floor for the
+  // prefill; decode roofs η_d = 1 and a 1 µs floor when stated.
+  const json model = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
+                      {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
+  json profile = unit_profile();
+  profile["memory_efficiency"] = 0.5;
+  profile["memory_latency_seconds"] = 3e-6;
+  const DecodeComparison prefill_roofs = estimate(model, 512, profile).decode;
+  EXPECT_EQ(prefill_roofs.bound, Bound::memory);
+  EXPECT_NEAR(prefill_roofs.seconds, prefill_roofs.hbm_bytes / 0.5e12 + 13 * 3e-6, 1e-12);
+  profile["decode_memory_efficiency"] = 1;
+  profile["decode_memory_latency_seconds"] = 1e-6;
+  const Trace with_decode = estimate(model, 512, profile);
+  EXPECT_DOUBLE_EQ(with_decode.decode.hbm_bytes, prefill_roofs.hbm_bytes);
+  EXPECT_NEAR(with_decode.decode.seconds, with_decode.decode.hbm_bytes / 1e12 + 13 * 1e-6, 1e-12);
+  // The prefill keeps η_m and its floor: the attn_norm of 512 rows, 4·512·4096·2 + 8192 B =
+  // 16,785,408 B at 0.5 TB/s = 33.570816 µs + 3 µs.
+  EXPECT_NEAR(named(with_decode, "attn_norm").seconds, 36.570816e-6, 1e-12);
+  // The user's memory_efficiency is both phases' η (it overrides the profile's).
+  const Trace overridden = estimate(model, 512, profile, {{"memory_efficiency", 0.25}});
+  EXPECT_NEAR(overridden.decode.seconds, overridden.decode.hbm_bytes / 0.25e12 + 13 * 1e-6, 1e-12);
+}
+
 TEST(ShapeModel, AttentionOccupancyAtShortSequences) {
   // 32 query heads of 128, one request: 128 tokens are one query block per head (b = 128),
   // 32 blocks on 100 units = 0.32; 512 tokens are 4 blocks per head, 128 blocks ≥ 100 units:
