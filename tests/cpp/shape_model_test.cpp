@@ -9,6 +9,7 @@
 
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
+#include "serving_cost.hpp"
 #include "trace.hpp"
 #include "trace/occupancy.hpp"
 
@@ -114,6 +115,37 @@ TEST(ShapeModel, DecodeStepRunsAtTheDecodeRoofs) {
   // The user's memory_efficiency is both phases' η (it overrides the profile's).
   const Trace overridden = estimate(model, 512, profile, {{"memory_efficiency", 0.25}});
   EXPECT_NEAR(overridden.decode.seconds, overridden.decode.hbm_bytes / 0.25e12 + 13 * 1e-6, 1e-12);
+}
+
+TEST(ShapeModel, ServingIterationWithoutAChunkIsADecodeStep) {
+  // The serving loop times an iteration of decodes only at the decode roofs, the same kernels
+  // the trace's decode comparison times for one request at the same context (512 keys), and
+  // an iteration that carries a prefill chunk at the prefill roofs whatever the decode ones.
+  const json model = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
+                      {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
+  json profile = unit_profile();
+  profile["memory_efficiency"] = 0.5;
+  profile["memory_latency_seconds"] = 3e-6;
+  json with_decode = profile;
+  with_decode["decode_memory_efficiency"] = 1;
+  with_decode["decode_memory_latency_seconds"] = 1e-6;
+  const auto iteration = [&](const json& estimate_profile, bool chunk) {
+    auto parsed = scenario_from_json({{"model", model},
+                                      {"hardware", hardware(estimate_profile)},
+                                      {"prompt_tokens", 512},
+                                      {"timing", "estimate"}});
+    EXPECT_TRUE(parsed.ok()) << parsed.error();
+    IterationCost cost(parsed.value());
+    cost.begin();
+    if (chunk) cost.add_prefill(64, 0);
+    cost.add_decodes({512});
+    cost.add_sampled(1);
+    return cost.seconds();
+  };
+  const double decode_step = estimate(model, 512, with_decode).decode.seconds;
+  EXPECT_NEAR(iteration(with_decode, false), decode_step, 1e-12);
+  EXPECT_GT(iteration(profile, false), decode_step);
+  EXPECT_DOUBLE_EQ(iteration(with_decode, true), iteration(profile, true));
 }
 
 TEST(ShapeModel, AttentionOccupancyAtShortSequences) {
