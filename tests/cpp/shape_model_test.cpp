@@ -89,23 +89,33 @@ TEST(ShapeModel, WeightStreamingGemmIsTheSameFormulaAtFewRows) {
   EXPECT_EQ(o.bound, Bound::memory);
 }
 
-TEST(ShapeModel, DecodeStepRunsAtTheDecodeRoofs) {
-  // One decode step of a one-layer model (d = 4096, 32 heads of 128, 8 K/V heads, gated
-  // d_ff 8192) at 512 keys: intensity ≈ 1 FLOP/B against a ridge of 100 TFLOP/s / 1 TB/s = 100,
-  // so every kernel is memory-bound and, with no gap, seconds = bytes / (1 TB/s · η) +
-  // launches · floor. Launches: embedding, the 9 kernels of the layer, the final norm, the LM
-  // head and sampling = 13 (docs/model.md, steps 1 and 5). η_m = 0.5 and a 3 µs floor for the
-  // prefill; decode roofs η_d = 1 and a 1 µs floor when stated.
-  const json model = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
-                      {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
+// The decode tests' model (d = 4096, 32 heads of 128, 8 K/V heads, gated d_ff 8192, one layer)
+// and prefill profile (η_m = 0.5, a 3 µs floor); `decode` adds decode roofs η_d = 1, t_d = 1 µs.
+const json kDecodeModel = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
+                           {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
+
+json decode_test_profile(bool decode) {
   json profile = unit_profile();
   profile["memory_efficiency"] = 0.5;
   profile["memory_latency_seconds"] = 3e-6;
-  const DecodeComparison prefill_roofs = estimate(model, 512, profile).decode;
+  if (decode) {
+    profile["decode_memory_efficiency"] = 1;
+    profile["decode_memory_latency_seconds"] = 1e-6;
+  }
+  return profile;
+}
+
+TEST(ShapeModel, DecodeStepRunsAtTheDecodeRoofs) {
+  // One decode step of kDecodeModel at 512 keys: intensity ≈ 1 FLOP/B against a ridge of 100
+  // TFLOP/s / 1 TB/s = 100, so every kernel is memory-bound and, with no gap, seconds = bytes / (1
+  // TB/s · η) + launches · floor. Launches: embedding, the 9 kernels of the layer, the final norm,
+  // the LM head and sampling = 13 (docs/model.md, steps 1 and 5). η_m = 0.5 and a 3 µs floor for
+  // the prefill; decode roofs η_d = 1 and a 1 µs floor when stated.
+  const json& model = kDecodeModel;
+  const DecodeComparison prefill_roofs = estimate(model, 512, decode_test_profile(false)).decode;
   EXPECT_EQ(prefill_roofs.bound, Bound::memory);
   EXPECT_NEAR(prefill_roofs.seconds, prefill_roofs.hbm_bytes / 0.5e12 + 13 * 3e-6, 1e-12);
-  profile["decode_memory_efficiency"] = 1;
-  profile["decode_memory_latency_seconds"] = 1e-6;
+  const json profile = decode_test_profile(true);
   const Trace with_decode = estimate(model, 512, profile);
   EXPECT_DOUBLE_EQ(with_decode.decode.hbm_bytes, prefill_roofs.hbm_bytes);
   EXPECT_NEAR(with_decode.decode.seconds, with_decode.decode.hbm_bytes / 1e12 + 13 * 1e-6, 1e-12);
@@ -121,14 +131,9 @@ TEST(ShapeModel, ServingIterationWithoutAChunkIsADecodeStep) {
   // The serving loop times an iteration of decodes only at the decode roofs, the same kernels
   // the trace's decode comparison times for one request at the same context (512 keys), and
   // an iteration that carries a prefill chunk at the prefill roofs whatever the decode ones.
-  const json model = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
-                      {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
-  json profile = unit_profile();
-  profile["memory_efficiency"] = 0.5;
-  profile["memory_latency_seconds"] = 3e-6;
-  json with_decode = profile;
-  with_decode["decode_memory_efficiency"] = 1;
-  with_decode["decode_memory_latency_seconds"] = 1e-6;
+  const json& model = kDecodeModel;
+  const json profile = decode_test_profile(false);
+  const json with_decode = decode_test_profile(true);
   const auto iteration = [&](const json& estimate_profile, bool chunk) {
     auto parsed = scenario_from_json({{"model", model},
                                       {"hardware", hardware(estimate_profile)},
