@@ -190,6 +190,8 @@ export interface EstimateProfileInput {
   kernel_gap_seconds?: number;
   graph_launch_gap_seconds?: number;
   memory_latency_seconds?: number;
+  decode_memory_efficiency?: number;
+  decode_memory_latency_seconds?: number;
   stack_gap_seconds?: Partial<Record<"tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels", number>>;
   attention_kernel_efficiency?: Partial<Record<"flash-attention-2" | "flash-attention-3" | "flashinfer" | "sdpa", number>>;
   interval?: Partial<Record<"end_to_end_single" | "end_to_end_parallel" | "gemm" | "attention" | "elementwise" | "all_reduce" | "end_to_end_single_unseen_stack" | "end_to_end_parallel_unseen_stack", { low?: number; high?: number }>>;
@@ -319,6 +321,9 @@ export interface TraceDocument {
         all_reduce_overhead_seconds: number;
         attention_efficiency: number;
         attention_kernel_efficiency: Record<string, number>;
+        /** A decode step's η_m and floor; 0 = not stated (the decode step runs at memory_efficiency and memory_latency_seconds). */
+        decode_memory_efficiency: number;
+        decode_memory_latency_seconds: number;
         expert_gemm_efficiency: number;
         gemm_efficiency: number;
         graph_launch_gap_seconds: number;

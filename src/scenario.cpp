@@ -436,6 +436,9 @@ void read_estimate(const json& value, const std::string& path, EstimateProfile& 
   e.kernel_gap_seconds = number("kernel_gap_seconds", e.kernel_gap_seconds);
   e.graph_launch_gap_seconds = number("graph_launch_gap_seconds", e.graph_launch_gap_seconds);
   e.memory_latency_seconds = number("memory_latency_seconds", e.memory_latency_seconds);
+  e.decode_memory_efficiency = number("decode_memory_efficiency", e.decode_memory_efficiency);
+  e.decode_memory_latency_seconds =
+      number("decode_memory_latency_seconds", e.decode_memory_latency_seconds);
   read_named_numbers(profile, estimate_field("stack_gap_seconds"), e.stack_gap_seconds, errors);
   read_named_numbers(profile, estimate_field("attention_kernel_efficiency"),
                      e.attention_kernel_efficiency, errors);

@@ -124,6 +124,12 @@ struct EstimateProfile {
   // Fixed device time of every kernel before its bytes stream (a latency floor): achieved
   // bandwidth bytes / (floor + bytes / (bandwidth·η_m)) grows with the bytes moved.
   double memory_latency_seconds = 0;
+  // A decode step's memory roof (one new row per request: weight and K/V streaming at small M,
+  // fitted on decode-step measurements, docs/validation.md "Decode"): achieved / peak bandwidth
+  // and the per-launch floor. 0 = not stated: a decode step then runs at memory_efficiency and
+  // memory_latency_seconds, as prefill does; the floor is read only when the efficiency is stated.
+  double decode_memory_efficiency = 0;
+  double decode_memory_latency_seconds = 0;
   // Host gap per kernel launch under each stack (index: Stack); < 0 = not stated, then
   // kernel_gap_seconds. The `kernels` stack never has a gap.
   std::array<double, kStackCount> stack_gap_seconds{-1, -1, -1, -1, -1, -1};

@@ -450,12 +450,12 @@ inline constexpr std::array<ScenarioField, 19> kAcceleratorFields = [] {
 
 /// The members of an accelerator's calibrated profile (`"estimate": {…}`), in the order the
 /// reader reads them. The required ones are unless the preset overridden has a profile.
-inline constexpr std::array<ScenarioField, 14> kEstimateFields = [] {
+inline constexpr std::array<ScenarioField, 16> kEstimateFields = [] {
   using namespace field_rows;
   constexpr double low = limits::min_efficiency;
   constexpr double high = limits::max_efficiency;
   constexpr double gap = limits::max_profile_seconds;
-  return std::array<ScenarioField, 14>{
+  return std::array<ScenarioField, 16>{
       number("gemm_efficiency", 0, low, high)
           .required_field()
           .with_docs("achieved / peak arithmetic of the weight GEMMs"),
@@ -484,6 +484,13 @@ inline constexpr std::array<ScenarioField, 14> kEstimateFields = [] {
           .with_unit("s")
           .with_docs("fixed device time of every kernel before its bytes stream (a floor inside "
                      "the memory term)"),
+      number("decode_memory_efficiency", 0, 0, high)
+          .with_docs("achieved / peak bandwidth of a decode step's kernels (0: memory_efficiency, "
+                     "and the decode floor is not used)"),
+      number("decode_memory_latency_seconds", 0, 0, gap)
+          .with_unit("s")
+          .with_docs("memory_latency_seconds of a decode step's kernels (with "
+                     "decode_memory_efficiency)"),
       named_numbers("stack_gap_seconds", scenario_field("stack"), 0, 0, gap)
           .with_unit("s")
           .with_docs("host gap per kernel launch under each stack (default: kernel_gap_seconds; "

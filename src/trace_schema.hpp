@@ -102,6 +102,8 @@ void visit_estimate_profile(const EstimateProfile& e, V& v) {
     }
     kernels.visit(v);
   });
+  v.number("decode_memory_efficiency", e.decode_memory_efficiency);
+  v.number("decode_memory_latency_seconds", e.decode_memory_latency_seconds);
   v.number("expert_gemm_efficiency", e.expert_gemm_efficiency);
   v.number("gemm_efficiency", e.gemm_efficiency);
   v.number("graph_launch_gap_seconds", e.graph_launch_gap_seconds);

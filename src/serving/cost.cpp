@@ -35,9 +35,9 @@ double cached_seconds(std::vector<double>& cache, int64_t key, std::size_t slack
 }
 }  // namespace
 
-IterationOperators::IterationOperators(const Scenario& scenario)
+IterationOperators::IterationOperators(const Scenario& scenario, bool decode)
     : device_(device_of(scenario)),
-      roofs_(roofs_of(scenario)),
+      roofs_(decode ? roofs_of(scenario).decode() : roofs_of(scenario)),
       single_row_(device_, roofs_, Pass{1, 1, 0}) {}
 
 std::vector<Operator> IterationOperators::token_operators(int64_t rows) const {
@@ -83,7 +83,8 @@ double IterationOperators::seconds(const Operator& op) const {
   return single_row_.seconds(op);
 }
 
-IterationCost::IterationCost(const Scenario& scenario) : ops_(scenario) {
+IterationCost::IterationCost(const Scenario& scenario)
+    : ops_(scenario), decode_ops_(scenario, true) {
   attention_shape_ = ops_.attention_operators(1, 0);
   for (Operator& kernel : attention_shape_) {
     kernel.launches = 1;
@@ -99,6 +100,7 @@ IterationCost::IterationCost(const Scenario& scenario) : ops_(scenario) {
 
 void IterationCost::begin() {
   rows_ = 0;
+  prefill_rows_ = 0;
   sampled_ = 0;
   sum_ = PieceCost{};
 }
@@ -116,6 +118,7 @@ IterationCost::PieceCost IterationCost::piece(int64_t tokens, int64_t prior) con
 
 void IterationCost::add_prefill(int64_t tokens, int64_t prior) {
   rows_ += tokens;
+  prefill_rows_ += tokens;
   constexpr int64_t kKeyLimit = int64_t{1} << 32;
   if (tokens >= kKeyLimit || prior >= kKeyLimit) {
     add(piece(tokens, prior));
@@ -174,15 +177,22 @@ void IterationCost::add_decodes(const std::vector<int64_t>& contexts) {
 }
 
 double IterationCost::token_seconds(int64_t rows) {
+  if (prefill_rows_ == 0)
+    return cached_seconds(decode_token_cache_, rows, 64,
+                          [&] { return decode_ops_.token_operators(rows); });
   return cached_seconds(token_cache_, rows, 64, [&] { return ops_.token_operators(rows); });
 }
 
 double IterationCost::head_seconds(int64_t requests) {
   if (requests == 0) return 0;
+  if (prefill_rows_ == 0)
+    return cached_seconds(decode_head_cache_, requests, 16,
+                          [&] { return decode_ops_.head_operators(requests); });
   return cached_seconds(head_cache_, requests, 16, [&] { return ops_.head_operators(requests); });
 }
 
 double IterationCost::seconds() {
+  const IterationOperators& timing = prefill_rows_ == 0 ? decode_ops_ : ops_;
   double attention = 0;
   for (std::size_t k = 0; k < static_cast<std::size_t>(kernels_); ++k) {
     // The requests' attention as one kernel per layer: one launch, the summed work.
@@ -190,7 +200,7 @@ double IterationCost::seconds() {
     kernel.flops = sum_.flops[k];
     kernel.computed_flops = sum_.computed_flops[k];
     kernel.hbm = HbmBytes{0, sum_.bytes[k], 0, 0};
-    attention += kernel.count * ops_.seconds(kernel);
+    attention += kernel.count * timing.seconds(kernel);
   }
   return token_seconds(rows_) + attention + head_seconds(sampled_);
 }

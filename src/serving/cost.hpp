@@ -24,7 +24,8 @@ namespace prefill_trace {
 class IterationOperators {
  public:
   /// `scenario` is the whole model; the device's shard is taken from its tensor_parallel.
-  explicit IterationOperators(const Scenario& scenario);
+  /// `decode`: timed at the decode step's roofs (Roofs::decode).
+  explicit IterationOperators(const Scenario& scenario, bool decode = false);
   // `single_row_` refers to `device_`: the object stays where it was built.
   IterationOperators(const IterationOperators&) = delete;
   IterationOperators& operator=(const IterationOperators&) = delete;
@@ -114,6 +115,13 @@ class IterationCost {
   double head_seconds(int64_t requests);
 
   IterationOperators ops_;
+  // An iteration with no prefill chunk is a decode step: timed at the decode roofs (the
+  // profile's decode η_m and floor, docs/model.md "Decode steps"), with caches of its own. An
+  // iteration that carries a chunk keeps the prefill roofs for all its kernels.
+  IterationOperators decode_ops_;
+  std::vector<double> decode_token_cache_;
+  std::vector<double> decode_head_cache_;
+  int64_t prefill_rows_ = 0;
   // The attention kernels' names, families and counts, as one launch without link traffic: the
   // summed kernels seconds() times.
   std::vector<Operator> attention_shape_;

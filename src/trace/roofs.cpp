@@ -14,6 +14,13 @@ Roofline Roofs::roofline() const {
   return Roofline{timing, gemm_peak_flops, bandwidth, gemm_peak_flops / bandwidth};
 }
 
+Roofs Roofs::decode() const {
+  Roofs step = *this;
+  step.bandwidth = decode_bandwidth;
+  step.memory_latency_seconds = decode_memory_latency_seconds;
+  return step;
+}
+
 namespace {
 
 // The whole prefill's interval: its end-to-end family by device count. A stack the profile
@@ -73,6 +80,16 @@ Roofs roofs_of(const Scenario& scenario) {
                       : work.graphs                  ? profile.graph_launch_gap_seconds
                                                      : profile.gap_seconds(work.stack);
   roofs.memory_latency_seconds = estimate ? profile.memory_latency_seconds : 0;
+  // A decode step streams the weights and K/V with few rows per GEMM (GEMV-like kernels that
+  // run nearer peak bandwidth than prefill's kernels): its own fitted η_m and floor when the
+  // profile states them. The user's memory_efficiency overrides both phases; the bound has none.
+  const bool decode_stated = estimate && profile.decode_memory_efficiency > 0;
+  roofs.decode_bandwidth =
+      decode_stated && !work.memory_efficiency
+          ? scenario.hardware.memory_bandwidth * profile.decode_memory_efficiency
+          : roofs.bandwidth;
+  roofs.decode_memory_latency_seconds =
+      decode_stated ? profile.decode_memory_latency_seconds : roofs.memory_latency_seconds;
   roofs.compute_units = static_cast<double>(scenario.hardware.compute_units);
   for (auto& range : roofs.interval) range = {1, 1};
   if (estimate) {

@@ -21,6 +21,9 @@ struct Roofs {
   double gap_seconds = 0;             // launch gap per kernel: 0 under the bound timing
   double memory_latency_seconds = 0;  // fixed device time per launch (estimate's floor)
   double compute_units = 0;           // SMs/CUs the occupancy terms divide work among
+  // A decode step's memory roof and floor (the profile's decode_* values, else the two above).
+  double decode_bandwidth = 0;
+  double decode_memory_latency_seconds = 0;
   // The estimate's p10–p90 factors per interval family (1, 1 under the bound timing).
   std::array<std::array<double, 2>, kIntervalFamilyCount> interval{};
   // The whole prefill's p10–p90 factors (1, 1 under the bound timing): see roofs_of.
@@ -31,6 +34,9 @@ struct Roofs {
   double peak_flops(Family family) const;
   /// The GEMM roofline the trace reports: peak, bandwidth and their ratio, the ridge point.
   Roofline roofline() const;
+  /// The roofs a decode step (one new row per request) runs against: the same but for the
+  /// bandwidth and floor (docs/model.md, "Decode steps").
+  Roofs decode() const;
 };
 
 /// The roofs of `scenario`'s accelerator, precision and timing (and the user's η overrides).

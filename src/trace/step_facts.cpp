@@ -246,7 +246,8 @@ std::vector<Step> mechanism_steps(const std::vector<Operator>& ops,
 
 DecodeComparison decode_comparison(const TraceInputs& in, const Trace& trace) {
   const Pass decode_pass{1, 1, in.scenario.workload.prompt_tokens};
-  const OperatorModel decode_model(in.scenario, in.roofs, decode_pass);
+  const Roofs decode_roofs = in.roofs.decode();
+  const OperatorModel decode_model(in.scenario, decode_roofs, decode_pass);
   const auto decode_ops = decode_model.operators(
       attention_sums(decode_pass, static_cast<double>(in.block), window_of(in.scenario.model)));
   const Totals decode_totals = totals_of(decode_ops);

@@ -9,6 +9,7 @@
 
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
+#include "serving_cost.hpp"
 #include "trace.hpp"
 #include "trace/occupancy.hpp"
 
@@ -86,6 +87,70 @@ TEST(ShapeModel, WeightStreamingGemmIsTheSameFormulaAtFewRows) {
   EXPECT_NEAR(o.memory_seconds, 134742016.0 / 0.5e12 + 2e-6, 1e-12);
   EXPECT_NEAR(o.seconds, 271.484032e-6, 1e-11);
   EXPECT_EQ(o.bound, Bound::memory);
+}
+
+// The decode tests' model (d = 4096, 32 heads of 128, 8 K/V heads, gated d_ff 8192, one layer)
+// and prefill profile (η_m = 0.5, a 3 µs floor); `decode` adds decode roofs η_d = 1, t_d = 1 µs.
+const json kDecodeModel = {{"layers", 1},  {"d_model", 4096}, {"query_heads", 32}, {"kv_heads", 8},
+                           {"d_ff", 8192}, {"mlp", "gated"},  {"vocab", 1000}};
+
+json decode_test_profile(bool decode) {
+  json profile = unit_profile();
+  profile["memory_efficiency"] = 0.5;
+  profile["memory_latency_seconds"] = 3e-6;
+  if (decode) {
+    profile["decode_memory_efficiency"] = 1;
+    profile["decode_memory_latency_seconds"] = 1e-6;
+  }
+  return profile;
+}
+
+TEST(ShapeModel, DecodeStepRunsAtTheDecodeRoofs) {
+  // One decode step of kDecodeModel at 512 keys: intensity ≈ 1 FLOP/B against a ridge of 100
+  // TFLOP/s / 1 TB/s = 100, so every kernel is memory-bound and, with no gap, seconds = bytes / (1
+  // TB/s · η) + launches · floor. Launches: embedding, the 9 kernels of the layer, the final norm,
+  // the LM head and sampling = 13 (docs/model.md, steps 1 and 5). η_m = 0.5 and a 3 µs floor for
+  // the prefill; decode roofs η_d = 1 and a 1 µs floor when stated.
+  const json& model = kDecodeModel;
+  const DecodeComparison prefill_roofs = estimate(model, 512, decode_test_profile(false)).decode;
+  EXPECT_EQ(prefill_roofs.bound, Bound::memory);
+  EXPECT_NEAR(prefill_roofs.seconds, prefill_roofs.hbm_bytes / 0.5e12 + 13 * 3e-6, 1e-12);
+  const json profile = decode_test_profile(true);
+  const Trace with_decode = estimate(model, 512, profile);
+  EXPECT_DOUBLE_EQ(with_decode.decode.hbm_bytes, prefill_roofs.hbm_bytes);
+  EXPECT_NEAR(with_decode.decode.seconds, with_decode.decode.hbm_bytes / 1e12 + 13 * 1e-6, 1e-12);
+  // The prefill keeps η_m and its floor: the attn_norm of 512 rows, 4·512·4096·2 + 8192 B =
+  // 16,785,408 B at 0.5 TB/s = 33.570816 µs + 3 µs.
+  EXPECT_NEAR(named(with_decode, "attn_norm").seconds, 36.570816e-6, 1e-12);
+  // The user's memory_efficiency is both phases' η (it overrides the profile's).
+  const Trace overridden = estimate(model, 512, profile, {{"memory_efficiency", 0.25}});
+  EXPECT_NEAR(overridden.decode.seconds, overridden.decode.hbm_bytes / 0.25e12 + 13 * 1e-6, 1e-12);
+}
+
+TEST(ShapeModel, ServingIterationWithoutAChunkIsADecodeStep) {
+  // The serving loop times an iteration of decodes only at the decode roofs, the same kernels
+  // the trace's decode comparison times for one request at the same context (512 keys), and
+  // an iteration that carries a prefill chunk at the prefill roofs whatever the decode ones.
+  const json& model = kDecodeModel;
+  const json profile = decode_test_profile(false);
+  const json with_decode = decode_test_profile(true);
+  const auto iteration = [&](const json& estimate_profile, bool chunk) {
+    auto parsed = scenario_from_json({{"model", model},
+                                      {"hardware", hardware(estimate_profile)},
+                                      {"prompt_tokens", 512},
+                                      {"timing", "estimate"}});
+    EXPECT_TRUE(parsed.ok()) << parsed.error();
+    IterationCost cost(parsed.value());
+    cost.begin();
+    if (chunk) cost.add_prefill(64, 0);
+    cost.add_decodes({512});
+    cost.add_sampled(1);
+    return cost.seconds();
+  };
+  const double decode_step = estimate(model, 512, with_decode).decode.seconds;
+  EXPECT_NEAR(iteration(with_decode, false), decode_step, 1e-12);
+  EXPECT_GT(iteration(profile, false), decode_step);
+  EXPECT_DOUBLE_EQ(iteration(with_decode, true), iteration(profile, true));
 }
 
 TEST(ShapeModel, AttentionOccupancyAtShortSequences) {

@@ -202,6 +202,8 @@ def load(table=TABLE):
     cases, excluded = [], []
     with open(table, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
+            if row["kind"] == "decode":
+                continue  # decode steps: decode.py fits and scores them on their own
             case, reason = to_case(row, presets)
             if case:
                 cases.append(case)
