@@ -9,7 +9,7 @@
 
 #include "prefill_trace/engine.hpp"
 #include "scenario.hpp"
-#include "serving_cost.hpp"
+#include "serving/cost.hpp"
 #include "trace.hpp"
 #include "trace/occupancy.hpp"
 
