@@ -324,6 +324,12 @@ const CLI_CASES = [
   [["trace", "--scenario", "cli-bad-scenario.json"], 2],
   [["trace", "--scenario", "cli-missing.json"], 2], // the C library's strerror text: musl's = glibc's here
   [["lesson", "."], 2], // a directory, refused by its kind from stat()
+  // Per-command help and the short version flag (issue 32).
+  [["serve", "--help"], 0],
+  [["trace", "-h"], 0],
+  [["help", "serve"], 0],
+  [["-V"], 0],
+  [["serve", "--rate", "5", "--requests", "10", "--prompt", "512", "--output", "16", "--sweep-rates", "1,2", "--csv"], 2],
 ];
 
 test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for byte", () => {
@@ -357,6 +363,9 @@ test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for
   // llama-3.1-8b, 2048 tokens, bf16: KV = 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 B = 268 MB (256 MiB).
   assert.match(results[4].stdout, /^KV state left behind: 268 MB \(256 MiB\)/m);
   assert.match(results[11].stderr, /cli-bad-scenario\.json: \/batch: /);
+  // `serve --help` and `help serve` are one text, naming serve's own flags.
+  assert.equal(results[14].stdout, results[16].stdout);
+  assert.match(results[14].stdout, /^  --policy /m);
 });
 
 test("publint and @arethetypeswrong/cli find nothing wrong with the package", () => {
