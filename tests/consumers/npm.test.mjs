@@ -12,40 +12,15 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 
 import { launchChromium, repo, startServer } from "../browser/helpers.mjs";
+import { CHECK_JS, EXPECTED, freePort, readmeCsp } from "./consumer-shared.mjs";
 
 const npmPackage = path.join(repo, "build/npm");
 const bin = (name) => path.join(repo, "node_modules/.bin", name);
-
-// A tiny model whose figures follow by hand from docs/model.md:
-//   L = 2 layers, d = 16, h_q = 4, h_kv = 2, d_h = 4, d_ff = 32 (gated MLP), V = 100, untied;
-//   T = 8 prompt tokens, B = 1, bf16 (c = 2 bytes per KV element).
-//   parameters per layer = d·h_q·d_h (256) + 2·d·h_kv·d_h (256) + h_q·d_h·d (256)
-//                          + 3·d·d_ff (1536) + 2·d (32) = 2336
-//   parameters = L·2336 + 2·V·d (3200) + d (16) = 7888
-//   KV bytes = 2·L·B·T·h_kv·d_h·c = 2·2·1·8·2·4·2 = 512
-//   projection FLOPs per request, all layers = L·2T·(d·(h_q + 2h_kv)·d_h + h_q·d_h·d
-//                          + d·2d_ff + d_ff·d) = 2·16·(512 + 256 + 1024 + 512) = 73728
-const TINY = {
-  model: { layers: 2, d_model: 16, query_heads: 4, kv_heads: 2, head_dim: 4, d_ff: 32, mlp: "gated", vocab: 100 },
-  hardware: "h100-sxm",
-  prompt_tokens: 8,
-};
-const EXPECTED = "7888 512 73728";
-
-// The same check in every consumer: prints "parameters kvBytes projectionFlops version".
-const CHECK_JS = `
-const result = engine.computeTrace(${JSON.stringify(JSON.stringify(TINY))});
-if (!result.ok) throw new Error(result.error);
-const trace = JSON.parse(result.json);
-const line = [trace.parameters, trace.totals.kv_cache.bytes,
-  trace.steps[1].facts.projection_flops_per_request, engine.version()].join(" ");
-`;
 
 let work; // the temporary directory
 let project; // the consumer project, "type": "module", with the tarball installed
@@ -60,16 +35,6 @@ const plainEnv = { ...callerEnv, NO_COLOR: "1" };
 
 function run(command, args, options = {}) {
   return execFileSync(command, args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: plainEnv, ...options });
-}
-
-/** A free TCP port on 127.0.0.1 (for servers that cannot be asked for port 0, such as vite dev). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject).listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function write(file, text) {
@@ -227,6 +192,8 @@ async function kvFigure(lesson) {
 /** Opens `url` and checks what ELEMENT_APP_JS promises. */
 async function assertElementApp(page, errors, url) {
   const wasm = watchRequests(page, errors);
+  // A CSP violation (the README's policy, where the page states it) is an error too.
+  page.on("console", (message) => message.type() === "error" && /Content Security Policy/i.test(message.text()) && errors.push(message.text()));
   await page.goto(url);
   await page.waitForFunction(() => document.body?.dataset.result && document.querySelector("prefill-trace-lesson")?.dataset.state !== "loading",
     null, { timeout: 30_000 });
@@ -250,12 +217,16 @@ test("webpack 5 with its default configuration bundles the element and the engin
   const output = run(process.execPath, [path.join(repo, "node_modules/webpack-cli/bin/cli.js"), "--no-color"],
     { cwd: path.join(project, "webpack-app") });
   assert.doesNotMatch(output, /Critical dependency|Module not found|ERROR/, output);
-  write("webpack-app/dist/index.html", `<!doctype html><title>webpack consumer</title><link rel="icon" href="data:,"><body><script src="main.js"></script>`);
+  // Under the README's strict CSP (script/serve.mjs sends the page's <meta> policy as a header too).
+  write("webpack-app/dist/index.html", `<!doctype html><title>webpack consumer</title><meta http-equiv="Content-Security-Policy" content="${readmeCsp()}">
+<link rel="icon" href="data:,"><body><script src="main.js"></script>`);
   await inChromium(path.join(project, "webpack-app/dist"), (page, errors, url) => assertElementApp(page, errors, url));
 });
 
-test("a Vite build with no configuration bundles the element and the engine, emits the .wasm and runs in headless Chromium", async () => {
-  write("vite-app/index.html", `<!doctype html><title>vite consumer</title><script type="module" src="./main.js"></script>`);
+test("a Vite build with no configuration bundles the element and the engine, emits the .wasm and runs in headless Chromium under the README's CSP", async () => {
+  // Vite inlines files under 4 KiB as data: URLs (a KaTeX font here), which the policy refuses to load.
+  write("vite-app/index.html", `<!doctype html><title>vite consumer</title><meta http-equiv="Content-Security-Policy" content="${readmeCsp()}">
+<link rel="icon" href="data:,"><script type="module" src="./main.js"></script>`);
   write("vite-app/main.js", ELEMENT_APP_JS);
   // Vite (a dev dependency of the repository) run from the consumer project, no config file.
   run(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "build", "vite-app", "--outDir", "dist",
