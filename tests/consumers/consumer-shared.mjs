@@ -34,6 +34,17 @@ const line = [trace.parameters, trace.totals.kv_cache.bytes,
   trace.steps[1].facts.projection_flops_per_request, engine.version()].join(" ");
 `;
 
+// The element (view="full": style sheets, the lesson data, equations typeset in KaTeX's fonts,
+// the explorer) and the page's own engine call (CHECK_JS) in one bundle.
+export const ELEMENT_APP_JS = `import PrefillTrace from "prefill-trace";
+import "prefill-trace/element";
+const element = document.createElement("prefill-trace-lesson");
+element.setAttribute("view", "full");
+element.setAttribute("storage", "none");
+document.body.append(element);
+PrefillTrace().then((engine) => {${CHECK_JS} document.body.dataset.result = line; });
+`;
+
 /** The strict host CSP the README states (the code block after "A strict host's CSP:"), one line. */
 export function readmeCsp() {
   const readme = readFileSync(path.join(repo, "README.md"), "utf8");

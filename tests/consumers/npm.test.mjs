@@ -17,7 +17,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 
 import { launchChromium, repo, startServer } from "../browser/helpers.mjs";
-import { CHECK_JS, EXPECTED, freePort, readmeCsp } from "./consumer-shared.mjs";
+import { CHECK_JS, ELEMENT_APP_JS, EXPECTED, freePort, readmeCsp } from "./consumer-shared.mjs";
 
 const npmPackage = path.join(repo, "build/npm");
 const bin = (name) => path.join(repo, "node_modules/.bin", name);
@@ -166,15 +166,8 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
 // data and KaTeX's fonts must all be found, and the explorer) shows the default scenario (llama-3.1-8b, 2048 tokens, bf16), whose
 // KV cache is 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 = 268 435 456 bytes: "268 MB (256 MiB)"; the
 // page's own engine call writes the tiny model's figures (EXPECTED). The two share one module
-// (the element imports the package's ES-module engine), so the .wasm is downloaded once.
-const ELEMENT_APP_JS = `import PrefillTrace from "prefill-trace";
-import "prefill-trace/element";
-const element = document.createElement("prefill-trace-lesson");
-element.setAttribute("view", "full");
-element.setAttribute("storage", "none");
-document.body.append(element);
-PrefillTrace().then((engine) => {${CHECK_JS} document.body.dataset.result = line; });
-`;
+// (the element imports the package's ES-module engine), so the .wasm is downloaded once
+// (ELEMENT_APP_JS, consumer-shared.mjs).
 
 /** Failed responses become page errors; returns the list the page's .wasm requests go to. */
 function watchRequests(page, errors) {
