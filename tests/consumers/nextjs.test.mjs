@@ -1,9 +1,9 @@
 // Next.js consumer tests (issue 32): the packed tarball in an app-router project of Next.js 15
 // and of Next.js 16, with no configuration: a Server Component calling the engine (the package's
 // Node entry, bundled by Next for the server), and a client component rendering the element
-// with an inline object `scenario`, built with each of Next's bundlers (webpack, Turbopack) and
+// and its `scenario`, built with each of Next's bundlers (webpack, Turbopack) and
 // served by `next start`, and under `next dev` with no hydration warning. The reader's edit
-// survives a React re-render that sets an equal scenario; a different one replaces it.
+// survives a React re-render with an equal scenario; a different one replaces it.
 // Next's own dependencies come from a cached project (framework-projects.mjs): the first run
 // installs them from the registry (~70 s each here), later runs install only the tarball.
 // Needs script/package.
@@ -49,8 +49,11 @@ export default async function Page() {
 }
 `;
 
-// The client component: the element with an inline object scenario (a new object on every
-// render), a button that re-renders with an equal one and one that changes it.
+// The client component: the element with its scenario as JSON text (made anew on every
+// render), a button that re-renders with an equal one and one that changes it. JSON text, not
+// an object: React 19 sets no property while it hydrates a server-rendered custom element
+// (react-dom diffHydratedProperties only compares), so an object would wait for the next render;
+// text is rendered as the attribute, which the element reads as it upgrades (README).
 // suppressHydrationWarning: the element writes its data-state (and, once ready, its engine
 // version) as soon as it upgrades, which can be before React hydrates (README).
 const LESSON = `"use client";
@@ -65,7 +68,7 @@ export default function Lesson() {
       <button id="host-change" onClick={() => setTokens(1024)}>host change</button>
       <output id="renders">{renders}</output>
       <prefill-trace-lesson view="full" storage="none" suppressHydrationWarning
-        scenario={{ model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: tokens }} />
+        scenario={JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: tokens })} />
     </section>
   );
 }

@@ -473,6 +473,17 @@ test("examples/react-vite: React 19 + Vite with no configuration; scenario as an
     assert.equal(await page.locator("#kv").innerText(), "KV cache: 536870912 bytes");
     assert.equal(await kvFigure(lesson), "537 MB (512 MiB)");
     assert.equal(wasm.length, 1, `one .wasm download: ${wasm.join(" ")}`);
+    // The reader's edit survives a React re-render (the theme button) that sets the scenario
+    // again as a new, equal object (host-owned scenario, issue 32).
+    const field = lesson.getByLabel("Prompt tokens (exact)", { exact: true });
+    await field.fill("8192");
+    await field.press("Enter");
+    await field.blur();
+    const shownTokens = () => page.evaluate(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens);
+    await page.waitForFunction(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens === 8192);
+    await page.click("#theme");
+    await page.waitForFunction(() => document.querySelector("prefill-trace-lesson").getAttribute("theme") === "dark");
+    assert.equal(await shownTokens(), 8192);
   });
 });
 
