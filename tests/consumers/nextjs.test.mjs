@@ -35,7 +35,7 @@ after(async () => {
 
 const LAYOUT = `export const metadata = { title: "next consumer" };
 export default function RootLayout({ children }) {
-  return <html lang="en"><body>{children}</body></html>;
+  return <html lang="en"><head><link rel="icon" href="data:," /></head><body>{children}</body></html>;
 }
 `;
 

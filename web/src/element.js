@@ -17,7 +17,7 @@
 // part could not be shown (the rest still is; `prefill-trace-error` names the part). A change
 // of `lesson-src`, `view`, `storage`, `sync-url` or `asset-base` makes a new rendering (the
 // scenario and in-memory answers carry over); `theme` and `header` only restyle; `scenario` updates the
-// explorer in place. Removing the element releases everything it holds (element/mount.js).
+// explorer in place, unless it equals the host's last value (host-owned: see the setter). Removing the element releases everything it holds (element/mount.js).
 
 import { LESSON_TIMEOUT_MS, MAX_LESSON_BYTES, SHADOW_STYLESHEET, defaultAssetBase, folderUrl, setDefaultAssetBase } from './config.js';
 import { h } from './dom.js';
