@@ -125,10 +125,19 @@ function seconds(started) {
 // for `next dev`. PREFILL_TRACE_NEXT=next16 (or next15) runs one line.
 const LINES = [
   ["next16", [["turbopack", []], ["webpack", ["--webpack"]]], "turbopack"],
-  ["next15", [["webpack", []], ["turbopack", ["--turbopack"]]], "webpack"],
+  // Next 15.5's Turbopack build (beta there) emits no file for a `.css` named by
+  // `new URL(…, import.meta.url)`: the element's style sheets stay file:///ROOT/… addresses the
+  // browser refuses, and the lesson shows unstyled. Run and reported, not failed (README).
+  ["next15", [["webpack", []], ["turbopack", ["--turbopack"], "Next 15.5 Turbopack leaves the element's style sheets as file: URLs"]], "webpack"],
 ].filter(([name]) => !process.env.PREFILL_TRACE_NEXT || process.env.PREFILL_TRACE_NEXT.split(",").includes(name));
+// Each `next build` is minutes on a shared machine (webpack 5-6 min at a load of ~20 on 2 cores,
+// Turbopack 2-3 min): script/test runs each line's default bundler and Next 16's `next dev`;
+// PREFILL_TRACE_CONSUMERS=full runs the whole matrix.
+const FULL = process.env.PREFILL_TRACE_CONSUMERS === "full";
 
-for (const [name, builds, devBundler] of LINES) {
+for (const [name, allBuilds, devBundler] of LINES) {
+  const builds = FULL ? allBuilds : allBuilds.slice(0, 1);
+  const withDev = FULL || name === "next16";
   describe(`Next.js ${PROJECTS[name].next}`, () => {
     let dir;
     const next = (...args) => [path.join(dir, "node_modules/next/dist/bin/next"), ...args];
@@ -139,8 +148,8 @@ for (const [name, builds, devBundler] of LINES) {
       writeApp(dir);
     });
 
-    for (const [bundler, flags] of builds) {
-      test(`next build (${bundler}) + next start: the Server Component's engine and the client element, no configuration`, async () => {
+    for (const [bundler, flags, knownFailure] of builds) {
+      test(`next build (${bundler}) + next start: the Server Component's engine and the client element, no configuration`, { todo: knownFailure }, async () => {
         const started = Date.now();
         execFileSync(process.execPath, next("build", ...flags), { cwd: dir, env: plainEnv, stdio: ["ignore", "pipe", "pipe"] });
         console.log(`# ${name} build (${bundler}): ${seconds(started)} s`);
@@ -156,7 +165,7 @@ for (const [name, builds, devBundler] of LINES) {
       });
     }
 
-    test(`next dev (${devBundler}): the page works and React reports no hydration mismatch`, async () => {
+    test(`next dev (${devBundler}): the page works and React reports no hydration mismatch`, { skip: !withDev && "PREFILL_TRACE_CONSUMERS=full" }, async () => {
       const port = await freePort();
       rmSync(path.join(dir, ".next"), { recursive: true, force: true });
       const server = await startProcess(process.execPath, next("dev", "-p", String(port), "-H", "127.0.0.1"),
