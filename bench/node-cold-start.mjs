@@ -7,14 +7,16 @@
 // A separate child times WebAssembly.compile of the same .wasm alone, to say how much of the
 // instantiation is compilation. Prints medians (and the range); figures only, no pass/fail.
 // Needs script/package (build/npm).
-//   node bench/node-cold-start.mjs [--runs 15] [--package build/npm]
+//   node bench/node-cold-start.mjs [--runs 15] [--package build/npm] [--node-flag F]
+// --node-flag passes a flag to each child, e.g. --no-wasm-lazy-compilation (V8 then compiles the
+// whole module at instantiation instead of each function on its first call).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values: options } = parseArgs({
-  options: { runs: { type: 'string', default: '15' }, package: { type: 'string', default: 'build/npm' } },
+  options: { runs: { type: 'string', default: '15' }, package: { type: 'string', default: 'build/npm' }, 'node-flag': { type: 'string', multiple: true, default: [] } },
 });
 const RUNS = Math.max(1, Number(options.runs) || 15);
 const pkg = path.resolve(options.package);
@@ -50,7 +52,7 @@ WebAssembly.compile(bytes).then(() => console.log(JSON.stringify({ compile: perf
 
 function runChild(kind) {
   const started = process.hrtime.bigint();
-  const args = kind === 'import' ? ['--input-type=module', '-e', CHILD[kind]] : ['-e', CHILD[kind]];
+  const args = [...options['node-flag'], ...(kind === 'import' ? ['--input-type=module', '-e', CHILD[kind]] : ['-e', CHILD[kind]])];
   const child = spawnSync(process.execPath, args, { encoding: 'utf8' });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
   if (child.status !== 0) throw new Error(`${kind}: ${child.stderr}`);
@@ -65,7 +67,7 @@ const median = (values) => {
 // Median, then the range: on a shared machine the minimum is the least disturbed run.
 const figure = (values) => `${median(values).toFixed(1)} ms (${Math.min(...values).toFixed(1)} … ${Math.max(...values).toFixed(1)})`;
 
-console.log(`Node ${process.version}, ${RUNS} fresh processes each, package ${path.relative(process.cwd(), pkg) || pkg}`);
+console.log(`Node ${process.version} ${options['node-flag'].join(' ')}, ${RUNS} fresh processes each, package ${path.relative(process.cwd(), pkg) || pkg}`);
 for (const kind of ['require', 'import']) {
   const runs = Array.from({ length: RUNS }, () => runChild(kind));
   console.log(`${kind}():`);
