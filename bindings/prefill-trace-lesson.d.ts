@@ -83,7 +83,12 @@ export interface PrefillTraceLesson extends HTMLElement {
   syncUrl: boolean;
   assetBase: string;
   equationsSrc: string;
-  /** JSON text; an object is accepted and serialized. */
+  /**
+   * The explorer's scenario: JSON text (the reader's edits included); an object is accepted and
+   * serialized. Host-owned: a value equal to the last one the host set (as canonical JSON: key
+   * order and spacing aside) changes nothing, so re-rendering with an inline object keeps the
+   * reader's edits; a different value replaces them.
+   */
   get scenario(): string;
   set scenario(value: string | Record<string, unknown>);
   progress: PrefillTraceProgress;

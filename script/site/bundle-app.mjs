@@ -6,7 +6,24 @@
 // Literal relative specifiers are what every bundler follows when a host bundles app.js
 // (webpack 5, Vite, Rollup, esbuild, Parcel), and what a browser resolves next to app.js when
 // it is loaded as it is. Usage: node script/site/bundle-app.mjs <out> <charts chunk> <katex chunk>
+// app.js also carries the element's three data files (web/src/element/bundled-data.js says why):
+// that module is replaced here by one importing lesson-data/ — the lesson as its text, byte for
+// byte (its integrity is checked), the equation pack and the lesson names as JSON.
 import * as esbuild from 'esbuild';
+import path from 'node:path';
+
+import { DEFAULT_LESSON_PATH, EQUATIONS_PATH, RELATED_LESSONS_PATH } from '../../web/src/config.js';
+
+const carriedData = `import lesson from './${DEFAULT_LESSON_PATH}' with { type: 'text' };
+import equations from './${EQUATIONS_PATH}' with { type: 'json' };
+import related from './${RELATED_LESSONS_PATH}' with { type: 'json' };
+export const BUNDLED_DATA = Object.freeze({
+  ${JSON.stringify(DEFAULT_LESSON_PATH)}: lesson,
+  ${JSON.stringify(EQUATIONS_PATH)}: equations,
+  ${JSON.stringify(RELATED_LESSONS_PATH)}: related,
+});
+`;
+let carried = false;
 
 const [out, chartsChunk, katexChunk] = process.argv.slice(2);
 if (!katexChunk) throw new Error('usage: bundle-app.mjs <out> <charts chunk> <katex chunk>');
@@ -36,10 +53,15 @@ await esbuild.build({
           seen.add(args.path);
           return { path: literal[args.path], external: true };
         });
+        build.onLoad({ filter: /[\\/]web[\\/]src[\\/]element[\\/]bundled-data\.js$/ }, () => {
+          carried = true;
+          return { contents: carriedData, loader: 'js', resolveDir: path.resolve('.') };
+        });
       },
     },
   ],
 });
+if (!carried) throw new Error('web/src no longer imports element/bundled-data.js: update bundle-app.mjs');
 
 const missing = Object.keys(literal).filter((name) => !seen.has(name));
 if (missing.length) throw new Error(`web/src no longer imports ${missing.join(', ')} dynamically: update bundle-app.mjs`);

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "help.hpp"
 #include "prefill_trace/engine.hpp"
 #include "prefill_trace/number_text.hpp"
 #include "report.hpp"
@@ -35,56 +36,6 @@ using nlohmann::json;
 constexpr int kOk = 0;
 constexpr int kWrong = 1;
 constexpr int kBadInput = 2;
-
-const char* const kUsage =
-    R"(prefill-trace: the prefill resource trace of the Atlas lesson "Prefill and prompt processing"
-
-usage:
-  prefill-trace lesson [--verify] [PATH]              print the lesson's sections as text
-  prefill-trace quiz --answer N [--check I] [--verify] [PATH]
-                                                      check answer N (1-based, as printed) to
-                                                      check I (1 = the lesson's check, the
-                                                      default; 2, 3, ... = its further checks)
-  prefill-trace trace [SCENARIO FLAGS] [--json | --csv | --table]
-  prefill-trace sweep --variable prompt_tokens|arrival_rate --values V1,V2,... [SCENARIO FLAGS]
-  prefill-trace serve --rate R --requests N (--prompt T | --prompt-dist D) (--output O |
-                      --output-dist D) [SERVING FLAGS] [--json | --csv | --table]
-                                                      simulate many requests under load
-  prefill-trace presets [--json]                      list models, accelerators, precisions
-  prefill-trace --help | --version
-
-scenario flags (defaults: llama-3.1-8b on h100-sxm, bf16, 2048 tokens, batch 1, fused):
-  --scenario FILE.json    a whole scenario (docs/trace-json.md); flags below override it
-  --model ID              --hardware ID           --precision bf16|fp16|fp8|int8|int4
-  --prompt T              --batch B               --chunk C (0 = whole prompt)
-  --attention fused|materialized                  --arrival-rate R (requests/s, 0 = no queue)
-  --delivery-latency S    --m-tile M              --attention-block B (0 = from SRAM)
-  --compute-efficiency E  --memory-efficiency E   (0.001 <= E <= 1; overrides the timing's)
-  --tensor-parallel N     devices each layer is split over (figures per device)
-  --timing bound|estimate bound: a lower bound (default); estimate: the calibrated profile
-  --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
-  --stack NAME            estimate only: whose host gaps per kernel: tensorrt-llm (default),
-                          vllm, sglang, llama.cpp, transformers, kernels (device time only)
-  --attention-kernel NAME estimate only: auto (default), flash-attention-2, flash-attention-3
-                          (Hopper only), flashinfer (not on CDNA3), sdpa
-
-serving flags (docs/serving.md; --model, --hardware, --precision, --tensor-parallel, --timing,
---graphs, --attention and the efficiencies as above; --scenario FILE with a "serving" object):
-  --policy prefill-first|chunked|disaggregated (default chunked)
-  --rate R (requests/s)   --requests N            --seed S (default 1)
-  --prompt-dist / --output-dist fixed:T | uniform:A:B | lognormal:MEAN:SIGMA
-  --arrival poisson|gamma:CV                      --prefix-hit F (0..1, cached prompt share)
-  --token-budget B        --max-batch N           --max-queue N (overload cap)
-  --prefill-devices P --decode-devices D          (disaggregated: instances of each role)
-  --prefill-tensor-parallel N --decode-tensor-parallel N
-  --ttft-slo S --tpot-slo S --attainment A        --goodput (search the goodput)
-  --sweep-rates R1,R2,...  --timeline-points N
-
-Numbers are plain decimals (2048, 0.5, 1e-3); hexadecimal, inf and nan are refused.
-PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
-16-hex-digit prefix in its published name. Exit codes: 0 ok, 1 wrong answer, 2 bad input,
-bad usage or output that could not be written.
-)";
 
 struct Failure {
   std::string message;
@@ -119,15 +70,15 @@ struct Args {
 // The scenario flags and the scenario JSON keys they set: one list for parsing, building the
 // scenario, and naming the flag in an error. Every member of the scenario object the engine
 // lists (api::scenario_fields()) is a flag, so a new scenario input needs no change here but a
-// line in kUsage: "--" and its key with '-' for '_' (--arrival-rate), or the name below.
-// Numbers are parsed here (so a bad one names the flag); the rest go to the engine as text.
+// line in the help (help.cpp): "--" and its key with '-' for '_' (--arrival-rate), or the name
+// below. Numbers are parsed here (so a bad one names the flag); the rest go to the engine as text.
 struct ScenarioFlag {
   std::string flag;
   std::string key;
   bool numeric;
 };
 
-// The flags named otherwise than their keys: the names kUsage and the README have always used.
+// The flags named otherwise than their keys: the names the help and the README have always used.
 constexpr std::pair<const char*, const char*> kFlagsNamedOtherwise[] = {
     {"prompt_tokens", "--prompt"},
     {"chunk_tokens", "--chunk"},
@@ -605,6 +556,15 @@ int run_serve(const Args& args) {
     }
   }
   input.value["serving"] = serving;
+  // A CSV is one row per request of one rate: a sweep's other rates would be dropped unseen.
+  if (format == Format::csv_text && serving.contains("sweep_rates") &&
+      serving["sweep_rates"].is_array() && !serving["sweep_rates"].empty()) {
+    const std::string source = option(args, "--sweep-rates")
+                                   ? std::string("--sweep-rates")
+                                   : file_name(*input.file) + ": /serving/sweep_rates";
+    fail(source + ": --csv prints the requests of one rate; give --json or --table for a sweep," +
+         " or run serve --csv --rate R once per rate");
+  }
   return print_reply(format, dump_json(input.value), api::simulate_serving_csv,
                      api::simulate_serving, cli::print_serving_table,
                      [&](const Error& error) { return serve_error(args, input, error); });
@@ -622,16 +582,34 @@ int run_presets(const Args& args) {
   return kOk;
 }
 
+// The help asked for, if any: `--help`/`-h`/`help` alone (everything), `help COMMAND`, or
+// `COMMAND ... --help`/`-h` anywhere after the command (that command's), whatever else is given.
+std::optional<std::string> help_request(int argc, char** argv) {
+  const auto is_help = [](const std::string& word) { return word == "--help" || word == "-h"; };
+  const std::string first = argv[1];
+  if (is_help(first) || first == "help") {
+    if (argc == 2 || is_help(argv[2])) return cli::help_text();
+    auto text = cli::help_text(argv[2]);
+    if (!text) fail("help: unknown command " + typed(argv[2]) + "; see --help");
+    if (argc > 3) fail("help: expected one COMMAND, got " + std::to_string(argc - 2) + " words");
+    return text;
+  }
+  for (int i = 2; i < argc; ++i) {
+    if (is_help(argv[i])) return cli::help_text(first);  // nullopt: not a command, refused below
+  }
+  return std::nullopt;
+}
+
 int run(int argc, char** argv) {
   try {
     if (argc < 2) fail("missing command (lesson, quiz, trace, sweep, serve, presets); see --help");
     const std::string command = argv[1];
-    if (command == "--help" || command == "-h" || command == "help") {
-      std::cout << kUsage;
+    if (command == "--version" || command == "-V") {
+      std::cout << "prefill-trace " << PREFILL_TRACE_VERSION << '\n';
       return kOk;
     }
-    if (command == "--version") {
-      std::cout << "prefill-trace " << PREFILL_TRACE_VERSION << '\n';
+    if (const auto help = help_request(argc, argv)) {
+      std::cout << *help;
       return kOk;
     }
     if (command == "lesson") return run_lesson(parse_args(argc, argv, 2, {"--verify"}));

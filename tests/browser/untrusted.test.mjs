@@ -194,11 +194,22 @@ test('equation LaTeX with \\href, \\url and \\htmlClass is typeset without trust
   const hostile = structuredClone(equations);
   const entry = hostile[lesson.id][0];
   entry.latex = `\\href{javascript:window.__pwned=1}{x} + \\url{javascript:alert(1)} + \\htmlClass{a}{b} + ${entry.latex}`;
+  // The hostile pack as a host's equations-src (app.js carries the element's own pack, so it is
+  // not fetched: element/bundled-data.js), set as the page parses the element, before it connects.
   const { page, problems } = await openPage(t, '/', {
-    setup: (p) =>
-      p.route(`${env.origin}/${EQUATIONS_PATH}`, (route) =>
+    setup: async (p) => {
+      await p.route(`${env.origin}/fixtures/hostile-equations.json`, (route) =>
         route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(hostile) }),
-      ),
+      );
+      await p.addInitScript(() =>
+        new MutationObserver((_, observer) => {
+          const element = document.querySelector('prefill-trace-lesson');
+          if (!element) return;
+          element.setAttribute('equations-src', '/fixtures/hostile-equations.json');
+          observer.disconnect();
+        }).observe(document, { childList: true, subtree: true }),
+      );
+    },
   });
   const found = await page.evaluate(() => {
     const root = document.querySelector('prefill-trace-lesson').shadowRoot;

@@ -12,40 +12,15 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 
 import { launchChromium, repo, startServer } from "../browser/helpers.mjs";
+import { CHECK_JS, ELEMENT_APP_JS, EXPECTED, freePort, readmeCsp } from "./consumer-shared.mjs";
 
 const npmPackage = path.join(repo, "build/npm");
 const bin = (name) => path.join(repo, "node_modules/.bin", name);
-
-// A tiny model whose figures follow by hand from docs/model.md:
-//   L = 2 layers, d = 16, h_q = 4, h_kv = 2, d_h = 4, d_ff = 32 (gated MLP), V = 100, untied;
-//   T = 8 prompt tokens, B = 1, bf16 (c = 2 bytes per KV element).
-//   parameters per layer = d·h_q·d_h (256) + 2·d·h_kv·d_h (256) + h_q·d_h·d (256)
-//                          + 3·d·d_ff (1536) + 2·d (32) = 2336
-//   parameters = L·2336 + 2·V·d (3200) + d (16) = 7888
-//   KV bytes = 2·L·B·T·h_kv·d_h·c = 2·2·1·8·2·4·2 = 512
-//   projection FLOPs per request, all layers = L·2T·(d·(h_q + 2h_kv)·d_h + h_q·d_h·d
-//                          + d·2d_ff + d_ff·d) = 2·16·(512 + 256 + 1024 + 512) = 73728
-const TINY = {
-  model: { layers: 2, d_model: 16, query_heads: 4, kv_heads: 2, head_dim: 4, d_ff: 32, mlp: "gated", vocab: 100 },
-  hardware: "h100-sxm",
-  prompt_tokens: 8,
-};
-const EXPECTED = "7888 512 73728";
-
-// The same check in every consumer: prints "parameters kvBytes projectionFlops version".
-const CHECK_JS = `
-const result = engine.computeTrace(${JSON.stringify(JSON.stringify(TINY))});
-if (!result.ok) throw new Error(result.error);
-const trace = JSON.parse(result.json);
-const line = [trace.parameters, trace.totals.kv_cache.bytes,
-  trace.steps[1].facts.projection_flops_per_request, engine.version()].join(" ");
-`;
 
 let work; // the temporary directory
 let project; // the consumer project, "type": "module", with the tarball installed
@@ -60,16 +35,6 @@ const plainEnv = { ...callerEnv, NO_COLOR: "1" };
 
 function run(command, args, options = {}) {
   return execFileSync(command, args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: plainEnv, ...options });
-}
-
-/** A free TCP port on 127.0.0.1 (for servers that cannot be asked for port 0, such as vite dev). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject).listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function write(file, text) {
@@ -201,15 +166,8 @@ const engine = await PrefillTrace();${CHECK_JS} document.body.dataset.result = l
 // data and KaTeX's fonts must all be found, and the explorer) shows the default scenario (llama-3.1-8b, 2048 tokens, bf16), whose
 // KV cache is 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 = 268 435 456 bytes: "268 MB (256 MiB)"; the
 // page's own engine call writes the tiny model's figures (EXPECTED). The two share one module
-// (the element imports the package's ES-module engine), so the .wasm is downloaded once.
-const ELEMENT_APP_JS = `import PrefillTrace from "prefill-trace";
-import "prefill-trace/element";
-const element = document.createElement("prefill-trace-lesson");
-element.setAttribute("view", "full");
-element.setAttribute("storage", "none");
-document.body.append(element);
-PrefillTrace().then((engine) => {${CHECK_JS} document.body.dataset.result = line; });
-`;
+// (the element imports the package's ES-module engine), so the .wasm is downloaded once
+// (ELEMENT_APP_JS, consumer-shared.mjs).
 
 /** Failed responses become page errors; returns the list the page's .wasm requests go to. */
 function watchRequests(page, errors) {
@@ -227,6 +185,8 @@ async function kvFigure(lesson) {
 /** Opens `url` and checks what ELEMENT_APP_JS promises. */
 async function assertElementApp(page, errors, url) {
   const wasm = watchRequests(page, errors);
+  // A CSP violation (the README's policy, where the page states it) is an error too.
+  page.on("console", (message) => message.type() === "error" && /Content Security Policy/i.test(message.text()) && errors.push(message.text()));
   await page.goto(url);
   await page.waitForFunction(() => document.body?.dataset.result && document.querySelector("prefill-trace-lesson")?.dataset.state !== "loading",
     null, { timeout: 30_000 });
@@ -254,8 +214,26 @@ test("webpack 5 with its default configuration bundles the element and the engin
   await inChromium(path.join(project, "webpack-app/dist"), (page, errors, url) => assertElementApp(page, errors, url));
 });
 
-test("a Vite build with no configuration bundles the element and the engine, emits the .wasm and runs in headless Chromium", async () => {
-  write("vite-app/index.html", `<!doctype html><title>vite consumer</title><script type="module" src="./main.js"></script>`);
+test("webpack 5 under the README's strict CSP: its chunk loader's Trusted Types policy is the one line", async () => {
+  // webpack loads split chunks (the element's import()s) by <script src>, which
+  // `require-trusted-types-for 'script'` blocks without a policy: webpack's own
+  // (output.trustedTypes, named "webpack"), admitted by the CSP in place of 'none' (README).
+  write("webpack-csp/src/index.js", ELEMENT_APP_JS);
+  write("webpack-csp/webpack.config.js", "export default { output: { trustedTypes: true } };\n");
+  const output = run(process.execPath, [path.join(repo, "node_modules/webpack-cli/bin/cli.js"), "--no-color"],
+    { cwd: path.join(project, "webpack-csp") });
+  assert.doesNotMatch(output, /Critical dependency|Module not found|ERROR/, output);
+  // script/serve.mjs sends the page's <meta> policy as a header too.
+  const csp = readmeCsp().replace("trusted-types 'none'", "trusted-types webpack");
+  write("webpack-csp/dist/index.html", `<!doctype html><title>webpack consumer</title><meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="icon" href="data:,"><body><script src="main.js"></script>`);
+  await inChromium(path.join(project, "webpack-csp/dist"), (page, errors, url) => assertElementApp(page, errors, url));
+});
+
+test("a Vite build with no configuration bundles the element and the engine, emits the .wasm and runs in headless Chromium under the README's CSP", async () => {
+  // Vite inlines files under 4 KiB as data: URLs (a KaTeX font here), which the policy refuses to load.
+  write("vite-app/index.html", `<!doctype html><title>vite consumer</title><meta http-equiv="Content-Security-Policy" content="${readmeCsp()}">
+<link rel="icon" href="data:,"><script type="module" src="./main.js"></script>`);
   write("vite-app/main.js", ELEMENT_APP_JS);
   // Vite (a dev dependency of the repository) run from the consumer project, no config file.
   run(process.execPath, [path.join(repo, "node_modules/vite/bin/vite.js"), "build", "vite-app", "--outDir", "dist",
@@ -324,6 +302,12 @@ const CLI_CASES = [
   [["trace", "--scenario", "cli-bad-scenario.json"], 2],
   [["trace", "--scenario", "cli-missing.json"], 2], // the C library's strerror text: musl's = glibc's here
   [["lesson", "."], 2], // a directory, refused by its kind from stat()
+  // Per-command help and the short version flag (issue 32).
+  [["serve", "--help"], 0],
+  [["trace", "-h"], 0],
+  [["help", "serve"], 0],
+  [["-V"], 0],
+  [["serve", "--rate", "5", "--requests", "10", "--prompt", "512", "--output", "16", "--sweep-rates", "1,2", "--csv"], 2],
 ];
 
 test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for byte", () => {
@@ -357,6 +341,9 @@ test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for
   // llama-3.1-8b, 2048 tokens, bf16: KV = 2·L·T·h_kv·d_h·c = 2·32·2048·8·128·2 B = 268 MB (256 MiB).
   assert.match(results[4].stdout, /^KV state left behind: 268 MB \(256 MiB\)/m);
   assert.match(results[11].stderr, /cli-bad-scenario\.json: \/batch: /);
+  // `serve --help` and `help serve` are one text, naming serve's own flags.
+  assert.equal(results[14].stdout, results[16].stdout);
+  assert.match(results[14].stdout, /^  --policy /m);
 });
 
 test("publint and @arethetypeswrong/cli find nothing wrong with the package", () => {
@@ -500,6 +487,17 @@ test("examples/react-vite: React 19 + Vite with no configuration; scenario as an
     assert.equal(await page.locator("#kv").innerText(), "KV cache: 536870912 bytes");
     assert.equal(await kvFigure(lesson), "537 MB (512 MiB)");
     assert.equal(wasm.length, 1, `one .wasm download: ${wasm.join(" ")}`);
+    // The reader's edit survives a React re-render (the theme button) that sets the scenario
+    // again as a new, equal object (host-owned scenario, issue 32).
+    const field = lesson.getByLabel("Prompt tokens (exact)", { exact: true });
+    await field.fill("8192");
+    await field.press("Enter");
+    await field.blur();
+    const shownTokens = () => page.evaluate(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens);
+    await page.waitForFunction(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens === 8192);
+    await page.click("#theme");
+    await page.waitForFunction(() => document.querySelector("prefill-trace-lesson").getAttribute("theme") === "dark");
+    assert.equal(await shownTokens(), 8192);
   });
 });
 

@@ -213,3 +213,70 @@ test("the estimate's table gives the TTFT's held-out range; the bound's gives no
   }
   assert.doesNotMatch(cli(["trace"]).stdout, /typically/, "bound");
 });
+
+// Per-command help (issue 32): `COMMAND --help`, `COMMAND -h` and `help COMMAND` print that
+// command's usage and flags to stdout and exit 0; --version and -V the version.
+const COMMANDS = ["lesson", "quiz", "trace", "sweep", "serve", "presets"];
+
+/** Every `--flag` a help text names (its words, not the program's tables). */
+const flagsNamed = (text) => new Set(text.match(/--[a-z][a-z-]*/g));
+
+test("COMMAND --help, COMMAND -h and help COMMAND print that command's help to stdout and exit 0", () => {
+  const whole = cli(["--help"]);
+  assert.equal(whole.status, 0);
+  for (const args of [["-h"], ["help"], ["help", "--help"]]) assert.deepEqual(cli(args), whole, args.join(" "));
+  for (const command of COMMANDS) {
+    const help = cli(["help", command]);
+    assert.equal(help.status, 0, command);
+    assert.equal(help.stderr, "", command);
+    // The usage line of this command and of no other.
+    assert.match(help.stdout, new RegExp(`^  prefill-trace ${command} `, "m"), command);
+    for (const other of COMMANDS.filter((c) => c !== command)) {
+      assert.doesNotMatch(help.stdout, new RegExp(`^  prefill-trace ${other} `, "m"), `${command} help shows ${other}`);
+    }
+    // Anywhere after the command, whatever else was typed (even a bad value: help wins).
+    for (const args of [[command, "--help"], [command, "-h"], [command, "--prompt", "0x1", "-h"]]) {
+      assert.deepEqual(cli(args), help, args.join(" "));
+    }
+    // The help names where the docs live, with the repository's address (CMakeLists.txt's
+    // HOMEPAGE_URL), since the npm package ships only its README.
+    assert.match(help.stdout, /^Docs: .*\n  https:\/\/github\.com\/SemiAIFoundry\/prefill-trace /m);
+  }
+  // serve's help names its own flags and the scenario flags it takes; trace's none of serve's.
+  const serve = flagsNamed(cli(["serve", "--help"]).stdout);
+  const trace = flagsNamed(cli(["trace", "--help"]).stdout);
+  for (const flag of ["--policy", "--rate", "--requests", "--sweep-rates", "--model", "--hardware", "--csv"]) assert.ok(serve.has(flag), flag);
+  for (const flag of ["--attention-kernel", "--chunk", "--json"]) assert.ok(trace.has(flag), flag);
+  assert.ok(!trace.has("--policy"));
+  // The help and the parser agree: every flag serve's help names is one serve accepts (an
+  // unknown one would be "unknown option here"), and trace's likewise.
+  for (const [command, flags] of [["serve", serve], ["trace", trace]]) {
+    for (const flag of flags) {
+      if (["--help", "--version"].includes(flag)) continue;
+      assert.doesNotMatch(cli([command, flag, "1"]).stderr, /unknown option here/, `${command} ${flag}`);
+    }
+  }
+});
+
+test("--version and -V print the version; help for no command is refused", () => {
+  const version = cli(["--version"]);
+  assert.equal(version.status, 0);
+  assert.match(version.stdout, /^prefill-trace \d+\.\d+\.\d+\n$/);
+  assert.deepEqual(cli(["-V"]), version);
+  assert.deepEqual(cli(["help", "bogus"]), { status: 2, signal: null, stdout: "", stderr: 'prefill-trace: help: unknown command "bogus"; see --help\n' });
+  assert.deepEqual(cli(["bogus", "--help"]), { status: 2, signal: null, stdout: "", stderr: 'prefill-trace: unknown command "bogus"; see --help\n' });
+});
+
+test("serve --csv with a rate sweep is refused by name (one rate's requests per CSV), from a flag or a file", () => {
+  const serving = ["--rate", "5", "--requests", "10", "--prompt", "512", "--output", "16"];
+  const flag = cli(["serve", ...serving, "--sweep-rates", "1,2", "--csv"]);
+  assert.equal(flag.status, 2);
+  assert.equal(flag.stdout, "");
+  assert.match(flag.stderr, /^prefill-trace: --sweep-rates: --csv prints the requests of one rate; give --json or --table/);
+  const file = path.join(scratch, "sweep.json");
+  writeFileSync(file, JSON.stringify({ model: "llama-3.1-8b", serving: { rate: 5, requests: 10, prompt: 512, output: 16, sweep_rates: [1, 2] } }));
+  assert.match(cli(["serve", "--scenario", file, "--csv"]).stderr, /sweep\.json: \/serving\/sweep_rates: --csv prints the requests of one rate/);
+  // Without --csv the sweep runs: its JSON has one point per rate given (two here).
+  const json = JSON.parse(cli(["serve", ...serving, "--sweep-rates", "1,2", "--json"]).stdout);
+  assert.equal(json.sweep?.length ?? json.rate_sweep?.length, 2, Object.keys(json).join(" "));
+});

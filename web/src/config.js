@@ -16,43 +16,59 @@ export const ATLAS_EXPLORE_URL = 'https://semiaifoundry.com/ai-atlas/#';
 export const ATLAS_LICENSES_URL = 'https://semiaifoundry.com/ai-atlas/licenses.html';
 
 /**
- * The files the element fetches from its own folder, each written as
+ * The files the element loads from its own folder, each written as
  * `new URL('<literal>', import.meta.url)` relative to app.js in the built element (esbuild keeps
- * the expression as written): a bundler that takes app.js into its build (webpack 5, Vite, Parcel)
- * sees the literal, emits the file and rewrites the address, so a host needs no copy step and no
- * loader configuration. Unbundled, each resolves next to app.js. (A bare `import.meta.url`, or a
- * folder such as './', would be baked in as the build machine's path by webpack.)
+ * the expression as written): a bundler that takes app.js into its build (webpack 5, Vite, Parcel,
+ * Next.js) sees the literal, emits the file and rewrites the address, so a host needs no copy
+ * step and no loader configuration. Unbundled, each resolves next to app.js. (A bare
+ * `import.meta.url`, or a folder such as './', would be baked in as the build machine's path by
+ * webpack.) The lesson data is not among them: app.js carries it (element/bundled-data.js), so no
+ * bundler turns it into a JS module (Parcel) or a `data:` URL (Vite under 4 KiB).
  */
 const BUNDLED = {
   'style.css': () => new URL('./style.css', import.meta.url),
   'katex/katex.min.css': () => new URL('./katex/katex.min.css', import.meta.url),
-  'lesson-data/prefill-resource-trace-a76d037833bd69f7.json': () =>
-    new URL('./lesson-data/prefill-resource-trace-a76d037833bd69f7.json', import.meta.url),
-  'lesson-data/prefill-resource-trace.equations.json': () =>
-    new URL('./lesson-data/prefill-resource-trace.equations.json', import.meta.url),
-  'lesson-data/related-lessons.json': () => new URL('./lesson-data/related-lessons.json', import.meta.url),
   'chunks/serving-worker.js': () => new URL('./chunks/serving-worker.js', import.meta.url),
   // The .wasm the serving Worker fetches (the ES-module engine's own, the same file: a bundler
   // emits it once).
   'wasm/prefill_trace.wasm': () => new URL('./wasm/prefill_trace.wasm', import.meta.url),
 };
 
-/** The folder app.js was loaded from (the folder of its style sheet, wherever a bundler put it). */
-export const BUNDLE_BASE = new URL('.', BUNDLED['style.css']());
+/**
+ * A bundler's rewrite of `new URL(…, import.meta.url)` as an absolute URL. Next.js (webpack's
+ * `url: 'relative'` and Turbopack) rewrites it to a URL-like object whose href is a path
+ * ("/_next/static/media/style.….css"): a relative address the browser resolves against the
+ * document, as done here. (Used as a base, such an object threw "Invalid base URL".)
+ */
+export function absoluteUrl(url) {
+  return new URL(String(url), globalThis.document?.baseURI);
+}
+
+let bundleBase = null;
+
+/**
+ * The folder app.js was loaded from (the folder of its style sheet, wherever a bundler put it);
+ * computed when first asked, in the browser (under Node, where a server imports the element,
+ * a relative rewrite has nothing to resolve against).
+ */
+function bundleBaseUrl() {
+  bundleBase ??= new URL('.', absoluteUrl(BUNDLED['style.css']()));
+  return bundleBase;
+}
 
 let documentAssetBase = null;
 
 /**
  * The asset base every element uses unless its `asset-base` attribute names another:
- * `PrefillTraceLesson.assetBase` when set (resolved against the page), else BUNDLE_BASE.
+ * `PrefillTraceLesson.assetBase` when set (resolved against the page), else app.js's folder.
  */
 export function defaultAssetBase() {
-  return documentAssetBase ?? BUNDLE_BASE;
+  return documentAssetBase ?? bundleBaseUrl();
 }
 
 /** True when `base` is app.js's own folder: its files come from BUNDLED, as the bundler placed them. */
 export function isBundledBase(base) {
-  return base.href === BUNDLE_BASE.href;
+  return base.href === bundleBaseUrl().href;
 }
 
 /** Sets (or with null, clears) the document-wide asset base; relative values resolve against the page. */
@@ -128,11 +144,14 @@ export function folderUrl(base, what = 'asset-base') {
  * from BUNDLED when `base` is app.js's own folder, so a bundler's address wins.
  */
 export function assetUrl(path, base = defaultAssetBase()) {
-  if (isBundledBase(base) && Object.hasOwn(BUNDLED, path)) return BUNDLED[path]();
+  if (isBundledBase(base) && Object.hasOwn(BUNDLED, path)) return absoluteUrl(BUNDLED[path]());
   return new URL(path, base);
 }
 
-/** Data files, relative to app.js; build-site copies lesson-data/ byte for byte. */
+/**
+ * Data files, relative to app.js; build-site copies lesson-data/ byte for byte, and app.js
+ * carries the three (element/bundled-data.js) for its own folder.
+ */
 export const DEFAULT_LESSON_PATH = 'lesson-data/prefill-resource-trace-a76d037833bd69f7.json';
 export const EQUATIONS_PATH = 'lesson-data/prefill-resource-trace.equations.json';
 export const RELATED_LESSONS_PATH = 'lesson-data/related-lessons.json';

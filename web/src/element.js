@@ -17,7 +17,7 @@
 // part could not be shown (the rest still is; `prefill-trace-error` names the part). A change
 // of `lesson-src`, `view`, `storage`, `sync-url` or `asset-base` makes a new rendering (the
 // scenario and in-memory answers carry over); `theme` and `header` only restyle; `scenario` updates the
-// explorer in place. Removing the element releases everything it holds (element/mount.js).
+// explorer in place, unless it equals the host's last value (host-owned: see the setter). Removing the element releases everything it holds (element/mount.js).
 
 import { LESSON_TIMEOUT_MS, MAX_LESSON_BYTES, SHADOW_STYLESHEET, defaultAssetBase, folderUrl, setDefaultAssetBase } from './config.js';
 import { h } from './dom.js';
@@ -85,6 +85,9 @@ export class PrefillTraceLesson extends ElementBase {
   #scenario = null;
   #answers = null;
   #reflecting = false;
+  // The last scenario the host set (attribute or property), as canonical JSON: setting an equal
+  // one again changes nothing (#hostScenarioSet).
+  #hostScenario = null;
 
   // The lesson built into the page (a declarative shadow root, prerendered.js), until the
   // first rendering takes it over.
@@ -111,7 +114,7 @@ export class PrefillTraceLesson extends ElementBase {
     if (RELOADING.has(name)) {
       this.#render();
     } else if (name === 'scenario' && !this.#reflecting) {
-      this.#applyScenarioText(value);
+      this.#hostScenarioSet(value);
     }
   }
 
@@ -186,8 +189,15 @@ export class PrefillTraceLesson extends ElementBase {
     return live ? JSON.stringify(live) : this.getAttribute('scenario') ?? '';
   }
 
+  /**
+   * Sets the explorer's scenario (JSON text, or an object, serialized). A value equal to the last
+   * one the host set (as canonical JSON: key order and spacing aside) changes nothing, so a host
+   * that sets it on every render (React, Vue: a new object each time) keeps the reader's edits;
+   * a different value replaces them.
+   */
   set scenario(value) {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (this.#hostScenario !== null && canonicalJson(text) === this.#hostScenario) return;
     this.setAttribute('scenario', text);
   }
 
@@ -275,7 +285,7 @@ export class PrefillTraceLesson extends ElementBase {
     );
     this.#mount = mount;
     if (this.#scenario) mount.setScenario(this.#scenario);
-    else if (this.hasAttribute('scenario')) this.#applyScenarioText(this.getAttribute('scenario'));
+    else if (this.hasAttribute('scenario')) this.#hostScenarioSet(this.getAttribute('scenario'));
     this.#settle(mount.run(styled), { mount, root, styled, generation, view });
   }
 
@@ -348,6 +358,17 @@ export class PrefillTraceLesson extends ElementBase {
     dispatch(this, name, detail);
   }
 
+  /**
+   * A scenario the host set: shown unless it equals (canonical JSON) the last one the host set,
+   * which the reader may have edited since.
+   */
+  #hostScenarioSet(text) {
+    const canonical = canonicalJson(text ?? '');
+    if (canonical === this.#hostScenario) return;
+    this.#hostScenario = canonical;
+    this.#applyScenarioText(text);
+  }
+
   /** A host-set `scenario`: parsed, then shown in the explorer (or kept for it). */
   #applyScenarioText(text) {
     if (text === null || text.trim() === '') return;
@@ -377,4 +398,23 @@ export class PrefillTraceLesson extends ElementBase {
     }
     this.#scenario = parsed;
   }
+}
+
+/**
+ * `text` as canonical JSON (object keys sorted at every depth, no spacing), to tell whether two
+ * host values are the same scenario; text that is not JSON stays as it is (it cannot equal
+ * canonical JSON).
+ */
+function canonicalJson(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const sorted = (v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((key) => [key, sorted(v[key])]))
+      : Array.isArray(v) ? v.map(sorted) : v;
+  return JSON.stringify(sorted(value));
 }

@@ -10,6 +10,7 @@ const scenario = { model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: 4
 
 function App() {
   const [kvBytes, setKvBytes] = useState(null);
+  const [theme, setTheme] = useState("light");
   useEffect(() => {
     PrefillTrace().then((engine) => {
       const result = engine.computeTrace(JSON.stringify(scenario));
@@ -20,7 +21,10 @@ function App() {
     <main>
       <h1>Prefill on an H100</h1>
       <p id="kv">{kvBytes === null ? "computing…" : `KV cache: ${kvBytes} bytes`}</p>
-      <prefill-trace-lesson view="explorer" storage="none" scenario={scenario}
+      <button id="theme" onClick={() => setTheme(theme === "light" ? "dark" : "light")}>Theme: {theme}</button>
+      {/* An inline object, new on every render: the element keeps the reader's edits while the
+          host's value stays equal (scenario is host-owned), and shows a different one. */}
+      <prefill-trace-lesson view="explorer" storage="none" theme={theme} scenario={{ ...scenario }}
         onprefill-trace-ready={(event) => console.log("ready:", event.detail.lessonId)} />
     </main>
   );

@@ -16,8 +16,9 @@
 //   says so and the rest is drawn.
 // Every fetch follows the element's AbortSignal, so a removed element stops its downloads.
 
-import { addressText } from '../config.js';
+import { addressText, assetUrl, isBundledBase } from '../config.js';
 import { checkIntegrity, decodeLessonBytes } from '../lesson-file.js';
+import { BUNDLED_DATA } from './bundled-data.js';
 
 /** A failure of one part of the element: a title for the reader, a detail that says why. */
 export class PartError extends Error {
@@ -105,6 +106,29 @@ async function readLimited(response, maxBytes, tooLarge) {
 }
 
 /**
+ * The element's own data file `path` as app.js carries it (bundled-data.js), when `url` is that
+ * file's address under `base` and `base` is app.js's own folder; else undefined (it is fetched).
+ */
+export function carriedData(path, url, base) {
+  if (!BUNDLED_DATA || !isBundledBase(base) || url.href !== assetUrl(path, base).href) return undefined;
+  return BUNDLED_DATA[path];
+}
+
+/**
+ * The bytes a `data:` URL holds (RFC 2397: base64, or percent-encoded text), read here rather
+ * than fetched: a bundler may inline a small file so, and a strict CSP (`connect-src 'self'`,
+ * `font-src 'self'`) refuses to load data: addresses.
+ * @returns {ArrayBuffer}
+ */
+export function dataUrlBytes(href) {
+  const comma = href.indexOf(',');
+  if (!href.startsWith('data:') || comma < 0) throw new TypeError('not a data: URL');
+  const body = href.slice(comma + 1);
+  if (/;base64$/i.test(href.slice(0, comma))) return Uint8Array.from(atob(decodeURIComponent(body)), (c) => c.charCodeAt(0)).buffer;
+  return new TextEncoder().encode(decodeURIComponent(body)).buffer;
+}
+
+/**
  * The lesson file's text, after its integrity check (when its name carries a SHA-256 prefix)
  * and a decoding that keeps its bytes' meaning (see lesson-file.js).
  * @param {URL} url           same-origin address (assertSameOrigin)
@@ -155,6 +179,15 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin 
   } finally {
     limit.done();
   }
+  return { ...(await lessonFromBytes(url, bytes)), finalUrl };
+}
+
+/**
+ * The lesson file's text from its bytes (fetched, or carried by app.js for `url`, its address
+ * beside app.js): integrity-checked against the published name, then decoded.
+ * @returns {Promise<{text: string, integrity: object}>}
+ */
+export async function lessonFromBytes(url, bytes) {
   // The hash is taken over the bytes as served, before anything is decoded.
   const integrity = await checkIntegrity(url, bytes);
   if (integrity.status === 'mismatch') {
@@ -167,7 +200,7 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin 
   }
   const decoded = decodeLessonBytes(bytes);
   if (!decoded.ok) throw new PartError('This lesson file is not valid', decoded.error);
-  return { text: decoded.text, integrity, finalUrl };
+  return { text: decoded.text, integrity };
 }
 
 /**

@@ -35,7 +35,7 @@ import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } fro
 import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
 import { answerQuiz } from '../quiz.js';
 import { DEFAULTS, scenarioJson, scenarioObject, scenarioShapeError, stateFromScenario, toQuery } from '../scenario.js';
-import { PartError, assertSameOrigin, describe, fetchLesson, fetchOptionalJson } from './loading.js';
+import { PartError, assertSameOrigin, carriedData, describe, fetchLesson, fetchOptionalJson, lessonFromBytes } from './loading.js';
 import { loadKatexStyles } from './styles.js';
 import { nextTask } from '../explorer/scheduling.js';
 import { PLANS } from './plan.js';
@@ -316,20 +316,30 @@ export class Mount {
     const signal = this.signal;
     try {
       this.#lessonUrl = this.#lessonAddress();
-      this.#lessonFile = fetchLesson(this.#lessonUrl, { timeoutMs, maxBytes, signal, ownOrigin: this.#ownOrigin(this.#lessonUrl) });
+      // The element's own lesson (no lesson-src, no ?lesson=) as app.js carries it, if it does.
+      const carried = this.#lessonSource() ? undefined : carriedData(DEFAULT_LESSON_PATH, this.#lessonUrl, base);
+      const url = this.#lessonUrl;
+      this.#lessonFile =
+        carried === undefined
+          ? fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin: this.#ownOrigin(url) })
+          : lessonFromBytes(url, new TextEncoder().encode(carried)).then((file) => ({ ...file, finalUrl: url }));
     } catch (error) {
       this.#lessonFile = Promise.reject(error);
     }
     this.#lessonFile.catch(() => {}); // awaited when placed, after the explorer is drawn
-    const companion = (url) => fetchOptionalJson(url, { signal, timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: this.#ownOrigin(url) });
+    const companion = (url, path) => {
+      const json = carriedData(path, url, base);
+      if (json !== undefined) return Promise.resolve({ json });
+      return fetchOptionalJson(url, { signal, timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: this.#ownOrigin(url) });
+    };
     let equations;
     try {
-      equations = companion(this.#equationsUrl());
+      equations = companion(this.#equationsUrl(), EQUATIONS_PATH);
     } catch (error) {
       // An address that is no URL (equations-src="http://["): the equations alone go without.
       equations = Promise.resolve({ json: null, problem: describe(error) });
     }
-    this.#companions = Promise.all([equations, companion(assetUrl(RELATED_LESSONS_PATH, base))]);
+    this.#companions = Promise.all([equations, companion(assetUrl(RELATED_LESSONS_PATH, base), RELATED_LESSONS_PATH)]);
     // The lesson built into the page, if it is this view's and this file's: adopted, not redrawn.
     this.#adopting = view === 'full' && rendersFile(prerendered, this.#lessonUrl) ? prerendered : null;
   }
@@ -471,10 +481,16 @@ export class Mount {
     return url.origin === window.location.origin ? url : assetUrl(EQUATIONS_PATH, base);
   }
 
+  /** The lesson file a host or the URL names (`?lesson=` when the element owns the URL, else `lesson-src`), or null. */
+  #lessonSource() {
+    const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
+    return requested || this.#options.lessonSrc || null;
+  }
+
   /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
   #lessonAddress() {
     const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
-    const source = requested || this.#options.lessonSrc;
+    const source = this.#lessonSource();
     let url;
     try {
       url = source ? fetchableUrl(source, requested ? '?lesson=' : 'lesson-src') : assetUrl(DEFAULT_LESSON_PATH, this.#options.base);

@@ -2,7 +2,8 @@
 // added only when an equation is typeset (its fonts go to the document once, because Chromium
 // ignores @font-face inside a shadow root; see katex-fonts.js).
 
-import { KATEX_STYLESHEET, assetUrl, isBundledBase } from '../config.js';
+import { KATEX_STYLESHEET, absoluteUrl, assetUrl, isBundledBase } from '../config.js';
+import { dataUrlBytes } from './loading.js';
 import { h } from '../dom.js';
 import { KATEX_FONTS } from '../katex-fonts.js';
 
@@ -30,8 +31,11 @@ function ensureDocumentFonts(base) {
       return documentFonts;
     }
     for (const [family, style, weight, file, bundled] of KATEX_FONTS) {
-      const url = isBundledBase(base) ? bundled() : assetUrl(`katex/fonts/${file}`, base);
-      document.fonts.add(new FontFace(family, `url("${url.href}") format("woff2")`, { style, weight, display: 'block' }));
+      const url = isBundledBase(base) ? absoluteUrl(bundled()) : assetUrl(`katex/fonts/${file}`, base);
+      // A font a bundler inlined (Vite: under 4 KiB) is handed over as its bytes: loading a
+      // data: URL would need `font-src data:`, which a strict CSP does not grant.
+      const source = url.protocol === 'data:' ? dataUrlBytes(url.href) : `url("${url.href}") format("woff2")`;
+      document.fonts.add(new FontFace(family, source, { style, weight, display: 'block' }));
     }
   }
   return documentFonts;
