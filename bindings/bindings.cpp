@@ -152,6 +152,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function(
       "scenarioFields", +[] { return api::scenario_fields(); });
   function(
+      "servingFields", +[] { return api::serving_fields(); });
+  function(
       "bundledLessonText", +[] { return std::string(api::bundled_lesson_text()); });
   function(
       "loadLesson", +[](const std::string& text) { return api::load_lesson(text); });

@@ -129,6 +129,46 @@ export interface ScenarioInput {
   tensor_parallel?: number;
 }
 
+/**
+ * The `serving` object `simulateServing` and `prefill-trace serve --scenario` read
+ * (docs/serving.md, "Input"; ranges, defaults and CLI flags: `servingFields()`). rate, requests,
+ * prompt and output are required unless `rows` are given; a key not listed here is refused by
+ * its JSON path.
+ */
+export interface ServingInput {
+  policy?: "prefill-first" | "chunked" | "disaggregated";
+  rate?: number;
+  requests?: number;
+  seed?: number;
+  /** A token count, or "fixed:T", "uniform:A:B", "lognormal:MEAN:SIGMA". */
+  prompt?: number | string;
+  output?: number | string;
+  /** "poisson" or "gamma:CV". */
+  arrival?: string;
+  /** [arrival_seconds, prompt_tokens, output_tokens] per request, in arrival order. */
+  rows?: [number, number, number][];
+  prefix_hit?: number;
+  token_budget?: number;
+  max_batch?: number;
+  max_queue?: number;
+  prefill_devices?: number;
+  decode_devices?: number;
+  prefill_tensor_parallel?: number;
+  decode_tensor_parallel?: number;
+  ttft_slo?: number;
+  tpot_slo?: number;
+  attainment?: number;
+  goodput?: boolean;
+  goodput_tolerance?: number;
+  sweep_rates?: number[];
+  timeline_points?: number;
+}
+
+/** A scenario with its serving workload: what `simulateServing` takes (as JSON text). */
+export interface ServingScenarioInput extends ScenarioInput {
+  serving: ServingInput;
+}
+
 /** A model shape object: without `preset`, layers, d_model, query_heads, d_ff and vocab are required. */
 export interface ModelShapeInput {
   preset?: string;
@@ -215,7 +255,8 @@ export interface ScenarioField {
     | "preset"
     | "named_numbers"
     | "object"
-    | "list";
+    | "list"
+    | "length";
   /** null: required, derived (`docs` says how) or unset (a null efficiency). */
   default: number | string | boolean | null;
   /** Bounds of a numeric kind (`zero_or_number`: 0, or from min to max; `named_numbers`: each number); null otherwise. */
@@ -246,6 +287,24 @@ export interface ScenarioFields {
   hardware: ScenarioField[];
   model: ScenarioField[];
   scenario: ScenarioField[];
+}
+
+/** One field of the serving object, as `JSON.parse(servingFields()).serving` lists it. */
+export interface ServingField extends ScenarioField {
+  /** The CLI flag of `prefill-trace serve` that sets it ("--rate"), "" when only a scenario file can. */
+  flag: string;
+  /** min itself is refused: the range is "> min and ≤ max". */
+  min_exclusive: boolean;
+}
+
+/**
+ * `JSON.parse(servingFields())`: the serving object's fields (docs/serving.md, "Input") and the
+ * CLI spellings kept beside their flags (`--prompt T` for `--prompt-length`), each read as a
+ * number or as text.
+ */
+export interface ServingFields {
+  aliases: { flag: string; key: string; kind: "number" | "text" }[];
+  serving: ServingField[];
 }
 
 /** The trace document (docs/trace-json.md): `JSON.parse(computeTrace(s).json)`. Keys print sorted. */
@@ -575,6 +634,12 @@ export interface PrefillTraceModule {
    * page's label and hint, a line of docs. Cannot fail; arguments are ignored.
    */
   scenarioFields(): string;
+  /**
+   * The serving object's input fields as JSON text (`ServingFields`): as `scenarioFields()`'s,
+   * plus each field's CLI flag, and the older flag spellings kept. Cannot fail; arguments are
+   * ignored.
+   */
+  servingFields(): string;
   /**
    * The trace's operators as CSV (RFC 4180, CRLF; columns in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "CSV"),
    * byte for byte what `prefill-trace trace --csv` prints for the same scenario.

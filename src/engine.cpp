@@ -11,6 +11,7 @@
 #include "quiz.hpp"
 #include "scenario.hpp"
 #include "scenario_fields.hpp"
+#include "serving_fields.hpp"
 #include "serving_json.hpp"
 #include "trace.hpp"
 #include "trace_figures.hpp"
@@ -69,6 +70,10 @@ std::string figures_layout() {
 
 std::string scenario_fields() {
   return scenario_fields_json();
+}
+
+std::string serving_fields() {
+  return serving_fields_json();
 }
 
 std::string_view version() {

@@ -70,6 +70,12 @@ std::string figures_layout();
 /// default, min, max, nullable, required, choices: [{value, label}], unit, symbol, label, hint,
 /// docs}: what the page's controls are built from.
 std::string scenario_fields();
+/// The serving object's input fields as JSON (docs/serving.md, "Input"): {"serving": [field…],
+/// "aliases": [{flag, key, kind}]}, each field as scenario_fields() writes one plus `flag` (the
+/// CLI flag that sets it, "" when only a scenario file can) and `min_exclusive` (min itself is
+/// refused); aliases are older CLI spellings kept (kind "number" or "text": how the value is
+/// read). What the CLI's serve flags and the page's Under-load controls are built from.
+std::string serving_fields();
 
 /// The lesson file compiled into the engine, byte for byte, and its published name.
 std::string_view bundled_lesson_text();

@@ -122,6 +122,7 @@ export class Engine {
   #codes;
   #layout;
   #fields;
+  #servingFields;
 
   constructor(module) {
     this.#module = module;
@@ -215,6 +216,22 @@ export class Engine {
   scenarioFields() {
     this.#fields ??= JSON.parse(this.#module.scenarioFields());
     return this.#fields;
+  }
+
+  /**
+   * The serving object's input fields (docs/serving.md, "Input"): `{serving, aliases}`, rows as
+   * scenarioFields()'s plus `flag`, parsed once; null when the module has none. What the
+   * Under-load controls take their labels and hints from.
+   */
+  servingFields() {
+    if (this.#servingFields === undefined) {
+      try {
+        this.#servingFields = JSON.parse(this.#module.servingFields());
+      } catch {
+        this.#servingFields = null;
+      }
+    }
+    return this.#servingFields;
   }
 
   /**
