@@ -77,7 +77,7 @@ LengthDistribution read_length(const Fields& fields, const ScenarioField& row) {
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const auto number = parse_decimal(parts[i]);
     if (!number) {
-      errors.fail(ErrorCode::out_of_range, where, "\"" + parts[i] + "\" " + number.error());
+      errors.fail(ErrorCode::out_of_range, where, quoted_excerpt(parts[i]) + " " + number.error());
       return dist;
     }
     numbers.push_back(*number);
@@ -107,9 +107,9 @@ LengthDistribution read_length(const Fields& fields, const ScenarioField& row) {
     dist.a = numbers[0];
     dist.b = numbers[1];
   } else {
-    errors.fail(
-        ErrorCode::unknown_name, where,
-        "\"" + value.get<std::string>() + "\" is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
+    errors.fail(ErrorCode::unknown_name, where,
+                quoted_excerpt(value.get<std::string>()) +
+                    " is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
   }
   return dist;
 }
@@ -126,7 +126,7 @@ void read_arrival(const Fields& fields, ServingConfig& config) {
     fields.errors().fail(cv ? ErrorCode::out_of_range : ErrorCode::unknown_name,
                          fields.path("arrival"),
                          "must be poisson or gamma:CV with 0 < CV ≤ " +
-                             number_text(limits::max_arrival_cv) + ", not \"" + text + "\"");
+                             number_text(limits::max_arrival_cv) + ", not " + quoted_excerpt(text));
     return;
   }
   config.arrival = ArrivalKind::gamma;
@@ -272,7 +272,7 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
   }
   if (!policy_row.has_choice(policy)) {
     errors.fail(ErrorCode::unknown_name, fields.path("policy"),
-                "must be prefill-first, chunked or disaggregated, not \"" + policy + "\"");
+                "must be prefill-first, chunked or disaggregated, not " + quoted_excerpt(policy));
   }
   read_rows(fields, config);
   const bool rows = !config.rows.empty();

@@ -619,7 +619,7 @@ json serving_value_of(const ServingFlag& spec, const std::string& value) {
 }
 
 int run_serve(const Args& args) {
-  if (!args.positional.empty()) fail("serve: unexpected argument \"" + args.positional[0] + "\"");
+  if (!args.positional.empty()) fail("serve: unexpected argument " + typed(args.positional[0]));
   const Format format = output_format(args, "serve");
   refuse_flags_of_one_key(args);
   ScenarioInput input = scenario_input(args, true);
