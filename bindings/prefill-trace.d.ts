@@ -307,6 +307,131 @@ export interface ServingFields {
   serving: ServingField[];
 }
 
+/** A per-request figure's mean and nearest-rank percentiles; null when no finished request has it. */
+export interface ServingSummary {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+/** One run of a sweep (`sweep_rates`): the figures of attainment against rate. */
+export interface ServingSweepPoint {
+  busy_fraction: number;
+  completed_requests: number;
+  e2e_seconds: ServingSummary | null;
+  overloaded: boolean;
+  rate_requests_per_second: number;
+  slo_attainment: number | null;
+  tbt_max_seconds: ServingSummary | null;
+  throughput_requests_per_second: number;
+  tpot_seconds: ServingSummary | null;
+  ttft_seconds: ServingSummary | null;
+}
+
+/**
+ * The serving report (docs/serving.md, "Output"): `JSON.parse(simulateServing(s).json)`,
+ * written from src/serving_schema.hpp; times in seconds. Keys print sorted.
+ */
+export interface ServingReport {
+  busy_fraction: number;
+  completed_requests: number;
+  decode_busy_fraction: number;
+  decode_instance_devices: number;
+  devices: number;
+  /** 101 nearest-rank quantiles (0 %, 1 %, …, 100 %); null without finished requests. */
+  distributions: {
+    tpot_seconds: number[] | null;
+    ttft_seconds: number[] | null;
+  };
+  e2e_seconds: ServingSummary | null;
+  /** With `goodput: true`: the search, every run of it by rate. */
+  goodput?: {
+    bounded: boolean;
+    probes: {
+      overloaded: boolean;
+      rate_requests_per_second: number;
+      slo_attainment: number;
+    }[];
+    target: number;
+    tolerance: number;
+  };
+  /** With `goodput: true`; null when the search is unbounded. */
+  goodput_per_device?: number | null;
+  goodput_requests_per_second?: number | null;
+  hardware: string;
+  iterations: number;
+  kv_bytes_per_token: number;
+  kv_capacity_tokens: number;
+  kv_transfer_bytes_per_token: number;
+  model: string;
+  overload: {
+    completed_requests: number;
+    queued_requests: number;
+    reason: string;
+    simulated_seconds: number;
+  } | null;
+  overloaded: boolean;
+  policy: "prefill-first" | "chunked" | "disaggregated";
+  precision: string;
+  prefill_busy_fraction: number;
+  prefill_instance_devices: number;
+  queue_seconds: ServingSummary | null;
+  requests: number;
+  /** The input with every default filled in; lengths and arrival as text ("rows" with rows). */
+  serving: {
+    arrival: string;
+    attainment: number;
+    decode_devices: number;
+    decode_tensor_parallel: number;
+    goodput: boolean;
+    goodput_tolerance: number;
+    max_batch: number;
+    max_queue: number;
+    output: string;
+    policy: "prefill-first" | "chunked" | "disaggregated";
+    prefill_devices: number;
+    prefill_tensor_parallel: number;
+    prefix_hit: number;
+    prompt: string;
+    rate: number | null;
+    requests: number;
+    seed: number | null;
+    timeline_points: number;
+    token_budget: number;
+    tpot_slo: number | null;
+    ttft_slo: number | null;
+  };
+  simulated_seconds: number;
+  slo_attainment: number | null;
+  /** With `sweep_rates`: one run per rate. */
+  sweep?: ServingSweepPoint[];
+  tbt_max_seconds: ServingSummary | null;
+  throughput_requests_per_second: number;
+  throughput_tokens_per_second: number;
+  /** Columns at `timeline_points` equal steps of simulated time. */
+  timeline: {
+    busy_fraction: number[];
+    decode_tokens: number[];
+    prefill_tokens: number[];
+    queued: number[];
+    running: number[];
+    step_seconds: number;
+    time_seconds: number[];
+  };
+  timing: string;
+  tpot_seconds: ServingSummary | null;
+  ttft_seconds: ServingSummary | null;
+}
+
+/** The serving report as JSON text (`ServingReport`), or an error. */
+export interface ServingResult extends Refusal {
+  ok: boolean;
+  error: string;
+  /** `JSON.parse(json)` is a `ServingReport`; "" when ok is false. */
+  json: string;
+}
+
 /** The trace document (docs/trace-json.md): `JSON.parse(computeTrace(s).json)`. Keys print sorted. */
 export interface TraceDocument {
   assumptions: string[];
@@ -675,7 +800,7 @@ export interface PrefillTraceModule {
    * to bound it, `goodput.bounded` false), byte for byte what
    * `prefill-trace serve --json` prints for the same input. Deterministic for a seed.
    */
-  simulateServing(scenarioJson: string): JsonResult;
+  simulateServing(scenarioJson: string): ServingResult;
 }
 
 /**

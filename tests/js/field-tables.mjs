@@ -1,6 +1,6 @@
-// What the field-table tests (scenario-fields.test.mjs, serving-fields.test.mjs) share: how a
-// docs table writes a value and a bound, how a doc's section and its tables are found, and how a
-// d.ts interface's members are read.
+// What the field-table and schema tests (scenario-fields, serving-fields, schema-docs,
+// serving-report) share: how a docs table writes a value and a bound, how a doc's section and its
+// tables are found, how a d.ts interface's members and paths are read, and a document's paths.
 import assert from "node:assert/strict";
 
 /** A value in a docs table: `"text"` or `2048`. */
@@ -39,3 +39,62 @@ export function members(dts, name) {
   }
   return out;
 }
+
+// The members of interface `rootName` of the d.ts, as paths from it ("/timeline/queued"):
+// nested object literals add a level, `Type[]` an array level, and a member typed by another
+// interface of the file (or a union of them) takes its members; an interface that extends
+// another of the file has the other's members too.
+export function declaredPaths(dts, rootName) {
+  const interfaces = new Map();
+  const bases = new Map();
+  for (const match of dts.matchAll(/^export interface (\w+)(?: extends (\w+))? \{\n([\s\S]*?)\n\}/gm)) {
+    interfaces.set(match[1], match[3].replace(/\/\*\*[\s\S]*?\*\//g, "").split("\n"));
+    if (match[2]) bases.set(match[1], match[2]);
+  }
+  const paths = new Set();
+  function expand(name, at, depth) {
+    assert.ok(depth < 8, `interface nesting at ${at}`);
+    if (interfaces.has(bases.get(name))) expand(bases.get(name), at, depth + 1);
+    const stack = [at];
+    for (const line of interfaces.get(name)) {
+      const member = line.match(/^\s*(\w+)\??: (.*)$/);
+      if (member) {
+        const [, key, type] = member;
+        const here = `${stack[stack.length - 1]}/${key}`;
+        paths.add(here);
+        if (type.startsWith("{") && !type.endsWith(";")) {
+          stack.push(here);
+        } else {
+          for (const other of type.replace(/[;[\]]|\| null/g, " ").split(/[\s|]+/)) {
+            if (interfaces.has(other)) expand(other, type.includes("[]") ? `${here}/*` : here, depth + 1);
+          }
+        }
+      } else if (/^\s*\}(\[\])?( \| null)?;$/.test(line)) {
+        const closed = stack.pop();
+        if (line.includes("[]")) {
+          // An array of object literals: its members were added without the array level.
+          for (const p of [...paths]) if (p.startsWith(`${closed}/`)) paths.add(p.replace(`${closed}/`, `${closed}/*/`));
+        }
+      }
+    }
+  }
+  expand(rootName, "", 0);
+  return paths;
+}
+
+
+// "/operators/*/hbm_bytes/kv" for every member of a parsed document (arrays' items as "*"),
+// except below the paths in `skip` (objects whose keys are data).
+export function documentPaths(node, at, out, skip = new Set()) {
+  if (skip.has(at)) return out;
+  if (Array.isArray(node)) {
+    for (const item of node) documentPaths(item, `${at}/*`, out, skip);
+  } else if (node !== null && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      out.add(`${at}/${key}`);
+      documentPaths(value, `${at}/${key}`, out, skip);
+    }
+  }
+  return out;
+}
+
