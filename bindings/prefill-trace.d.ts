@@ -26,6 +26,7 @@ export interface ErrorCodeValue<Name extends string = string> {
   /** The code's stable number (include/prefill_trace/result.hpp). */
   readonly value: number;
 }
+/** In the order of their numbers, as result.hpp's kErrorCodeNames (tests/js/error-codes.test.mjs). */
 export type ErrorCodeName =
   | "none" | "invalid_json" | "too_large" | "wrong_type" | "missing_field" | "unknown_field"
   | "out_of_range" | "unknown_name" | "incompatible" | "integrity" | "usage" | "io" | "internal";

@@ -39,6 +39,7 @@ Reply& refuse(Reply& reply, const Error& error) {
   reply.error = error.message;
   reply.code = error.code;
   reply.path = error.path;
+  reply.what = error.what;
   return reply;
 }
 

@@ -488,12 +488,10 @@ std::vector<std::string> scenario_options() {
   return options;
 }
 
-// A refused reply's error: code, path and message; error_at wrote the message as "path: what".
+// A refused reply's error: code, path, message and the problem without the path.
 template <typename Reply>
 Error reply_error(const Reply& reply) {
-  const std::string what =
-      reply.path.empty() ? reply.error : reply.error.substr(reply.path.size() + 2);
-  return Error{reply.error, reply.code, reply.path, what};
+  return Error{reply.error, reply.code, reply.path, reply.what};
 }
 
 // The output --json, --csv or --table (the default) asks for; two at once are refused.
