@@ -3,16 +3,11 @@
 #include <cstdio>
 
 namespace prefill_trace {
-namespace {
-
-// A bound as the serving reader has always printed it: up to 10 significant digits.
 std::string ten_digits(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.10g", value);
   return buffer;
 }
-
-}  // namespace
 
 std::string format_limit(double value) {
   if (value == std::floor(value) && std::fabs(value) < 1e15) {

@@ -50,6 +50,8 @@ class KnownKeys {
 /// 0.5" (bounds to 10 digits) — both kept, since callers' logs and tests quote them.
 enum class RangeWording { bare, typed };
 
+/// A number as the serving reader's messages and echoes print it: up to 10 significant digits.
+std::string ten_digits(double value);
 /// A bound as an error prints it: whole numbers below 1e15 in full, others as %g.
 std::string format_limit(double value);
 /// "must be \"a\", \"b\" or \"c\"": a choice field's values, in the table's order.

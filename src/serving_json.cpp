@@ -21,12 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string number_text(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  return buffer;
-}
-
 // The `serving` object's members by their rows (serving_fields.hpp); the first problem is kept
 // (FirstError). Ranges are worded as this reader always has ("must be a number from …").
 Fields serving_fields_of(const json& object, FirstError& errors) {
@@ -103,7 +97,7 @@ LengthDistribution read_length(const Fields& fields, const ScenarioField& row) {
     else if (!(numbers[1] >= 0 && numbers[1] <= limits::max_length_sigma))
       errors.fail(
           ErrorCode::out_of_range, where,
-          "lognormal:MEAN:SIGMA needs SIGMA from 0 to " + number_text(limits::max_length_sigma));
+          "lognormal:MEAN:SIGMA needs SIGMA from 0 to " + ten_digits(limits::max_length_sigma));
     dist.a = numbers[0];
     dist.b = numbers[1];
   } else {
@@ -126,7 +120,7 @@ void read_arrival(const Fields& fields, ServingConfig& config) {
     fields.errors().fail(cv ? ErrorCode::out_of_range : ErrorCode::unknown_name,
                          fields.path("arrival"),
                          "must be poisson or gamma:CV with 0 < CV ≤ " +
-                             number_text(limits::max_arrival_cv) + ", not " + quoted_excerpt(text));
+                             ten_digits(limits::max_arrival_cv) + ", not " + quoted_excerpt(text));
     return;
   }
   config.arrival = ArrivalKind::gamma;
@@ -163,13 +157,13 @@ void read_rows(const Fields& fields, ServingConfig& config) {
     if (!(arrival >= 0 && arrival <= limits::max_arrival_seconds)) {
       errors.fail(
           ErrorCode::out_of_range, child_path(at, 0),
-          "arrival must be from 0 to " + number_text(limits::max_arrival_seconds) + " seconds");
+          "arrival must be from 0 to " + ten_digits(limits::max_arrival_seconds) + " seconds");
       return;
     }
     if (arrival < previous) {
       errors.fail(ErrorCode::out_of_range, child_path(at, 0),
-                  "arrives at " + number_text(arrival) + " s, before the row above (" +
-                      number_text(previous) + " s): rows must be in arrival order");
+                  "arrives at " + ten_digits(arrival) + " s, before the row above (" +
+                      ten_digits(previous) + " s): rows must be in arrival order");
       return;
     }
     const auto whole = [](double v, double max) {
@@ -223,16 +217,16 @@ void check_arrival_span(const Fields& fields, const ServingConfig& config) {
   const double floor = requests / limits::max_arrival_seconds;
   const std::string why = " requests/s: " + std::to_string(config.requests) +
                           " requests at a lower rate would arrive over more than a year (" +
-                          number_text(limits::max_arrival_seconds) + " s)";
+                          ten_digits(limits::max_arrival_seconds) + " s)";
   if (config.rate > 0 && requests / config.rate > limits::max_arrival_seconds) {
     fields.errors().fail(ErrorCode::out_of_range, fields.path("rate"),
-                         "must be at least " + number_text(floor) + why);
+                         "must be at least " + ten_digits(floor) + why);
     return;
   }
   for (std::size_t i = 0; i < config.sweep_rates.size(); ++i) {
     if (requests / config.sweep_rates[i] > limits::max_arrival_seconds) {
       fields.errors().fail(ErrorCode::out_of_range, child_path(fields.path("sweep_rates"), i),
-                           "must be at least " + number_text(floor) + why);
+                           "must be at least " + ten_digits(floor) + why);
       return;
     }
   }
@@ -352,18 +346,18 @@ Result<ServingRequest> parse_serving_request(std::string_view json_text) {
 std::string length_text(const LengthDistribution& d) {
   switch (d.kind) {
     case LengthDistribution::Kind::fixed:
-      return "fixed:" + number_text(d.a);
+      return "fixed:" + ten_digits(d.a);
     case LengthDistribution::Kind::uniform:
-      return "uniform:" + number_text(d.a) + ":" + number_text(d.b);
+      return "uniform:" + ten_digits(d.a) + ":" + ten_digits(d.b);
     case LengthDistribution::Kind::lognormal:
-      return "lognormal:" + number_text(d.a) + ":" + number_text(d.b);
+      return "lognormal:" + ten_digits(d.a) + ":" + ten_digits(d.b);
   }
   return "";
 }
 
 std::string arrival_text(const ServingConfig& c) {
   if (!c.rows.empty()) return "rows";
-  return c.arrival == ArrivalKind::poisson ? "poisson" : "gamma:" + number_text(c.arrival_cv);
+  return c.arrival == ArrivalKind::poisson ? "poisson" : "gamma:" + ten_digits(c.arrival_cv);
 }
 
 std::vector<double> quantile_curve(std::vector<double> values) {
