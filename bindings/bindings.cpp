@@ -117,21 +117,9 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   using emscripten::value_object;
 
   // Every reply's `code`: JS compares it with ErrorCode.unknown_field etc. (its `value` is the
-  // stable number of include/prefill_trace/result.hpp).
-  enum_<ErrorCode>("ErrorCode")
-      .value("none", ErrorCode::none)
-      .value("invalid_json", ErrorCode::invalid_json)
-      .value("too_large", ErrorCode::too_large)
-      .value("wrong_type", ErrorCode::wrong_type)
-      .value("missing_field", ErrorCode::missing_field)
-      .value("unknown_field", ErrorCode::unknown_field)
-      .value("out_of_range", ErrorCode::out_of_range)
-      .value("unknown_name", ErrorCode::unknown_name)
-      .value("incompatible", ErrorCode::incompatible)
-      .value("integrity", ErrorCode::integrity)
-      .value("usage", ErrorCode::usage)
-      .value("io", ErrorCode::io)
-      .value("internal", ErrorCode::internal);
+  // stable number of include/prefill_trace/result.hpp), registered from the one list of names.
+  enum_<ErrorCode> codes("ErrorCode");
+  for (const ErrorCodeEntry& entry : kErrorCodeNames) codes.value(entry.name, entry.code);
 
   reply_fields(value_object<api::LessonReply>("LessonResult"))
       .field("lessonJson", &api::LessonReply::lesson_json);
@@ -151,6 +139,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       "figuresLayout", +[] { return api::figures_layout(); });
   function(
       "scenarioFields", +[] { return api::scenario_fields(); });
+  function(
+      "servingFields", +[] { return api::serving_fields(); });
   function(
       "bundledLessonText", +[] { return std::string(api::bundled_lesson_text()); });
   function(

@@ -145,5 +145,9 @@
     var scenarioFields = Module["scenarioFields"];
     Module["scenarioFields"] = function () { return scenarioFields(); };
     Module["scenarioFields"].argCount = 0;
+    // servingFields() neither: the serving object's input fields (docs/serving.md, "Input").
+    var servingFields = Module["servingFields"];
+    Module["servingFields"] = function () { return servingFields(); };
+    Module["servingFields"].argCount = 0;
   });
 })();

@@ -26,6 +26,7 @@ export interface ErrorCodeValue<Name extends string = string> {
   /** The code's stable number (include/prefill_trace/result.hpp). */
   readonly value: number;
 }
+/** In the order of their numbers, as result.hpp's kErrorCodeNames (tests/js/error-codes.test.mjs). */
 export type ErrorCodeName =
   | "none" | "invalid_json" | "too_large" | "wrong_type" | "missing_field" | "unknown_field"
   | "out_of_range" | "unknown_name" | "incompatible" | "integrity" | "usage" | "io" | "internal";
@@ -129,6 +130,46 @@ export interface ScenarioInput {
   tensor_parallel?: number;
 }
 
+/**
+ * The `serving` object `simulateServing` and `prefill-trace serve --scenario` read
+ * (docs/serving.md, "Input"; ranges, defaults and CLI flags: `servingFields()`). rate, requests,
+ * prompt and output are required unless `rows` are given; a key not listed here is refused by
+ * its JSON path.
+ */
+export interface ServingInput {
+  policy?: "prefill-first" | "chunked" | "disaggregated";
+  rate?: number;
+  requests?: number;
+  seed?: number;
+  /** A token count, or "fixed:T", "uniform:A:B", "lognormal:MEAN:SIGMA". */
+  prompt?: number | string;
+  output?: number | string;
+  /** "poisson" or "gamma:CV". */
+  arrival?: string;
+  /** [arrival_seconds, prompt_tokens, output_tokens] per request, in arrival order. */
+  rows?: [number, number, number][];
+  prefix_hit?: number;
+  token_budget?: number;
+  max_batch?: number;
+  max_queue?: number;
+  prefill_devices?: number;
+  decode_devices?: number;
+  prefill_tensor_parallel?: number;
+  decode_tensor_parallel?: number;
+  ttft_slo?: number;
+  tpot_slo?: number;
+  attainment?: number;
+  goodput?: boolean;
+  goodput_tolerance?: number;
+  sweep_rates?: number[];
+  timeline_points?: number;
+}
+
+/** A scenario with its serving workload: what `simulateServing` takes (as JSON text). */
+export interface ServingScenarioInput extends ScenarioInput {
+  serving: ServingInput;
+}
+
 /** A model shape object: without `preset`, layers, d_model, query_heads, d_ff and vocab are required. */
 export interface ModelShapeInput {
   preset?: string;
@@ -217,7 +258,8 @@ export interface ScenarioField {
     | "preset"
     | "named_numbers"
     | "object"
-    | "list";
+    | "list"
+    | "length";
   /** null: required, derived (`docs` says how) or unset (a null efficiency). */
   default: number | string | boolean | null;
   /** Bounds of a numeric kind (`zero_or_number`: 0, or from min to max; `named_numbers`: each number); null otherwise. */
@@ -248,6 +290,149 @@ export interface ScenarioFields {
   hardware: ScenarioField[];
   model: ScenarioField[];
   scenario: ScenarioField[];
+}
+
+/** One field of the serving object, as `JSON.parse(servingFields()).serving` lists it. */
+export interface ServingField extends ScenarioField {
+  /** The CLI flag of `prefill-trace serve` that sets it ("--rate"), "" when only a scenario file can. */
+  flag: string;
+  /** min itself is refused: the range is "> min and ≤ max". */
+  min_exclusive: boolean;
+}
+
+/**
+ * `JSON.parse(servingFields())`: the serving object's fields (docs/serving.md, "Input") and the
+ * CLI spellings kept beside their flags (`--prompt T` for `--prompt-length`), each read as a
+ * number or as text.
+ */
+export interface ServingFields {
+  aliases: { flag: string; key: string; kind: "number" | "text" }[];
+  serving: ServingField[];
+}
+
+/** A per-request figure's mean and nearest-rank percentiles; null when no finished request has it. */
+export interface ServingSummary {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+/** One run of a sweep (`sweep_rates`): the figures of attainment against rate. */
+export interface ServingSweepPoint {
+  busy_fraction: number;
+  completed_requests: number;
+  e2e_seconds: ServingSummary | null;
+  overloaded: boolean;
+  rate_requests_per_second: number;
+  slo_attainment: number | null;
+  tbt_max_seconds: ServingSummary | null;
+  throughput_requests_per_second: number;
+  tpot_seconds: ServingSummary | null;
+  ttft_seconds: ServingSummary | null;
+}
+
+/**
+ * The serving report (docs/serving.md, "Output"): `JSON.parse(simulateServing(s).json)`,
+ * written from src/serving_schema.hpp; times in seconds. Keys print sorted.
+ */
+export interface ServingReport {
+  busy_fraction: number;
+  completed_requests: number;
+  decode_busy_fraction: number;
+  decode_instance_devices: number;
+  devices: number;
+  /** 101 nearest-rank quantiles (0 %, 1 %, …, 100 %); null without finished requests. */
+  distributions: {
+    tpot_seconds: number[] | null;
+    ttft_seconds: number[] | null;
+  };
+  e2e_seconds: ServingSummary | null;
+  /** With `goodput: true`: the search, every run of it by rate. */
+  goodput?: {
+    bounded: boolean;
+    probes: {
+      overloaded: boolean;
+      rate_requests_per_second: number;
+      slo_attainment: number;
+    }[];
+    target: number;
+    tolerance: number;
+  };
+  /** With `goodput: true`; null when the search is unbounded. */
+  goodput_per_device?: number | null;
+  goodput_requests_per_second?: number | null;
+  hardware: string;
+  iterations: number;
+  kv_bytes_per_token: number;
+  kv_capacity_tokens: number;
+  kv_transfer_bytes_per_token: number;
+  model: string;
+  overload: {
+    completed_requests: number;
+    queued_requests: number;
+    reason: string;
+    simulated_seconds: number;
+  } | null;
+  overloaded: boolean;
+  policy: "prefill-first" | "chunked" | "disaggregated";
+  precision: string;
+  prefill_busy_fraction: number;
+  prefill_instance_devices: number;
+  queue_seconds: ServingSummary | null;
+  requests: number;
+  /** The input with every default filled in; lengths and arrival as text ("rows" with rows). */
+  serving: {
+    arrival: string;
+    attainment: number;
+    decode_devices: number;
+    decode_tensor_parallel: number;
+    goodput: boolean;
+    goodput_tolerance: number;
+    max_batch: number;
+    max_queue: number;
+    output: string;
+    policy: "prefill-first" | "chunked" | "disaggregated";
+    prefill_devices: number;
+    prefill_tensor_parallel: number;
+    prefix_hit: number;
+    prompt: string;
+    rate: number | null;
+    requests: number;
+    seed: number | null;
+    timeline_points: number;
+    token_budget: number;
+    tpot_slo: number | null;
+    ttft_slo: number | null;
+  };
+  simulated_seconds: number;
+  slo_attainment: number | null;
+  /** With `sweep_rates`: one run per rate. */
+  sweep?: ServingSweepPoint[];
+  tbt_max_seconds: ServingSummary | null;
+  throughput_requests_per_second: number;
+  throughput_tokens_per_second: number;
+  /** Columns at `timeline_points` equal steps of simulated time. */
+  timeline: {
+    busy_fraction: number[];
+    decode_tokens: number[];
+    prefill_tokens: number[];
+    queued: number[];
+    running: number[];
+    step_seconds: number;
+    time_seconds: number[];
+  };
+  timing: string;
+  tpot_seconds: ServingSummary | null;
+  ttft_seconds: ServingSummary | null;
+}
+
+/** The serving report as JSON text (`ServingReport`), or an error. */
+export interface ServingResult extends Refusal {
+  ok: boolean;
+  error: string;
+  /** `JSON.parse(json)` is a `ServingReport`; "" when ok is false. */
+  json: string;
 }
 
 /** The trace document (docs/trace-json.md): `JSON.parse(computeTrace(s).json)`. Keys print sorted. */
@@ -581,6 +766,12 @@ export interface PrefillTraceModule {
    */
   scenarioFields(): string;
   /**
+   * The serving object's input fields as JSON text (`ServingFields`): as `scenarioFields()`'s,
+   * plus each field's CLI flag, and the older flag spellings kept. Cannot fail; arguments are
+   * ignored.
+   */
+  servingFields(): string;
+  /**
    * The trace's operators as CSV (RFC 4180, CRLF; columns in https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "CSV"),
    * byte for byte what `prefill-trace trace --csv` prints for the same scenario.
    */
@@ -615,7 +806,7 @@ export interface PrefillTraceModule {
    * to bound it, `goodput.bounded` false), byte for byte what
    * `prefill-trace serve --json` prints for the same input. Deterministic for a seed.
    */
-  simulateServing(scenarioJson: string): JsonResult;
+  simulateServing(scenarioJson: string): ServingResult;
 }
 
 /**

@@ -11,6 +11,7 @@
 #include "quiz.hpp"
 #include "scenario.hpp"
 #include "scenario_fields.hpp"
+#include "serving_fields.hpp"
 #include "serving_json.hpp"
 #include "trace.hpp"
 #include "trace_figures.hpp"
@@ -38,6 +39,7 @@ Reply& refuse(Reply& reply, const Error& error) {
   reply.error = error.message;
   reply.code = error.code;
   reply.path = error.path;
+  reply.what = error.what;
   return reply;
 }
 
@@ -69,6 +71,10 @@ std::string figures_layout() {
 
 std::string scenario_fields() {
   return scenario_fields_json();
+}
+
+std::string serving_fields() {
+  return serving_fields_json();
 }
 
 std::string_view version() {

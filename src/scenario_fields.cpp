@@ -1,6 +1,7 @@
 #include "scenario_fields.hpp"
 
 #include "json_write.hpp"
+#include "serving_fields.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -9,7 +10,8 @@ using nlohmann::json;
 
 // A bound or default as the JSON prints it: whole numbers as integers, so "2048", not "2048.0".
 json number_value(const ScenarioField& field, double value) {
-  if (field.kind == FieldKind::integer) return static_cast<int64_t>(value);
+  if (field.kind == FieldKind::integer || field.kind == FieldKind::length)
+    return static_cast<int64_t>(value);
   return value;
 }
 
@@ -26,9 +28,11 @@ json default_of(const ScenarioField& field) {
     case FieldKind::preset:
       return std::string(field.default_value());
     case FieldKind::text:
+      return field.default_text.empty() ? json(nullptr) : json(std::string(field.default_text));
     case FieldKind::named_numbers:
     case FieldKind::object:
     case FieldKind::list:
+    case FieldKind::length:
       return nullptr;
   }
   return nullptr;
@@ -37,7 +41,7 @@ json default_of(const ScenarioField& field) {
 json field_to_json(const ScenarioField& field) {
   const bool bounded = field.kind == FieldKind::integer || field.kind == FieldKind::number ||
                        field.kind == FieldKind::zero_or_number ||
-                       field.kind == FieldKind::named_numbers;
+                       field.kind == FieldKind::named_numbers || field.kind == FieldKind::length;
   json choices = json::array();
   for (std::size_t i = 0; i < field.choice_count; ++i) {
     choices.push_back(json_object({{"value", std::string(field.choices[i].value)},
@@ -89,6 +93,8 @@ const char* field_kind_name(FieldKind kind) {
       return "object";
     case FieldKind::list:
       return "list";
+    case FieldKind::length:
+      return "length";
   }
   return "?";
 }
@@ -98,6 +104,23 @@ std::string scenario_fields_json() {
                                 {"hardware", table_to_json(kAcceleratorFields)},
                                 {"model", table_to_json(kModelFields)},
                                 {"scenario", table_to_json(kScenarioFields)}}));
+}
+
+std::string serving_fields_json() {
+  json rows = json::array();
+  for (const ScenarioField& field : kServingFields) {
+    json row = field_to_json(field);
+    row["flag"] = std::string(field.flag);
+    row["min_exclusive"] = field.min_exclusive;
+    rows.push_back(std::move(row));
+  }
+  json aliases = json::array();
+  for (const FlagAlias& alias : kServingFlagAliases) {
+    aliases.push_back(json_object({{"flag", std::string(alias.flag)},
+                                   {"key", std::string(alias.key)},
+                                   {"kind", field_kind_name(alias.kind)}}));
+  }
+  return dump_json(json_object({{"aliases", std::move(aliases)}, {"serving", std::move(rows)}}));
 }
 
 }  // namespace prefill_trace

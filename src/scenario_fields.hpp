@@ -37,6 +37,7 @@ enum class FieldKind {
   named_numbers,   // an object of numbers keyed by the field's choices, each from min to max
   object,          // an object: keyed by the field's choices when it has any, else its own table
   list,            // an array
+  length,          // a token count from min to max, or a length distribution's text (serving)
 };
 const char* field_kind_name(FieldKind kind);
 
@@ -60,11 +61,14 @@ struct ScenarioField {
   bool nullable = false;           // null is accepted: the default (or, without one, "unset")
   std::array<FieldChoice, kMaxFieldChoices> choices{};
   std::size_t choice_count = 0;
-  std::string_view unit;    // "tokens", "s", … ("" for none)
-  std::string_view symbol;  // the lesson's symbol ("T", "B", …) or ""
-  std::string_view label;   // the page's control label, or "" when the page has no control
-  std::string_view hint;    // the line under the page's control, or ""
-  std::string_view docs;    // one line for docs/trace-json.md's table
+  std::string_view unit;          // "tokens", "s", … ("" for none)
+  std::string_view symbol;        // the lesson's symbol ("T", "B", …) or ""
+  std::string_view label;         // the page's control label, or "" when the page has no control
+  std::string_view hint;          // the line under the page's control, or ""
+  std::string_view docs;          // one line for docs/trace-json.md's table
+  std::string_view default_text;  // text: the default, or "" for none
+  std::string_view flag;          // the CLI flag that sets it, where the CLI takes it from here
+  bool min_exclusive = false;     // number: min itself is refused ("> min and ≤ max")
 
   constexpr std::string_view default_value() const { return choices[default_choice].value; }
   constexpr int64_t default_integer() const { return static_cast<int64_t>(default_number); }
@@ -90,6 +94,16 @@ struct ScenarioField {
   constexpr ScenarioField with_docs(std::string_view line) const {
     ScenarioField f = *this;
     f.docs = line;
+    return f;
+  }
+  constexpr ScenarioField with_flag(std::string_view spelling) const {
+    ScenarioField f = *this;
+    f.flag = spelling;
+    return f;
+  }
+  constexpr ScenarioField above_min() const {
+    ScenarioField f = *this;
+    f.min_exclusive = true;
     return f;
   }
   constexpr ScenarioField or_null() const {
@@ -140,8 +154,14 @@ constexpr ScenarioField zero_or_number(std::string_view name, double min, double
 constexpr ScenarioField flag(std::string_view name, bool fallback) {
   return of_kind(name, FieldKind::flag, fallback ? 1 : 0, 0, 1);
 }
-constexpr ScenarioField text(std::string_view name) {
-  return of_kind(name, FieldKind::text, 0, 0, 0);
+constexpr ScenarioField text(std::string_view name, std::string_view fallback = {}) {
+  ScenarioField f = of_kind(name, FieldKind::text, 0, 0, 0);
+  f.default_text = fallback;
+  return f;
+}
+/// A token count from 1 to `max`, or a distribution's text (the serving prompt and output).
+constexpr ScenarioField length(std::string_view name, int64_t max) {
+  return of_kind(name, FieldKind::length, 0, 1, double(max)).without_default();
 }
 /// `choices` in the order of the enum they select (index = enum value); the first default.
 constexpr ScenarioField choice(std::string_view name, std::size_t default_choice,

@@ -3,130 +3,29 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <type_traits>
 
+#include "field_reader.hpp"
+#include "json_builder.hpp"
 #include "json_path.hpp"
 #include "json_write.hpp"
 #include "limits.hpp"
 #include "prefill_trace/number_text.hpp"
 #include "serving/sort.hpp"
+#include "serving_fields.hpp"
+#include "serving_schema.hpp"
 
 namespace prefill_trace {
 namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kServingKeys[] = {"policy",
-                                             "rate",
-                                             "requests",
-                                             "seed",
-                                             "prompt",
-                                             "output",
-                                             "arrival",
-                                             "prefix_hit",
-                                             "token_budget",
-                                             "max_batch",
-                                             "prefill_devices",
-                                             "decode_devices",
-                                             "prefill_tensor_parallel",
-                                             "decode_tensor_parallel",
-                                             "ttft_slo",
-                                             "tpot_slo",
-                                             "attainment",
-                                             "goodput",
-                                             "goodput_tolerance",
-                                             "sweep_rates",
-                                             "rows",
-                                             "timeline_points",
-                                             "max_queue"};
-
-std::string number_text(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  return buffer;
+// The `serving` object's members by their rows (serving_fields.hpp); the first problem is kept
+// (FirstError). Ranges are worded as this reader always has ("must be a number from …").
+Fields serving_fields_of(const json& object, FirstError& errors) {
+  return Fields(object, "/serving", kServingFields, errors, RangeWording::typed);
 }
-
-// Reads the members of the `serving` object; the first problem is kept (FirstError).
-class ServingFields {
- public:
-  ServingFields(const json& object, FirstError& errors) : object_(object), errors_(errors) {
-    for (const auto& item : object_.items()) {
-      const std::string_view key = item.key();
-      if (std::find(std::begin(kServingKeys), std::end(kServingKeys), key) ==
-          std::end(kServingKeys)) {
-        errors_.fail(ErrorCode::unknown_field, path(key), "unknown field");
-      }
-    }
-  }
-  bool has(std::string_view key) const { return object_.contains(key); }
-  const json& at(std::string_view key) const { return object_.find(key).value(); }
-  std::string path(std::string_view key) const { return child_path("/serving", key); }
-
-  double number(std::string_view key, double fallback, double min, double max,
-                bool min_open = false) const {
-    if (!has(key)) return fallback;
-    const json& value = at(key);
-    if (!value.is_number()) {
-      errors_.fail(ErrorCode::wrong_type, path(key),
-                   "must be a number, not " + json_type_name(value));
-      return fallback;
-    }
-    const double number = value.get<double>();
-    if (!std::isfinite(number) || number > max || number < min || (min_open && number == min)) {
-      errors_.fail(ErrorCode::out_of_range, path(key),
-                   std::string("must be a number ") + (min_open ? "> " : "from ") +
-                       number_text(min) + (min_open ? " and ≤ " : " to ") + number_text(max));
-      return fallback;
-    }
-    return number;
-  }
-
-  int64_t integer(std::string_view key, int64_t fallback, int64_t min, int64_t max) const {
-    if (!has(key)) return fallback;
-    const json& value = at(key);
-    const bool integral = value.is_number() && std::isfinite(value.get<double>()) &&
-                          value.get<double>() == std::floor(value.get<double>());
-    if (!integral) {
-      errors_.fail(ErrorCode::wrong_type, path(key),
-                   "must be an integer, not " + json_type_name(value));
-      return fallback;
-    }
-    const double as_double = value.get<double>();
-    if (as_double < static_cast<double>(min) || as_double > static_cast<double>(max)) {
-      errors_.fail(ErrorCode::out_of_range, path(key),
-                   "must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
-      return fallback;
-    }
-    return static_cast<int64_t>(as_double);
-  }
-
-  bool boolean(std::string_view key, bool fallback) const {
-    if (!has(key)) return fallback;
-    const json& value = at(key);
-    if (!value.is_boolean()) {
-      errors_.fail(ErrorCode::wrong_type, path(key),
-                   "must be true or false, not " + json_type_name(value));
-      return fallback;
-    }
-    return value.get<bool>();
-  }
-
-  std::string text(std::string_view key, std::string fallback) const {
-    if (!has(key)) return fallback;
-    const json& value = at(key);
-    if (!value.is_string()) {
-      errors_.fail(ErrorCode::wrong_type, path(key),
-                   "must be a string, not " + json_type_name(value));
-      return fallback;
-    }
-    return value.get<std::string>();
-  }
-
-  FirstError& errors() const { return errors_; }
-
- private:
-  const json& object_;
-  FirstError& errors_;
-};
 
 // "a:b:c" → {"a", "b", "c"}.
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -142,9 +41,10 @@ std::vector<std::string> split(const std::string& text, char separator) {
 
 // A token-count distribution: a whole number (fixed), or "fixed:T", "uniform:A:B",
 // "lognormal:MEAN:SIGMA".
-LengthDistribution read_length(const ServingFields& fields, std::string_view key,
-                               int64_t max_tokens) {
+LengthDistribution read_length(const Fields& fields, const ScenarioField& row) {
   LengthDistribution dist;
+  const std::string_view key = row.name;
+  const auto max_tokens = static_cast<int64_t>(row.max);
   const std::string where = fields.path(key);
   FirstError& errors = fields.errors();
   const std::string range = "from 1 to " + std::to_string(max_tokens);
@@ -171,7 +71,7 @@ LengthDistribution read_length(const ServingFields& fields, std::string_view key
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const auto number = parse_decimal(parts[i]);
     if (!number) {
-      errors.fail(ErrorCode::out_of_range, where, "\"" + parts[i] + "\" " + number.error());
+      errors.fail(ErrorCode::out_of_range, where, quoted_excerpt(parts[i]) + " " + number.error());
       return dist;
     }
     numbers.push_back(*number);
@@ -197,19 +97,19 @@ LengthDistribution read_length(const ServingFields& fields, std::string_view key
     else if (!(numbers[1] >= 0 && numbers[1] <= limits::max_length_sigma))
       errors.fail(
           ErrorCode::out_of_range, where,
-          "lognormal:MEAN:SIGMA needs SIGMA from 0 to " + number_text(limits::max_length_sigma));
+          "lognormal:MEAN:SIGMA needs SIGMA from 0 to " + ten_digits(limits::max_length_sigma));
     dist.a = numbers[0];
     dist.b = numbers[1];
   } else {
-    errors.fail(
-        ErrorCode::unknown_name, where,
-        "\"" + value.get<std::string>() + "\" is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
+    errors.fail(ErrorCode::unknown_name, where,
+                quoted_excerpt(value.get<std::string>()) +
+                    " is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
   }
   return dist;
 }
 
-void read_arrival(const ServingFields& fields, ServingConfig& config) {
-  const std::string text = fields.text("arrival", "poisson");
+void read_arrival(const Fields& fields, ServingConfig& config) {
+  const std::string text = fields.text(serving_field("arrival"));
   if (text == "poisson") return;
   const std::vector<std::string> parts = split(text, ':');
   const auto cv = parts.size() == 2 && parts[0] == "gamma"
@@ -220,14 +120,14 @@ void read_arrival(const ServingFields& fields, ServingConfig& config) {
     fields.errors().fail(cv ? ErrorCode::out_of_range : ErrorCode::unknown_name,
                          fields.path("arrival"),
                          "must be poisson or gamma:CV with 0 < CV ≤ " +
-                             number_text(limits::max_arrival_cv) + ", not \"" + text + "\"");
+                             ten_digits(limits::max_arrival_cv) + ", not " + quoted_excerpt(text));
     return;
   }
   config.arrival = ArrivalKind::gamma;
   config.arrival_cv = *cv;
 }
 
-void read_rows(const ServingFields& fields, ServingConfig& config) {
+void read_rows(const Fields& fields, ServingConfig& config) {
   if (!fields.has("rows")) return;
   const json& rows = fields.at("rows");
   FirstError& errors = fields.errors();
@@ -257,13 +157,13 @@ void read_rows(const ServingFields& fields, ServingConfig& config) {
     if (!(arrival >= 0 && arrival <= limits::max_arrival_seconds)) {
       errors.fail(
           ErrorCode::out_of_range, child_path(at, 0),
-          "arrival must be from 0 to " + number_text(limits::max_arrival_seconds) + " seconds");
+          "arrival must be from 0 to " + ten_digits(limits::max_arrival_seconds) + " seconds");
       return;
     }
     if (arrival < previous) {
       errors.fail(ErrorCode::out_of_range, child_path(at, 0),
-                  "arrives at " + number_text(arrival) + " s, before the row above (" +
-                      number_text(previous) + " s): rows must be in arrival order");
+                  "arrives at " + ten_digits(arrival) + " s, before the row above (" +
+                      ten_digits(previous) + " s): rows must be in arrival order");
       return;
     }
     const auto whole = [](double v, double max) {
@@ -287,7 +187,7 @@ void read_rows(const ServingFields& fields, ServingConfig& config) {
   }
 }
 
-void read_sweep_rates(const ServingFields& fields, ServingConfig& config) {
+void read_sweep_rates(const Fields& fields, ServingConfig& config) {
   if (!fields.has("sweep_rates")) return;
   const json& rates = fields.at("sweep_rates");
   const std::string where = fields.path("sweep_rates");
@@ -311,25 +211,43 @@ void read_sweep_rates(const ServingFields& fields, ServingConfig& config) {
 
 // Generated arrivals must end within limits::max_arrival_seconds (a year) at every rate a run
 // uses: requests / rate, the expected last arrival, is at most that.
-void check_arrival_span(const ServingFields& fields, const ServingConfig& config) {
+void check_arrival_span(const Fields& fields, const ServingConfig& config) {
   if (config.requests <= 0) return;
   const double requests = static_cast<double>(config.requests);
   const double floor = requests / limits::max_arrival_seconds;
   const std::string why = " requests/s: " + std::to_string(config.requests) +
                           " requests at a lower rate would arrive over more than a year (" +
-                          number_text(limits::max_arrival_seconds) + " s)";
+                          ten_digits(limits::max_arrival_seconds) + " s)";
   if (config.rate > 0 && requests / config.rate > limits::max_arrival_seconds) {
     fields.errors().fail(ErrorCode::out_of_range, fields.path("rate"),
-                         "must be at least " + number_text(floor) + why);
+                         "must be at least " + ten_digits(floor) + why);
     return;
   }
   for (std::size_t i = 0; i < config.sweep_rates.size(); ++i) {
     if (requests / config.sweep_rates[i] > limits::max_arrival_seconds) {
       fields.errors().fail(ErrorCode::out_of_range, child_path(fields.path("sweep_rates"), i),
-                           "must be at least " + number_text(floor) + why);
+                           "must be at least " + ten_digits(floor) + why);
       return;
     }
   }
+}
+
+// The members the single rows of the table read as they are (their bounds and defaults).
+void read_plain_members(const Fields& fields, ServingConfig& config) {
+  const auto integer = [&](std::string_view name) { return fields.integer(serving_field(name)); };
+  config.prefix_hit = fields.number(serving_field("prefix_hit"));
+  config.token_budget = integer("token_budget");
+  config.max_batch = integer("max_batch");
+  config.prefill_devices = integer("prefill_devices");
+  config.decode_devices = integer("decode_devices");
+  if (fields.has("ttft_slo")) config.ttft_slo_seconds = fields.number(serving_field("ttft_slo"));
+  if (fields.has("tpot_slo")) config.tpot_slo_seconds = fields.number(serving_field("tpot_slo"));
+  config.attainment_target = fields.number(serving_field("attainment"));
+  config.goodput = fields.boolean(serving_field("goodput"));
+  config.goodput_tolerance = fields.number(serving_field("goodput_tolerance"));
+  read_sweep_rates(fields, config);
+  config.timeline_points = integer("timeline_points");
+  config.max_queue = integer("max_queue");
 }
 
 ServingConfig read_serving(const json& object, FirstError& errors) {
@@ -339,26 +257,25 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
                 "must be an object, not " + json_type_name(object));
     return config;
   }
-  const ServingFields fields(object, errors);
-  const std::string policy = fields.text("policy", "chunked");
-  if (policy == "prefill-first") {
-    config.policy = SchedulerPolicy::prefill_first;
-  } else if (policy == "chunked") {
-    config.policy = SchedulerPolicy::chunked;
-  } else if (policy == "disaggregated") {
-    config.policy = SchedulerPolicy::disaggregated;
-  } else {
+  const Fields fields = serving_fields_of(object, errors);
+  // The policy's own words, not must_be_one_of's: its message has always read this way.
+  constexpr const ScenarioField& policy_row = serving_field("policy");
+  const std::string policy = fields.text(policy_row.name, std::string(policy_row.default_value()));
+  for (std::size_t i = 0; i < policy_row.choice_count; ++i) {
+    if (policy == policy_row.choices[i].value) config.policy = static_cast<SchedulerPolicy>(i);
+  }
+  if (!policy_row.has_choice(policy)) {
     errors.fail(ErrorCode::unknown_name, fields.path("policy"),
-                "must be prefill-first, chunked or disaggregated, not \"" + policy + "\"");
+                "must be prefill-first, chunked or disaggregated, not " + quoted_excerpt(policy));
   }
   read_rows(fields, config);
   const bool rows = !config.rows.empty();
-  config.rate = fields.number("rate", 0, 0, limits::max_arrival_rate, true);
-  config.requests = fields.integer("requests", 0, 1, limits::max_serving_requests);
-  config.seed = static_cast<uint64_t>(fields.integer("seed", 1, 0, int64_t{1} << 53));
+  config.rate = fields.number(serving_field("rate"));
+  config.requests = fields.integer(serving_field("requests"));
+  config.seed = static_cast<uint64_t>(fields.integer(serving_field("seed")));
   if (!rows) {
-    config.prompt = read_length(fields, "prompt", limits::max_prompt_tokens);
-    config.output = read_length(fields, "output", limits::max_output_tokens);
+    config.prompt = read_length(fields, serving_field("prompt"));
+    config.output = read_length(fields, serving_field("output"));
   } else {
     for (const char* key : {"prompt", "output", "rate", "requests", "arrival"}) {
       if (fields.has(key))
@@ -367,21 +284,7 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
     }
   }
   read_arrival(fields, config);
-  config.prefix_hit = fields.number("prefix_hit", 0, 0, 1);
-  config.token_budget = fields.integer("token_budget", 0, 1, limits::max_token_budget);
-  config.max_batch = fields.integer("max_batch", 0, 1, limits::max_running_requests);
-  config.prefill_devices = fields.integer("prefill_devices", 0, 1, limits::max_serving_instances);
-  config.decode_devices = fields.integer("decode_devices", 0, 1, limits::max_serving_instances);
-  if (fields.has("ttft_slo"))
-    config.ttft_slo_seconds = fields.number("ttft_slo", 0, 0, limits::max_slo_seconds, true);
-  if (fields.has("tpot_slo"))
-    config.tpot_slo_seconds = fields.number("tpot_slo", 0, 0, limits::max_slo_seconds, true);
-  config.attainment_target = fields.number("attainment", 0.9, 0, 1, true);
-  config.goodput = fields.boolean("goodput", false);
-  config.goodput_tolerance = fields.number("goodput_tolerance", 0.01, 1e-4, 0.5);
-  read_sweep_rates(fields, config);
-  config.timeline_points = fields.integer("timeline_points", 200, 0, limits::max_timeline_points);
-  config.max_queue = fields.integer("max_queue", 0, 1, limits::max_serving_requests);
+  read_plain_members(fields, config);
   check_arrival_span(fields, config);
   return config;
 }
@@ -412,101 +315,6 @@ int64_t read_instance_tensor_parallel(const json& scenario_document, const json&
   return value.get<int64_t>();
 }
 
-json summary_json(const Summary& s) {
-  if (s.count == 0) return nullptr;
-  return json_object({{"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}});
-}
-
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
-std::string length_text(const LengthDistribution& d) {
-  switch (d.kind) {
-    case LengthDistribution::Kind::fixed:
-      return "fixed:" + number_text(d.a);
-    case LengthDistribution::Kind::uniform:
-      return "uniform:" + number_text(d.a) + ":" + number_text(d.b);
-    case LengthDistribution::Kind::lognormal:
-      return "lognormal:" + number_text(d.a) + ":" + number_text(d.b);
-  }
-  return "";
-}
-
-json config_json(const ServingConfig& c) {
-  const bool rows = !c.rows.empty();
-  return json_object({
-      {"policy", policy_name(c.policy)},
-      {"rate", rows ? json(nullptr) : json(c.rate)},
-      {"requests", c.requests},
-      {"seed", rows ? json(nullptr) : json(c.seed)},
-      {"prompt", rows ? json("rows") : json(length_text(c.prompt))},
-      {"output", rows ? json("rows") : json(length_text(c.output))},
-      {"arrival", rows                                ? json("rows")
-                  : c.arrival == ArrivalKind::poisson ? json("poisson")
-                                                      : json("gamma:" + number_text(c.arrival_cv))},
-      {"prefix_hit", c.prefix_hit},
-      {"token_budget", c.token_budget},
-      {"max_batch", c.max_batch},
-      {"prefill_devices", c.prefill_devices},
-      {"decode_devices", c.decode_devices},
-      {"prefill_tensor_parallel", c.prefill_tensor_parallel},
-      {"decode_tensor_parallel", c.decode_tensor_parallel},
-      {"ttft_slo", optional_number(c.ttft_slo_seconds)},
-      {"tpot_slo", optional_number(c.tpot_slo_seconds)},
-      {"attainment", c.attainment_target},
-      {"goodput", c.goodput},
-      {"goodput_tolerance", c.goodput_tolerance},
-      {"timeline_points", c.timeline_points},
-      {"max_queue", c.max_queue},
-  });
-}
-
-// 101 nearest-rank quantiles (0 %, 1 %, …, 100 %) of the finished requests' values: a CDF a
-// chart draws as is.
-json quantile_curve(std::vector<double> values) {
-  if (values.empty()) return nullptr;
-  sort_ascending(values);
-  json curve = json::array();
-  for (int q = 0; q <= 100; ++q) {
-    const auto rank =
-        static_cast<std::size_t>(std::ceil(q / 100.0 * static_cast<double>(values.size())));
-    curve.push_back(values[std::max<std::size_t>(rank, 1) - 1]);
-  }
-  return curve;
-}
-
-json timeline_json(const Timeline& t) {
-  return json_object({{"step_seconds", t.step_seconds},
-                      {"time_seconds", t.time_seconds},
-                      {"queued", t.queued},
-                      {"running", t.running},
-                      {"prefill_tokens", t.prefill_tokens},
-                      {"decode_tokens", t.decode_tokens},
-                      {"busy_fraction", t.busy_fraction}});
-}
-
-json overload_json(const ServingRun& run) {
-  if (!run.overloaded) return nullptr;
-  return json_object({{"reason", run.overload_reason},
-                      {"simulated_seconds", run.simulated_seconds},
-                      {"queued_requests", run.queued_at_stop},
-                      {"completed_requests", run.completed}});
-}
-
-json sweep_point_json(const ServingRun& run) {
-  return json_object({{"rate_requests_per_second", run.rate},
-                      {"slo_attainment", optional_number(run.slo_attainment)},
-                      {"ttft_seconds", summary_json(run.ttft)},
-                      {"tpot_seconds", summary_json(run.tpot)},
-                      {"tbt_max_seconds", summary_json(run.tbt_max)},
-                      {"e2e_seconds", summary_json(run.e2e)},
-                      {"throughput_requests_per_second", run.throughput_requests_per_second},
-                      {"busy_fraction", run.busy_fraction},
-                      {"completed_requests", run.completed},
-                      {"overloaded", run.overloaded}});
-}
-
 }  // namespace
 
 Result<ServingRequest> serving_request_from_json(const json& document) {
@@ -535,105 +343,100 @@ Result<ServingRequest> parse_serving_request(std::string_view json_text) {
   return serving_request_from_json(document.value());
 }
 
-namespace {
+std::string length_text(const LengthDistribution& d) {
+  switch (d.kind) {
+    case LengthDistribution::Kind::fixed:
+      return "fixed:" + ten_digits(d.a);
+    case LengthDistribution::Kind::uniform:
+      return "uniform:" + ten_digits(d.a) + ":" + ten_digits(d.b);
+    case LengthDistribution::Kind::lognormal:
+      return "lognormal:" + ten_digits(d.a) + ":" + ten_digits(d.b);
+  }
+  return "";
+}
 
-// The quantile curves of the finished requests' TTFT and TPOT (a TPOT needs two tokens).
-json distributions_json(const ServingRun& run) {
+std::string arrival_text(const ServingConfig& c) {
+  if (!c.rows.empty()) return "rows";
+  return c.arrival == ArrivalKind::poisson ? "poisson" : "gamma:" + ten_digits(c.arrival_cv);
+}
+
+std::vector<double> quantile_curve(std::vector<double> values) {
+  std::vector<double> curve;
+  if (values.empty()) return curve;
+  sort_ascending(values);
+  for (int q = 0; q <= 100; ++q) {
+    const auto rank =
+        static_cast<std::size_t>(std::ceil(q / 100.0 * static_cast<double>(values.size())));
+    curve.push_back(values[std::max<std::size_t>(rank, 1) - 1]);
+  }
+  return curve;
+}
+
+Distributions distributions_of(const ServingRun& run) {
   std::vector<double> ttft, tpot;
   for (const RequestOutcome& out : run.outcomes) {
     if (!out.finished) continue;
     ttft.push_back(out.ttft_seconds);
     if (out.output_tokens > 1) tpot.push_back(out.tpot_seconds);
   }
-  return json_object({{"ttft_seconds", quantile_curve(std::move(ttft))},
-                      {"tpot_seconds", quantile_curve(std::move(tpot))}});
+  return {quantile_curve(std::move(ttft)), quantile_curve(std::move(tpot))};
 }
 
-// The goodput search's result: the goodput (null when unbounded) and how it was found.
-void add_goodput_json(json& document, const GoodputSearch& g) {
-  json probes = json::array();
-  for (const GoodputSearch::Probe& p : g.probes) {
-    probes.push_back(json_object({{"rate_requests_per_second", p.rate},
-                                  {"slo_attainment", p.attainment},
-                                  {"overloaded", p.overloaded}}));
-  }
-  document["goodput_requests_per_second"] =
-      g.bounded ? json(g.goodput_requests_per_second) : json(nullptr);
-  document["goodput_per_device"] = g.bounded ? json(g.goodput_per_device) : json(nullptr);
-  document["goodput"] = json_object({{"target", g.target},
-                                     {"tolerance", g.tolerance},
-                                     {"bounded", g.bounded},
-                                     {"probes", std::move(probes)}});
+json serving_report_to_json(const ServingReport& report) {
+  return object_of(report,
+                   [](const ServingReport& r, JsonBuilder& b) { visit_serving_report(r, b); });
 }
+
+namespace {
+
+// A CSV row's cells from the description (visit_request_row), or its header from the keys:
+// integers in full, reals to 17 digits (every double reads back exactly), flags as true/false,
+// an absent value as an empty cell.
+class CsvRow {
+ public:
+  explicit CsvRow(bool header) : header_(header) {}
+  template <typename T>
+  void number(std::string_view key, T value) {
+    if constexpr (std::is_integral_v<T>) {
+      add(key, std::to_string(value));
+    } else {
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%.17g", value);
+      add(key, cell);
+    }
+  }
+  void maybe(std::string_view key, const std::optional<double>& value) {
+    if (value) {
+      number(key, *value);
+    } else {
+      add(key, "");
+    }
+  }
+  void flag(std::string_view key, bool value) { add(key, value ? "true" : "false"); }
+  std::string line() const { return text_ + "\r\n"; }
+
+ private:
+  void add(std::string_view key, std::string_view cell) {
+    if (count_ > 0) text_ += ',';
+    text_ += header_ ? key : cell;
+    ++count_;
+  }
+  bool header_;
+  std::string text_;
+  std::size_t count_ = 0;
+};
 
 }  // namespace
 
-json serving_report_to_json(const ServingReport& report) {
-  const ServingRun& run = report.run;
-  json document = json_object({
-      {"model", report.model},
-      {"hardware", report.hardware},
-      {"precision", report.precision},
-      {"timing", report.timing},
-      {"policy", policy_name(report.config.policy)},
-      {"serving", config_json(report.config)},
-      {"devices", report.devices},
-      {"prefill_instance_devices", report.prefill_instance_devices},
-      {"decode_instance_devices", report.decode_instance_devices},
-      {"kv_capacity_tokens", report.kv_capacity_tokens},
-      {"kv_bytes_per_token", report.kv_bytes_per_token},
-      {"kv_transfer_bytes_per_token", report.kv_transfer_bytes_per_token},
-      {"requests", run.requests},
-      {"completed_requests", run.completed},
-      {"overloaded", run.overloaded},
-      {"overload", overload_json(run)},
-      {"simulated_seconds", run.simulated_seconds},
-      {"iterations", run.iterations},
-      {"ttft_seconds", summary_json(run.ttft)},
-      {"tpot_seconds", summary_json(run.tpot)},
-      {"tbt_max_seconds", summary_json(run.tbt_max)},
-      {"e2e_seconds", summary_json(run.e2e)},
-      {"queue_seconds", summary_json(run.queue)},
-      {"slo_attainment", optional_number(run.slo_attainment)},
-      {"throughput_requests_per_second", run.throughput_requests_per_second},
-      {"throughput_tokens_per_second", run.throughput_tokens_per_second},
-      {"busy_fraction", run.busy_fraction},
-      {"prefill_busy_fraction", run.prefill_busy_fraction},
-      {"decode_busy_fraction", run.decode_busy_fraction},
-      {"distributions", distributions_json(run)},
-      {"timeline", timeline_json(run.timeline)},
-  });
-  if (report.goodput) add_goodput_json(document, *report.goodput);
-  if (!report.sweep.empty()) {
-    json sweep = json::array();
-    for (const ServingRun& point : report.sweep) sweep.push_back(sweep_point_json(point));
-    document["sweep"] = std::move(sweep);
-  }
-  return document;
-}
-
 std::string serving_report_to_csv(const ServingReport& report) {
-  std::string csv =
-      "request,arrival_seconds,prompt_tokens,cached_tokens,output_tokens,finished,ttft_seconds,"
-      "tpot_seconds,tbt_max_seconds,e2e_seconds,meets_slo\r\n";
-  char line[320];
+  CsvRow header(true);
+  visit_request_row(0, RequestOutcome{}, header);
+  std::string csv = header.line();
   std::size_t i = 0;
   for (const RequestOutcome& out : report.run.outcomes) {
-    if (out.finished) {
-      std::snprintf(line, sizeof line,
-                    "%zu,%.17g,%lld,%lld,%lld,true,%.17g,%.17g,%.17g,%.17g,%s\r\n", i,
-                    out.arrival_seconds, static_cast<long long>(out.prompt_tokens),
-                    static_cast<long long>(out.cached_tokens),
-                    static_cast<long long>(out.output_tokens), out.ttft_seconds, out.tpot_seconds,
-                    out.tbt_max_seconds, out.e2e_seconds, out.meets_slo ? "true" : "false");
-    } else {
-      std::snprintf(line, sizeof line, "%zu,%.17g,%lld,%lld,%lld,false,,,,,false\r\n", i,
-                    out.arrival_seconds, static_cast<long long>(out.prompt_tokens),
-                    static_cast<long long>(out.cached_tokens),
-                    static_cast<long long>(out.output_tokens));
-    }
-    csv += line;
-    ++i;
+    CsvRow row(false);
+    visit_request_row(i++, out, row);
+    csv += row.line();
   }
   return csv;
 }

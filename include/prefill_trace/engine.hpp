@@ -3,7 +3,8 @@
 // the installed library call. Every entry point returns a reply value and never throws;
 // `ok == false` carries the error: `code` (what kind, stable: prefill_trace/result.hpp), `path`
 // (the JSON Pointer of the value concerned, or empty) and `error` (one line for people, which
-// callers show but never parse). The bindings only convert
+// callers show but never parse) and `what` (the same problem without the path, for a caller that
+// composes its own line: the CLI names the flag instead of the path). The bindings only convert
 // these structs to JS objects. Inputs and outputs are JSON text, so this header (the library's
 // public interface, with prefill_trace/version.hpp and prefill_trace/number_text.hpp) needs no
 // JSON library. The project's CLI (src/cli/) is a client of these headers only.
@@ -27,6 +28,7 @@ struct LessonReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
+  std::string what;         // the problem without the path: error is "path: what" (or what alone)
   std::string lesson_json;  // the validated lesson, re-serialized (unknown fields kept)
 };
 
@@ -35,6 +37,7 @@ struct QuizReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
+  std::string what;  // the problem without the path: error is "path: what" (or what alone)
   bool correct = false;
   int correct_index = -1;
   std::string explanation;
@@ -45,6 +48,7 @@ struct JsonReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
+  std::string what;  // the problem without the path: error is "path: what" (or what alone)
   std::string json;
 };
 
@@ -55,6 +59,7 @@ struct FiguresReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
+  std::string what;  // the problem without the path: error is "path: what" (or what alone)
   std::vector<double> figures;
 };
 /// [3, signature, every number of the trace document in its printed order]: layout 3.
@@ -70,6 +75,12 @@ std::string figures_layout();
 /// default, min, max, nullable, required, choices: [{value, label}], unit, symbol, label, hint,
 /// docs}: what the page's controls are built from.
 std::string scenario_fields();
+/// The serving object's input fields as JSON (docs/serving.md, "Input"): {"serving": [field…],
+/// "aliases": [{flag, key, kind}]}, each field as scenario_fields() writes one plus `flag` (the
+/// CLI flag that sets it, "" when only a scenario file can) and `min_exclusive` (min itself is
+/// refused); aliases are older CLI spellings kept (kind "number" or "text": how the value is
+/// read). What the CLI's serve flags and the page's Under-load controls are built from.
+std::string serving_fields();
 
 /// The lesson file compiled into the engine, byte for byte, and its published name.
 std::string_view bundled_lesson_text();
@@ -87,6 +98,7 @@ struct CsvReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
+  std::string what;  // the problem without the path: error is "path: what" (or what alone)
   std::string csv;
 };
 CsvReply compute_trace_csv(std::string_view scenario_json);
@@ -107,6 +119,7 @@ struct GeneratedReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
+  std::string what;  // the problem without the path: error is "path: what" (or what alone)
   bool correct = false;
   double expected = 0;  // the numeric answer, or the correct option's index
   std::string explanation;
@@ -132,6 +145,7 @@ struct StatusReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
+  std::string what;  // the problem without the path: error is "path: what" (or what alone)
 };
 /// Whether bytes are the published file `file_name` names ("NAME-<16 hex digits>.json", any
 /// directory before it): `sha256_hex`, the caller's digest of the bytes (the engine does no

@@ -2,6 +2,8 @@
 // A value or an error, returned (never thrown) across the public API. C++17 has no
 // std::expected; this is the small part of it the engine needs.
 
+#include <cstddef>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <variant>
@@ -33,37 +35,43 @@ enum class ErrorCode : int {
   internal = 12,      // a defect of the build (the embedded presets failed to load)
 };
 
+/// Each code with its stable name ("unknown_field"), in the enum's order: the one list the names
+/// come from — error_code_name(), the JS enum's values (bindings/bindings.cpp registers this
+/// list) and, checked against it by tests/js/error-codes.test.mjs, the d.ts's ErrorCodeName.
+struct ErrorCodeEntry {
+  ErrorCode code;
+  const char* name;
+};
+inline constexpr ErrorCodeEntry kErrorCodeNames[] = {
+    {ErrorCode::none, "none"},
+    {ErrorCode::invalid_json, "invalid_json"},
+    {ErrorCode::too_large, "too_large"},
+    {ErrorCode::wrong_type, "wrong_type"},
+    {ErrorCode::missing_field, "missing_field"},
+    {ErrorCode::unknown_field, "unknown_field"},
+    {ErrorCode::out_of_range, "out_of_range"},
+    {ErrorCode::unknown_name, "unknown_name"},
+    {ErrorCode::incompatible, "incompatible"},
+    {ErrorCode::integrity, "integrity"},
+    {ErrorCode::usage, "usage"},
+    {ErrorCode::io, "io"},
+    {ErrorCode::internal, "internal"},
+};
+/// Every code once, at the index of its number: a code appended to the enum without its row (or
+/// a row out of place) does not compile.
+constexpr bool error_code_names_in_order() {
+  std::size_t i = 0;
+  for (const ErrorCodeEntry& entry : kErrorCodeNames) {
+    if (static_cast<std::size_t>(entry.code) != i++) return false;
+  }
+  return i == static_cast<std::size_t>(ErrorCode::internal) + 1;
+}
+static_assert(error_code_names_in_order(), "kErrorCodeNames: one row per ErrorCode, in order");
+
 /// The code's stable name ("unknown_field"), as the JS enum and the docs spell it.
 constexpr const char* error_code_name(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::none:
-      return "none";
-    case ErrorCode::invalid_json:
-      return "invalid_json";
-    case ErrorCode::too_large:
-      return "too_large";
-    case ErrorCode::wrong_type:
-      return "wrong_type";
-    case ErrorCode::missing_field:
-      return "missing_field";
-    case ErrorCode::unknown_field:
-      return "unknown_field";
-    case ErrorCode::out_of_range:
-      return "out_of_range";
-    case ErrorCode::unknown_name:
-      return "unknown_name";
-    case ErrorCode::incompatible:
-      return "incompatible";
-    case ErrorCode::integrity:
-      return "integrity";
-    case ErrorCode::usage:
-      return "usage";
-    case ErrorCode::io:
-      return "io";
-    case ErrorCode::internal:
-      return "internal";
-  }
-  return "internal";
+  const auto index = static_cast<std::size_t>(code);
+  return index < std::size(kErrorCodeNames) ? kErrorCodeNames[index].name : "internal";
 }
 
 /// Build one with error_at(code, path, what), so the four fields agree.

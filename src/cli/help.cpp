@@ -39,7 +39,9 @@ const char* const kServingFlagsHelp =
 --tensor-parallel, --timing, --graphs, --stack, --attention, --attention-kernel, the efficiencies):
   --policy prefill-first|chunked|disaggregated (default chunked)
   --rate R (requests/s)   --requests N            --seed S (default 1)
-  --prompt-dist / --output-dist fixed:T | uniform:A:B | lognormal:MEAN:SIGMA
+  --prompt-length / --output-length  a token count, or fixed:T | uniform:A:B |
+                          lognormal:MEAN:SIGMA (older spellings, still read: --prompt T,
+                          --prompt-dist D, --output O, --output-dist D)
   --arrival poisson|gamma:CV                      --prefix-hit F (0..1, cached prompt share)
   --token-budget B        --max-batch N           --max-queue N (overload cap)
   --prefill-devices P --decode-devices D          (disaggregated: instances of each role)
@@ -85,8 +87,8 @@ constexpr CommandHelp kCommands[] = {
 )",
      kScenarioSection},
     {"serve",
-     R"(  prefill-trace serve --rate R --requests N (--prompt T | --prompt-dist D) (--output O |
-                      --output-dist D) [SERVING FLAGS] [--json | --csv | --table]
+     R"(  prefill-trace serve --rate R --requests N --prompt-length T|D --output-length O|D
+                      [SERVING FLAGS] [--json | --csv | --table]
                                                       simulate many requests under load
 )",
      kServingSection},

@@ -110,45 +110,54 @@ const std::vector<ScenarioFlag>& scenario_flags() {
   return flags;
 }
 
-// The serve command's own flags and the keys of the scenario's "serving" object they set.
-enum class ServingValue { number, text, list, toggle };
+// The serve command's own flags and the keys of the scenario's "serving" object they set: each
+// field's flag in the engine's serving table (api::serving_fields()), then the older spellings
+// it keeps (its aliases). How a value is read follows the field's kind: numbers are parsed here
+// (so a bad one names the flag), a length is a number when it reads as one and a distribution's
+// text otherwise, a list is numbers separated by commas, a flag is a switch.
+enum class ServingValue { number, text, list, toggle, number_or_text };
 struct ServingFlag {
-  const char* flag;
-  const char* key;
+  std::string flag;
+  std::string key;
   ServingValue kind;
 };
-constexpr ServingFlag kServingFlags[] = {
-    {"--policy", "policy", ServingValue::text},
-    {"--rate", "rate", ServingValue::number},
-    {"--requests", "requests", ServingValue::number},
-    {"--seed", "seed", ServingValue::number},
-    {"--prompt", "prompt", ServingValue::number},
-    {"--prompt-dist", "prompt", ServingValue::text},
-    {"--output", "output", ServingValue::number},
-    {"--output-dist", "output", ServingValue::text},
-    {"--arrival", "arrival", ServingValue::text},
-    {"--prefix-hit", "prefix_hit", ServingValue::number},
-    {"--token-budget", "token_budget", ServingValue::number},
-    {"--max-batch", "max_batch", ServingValue::number},
-    {"--max-queue", "max_queue", ServingValue::number},
-    {"--prefill-devices", "prefill_devices", ServingValue::number},
-    {"--decode-devices", "decode_devices", ServingValue::number},
-    {"--prefill-tensor-parallel", "prefill_tensor_parallel", ServingValue::number},
-    {"--decode-tensor-parallel", "decode_tensor_parallel", ServingValue::number},
-    {"--ttft-slo", "ttft_slo", ServingValue::number},
-    {"--tpot-slo", "tpot_slo", ServingValue::number},
-    {"--attainment", "attainment", ServingValue::number},
-    {"--goodput", "goodput", ServingValue::toggle},
-    {"--sweep-rates", "sweep_rates", ServingValue::list},
-    {"--timeline-points", "timeline_points", ServingValue::number},
-};
+
+ServingValue serving_value(const std::string& kind) {
+  if (kind == "integer" || kind == "number") return ServingValue::number;
+  if (kind == "list") return ServingValue::list;
+  if (kind == "flag") return ServingValue::toggle;
+  if (kind == "length") return ServingValue::number_or_text;
+  return ServingValue::text;  // choice, text
+}
+
+const std::vector<ServingFlag>& serving_flags() {
+  static const std::vector<ServingFlag> flags = [] {
+    std::vector<ServingFlag> list;
+    const json table = json::parse(api::serving_fields());
+    // Each field's aliases right after it: flags are read, and a bad number named, in this
+    // order.
+    for (const json& field : table.at("serving")) {
+      const auto key = field.at("name").get<std::string>();
+      auto flag = field.at("flag").get<std::string>();
+      if (flag.empty()) continue;  // a scenario file's only (rows, goodput_tolerance)
+      list.push_back({std::move(flag), key, serving_value(field.at("kind").get<std::string>())});
+      for (const json& alias : table.at("aliases")) {
+        if (alias.at("key").get<std::string>() != key) continue;
+        list.push_back({alias.at("flag").get<std::string>(), key,
+                        serving_value(alias.at("kind").get<std::string>())});
+      }
+    }
+    return list;
+  }();
+  return flags;
+}
 
 // Options that take a value; every other --option is a switch.
 bool takes_value(const std::string& name) {
   for (const char* option : {"--answer", "--check", "--scenario", "--variable", "--values"}) {
     if (name == option) return true;
   }
-  for (const ServingFlag& spec : kServingFlags) {
+  for (const ServingFlag& spec : serving_flags()) {
     if (name == spec.flag) return spec.kind != ServingValue::toggle;
   }
   for (const ScenarioFlag& spec : scenario_flags()) {
@@ -428,12 +437,10 @@ std::vector<std::string> scenario_options() {
   return options;
 }
 
-// A refused reply's error: code, path and message; error_at wrote the message as "path: what".
+// A refused reply's error: code, path, message and the problem without the path.
 template <typename Reply>
 Error reply_error(const Reply& reply) {
-  const std::string what =
-      reply.path.empty() ? reply.error : reply.error.substr(reply.path.size() + 2);
-  return Error{reply.error, reply.code, reply.path, what};
+  return Error{reply.error, reply.code, reply.path, reply.what};
 }
 
 // The output --json, --csv or --table (the default) asks for; two at once are refused.
@@ -511,9 +518,9 @@ std::string serve_error(const Args& args, const ScenarioInput& input, const Erro
   if (error.path.rfind(prefix, 0) == 0) {
     const std::string key =
         error.path.substr(prefix.size(), error.path.find('/', prefix.size()) - prefix.size());
-    for (const ServingFlag& spec : kServingFlags) {
+    for (const ServingFlag& spec : serving_flags()) {
       if (key == spec.key && option(args, spec.flag))
-        return std::string(spec.flag) + " (" + error.path + "): " + error.what;
+        return spec.flag + " (" + error.path + "): " + error.what;
     }
     if (input.file) return *input.file + ": " + error.message;
   }
@@ -521,39 +528,56 @@ std::string serve_error(const Args& args, const ScenarioInput& input, const Erro
   return with_source(args, input, error);
 }
 
-int run_serve(const Args& args) {
-  if (!args.positional.empty()) fail("serve: unexpected argument \"" + args.positional[0] + "\"");
-  const Format format = output_format(args, "serve");
+// Two flags that set one key (a field's flag and its alias): refused, naming both. The two old
+// spellings of the prompt and of the output keep their own words.
+void refuse_flags_of_one_key(const Args& args) {
   if (option(args, "--prompt") && option(args, "--prompt-dist"))
     fail("--prompt-dist: give --prompt T or --prompt-dist D, not both");
   if (option(args, "--output") && option(args, "--output-dist"))
     fail("--output-dist: give --output O or --output-dist D, not both");
+  std::map<std::string, std::string> given;  // key -> the first flag given for it
+  for (const ServingFlag& spec : serving_flags()) {
+    if (!option(args, spec.flag)) continue;
+    const auto [first, fresh] = given.emplace(spec.key, spec.flag);
+    if (!fresh)
+      fail(spec.flag + ": sets " + spec.key + " as " + first->second + " does; give one of them");
+  }
+}
+
+// The value of serving flag `spec` as the "serving" object holds it.
+json serving_value_of(const ServingFlag& spec, const std::string& value) {
+  switch (spec.kind) {
+    case ServingValue::number:
+      return json_number(parse_number(spec.flag, value));
+    case ServingValue::number_or_text:
+      if (const auto number = parse_decimal(value)) return json_number(*number);
+      return value;
+    case ServingValue::text:
+      return value;
+    case ServingValue::list: {
+      json list = json::array();
+      for (const double rate : parse_number_list(spec.flag, value)) list.push_back(rate);
+      return list;
+    }
+    case ServingValue::toggle:
+      break;
+  }
+  return true;
+}
+
+int run_serve(const Args& args) {
+  if (!args.positional.empty()) fail("serve: unexpected argument " + typed(args.positional[0]));
+  const Format format = output_format(args, "serve");
+  refuse_flags_of_one_key(args);
   ScenarioInput input = scenario_input(args, true);
   json serving = json::object();
   if (input.value.contains("serving")) {
     if (!input.value["serving"].is_object()) fail(*input.file + ": /serving: must be an object");
     serving = input.value["serving"];
   }
-  for (const ServingFlag& spec : kServingFlags) {
-    const auto value = option(args, spec.flag);
-    if (!value) continue;
-    switch (spec.kind) {
-      case ServingValue::number:
-        serving[spec.key] = json_number(parse_number(spec.flag, *value));
-        break;
-      case ServingValue::text:
-        serving[spec.key] = *value;
-        break;
-      case ServingValue::list: {
-        json list = json::array();
-        for (const double rate : parse_number_list(spec.flag, *value)) list.push_back(rate);
-        serving[spec.key] = list;
-        break;
-      }
-      case ServingValue::toggle:
-        serving[spec.key] = true;
-        break;
-    }
+  for (const ServingFlag& spec : serving_flags()) {
+    if (const auto value = option(args, spec.flag))
+      serving[spec.key] = serving_value_of(spec, *value);
   }
   input.value["serving"] = serving;
   // A CSV is one row per request of one rate: a sweep's other rates would be dropped unseen.
@@ -630,7 +654,7 @@ int run(int argc, char** argv) {
       for (const ScenarioFlag& spec : scenario_flags()) {
         if (serve_takes_scenario_flag(spec)) options.emplace_back(spec.flag);
       }
-      for (const ServingFlag& spec : kServingFlags) options.emplace_back(spec.flag);
+      for (const ServingFlag& spec : serving_flags()) options.emplace_back(spec.flag);
       return run_serve(parse_args(argc, argv, 2, options));
     }
     if (command == "presets") return run_presets(parse_args(argc, argv, 2, {"--json"}));

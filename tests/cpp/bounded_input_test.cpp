@@ -185,5 +185,36 @@ TEST(BoundedErrors, PresetIdsAndKeysAreQuotedBoundedAndEscaped) {
             R"(or an object {weights, activations, kv}))");
 }
 
+// V6 (issue 33): the serving reader quoted its input whole and raw — a 60 KB policy came back
+// in a 60,072-character error, and ESC, BEL and line feeds went through. Now as the trace
+// reader's: at most 80 bytes (max_quoted_bytes), then "… (N bytes)", control characters as \u.
+std::string serving_error(const json& serving) {
+  const json scenario = {{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}, {"serving", serving}};
+  const auto reply = api::simulate_serving(scenario.dump());
+  EXPECT_FALSE(reply.ok);
+  return reply.error;
+}
+
+TEST(BoundedErrors, TheServingReaderQuotesBoundedAndEscaped) {
+  const json base = {{"rate", 1}, {"requests", 1}, {"prompt", 10}, {"output", 2}};
+  json serving = base;
+  serving["policy"] = std::string(60000, 'p');
+  EXPECT_EQ(serving_error(serving),
+            "/serving/policy: must be prefill-first, chunked or disaggregated, not \"" +
+                std::string(80, 'p') + "…\" (60000 bytes)");
+  serving = base;
+  serving["arrival"] = "gamma\x1b[2J\a\n";
+  EXPECT_EQ(serving_error(serving),
+            R"(/serving/arrival: must be poisson or gamma:CV with 0 < CV ≤ 100, not )"
+            R"("gamma\u001b[2J\u0007\n")");
+  serving = base;
+  serving["prompt"] = "weird\x07:" + std::string(1000, 'x');
+  EXPECT_EQ(serving_error(serving), "/serving/prompt: \"" + std::string(1000, 'x').substr(0, 80) +
+                                        "…\" (1000 bytes) is not a decimal number");
+  serving["prompt"] = "bell\a";
+  EXPECT_EQ(serving_error(serving),
+            R"(/serving/prompt: "bell\u0007" is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA)");
+}
+
 }  // namespace
 }  // namespace prefill_trace

@@ -72,9 +72,9 @@ function expectRefusal(name, args, label) {
 
 test("the table covers every export the module has", () => {
   const exported = Object.keys(module).filter((k) => typeof module[k] === "function" && "argCount" in module[k]);
-  // version(), bundledLessonText(), figuresLayout() and scenarioFields() take nothing and return
+  // version(), bundledLessonText(), figuresLayout(), scenarioFields() and servingFields() take nothing and return
   // a plain string (api-surface.test.mjs).
-  const plain = ["version", "bundledLessonText", "figuresLayout", "scenarioFields"];
+  const plain = ["version", "bundledLessonText", "figuresLayout", "scenarioFields", "servingFields"];
   assert.deepEqual(exported.filter((k) => !plain.includes(k)).sort(), Object.keys(CALLS).sort());
 });
 

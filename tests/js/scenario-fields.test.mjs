@@ -9,15 +9,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { bound, code, markdownTables, members, section } from "./field-tables.mjs";
 import { loadModule, root } from "./load-module.mjs";
 import { DEFAULTS, FIELDS, SHAPE_FIELDS } from "../../web/src/scenario.js";
 
 const module = await loadModule();
 const table = JSON.parse(module.scenarioFields());
 
-const code = (value) => `\`${typeof value === "string" ? JSON.stringify(value) : String(value)}\``;
-// A bound as the docs print it: 1e15 rather than fifteen zeros.
-const bound = (value) => (Math.abs(value) >= 1e12 ? value.toExponential().replace("e+", "e") : String(value));
 
 /** A field's docs row: | name | type | default | range | meaning |. */
 export function docsRow(field) {
@@ -43,13 +41,6 @@ export function docsRow(field) {
   return `| \`${field.name}\` | ${type} | ${fallback} | ${range} | ${field.docs} |`;
 }
 
-function section(docs, heading) {
-  const start = docs.indexOf(`\n## ${heading}`);
-  assert.ok(start >= 0, heading);
-  const end = docs.indexOf("\n## ", start + 1);
-  return docs.slice(start, end < 0 ? undefined : end);
-}
-
 // The engine's tables in the order docs/trace-json.md states them.
 const tables = [
   ["scenario", table.scenario],
@@ -72,18 +63,6 @@ test("the engine's table has the scenario's, the model shape's and the accelerat
   }
 });
 
-// The section's tables: each a list of its body rows (the lines after the header and the rule).
-function markdownTables(text) {
-  const found = [];
-  let rows = null;
-  for (const line of text.split("\n")) {
-    if (!line.startsWith("|")) rows = null;
-    else if (rows === null) found.push((rows = []));
-    else if (!line.startsWith("|---")) rows.push(line);
-  }
-  return found;
-}
-
 test("docs/trace-json.md has one table per engine table, its rows rendered from it, in order", () => {
   const input = section(readFileSync(path.join(root, "docs/trace-json.md"), "utf8"), "Scenario (input)");
   const stated = markdownTables(input);
@@ -97,18 +76,6 @@ test("docs/trace-json.md has one table per engine table, its rows rendered from 
     assert.deepEqual(stated[i], expected, `the docs' ${name} table in the engine's order`);
   });
 });
-
-// `name?: type;` members of `export interface Name { … }`, one per line.
-function members(dts, name) {
-  const body = dts.match(new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`, "m"));
-  assert.ok(body, name);
-  const out = new Map();
-  for (const line of body[1].replace(/\/\*\*[\s\S]*?\*\//g, "").split("\n")) {
-    const member = line.match(/^\s*(\w+)(\??): (.*);$/);
-    if (member) out.set(member[1], { optional: member[2] === "?", type: member[3] });
-  }
-  return out;
-}
 
 // The TypeScript type a field's kind reads as; a preset's and a keyed object's are only checked
 // to start with it (their values' types are written out), an object with a table of its own is

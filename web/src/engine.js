@@ -134,6 +134,7 @@ export class Engine {
   #fields;
   #life;
   #renewing = null;
+  #servingFields;
 
   /**
    * @param {object} module  the module instance
@@ -256,6 +257,22 @@ export class Engine {
   scenarioFields() {
     this.#fields ??= JSON.parse(this.#module.scenarioFields());
     return this.#fields;
+  }
+
+  /**
+   * The serving object's input fields (docs/serving.md, "Input"): `{serving, aliases}`, rows as
+   * scenarioFields()'s plus `flag`, parsed once; null when the module has none. What the
+   * Under-load controls take their labels and hints from.
+   */
+  servingFields() {
+    if (this.#servingFields === undefined) {
+      try {
+        this.#servingFields = JSON.parse(this.#module.servingFields());
+      } catch {
+        this.#servingFields = null;
+      }
+    }
+    return this.#servingFields;
   }
 
   /**

@@ -18,6 +18,11 @@ import { servingSummary } from './summary.js';
 import { TRUSTED_TYPES_POLICY, policyRefused, workerScriptUrl } from './trusted-url.js';
 
 const POLICY_IDS = ['prefill-first', 'chunked', 'disaggregated'];
+/**
+ * The serving keys the reader sets, in the form's order; each control's label and hint are the
+ * engine's (servingFields(): src/serving_fields.hpp; tests/js/serving-fields.test.mjs).
+ */
+export const SERVING_CONTROLS = ['rate', 'output', 'ttft_slo', 'tpot_slo'];
 /** The sweep's rates, as fractions of the prefill's saturation rate (the trace's λ at ρ = 1). */
 const SWEEP_FRACTIONS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1];
 /** One simulated minute of arrivals. */
@@ -76,7 +81,11 @@ export class UnderLoad {
     return this.#saturation > 0 ? Number((this.#saturation * 0.3).toPrecision(3)) : 1;
   }
 
-  #field(id, text, value, hint) {
+  /** A control for serving key `name`, labelled as the engine's field table labels it. */
+  #field(id, name, value) {
+    const row = this.#explorer.engine.servingFields?.()?.serving.find((f) => f.name === name);
+    const text = row?.label || name;
+    const hint = row?.hint ?? '';
     const input = h('input', { id, type: 'text', inputmode: 'decimal', value: String(value), autocomplete: 'off', 'aria-describedby': `${id}-hint` });
     const wrap = h('div', { class: 'under-load-field' }, h('label', { for: id }, text), input, h('p', { class: 'hint', id: `${id}-hint` }, hint));
     return { input, wrap };
@@ -85,10 +94,9 @@ export class UnderLoad {
   #build() {
     if (this.#built) return;
     this.#built = true;
-    const rate = this.#field('load-rate', 'Arrival rate (requests/s)', this.#defaultRate(), 'Poisson arrivals for one simulated minute.');
-    const output = this.#field('load-output', 'Output tokens per request', 256, 'Each request decodes this many tokens.');
-    const ttft = this.#field('load-ttft-slo', 'TTFT objective (s)', 1, 'A request meets it when its first token comes within this.');
-    const tpot = this.#field('load-tpot-slo', 'TPOT objective (s)', 0.05, 'The mean gap between its later tokens.');
+    // The page's starting values (the engine's table has none for these: they are the run's).
+    const start = { rate: this.#defaultRate(), output: 256, ttft_slo: 1, tpot_slo: 0.05 };
+    const [rate, output, ttft, tpot] = SERVING_CONTROLS.map((name) => this.#field(`load-${name.replace('_', '-')}`, name, start[name]));
     this.rate = rate.input;
     this.rateEdited = false;
     rate.input.addEventListener('input', () => {

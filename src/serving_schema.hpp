@@ -1,0 +1,221 @@
+#pragma once
+// The serving report described once (docs/serving.md, "Output" and "CSV"), in trace_schema.hpp's
+// visitor protocol: the JSON writer (serving_json.cpp, JsonBuilder) and the CSV's header and
+// rows (serving_json.cpp) are generated from these functions, and the tests hold
+// bindings/prefill-trace.d.ts's ServingReport and the docs against documents written from them
+// (tests/js/serving-report.test.mjs). Members are visited in the order the JSON prints them
+// (alphabetical: nlohmann keeps objects sorted); a CSV row's columns in the CSV's order.
+//
+// Besides trace_schema.hpp's visitor members, V provides v.null(key): a member that is null.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "serving.hpp"
+
+namespace prefill_trace {
+
+/// "fixed:T", "uniform:A:B" or "lognormal:MEAN:SIGMA", as a distribution reads back.
+std::string length_text(const LengthDistribution& d);
+/// "poisson", "gamma:CV" or, with rows, "rows".
+std::string arrival_text(const ServingConfig& c);
+/// 101 nearest-rank quantiles (0 %, 1 %, …, 100 %) of `values`; empty when there are none.
+std::vector<double> quantile_curve(std::vector<double> values);
+/// The quantile curves of the finished requests' TTFT and TPOT (a TPOT needs two tokens).
+struct Distributions {
+  std::vector<double> ttft, tpot;
+};
+Distributions distributions_of(const ServingRun& run);
+
+namespace serving_schema {
+
+// A {mean, p50, p90, p99} summary, null when no request has the figure.
+template <typename V>
+void summary(std::string_view key, const Summary& s, V& v) {
+  v.maybe_object(key, s.count != 0, [&] {
+    v.number("mean", s.mean);
+    v.number("p50", s.p50);
+    v.number("p90", s.p90);
+    v.number("p99", s.p99);
+  });
+}
+
+template <typename V>
+void numbers(std::string_view key, const std::vector<double>& values, V& v) {
+  v.array(key, values.size(), [&](std::size_t i) { v.number("", values[i]); });
+}
+
+// A list of numbers, null when empty (a curve without requests).
+template <typename V>
+void numbers_or_null(std::string_view key, const std::vector<double>& values, V& v) {
+  if (values.empty()) {
+    v.null(key);
+  } else {
+    numbers(key, values, v);
+  }
+}
+
+template <typename V, typename T>
+void number_unless(bool absent, std::string_view key, T value, V& v) {
+  if (absent) {
+    v.null(key);
+  } else {
+    v.number(key, value);
+  }
+}
+
+}  // namespace serving_schema
+
+/// The input with every default filled in (the report's `serving`); `rows` when rows were given.
+template <typename V>
+void visit_serving_config(const ServingConfig& c, V& v) {
+  const bool rows = !c.rows.empty();
+  v.text("arrival", arrival_text(c));
+  v.number("attainment", c.attainment_target);
+  v.number("decode_devices", c.decode_devices);
+  v.number("decode_tensor_parallel", c.decode_tensor_parallel);
+  v.flag("goodput", c.goodput);
+  v.number("goodput_tolerance", c.goodput_tolerance);
+  v.number("max_batch", c.max_batch);
+  v.number("max_queue", c.max_queue);
+  v.text("output", rows ? std::string("rows") : length_text(c.output));
+  v.text("policy", policy_name(c.policy));
+  v.number("prefill_devices", c.prefill_devices);
+  v.number("prefill_tensor_parallel", c.prefill_tensor_parallel);
+  v.number("prefix_hit", c.prefix_hit);
+  v.text("prompt", rows ? std::string("rows") : length_text(c.prompt));
+  serving_schema::number_unless(rows, "rate", c.rate, v);
+  v.number("requests", c.requests);
+  serving_schema::number_unless(rows, "seed", c.seed, v);
+  v.number("timeline_points", c.timeline_points);
+  v.number("token_budget", c.token_budget);
+  v.maybe("tpot_slo", c.tpot_slo_seconds);
+  v.maybe("ttft_slo", c.ttft_slo_seconds);
+}
+
+template <typename V>
+void visit_timeline(const Timeline& t, V& v) {
+  using serving_schema::numbers;
+  numbers("busy_fraction", t.busy_fraction, v);
+  numbers("decode_tokens", t.decode_tokens, v);
+  numbers("prefill_tokens", t.prefill_tokens, v);
+  numbers("queued", t.queued, v);
+  numbers("running", t.running, v);
+  v.number("step_seconds", t.step_seconds);
+  numbers("time_seconds", t.time_seconds, v);
+}
+
+/// One run of a sweep: its rate and the figures attainment-against-rate charts read.
+template <typename V>
+void visit_sweep_point(const ServingRun& run, V& v) {
+  using serving_schema::summary;
+  v.number("busy_fraction", run.busy_fraction);
+  v.number("completed_requests", run.completed);
+  summary("e2e_seconds", run.e2e, v);
+  v.flag("overloaded", run.overloaded);
+  v.number("rate_requests_per_second", run.rate);
+  v.maybe("slo_attainment", run.slo_attainment);
+  summary("tbt_max_seconds", run.tbt_max, v);
+  v.number("throughput_requests_per_second", run.throughput_requests_per_second);
+  summary("tpot_seconds", run.tpot, v);
+  summary("ttft_seconds", run.ttft, v);
+}
+
+template <typename V>
+void visit_goodput(const GoodputSearch& g, V& v) {
+  v.flag("bounded", g.bounded);
+  v.array("probes", g.probes.size(), [&](std::size_t i) {
+    v.object("", [&] {
+      v.flag("overloaded", g.probes[i].overloaded);
+      v.number("rate_requests_per_second", g.probes[i].rate);
+      v.number("slo_attainment", g.probes[i].attainment);
+    });
+  });
+  v.number("target", g.target);
+  v.number("tolerance", g.tolerance);
+}
+
+/// The whole report (docs/serving.md, "Output"), root members in order; `goodput…` only with a
+/// goodput search, `sweep` only with sweep rates.
+template <typename V>
+void visit_serving_report(const ServingReport& report, V& v) {
+  using serving_schema::summary;
+  const ServingRun& run = report.run;
+  const GoodputSearch* goodput = report.goodput ? &*report.goodput : nullptr;
+  v.number("busy_fraction", run.busy_fraction);
+  v.number("completed_requests", run.completed);
+  v.number("decode_busy_fraction", run.decode_busy_fraction);
+  v.number("decode_instance_devices", report.decode_instance_devices);
+  v.number("devices", report.devices);
+  v.object("distributions", [&] {
+    const Distributions curves = distributions_of(run);
+    serving_schema::numbers_or_null("tpot_seconds", curves.tpot, v);
+    serving_schema::numbers_or_null("ttft_seconds", curves.ttft, v);
+  });
+  summary("e2e_seconds", run.e2e, v);
+  if (goodput != nullptr) {
+    v.object("goodput", [&] { visit_goodput(*goodput, v); });
+    serving_schema::number_unless(!goodput->bounded, "goodput_per_device",
+                                  goodput->goodput_per_device, v);
+    serving_schema::number_unless(!goodput->bounded, "goodput_requests_per_second",
+                                  goodput->goodput_requests_per_second, v);
+  }
+  v.text("hardware", report.hardware);
+  v.number("iterations", run.iterations);
+  v.number("kv_bytes_per_token", report.kv_bytes_per_token);
+  v.number("kv_capacity_tokens", report.kv_capacity_tokens);
+  v.number("kv_transfer_bytes_per_token", report.kv_transfer_bytes_per_token);
+  v.text("model", report.model);
+  v.maybe_object("overload", run.overloaded, [&] {
+    v.number("completed_requests", run.completed);
+    v.number("queued_requests", run.queued_at_stop);
+    v.text("reason", run.overload_reason);
+    v.number("simulated_seconds", run.simulated_seconds);
+  });
+  v.flag("overloaded", run.overloaded);
+  v.text("policy", policy_name(report.config.policy));
+  v.text("precision", report.precision);
+  v.number("prefill_busy_fraction", run.prefill_busy_fraction);
+  v.number("prefill_instance_devices", report.prefill_instance_devices);
+  summary("queue_seconds", run.queue, v);
+  v.number("requests", run.requests);
+  v.object("serving", [&] { visit_serving_config(report.config, v); });
+  v.number("simulated_seconds", run.simulated_seconds);
+  v.maybe("slo_attainment", run.slo_attainment);
+  if (!report.sweep.empty()) {
+    v.array("sweep", report.sweep.size(),
+            [&](std::size_t i) { v.object("", [&] { visit_sweep_point(report.sweep[i], v); }); });
+  }
+  summary("tbt_max_seconds", run.tbt_max, v);
+  v.number("throughput_requests_per_second", run.throughput_requests_per_second);
+  v.number("throughput_tokens_per_second", run.throughput_tokens_per_second);
+  v.object("timeline", [&] { visit_timeline(run.timeline, v); });
+  v.text("timing", report.timing);
+  summary("tpot_seconds", run.tpot, v);
+  summary("ttft_seconds", run.ttft, v);
+}
+
+/// One request's row of the CSV (docs/serving.md, "CSV"), columns in the CSV's order: an
+/// unfinished request has no times and does not meet the SLO.
+template <typename V>
+void visit_request_row(std::size_t index, const RequestOutcome& out, V& v) {
+  const auto when_finished = [&](double value) {
+    return out.finished ? std::optional<double>(value) : std::nullopt;
+  };
+  v.number("request", index);
+  v.number("arrival_seconds", out.arrival_seconds);
+  v.number("prompt_tokens", out.prompt_tokens);
+  v.number("cached_tokens", out.cached_tokens);
+  v.number("output_tokens", out.output_tokens);
+  v.flag("finished", out.finished);
+  v.maybe("ttft_seconds", when_finished(out.ttft_seconds));
+  v.maybe("tpot_seconds", when_finished(out.tpot_seconds));
+  v.maybe("tbt_max_seconds", when_finished(out.tbt_max_seconds));
+  v.maybe("e2e_seconds", when_finished(out.e2e_seconds));
+  v.flag("meets_slo", out.finished && out.meets_slo);
+}
+
+}  // namespace prefill_trace
