@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "limits.hpp"
 #include "prefill_trace/result.hpp"
 #include "scenario.hpp"
 
@@ -41,6 +42,14 @@ struct RequestRow {
   int64_t output_tokens = 0;
 };
 
+/// The bounds one call is held to (src/serving/work.hpp): src/limits.hpp's; a test sets smaller
+/// ones to reach them cheaply. The JSON reader never sets them.
+struct ServingCallLimits {
+  int64_t run_iterations = limits::max_serving_run_iterations;
+  int64_t call_iterations = limits::max_serving_call_iterations;
+  double work = limits::max_serving_call_work;
+};
+
 struct ServingConfig {
   SchedulerPolicy policy = SchedulerPolicy::chunked;
   double rate = 0;  // requests/s (generated arrivals)
@@ -66,6 +75,7 @@ struct ServingConfig {
   std::vector<double> sweep_rates;  // extra runs at these rates (attainment vs rate)
   int64_t timeline_points = 200;
   int64_t max_queue = 0;  // waiting requests that stop a run as overloaded; 0 = the default
+  ServingCallLimits call_limits;
 };
 
 /// Mean and nearest-rank percentiles of one per-request figure (none when no request has it).

@@ -9,8 +9,8 @@
 namespace prefill_trace::serving {
 
 Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, double rate,
-                       std::vector<Instance> instances)
-    : plan_(plan), specs_(specs), instances_(std::move(instances)) {
+                       std::vector<Instance> instances, CallWork& work)
+    : plan_(plan), specs_(specs), instances_(std::move(instances)), work_(work) {
   states_.resize(specs.size());
   arrivals_.resize(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -23,7 +23,8 @@ Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, 
 ServingRun Simulation::run(bool keep_detail) {
   keep_detail_ = keep_detail;
   const auto total = static_cast<int64_t>(specs_.size());
-  while (finished_ < total) {
+  // A call past a limit (work_) stops every run of it at once: the call is refused.
+  while (finished_ < total && !work_.refused()) {
     Instance* next = nullptr;
     double next_time = kNever;
     for (Instance& instance : instances_) {
@@ -124,6 +125,8 @@ void Simulation::step(Instance& in) {
   in.clock = end;
   in.busy_seconds += duration;
   ++iterations_;
+  work_.add_iteration(tally.decode_tokens + static_cast<int64_t>(prefill_chunks_.size()),
+                      iterations_);
   advance_requests(in, end);
   log_iteration(in, tally, start, end);
 }
@@ -189,14 +192,33 @@ void Simulation::leave(Instance& in, int index, double end) {
 
 void Simulation::log_iteration(const Instance& in, const Tally& tally, double start, double end) {
   last_time_ = std::max(last_time_, end);
-  if (!keep_detail_) return;  // the log is the timeline's, which only a detailed run draws
+  // The log is the timeline's, which only a detailed run draws.
+  if (!keep_detail_ || plan_.timeline_points == 0 || log_dropped_) return;
   int64_t running = 0;
   for (const Instance& instance : instances_)
     running += static_cast<int64_t>(instance.running.size());
-  log_.push_back(IterationLog{start, end, static_cast<double>(tally.prefill_tokens),
-                              static_cast<double>(tally.decode_tokens),
-                              static_cast<double>(queued_at(end)), static_cast<double>(running),
-                              static_cast<double>(in.devices)});
+  const IterationLog entry{start,
+                           end,
+                           static_cast<double>(tally.prefill_tokens),
+                           static_cast<double>(tally.decode_tokens),
+                           static_cast<double>(queued_at(end)),
+                           static_cast<double>(running),
+                           static_cast<double>(in.devices)};
+  if (fold_) {
+    fold_->add(entry);
+  } else if (log_.size() < kLoggedIterations) {
+    log_.push_back(entry);
+  } else {
+    // Too long to keep: the run is drawn again with its span known (runs.cpp).
+    log_dropped_ = true;
+    std::deque<IterationLog>().swap(log_);
+  }
+}
+
+void Simulation::fold_timeline(double end_seconds) {
+  double devices = 0;
+  for (const Instance& instance : instances_) devices += static_cast<double>(instance.devices);
+  fold_.emplace(plan_.timeline_points, end_seconds, devices);
 }
 
 void Simulation::finish(Instance& in, int index, double time) {

@@ -14,6 +14,8 @@
 
 #include "serving.hpp"
 #include "serving/cost.hpp"
+#include "serving/timeline.hpp"
+#include "serving/work.hpp"
 #include "serving/workload.hpp"
 
 namespace prefill_trace::serving {
@@ -48,13 +50,6 @@ struct Instance {
   int64_t assigned = 0;      // decode: handed over and not finished
 };
 
-struct IterationLog {
-  double start, end;
-  double prefill_tokens, decode_tokens;
-  double queued, running;
-  double devices;
-};
-
 // The configuration with every default filled in and every instance's figures worked out.
 struct Plan {
   SchedulerPolicy policy;
@@ -77,9 +72,15 @@ struct Tally {
 
 class Simulation {
  public:
+  /// Counts its iterations in `work` and stops when the call passes a limit there.
   Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, double rate,
-             std::vector<Instance> instances);
+             std::vector<Instance> instances, CallWork& work);
+  /// Folds the timeline as the run goes over a span known from an earlier run of the same
+  /// requests, instead of keeping its iterations.
+  void fold_timeline(double end_seconds);
   ServingRun run(bool keep_detail);
+  /// The run had more than kLoggedIterations iterations and no fold: its timeline is empty.
+  bool timeline_dropped() const { return log_dropped_; }
 
   // --- Scheduling: what a scheduler (schedulers/) builds an iteration from ---------------------
   const Plan& plan() const { return plan_; }
@@ -153,9 +154,13 @@ class Simulation {
   std::vector<int> decode_rows_;
   std::vector<int64_t> decode_contexts_;  // keys before each decode row (the cost model's input)
   std::vector<PrefillChunk> prefill_chunks_;
-  // A deque, not a vector: a vector copied the whole log (~2 MB at 10,000 requests) into fresh
-  // memory at every doubling, the largest source of the run's page faults (perf).
+  CallWork& work_;
+  // The first kLoggedIterations iterations, folded at the end (a deque, not a vector: a vector
+  // copied the log into fresh memory at every doubling, the run's largest source of page
+  // faults), or the fold itself when the run's span is known.
   std::deque<IterationLog> log_;
+  bool log_dropped_ = false;
+  std::optional<TimelineFold> fold_;
   bool keep_detail_ = true;  // outcomes and timeline wanted (not a goodput probe or sweep run)
   int64_t head_ = 0;  // first request (in arrival order) not yet admitted to a first instance
   int64_t finished_ = 0;
