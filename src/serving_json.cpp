@@ -37,7 +37,10 @@ constexpr std::string_view kServingKeys[] = {"policy",
                                              "sweep_rates",
                                              "rows",
                                              "timeline_points",
-                                             "max_queue"};
+                                             "max_queue",
+                                             "kv",
+                                             "block_size",
+                                             "gpu_memory_utilization"};
 
 std::string number_text(double value) {
   char buffer[32];
@@ -332,6 +335,24 @@ void check_arrival_span(const ServingFields& fields, const ServingConfig& config
   }
 }
 
+// K/V memory (docs/serving.md, "K/V memory"): the mode, its block size and the share of device
+// memory the engine may use.
+void read_kv(const ServingFields& fields, ServingConfig& config) {
+  const std::string kv = fields.text("kv", "paged");
+  if (kv == "paged") {
+    config.kv = KvMode::paged;
+  } else if (kv == "reserve") {
+    config.kv = KvMode::reserve;
+  } else {
+    fields.errors().fail(ErrorCode::unknown_name, fields.path("kv"), "must be paged or reserve");
+  }
+  config.block_size = fields.integer("block_size", 16, 1, limits::max_kv_block_size);
+  if (config.kv == KvMode::reserve && fields.has("block_size"))
+    fields.errors().fail(ErrorCode::incompatible, fields.path("block_size"),
+                         "only paged K/V has blocks");
+  config.gpu_memory_utilization = fields.number("gpu_memory_utilization", 0, 0, 1, true);
+}
+
 ServingConfig read_serving(const json& object, FirstError& errors) {
   ServingConfig config;
   if (!object.is_object()) {
@@ -383,6 +404,7 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
   config.timeline_points = fields.integer("timeline_points", 200, 0, limits::max_timeline_points);
   config.max_queue = fields.integer("max_queue", 0, 1, limits::max_serving_requests);
   check_arrival_span(fields, config);
+  read_kv(fields, config);
   return config;
 }
 
@@ -566,6 +588,24 @@ void add_goodput_json(json& document, const GoodputSearch& g) {
                                      {"probes", std::move(probes)}});
 }
 
+// K/V memory's part of the report (issue 29): in both modes the mode, the memory share, the
+// running requests' time-average and the preemptions (none under reserve); under paged the
+// block size, the blocks an instance holds and the blocks in use in the timeline.
+void add_kv_json(json& document, const ServingReport& report) {
+  const ServingConfig& c = report.config;
+  const ServingRun& run = report.run;
+  document["serving"]["kv"] = kv_mode_name(c.kv);
+  document["serving"]["gpu_memory_utilization"] = c.gpu_memory_utilization;
+  document["running_requests_mean"] = run.running_requests_mean;
+  document["preemptions"] = run.preemptions;
+  document["recomputed_tokens"] = run.recomputed_tokens;
+  if (c.kv != KvMode::paged) return;
+  document["serving"]["block_size"] = c.block_size;
+  document["kv_capacity_blocks"] = report.kv_capacity_blocks;
+  if (!run.timeline.time_seconds.empty())
+    document["timeline"]["kv_blocks"] = run.timeline.kv_blocks;
+}
+
 }  // namespace
 
 json serving_report_to_json(const ServingReport& report) {
@@ -603,6 +643,7 @@ json serving_report_to_json(const ServingReport& report) {
       {"distributions", distributions_json(run)},
       {"timeline", timeline_json(run.timeline)},
   });
+  add_kv_json(document, report);
   if (report.goodput) add_goodput_json(document, *report.goodput);
   if (!report.sweep.empty()) {
     json sweep = json::array();

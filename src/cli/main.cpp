@@ -79,6 +79,8 @@ serving flags (docs/serving.md; --model, --hardware, --precision, --tensor-paral
   --prefill-tensor-parallel N --decode-tensor-parallel N
   --ttft-slo S --tpot-slo S --attainment A        --goodput (search the goodput)
   --sweep-rates R1,R2,...  --timeline-points N
+  --kv paged|reserve (default paged)              --block-size N (paged, default 16)
+  --gpu-memory-utilization F (0..1; default 0.9 paged, 1 reserve)
 
 Numbers are plain decimals (2048, 0.5, 1e-3); hexadecimal, inf and nan are refused.
 PATH defaults to the bundled lesson file. --verify checks the file's SHA-256 against the
@@ -190,6 +192,9 @@ constexpr ServingFlag kServingFlags[] = {
     {"--goodput", "goodput", ServingValue::toggle},
     {"--sweep-rates", "sweep_rates", ServingValue::list},
     {"--timeline-points", "timeline_points", ServingValue::number},
+    {"--kv", "kv", ServingValue::text},
+    {"--block-size", "block_size", ServingValue::number},
+    {"--gpu-memory-utilization", "gpu_memory_utilization", ServingValue::number},
 };
 
 // Options that take a value; every other --option is a switch.

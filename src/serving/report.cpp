@@ -91,6 +91,8 @@ ServingRun Simulation::report() const {
   run.simulated_seconds = last_time_;
   run.queued_at_stop = overloaded_ ? queued_at(last_time_) : 0;
   run.iterations = iterations_;
+  run.preemptions = preemptions_;
+  run.recomputed_tokens = recomputed_tokens_;
   std::vector<double> ttft, tpot, tbt, e2e, queue;
   for (auto* column : {&ttft, &tpot, &tbt, &e2e, &queue})
     column->reserve(static_cast<std::size_t>(finished_));
@@ -123,6 +125,7 @@ ServingRun Simulation::report() const {
   if (last_time_ > 0) {
     run.throughput_requests_per_second = static_cast<double>(finished_) / last_time_;
     run.throughput_tokens_per_second = output_tokens / last_time_;
+    run.running_requests_mean = running_seconds_ / last_time_;
     add_busy_fractions(run);
   }
   if (keep_detail_) run.timeline = timeline();

@@ -7,6 +7,7 @@
 #include "limits.hpp"
 #include "serving.hpp"
 #include "serving/fleet.hpp"
+#include "serving/kv/kv.hpp"
 #include "serving/runs.hpp"
 #include "serving/schedulers/scheduler.hpp"
 #include "serving/simulation.hpp"
@@ -47,6 +48,8 @@ std::optional<Error> resolve(const Scenario& scenario, ServingConfig& config) {
   if (config.token_budget == 0)
     config.token_budget = policy_traits(config.policy).default_token_budget;
   if (config.max_queue == 0) config.max_queue = limits::default_serving_max_queue;
+  if (config.gpu_memory_utilization == 0)
+    config.gpu_memory_utilization = serving::kv_mode_traits(config.kv).default_memory_utilization;
   if (policy_traits(config.policy).decodes_share_budget &&
       config.token_budget <= config.max_batch) {
     return serving_error(ErrorCode::incompatible, "/serving/token_budget",
@@ -103,10 +106,17 @@ namespace {
 // The plan of every run: the resolved configuration and the K/V transfer's time per token.
 serving::Plan make_plan(const Scenario& scenario, const ServingConfig& config,
                         ServingReport& report) {
-  serving::Plan plan{
-      config.policy,           config.token_budget,           config.max_batch,
-      config.max_queue,        scenario.model.sliding_window, 0,
-      config.ttft_slo_seconds, config.tpot_slo_seconds,       config.timeline_points};
+  serving::Plan plan{config.policy,
+                     config.token_budget,
+                     config.max_batch,
+                     config.max_queue,
+                     scenario.model.sliding_window,
+                     0,
+                     config.ttft_slo_seconds,
+                     config.tpot_slo_seconds,
+                     config.timeline_points,
+                     config.kv,
+                     config.block_size};
   if (policy_traits(config.policy).disaggregated) {
     // Every prefill device sends its shard of the K/V at once, each over its own link: the
     // transfer takes the whole K/V over the links of the smaller instance.
@@ -158,6 +168,7 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
 
   report.kv_bytes_per_token = fleet.prefill_cost->kv_bytes_per_token();
   report.kv_capacity_tokens = instance_kv;
+  report.kv_capacity_blocks = disaggregated ? fleet.decode_kv_blocks : fleet.prefill_kv_blocks;
   const serving::Plan plan = make_plan(scenario, config, report);
   if (auto error = run_all(serving::Call{config, plan, specs, fleet, work}, report)) return *error;
   report.config = std::move(config);

@@ -17,6 +17,7 @@ TimelineFold::TimelineFold(int64_t points, double end_seconds, double devices)
   line_.prefill_tokens.assign(points_, 0);
   line_.decode_tokens.assign(points_, 0);
   line_.busy_fraction.assign(points_, 0);
+  line_.kv_blocks.assign(points_, 0);
   for (std::size_t k = 0; k < points_; ++k)
     line_.time_seconds[k] = line_.step_seconds * static_cast<double>(k + 1);
   snapshot_end_.assign(points_, -1);
@@ -31,6 +32,7 @@ void TimelineFold::add(const IterationLog& entry) {
     snapshot_end_[k] = entry.end;
     line_.queued[k] = entry.queued;
     line_.running[k] = entry.running;
+    line_.kv_blocks[k] = entry.kv_blocks;
   }
   // Busy device-time, split over the steps the iteration spans.
   for (std::size_t b = bucket_of(entry.start); b <= k; ++b) {
@@ -48,6 +50,7 @@ Timeline TimelineFold::finish() {
     if (snapshot_end_[k] < 0 && k > 0) {
       line_.queued[k] = line_.queued[k - 1];
       line_.running[k] = line_.running[k - 1];
+      line_.kv_blocks[k] = line_.kv_blocks[k - 1];
     }
   }
   return std::move(line_);

@@ -19,6 +19,7 @@ struct IterationLog {
   double prefill_tokens, decode_tokens;
   double queued, running;
   double devices;
+  double kv_blocks;  // paged: in use on every instance at the end
 };
 
 /// Iterations a run keeps to fold at its end: 2^16 × 56 bytes = 3.7 MB.
