@@ -33,7 +33,7 @@ void expect_refused_by(const api::JsonReply& reply, const std::string& limit) {
 
 TEST(ServingLimits, ALongRequestAtManyRatesIsRefusedBeforeItRuns) {
   // One request of 2^20 output tokens (the per-request limit) on b200 needs 2^20 iterations a
-  // run: one per token. Its runs: the run, its timeline's second pass (2^20 > the 2^16
+  // run: one per token. Its runs: the run, its timeline's second pass (2^20 > the 2^18
   // iterations a run keeps), 7 sweep rates = 9 runs ≥ 9 × 2^20 = 9,437,184 iterations, over
   // max_serving_call_iterations = 2^23 = 8,388,608. (770e613 ran them: ~8 s and 0.3 GB.)
   const json serving = {{"rate", 1},
@@ -69,8 +69,8 @@ ServingConfig three_lone_requests() {
   return config;
 }
 
-Scenario h100_llama() {
-  auto parsed = scenario_from_json(json{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}});
+Scenario llama_on(const char* hardware = "h100-sxm") {
+  auto parsed = scenario_from_json(json{{"model", "llama-3.1-8b"}, {"hardware", hardware}});
   EXPECT_TRUE(parsed.ok()) << parsed.error();
   return parsed.value();
 }
@@ -81,11 +81,11 @@ TEST(ServingLimits, RunIterationsAreCountedAsTheRunGoes) {
   // pass the check before the run; the count during it decides.
   ServingConfig config = three_lone_requests();
   config.call_limits.run_iterations = 120;
-  const auto fits = simulate_serving(h100_llama(), config);
+  const auto fits = simulate_serving(llama_on(), config);
   ASSERT_TRUE(fits.ok()) << fits.error();
   EXPECT_EQ(fits->run.iterations, 120);
   config.call_limits.run_iterations = 119;
-  const auto over = simulate_serving(h100_llama(), config);
+  const auto over = simulate_serving(llama_on(), config);
   ASSERT_FALSE(over.ok());
   EXPECT_EQ(over.failure().code, ErrorCode::too_large);
   EXPECT_NE(over.error().find("max_serving_run_iterations"), std::string::npos);
@@ -98,28 +98,29 @@ TEST(ServingLimits, CallWorkIsCountedAsTheRunGoes) {
   // 120 + 40 × 40 + 39 × 50 = 3,670 units, under 4,000.
   ServingConfig config = three_lone_requests();
   config.call_limits.work = 4000;
-  const auto over = simulate_serving(h100_llama(), config);
+  const auto over = simulate_serving(llama_on(), config);
   ASSERT_FALSE(over.ok());
   EXPECT_NE(over.error().find("max_serving_call_work"), std::string::npos);
   config.call_limits.work = 1e6;
-  EXPECT_TRUE(simulate_serving(h100_llama(), config).ok());
+  EXPECT_TRUE(simulate_serving(llama_on(), config).ok());
 }
 
 TEST(ServingLimits, ALongRunFoldsItsTimelineWithTheSameSums) {
-  // One request of prompt 100 and 2^17 output tokens arriving at 0: 2^17 iterations (one per
-  // token), more than the 2^16 a run keeps, so the timeline is folded in a second pass. Its four
-  // steps hold the prompt's 100 tokens and 2^17 − 1 decode rows; the device is busy from 0 to
-  // the end (each iteration starts when the one before ends); at the end nothing runs or waits.
+  // One request of prompt 100 and 300,000 output tokens arriving at 0 (on b200: its K/V fits):
+  // 300,000 iterations (one per token), more than the 2^18 = 262,144 a run keeps, so the timeline
+  // is folded in a second pass. Its four steps hold the prompt's 100 tokens and 299,999 decode
+  // rows; the device is busy from 0 to the end (each iteration starts when the one before ends);
+  // at the end nothing runs or waits.
   ServingConfig config;
-  config.rows.push_back(RequestRow{0, 100, 131072});
+  config.rows.push_back(RequestRow{0, 100, 300000});
   config.timeline_points = 4;
-  const auto report = simulate_serving(h100_llama(), config);
+  const auto report = simulate_serving(llama_on("b200"), config);
   ASSERT_TRUE(report.ok()) << report.error();
   const Timeline& line = report->run.timeline;
-  EXPECT_EQ(report->run.iterations, 131072);
+  EXPECT_EQ(report->run.iterations, 300000);
   ASSERT_EQ(line.decode_tokens.size(), 4u);
   EXPECT_EQ(std::accumulate(line.prefill_tokens.begin(), line.prefill_tokens.end(), 0.0), 100);
-  EXPECT_EQ(std::accumulate(line.decode_tokens.begin(), line.decode_tokens.end(), 0.0), 131071);
+  EXPECT_EQ(std::accumulate(line.decode_tokens.begin(), line.decode_tokens.end(), 0.0), 299999);
   for (const double busy : line.busy_fraction) EXPECT_NEAR(busy, 1, 1e-9);
   EXPECT_EQ(line.running.back(), 0);
   EXPECT_EQ(line.queued.back(), 0);
