@@ -163,6 +163,12 @@ export interface ServingInput {
   goodput_tolerance?: number;
   sweep_rates?: number[];
   timeline_points?: number;
+  /** K/V memory: "paged" (blocks on demand, preemption by recomputation; the default) or "reserve". */
+  kv?: "paged" | "reserve";
+  /** Tokens per K/V block, paged only (16). */
+  block_size?: number;
+  /** Share of device memory for weights, activations and K/V (0.9 paged, 1 reserve). */
+  gpu_memory_utilization?: number;
 }
 
 /** A scenario with its serving workload: what `simulateServing` takes (as JSON text). */
@@ -365,6 +371,8 @@ export interface ServingReport {
   hardware: string;
   iterations: number;
   kv_bytes_per_token: number;
+  /** Paged K/V only: the K/V blocks one (decode, else colocated) instance holds. */
+  kv_capacity_blocks?: number;
   kv_capacity_tokens: number;
   kv_transfer_bytes_per_token: number;
   model: string;
@@ -377,18 +385,28 @@ export interface ServingReport {
   overloaded: boolean;
   policy: "prefill-first" | "chunked" | "disaggregated";
   precision: string;
+  /** Running requests preempted for lack of a free K/V block (paged; 0 under reserve). */
+  preemptions: number;
   prefill_busy_fraction: number;
   prefill_instance_devices: number;
   queue_seconds: ServingSummary | null;
+  /** Prompt and generated tokens computed again after preemptions. */
+  recomputed_tokens: number;
   requests: number;
+  /** Time-average of the requests admitted and unfinished. */
+  running_requests_mean: number;
   /** The input with every default filled in; lengths and arrival as text ("rows" with rows). */
   serving: {
     arrival: string;
     attainment: number;
+    /** Paged K/V only. */
+    block_size?: number;
     decode_devices: number;
     decode_tensor_parallel: number;
     goodput: boolean;
     goodput_tolerance: number;
+    gpu_memory_utilization: number;
+    kv: "paged" | "reserve";
     max_batch: number;
     max_queue: number;
     output: string;
@@ -416,6 +434,8 @@ export interface ServingReport {
   timeline: {
     busy_fraction: number[];
     decode_tokens: number[];
+    /** Paged K/V only: blocks in use at the step's end. */
+    kv_blocks?: number[];
     prefill_tokens: number[];
     queued: number[];
     running: number[];

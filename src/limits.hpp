@@ -143,5 +143,21 @@ constexpr double max_trace_rate_scale = 1e3;
 /// cache took 80 bytes a token: 1.3 GB for one 16,777,215-token prompt, past the wasm heap's
 /// 128 MB. Contexts past it share slots (direct-mapped): the same figures, recomputed on a miss.
 constexpr std::size_t max_decode_cache_slots = std::size_t{1} << 16;
+/// Tokens per K/V block under `kv: "paged"` (vLLM's block_size: 16 by default; its CUDA kernels
+/// take 8 to 32, some backends more). 1 is token-granular paging.
+constexpr int64_t max_kv_block_size = 1024;
+/// Iterations of one run, and of all the runs of one call (the run, a second pass of it that
+/// draws a long run's timeline, the goodput search's runs and the sweep's). A run's memory does
+/// not grow with its iterations (the timeline is folded into its buckets as the run goes); these
+/// bound its time: 2^22 one-row iterations took ~0.8 s of CPU natively (docs/robustness.md).
+/// Checked before a call from its longest request's decode steps, and during it.
+constexpr int64_t max_serving_run_iterations = int64_t{1} << 22;
+constexpr int64_t max_serving_call_iterations = int64_t{1} << 23;
+/// Work of one call, in units of one decode row: a row (decode or prompt chunk) 1, an iteration
+/// 40, an operator-model evaluation (a cost-cache miss) 50 — the ratios of their measured CPU
+/// times (docs/robustness.md). 4e8 units is ~2 s of CPU natively at the worst mix measured;
+/// 256 sweep rates of a heavy-decode workload (~5 s each) are refused instead of running 20 min.
+/// Checked before the call from its lower bound and during it, every iteration.
+constexpr double max_serving_call_work = 4e8;
 
 }  // namespace prefill_trace::limits

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "limits.hpp"
 #include "prefill_trace/result.hpp"
 #include "scenario.hpp"
 
@@ -41,6 +42,20 @@ struct RequestRow {
   int64_t output_tokens = 0;
 };
 
+/// The bounds one call is held to (src/serving/work.hpp): src/limits.hpp's; a test sets smaller
+/// ones to reach them cheaply. The JSON reader never sets them.
+struct ServingCallLimits {
+  int64_t run_iterations = limits::max_serving_run_iterations;
+  int64_t call_iterations = limits::max_serving_call_iterations;
+  double work = limits::max_serving_call_work;
+};
+
+/// How an instance grants K/V memory; one file per mode under src/serving/kv/ with its row in
+/// the table there (docs/serving.md, "K/V memory").
+enum class KvMode { paged, reserve };
+constexpr std::size_t kKvModeCount = static_cast<std::size_t>(KvMode::reserve) + 1;
+const char* kv_mode_name(KvMode mode);
+
 struct ServingConfig {
   SchedulerPolicy policy = SchedulerPolicy::chunked;
   double rate = 0;  // requests/s (generated arrivals)
@@ -66,6 +81,12 @@ struct ServingConfig {
   std::vector<double> sweep_rates;  // extra runs at these rates (attainment vs rate)
   int64_t timeline_points = 200;
   int64_t max_queue = 0;  // waiting requests that stop a run as overloaded; 0 = the default
+  KvMode kv = KvMode::paged;
+  int64_t block_size = 16;  // paged: tokens per K/V block (vLLM's default)
+  // Share of device memory for weights, activations and K/V (vLLM's gpu_memory_utilization);
+  // 0 = the mode's default: 0.9 paged (vLLM's), 1 reserve (the whole memory, as before).
+  double gpu_memory_utilization = 0;
+  ServingCallLimits call_limits;
 };
 
 /// Mean and nearest-rank percentiles of one per-request figure (none when no request has it).
@@ -99,6 +120,7 @@ struct Timeline {
   std::vector<double> prefill_tokens;  // prompt tokens computed during the step
   std::vector<double> decode_tokens;   // output tokens decoded during the step
   std::vector<double> busy_fraction;   // device-time busy / device-time available in the step
+  std::vector<double> kv_blocks;       // paged: K/V blocks in use, all instances, at step's end
 };
 
 struct ServingRun {
@@ -110,6 +132,9 @@ struct ServingRun {
   double simulated_seconds = 0;
   int64_t queued_at_stop = 0;
   int64_t iterations = 0;
+  int64_t preemptions = 0;           // paged: running requests preempted by recomputation
+  int64_t recomputed_tokens = 0;     // paged: K/V tokens computed, dropped and computed again
+  double running_requests_mean = 0;  // running requests over the run's time, all instances
   Summary ttft, tpot, tbt_max, e2e, queue;
   std::optional<double> slo_attainment;  // none without an SLO
   double throughput_requests_per_second = 0;
@@ -144,6 +169,7 @@ struct ServingReport {
   int64_t prefill_instance_devices = 0;  // tensor-parallel degree of one instance
   int64_t decode_instance_devices = 0;
   double kv_capacity_tokens = 0;           // per (decode) instance
+  int64_t kv_capacity_blocks = 0;          // paged: per (decode) instance
   double kv_bytes_per_token = 0;           // per device
   double kv_transfer_bytes_per_token = 0;  // disaggregated: all devices' K/V of one token
   ServingRun run;

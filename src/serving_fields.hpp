@@ -23,10 +23,10 @@
 namespace prefill_trace {
 
 /// The members of the `serving` object, in the order docs/serving.md states them.
-inline constexpr std::array<ScenarioField, 23> kServingFields = [] {
+inline constexpr std::array<ScenarioField, 26> kServingFields = [] {
   using namespace field_rows;
   constexpr int64_t max_seed = int64_t{1} << 53;  // every seed a JSON double holds exactly
-  return std::array<ScenarioField, 23>{
+  return std::array<ScenarioField, 26>{
       // In SchedulerPolicy's order.
       choice("policy", 1,
              {{"prefill-first", "Prefill first"},
@@ -144,6 +144,21 @@ inline constexpr std::array<ScenarioField, 23> kServingFields = [] {
       integer("timeline_points", 200, 0, limits::max_timeline_points)
           .with_flag("--timeline-points")
           .with_docs("points of the downsampled timeline"),
+      // In KvMode's order.
+      choice("kv", 0, {{"paged", "Paged (blocks on demand, preemption)"}, {"reserve", "Reserved up front"}})
+          .with_flag("--kv")
+          .with_docs("K/V memory: `paged` (vLLM's blocks on demand, preemption by recomputation) or "
+                     "`reserve` (each request's whole K/V reserved at admission; \"K/V memory\" below)"),
+      integer("block_size", 16, 1, limits::max_kv_block_size)
+          .with_unit("tokens")
+          .with_flag("--block-size")
+          .with_docs("tokens per K/V block, paged only (vLLM's default 16)"),
+      number("gpu_memory_utilization", 0, 0, 1)
+          .above_min()
+          .without_default()
+          .with_flag("--gpu-memory-utilization")
+          .with_docs("share of device memory for weights, activations and K/V (vLLM's meaning); "
+                     "0.9 under paged, 1 under reserve when absent"),
   };
 }();
 

@@ -250,6 +250,26 @@ void read_plain_members(const Fields& fields, ServingConfig& config) {
   config.max_queue = integer("max_queue");
 }
 
+// K/V memory (docs/serving.md, "K/V memory"): the mode, its block size and the share of device
+// memory the engine may use (0 when absent: the mode's own default, serving/serve.cpp).
+void read_kv(const Fields& fields, ServingConfig& config) {
+  constexpr const ScenarioField& kv_row = serving_field("kv");
+  const std::string kv = fields.text(kv_row.name, std::string(kv_row.default_value()));
+  for (std::size_t i = 0; i < kv_row.choice_count; ++i) {
+    if (kv == kv_row.choices[i].value) config.kv = static_cast<KvMode>(i);
+  }
+  if (!kv_row.has_choice(kv)) {
+    fields.errors().fail(ErrorCode::unknown_name, fields.path("kv"),
+                         "must be paged or reserve, not " + quoted_excerpt(kv));
+  }
+  config.block_size = fields.integer(serving_field("block_size"));
+  if (config.kv == KvMode::reserve && fields.has("block_size"))
+    fields.errors().fail(ErrorCode::incompatible, fields.path("block_size"),
+                         "only paged K/V has blocks");
+  if (fields.has("gpu_memory_utilization"))
+    config.gpu_memory_utilization = fields.number(serving_field("gpu_memory_utilization"));
+}
+
 ServingConfig read_serving(const json& object, FirstError& errors) {
   ServingConfig config;
   if (!object.is_object()) {
@@ -286,6 +306,7 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
   read_arrival(fields, config);
   read_plain_members(fields, config);
   check_arrival_span(fields, config);
+  read_kv(fields, config);
   return config;
 }
 

@@ -75,10 +75,13 @@ void visit_serving_config(const ServingConfig& c, V& v) {
   const bool rows = !c.rows.empty();
   v.text("arrival", arrival_text(c));
   v.number("attainment", c.attainment_target);
+  if (c.kv == KvMode::paged) v.number("block_size", c.block_size);
   v.number("decode_devices", c.decode_devices);
   v.number("decode_tensor_parallel", c.decode_tensor_parallel);
   v.flag("goodput", c.goodput);
   v.number("goodput_tolerance", c.goodput_tolerance);
+  v.number("gpu_memory_utilization", c.gpu_memory_utilization);
+  v.text("kv", kv_mode_name(c.kv));
   v.number("max_batch", c.max_batch);
   v.number("max_queue", c.max_queue);
   v.text("output", rows ? std::string("rows") : length_text(c.output));
@@ -96,11 +99,13 @@ void visit_serving_config(const ServingConfig& c, V& v) {
   v.maybe("ttft_slo", c.ttft_slo_seconds);
 }
 
+/// `paged`: the K/V blocks in use, a column only paged K/V has.
 template <typename V>
-void visit_timeline(const Timeline& t, V& v) {
+void visit_timeline(const Timeline& t, bool paged, V& v) {
   using serving_schema::numbers;
   numbers("busy_fraction", t.busy_fraction, v);
   numbers("decode_tokens", t.decode_tokens, v);
+  if (paged) numbers("kv_blocks", t.kv_blocks, v);
   numbers("prefill_tokens", t.prefill_tokens, v);
   numbers("queued", t.queued, v);
   numbers("running", t.running, v);
@@ -166,6 +171,7 @@ void visit_serving_report(const ServingReport& report, V& v) {
   v.text("hardware", report.hardware);
   v.number("iterations", run.iterations);
   v.number("kv_bytes_per_token", report.kv_bytes_per_token);
+  if (report.config.kv == KvMode::paged) v.number("kv_capacity_blocks", report.kv_capacity_blocks);
   v.number("kv_capacity_tokens", report.kv_capacity_tokens);
   v.number("kv_transfer_bytes_per_token", report.kv_transfer_bytes_per_token);
   v.text("model", report.model);
@@ -178,10 +184,13 @@ void visit_serving_report(const ServingReport& report, V& v) {
   v.flag("overloaded", run.overloaded);
   v.text("policy", policy_name(report.config.policy));
   v.text("precision", report.precision);
+  v.number("preemptions", run.preemptions);
   v.number("prefill_busy_fraction", run.prefill_busy_fraction);
   v.number("prefill_instance_devices", report.prefill_instance_devices);
   summary("queue_seconds", run.queue, v);
+  v.number("recomputed_tokens", run.recomputed_tokens);
   v.number("requests", run.requests);
+  v.number("running_requests_mean", run.running_requests_mean);
   v.object("serving", [&] { visit_serving_config(report.config, v); });
   v.number("simulated_seconds", run.simulated_seconds);
   v.maybe("slo_attainment", run.slo_attainment);
@@ -192,7 +201,7 @@ void visit_serving_report(const ServingReport& report, V& v) {
   summary("tbt_max_seconds", run.tbt_max, v);
   v.number("throughput_requests_per_second", run.throughput_requests_per_second);
   v.number("throughput_tokens_per_second", run.throughput_tokens_per_second);
-  v.object("timeline", [&] { visit_timeline(run.timeline, v); });
+  v.object("timeline", [&] { visit_timeline(run.timeline, report.config.kv == KvMode::paged, v); });
   v.text("timing", report.timing);
   summary("tpot_seconds", run.tpot, v);
   summary("ttft_seconds", run.ttft, v);

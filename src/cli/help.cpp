@@ -48,6 +48,8 @@ const char* const kServingFlagsHelp =
   --prefill-tensor-parallel N --decode-tensor-parallel N
   --ttft-slo S --tpot-slo S --attainment A        --goodput (search the goodput)
   --sweep-rates R1,R2,...  --timeline-points N    (--sweep-rates: --json or --table, not --csv)
+  --kv paged|reserve (default paged)              --block-size N (paged, default 16)
+  --gpu-memory-utilization F (0..1; default 0.9 paged, 1 reserve)
 )";
 
 const char* const kNumbersNote =

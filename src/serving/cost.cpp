@@ -20,13 +20,15 @@ Scenario device_of(const Scenario& scenario) {
 // The summed seconds (count × seconds) of the operators `operators()` returns, computed once per
 // `key` and kept in `cache` (indexed by key; < 0 = not computed). The cache grows by half again
 // plus `slack`, so a key that rises a little at a time does not resize it on every call.
+// `evaluations` counts the computations (the call's work, src/serving/work.hpp).
 template <typename MakeOperators>
 double cached_seconds(std::vector<double>& cache, int64_t key, std::size_t slack,
-                      MakeOperators operators) {
+                      int64_t& evaluations, MakeOperators operators) {
   const auto index = static_cast<std::size_t>(key);
   if (index >= cache.size()) cache.resize(index + index / 2 + slack, -1.0);
   double& cached = cache[index];
   if (cached < 0) {
+    ++evaluations;
     double seconds = 0;
     for (const Operator& op : operators()) seconds += op.count * op.seconds;
     cached = seconds;
@@ -106,6 +108,7 @@ void IterationCost::begin() {
 }
 
 IterationCost::PieceCost IterationCost::piece(int64_t tokens, int64_t prior) const {
+  ++evaluations_;
   PieceCost cost;
   const std::vector<Operator> kernels = ops_.attention_operators(tokens, prior);
   for (std::size_t k = 0; k < kernels.size() && k < kMaxAttentionKernels; ++k) {
@@ -178,17 +181,19 @@ void IterationCost::add_decodes(const std::vector<int64_t>& contexts) {
 
 double IterationCost::token_seconds(int64_t rows) {
   if (prefill_rows_ == 0)
-    return cached_seconds(decode_token_cache_, rows, 64,
+    return cached_seconds(decode_token_cache_, rows, 64, evaluations_,
                           [&] { return decode_ops_.token_operators(rows); });
-  return cached_seconds(token_cache_, rows, 64, [&] { return ops_.token_operators(rows); });
+  return cached_seconds(token_cache_, rows, 64, evaluations_,
+                        [&] { return ops_.token_operators(rows); });
 }
 
 double IterationCost::head_seconds(int64_t requests) {
   if (requests == 0) return 0;
   if (prefill_rows_ == 0)
-    return cached_seconds(decode_head_cache_, requests, 16,
+    return cached_seconds(decode_head_cache_, requests, 16, evaluations_,
                           [&] { return decode_ops_.head_operators(requests); });
-  return cached_seconds(head_cache_, requests, 16, [&] { return ops_.head_operators(requests); });
+  return cached_seconds(head_cache_, requests, 16, evaluations_,
+                        [&] { return ops_.head_operators(requests); });
 }
 
 double IterationCost::seconds() {

@@ -67,6 +67,8 @@ class IterationCost {
   double seconds();
 
   double kv_bytes_per_token() const { return kv_bytes_per_token_; }
+  /// Operator-model evaluations so far (cache misses), the costly part of a call's work.
+  int64_t evaluations() const { return evaluations_; }
 
  private:
   static constexpr int kMaxAttentionKernels = 3;  // materialized: scores, softmax, values
@@ -139,6 +141,7 @@ class IterationCost {
   std::unordered_map<uint64_t, PieceCost> prefill_cache_;
   int64_t rows_ = 0;
   int64_t sampled_ = 0;
+  mutable int64_t evaluations_ = 0;  // counted in piece(), const as a computation
   PieceCost sum_;
 };
 

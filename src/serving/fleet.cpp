@@ -5,6 +5,7 @@
 #include <string>
 
 #include "limits.hpp"
+#include "serving/kv/kv.hpp"
 #include "serving/schedulers/scheduler.hpp"
 #include "trace.hpp"
 
@@ -22,13 +23,61 @@ Scenario with_tensor_parallel(const Scenario& scenario, int64_t devices) {
 
 // K/V tokens one instance holds: its memory less the weights and the temporaries of its largest
 // iteration (the memory ledger of a trace of `budget` rows), over the K/V bytes of one token.
-double kv_capacity_tokens(const Scenario& instance, int64_t budget) {
+// K/V room of one instance: the `utilization` share of its memory less the weights and the
+// temporaries of its largest iteration (the memory ledger of a trace of `budget` rows — vLLM's
+// profiling run at max_num_batched_tokens), over the K/V bytes of one token (per device) or of
+// one block. CUDA graphs' memory is not taken from it: vLLM v0 captures them after sizing the
+// cache, outside the utilization share.
+void kv_room(const Scenario& instance, int64_t budget, const ServingConfig& config, double& tokens,
+             int64_t& blocks) {
   Scenario probe = instance;
   probe.workload.prompt_tokens = std::max<int64_t>(1, budget);
   const Trace trace = compute_trace(probe, {}, TraceOptions{false});
-  const double free_bytes =
-      trace.memory.capacity_bytes - trace.memory.weight_bytes - trace.memory.temporaries_bytes;
-  return free_bytes <= 0 ? 0 : std::floor(free_bytes / trace.attention.kv_bytes_per_token);
+  const double free_bytes = trace.memory.capacity_bytes * config.gpu_memory_utilization -
+                            trace.memory.weight_bytes - trace.memory.temporaries_bytes;
+  const double per_token = trace.attention.kv_bytes_per_token;
+  if (config.kv == KvMode::reserve) {
+    tokens = free_bytes <= 0 ? 0 : std::floor(free_bytes / per_token);
+    return;
+  }
+  const double block = per_token * static_cast<double>(config.block_size);
+  blocks = free_bytes <= 0 ? 0 : static_cast<int64_t>(std::floor(free_bytes / block));
+  tokens = static_cast<double>(blocks * config.block_size);
+}
+
+Instance instance_of(Role role, IterationCost* cost, int64_t devices, double tokens,
+                     int64_t blocks) {
+  Instance in;
+  in.role = role;
+  in.cost = cost;
+  in.devices = devices;
+  in.kv_capacity_tokens = tokens;
+  in.kv_capacity_blocks = blocks;
+  in.watermark_blocks =
+      static_cast<int64_t>(kPagedWatermark * static_cast<double>(blocks));  // int() in vLLM
+  return in;
+}
+
+// Paged K/V: a prompt is admitted only with the watermark's blocks still free after its own
+// (kv/paged.cpp); one that cannot be, even alone, would wait forever.
+std::optional<Error> check_paged_prompt(const ServingConfig& config, const RequestSpec& spec,
+                                        const Fleet& fleet, int64_t window,
+                                        const std::string& where, std::size_t i) {
+  const int64_t kept = window > 0 ? std::min(spec.prompt, window) : spec.prompt;
+  const int64_t need = (kept + config.block_size - 1) / config.block_size;
+  const bool disaggregated = policy_traits(config.policy).disaggregated;
+  for (const int64_t blocks : {fleet.prefill_kv_blocks,
+                               disaggregated ? fleet.decode_kv_blocks : fleet.prefill_kv_blocks}) {
+    const auto watermark = static_cast<int64_t>(kPagedWatermark * static_cast<double>(blocks));
+    if (need + watermark > blocks) {
+      return error_at(ErrorCode::incompatible, where,
+                      "request " + std::to_string(i) + " needs " + std::to_string(need) +
+                          " K/V blocks for its prompt and " + std::to_string(watermark) +
+                          " free beside them (the 1 % watermark), more than the " +
+                          std::to_string(blocks) + " an instance holds beside its weights");
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -39,12 +88,14 @@ Fleet build_fleet(const Scenario& scenario, const ServingConfig& config) {
   const Scenario prefill_scenario = with_tensor_parallel(scenario, config.prefill_tensor_parallel);
   Fleet fleet;
   fleet.prefill_cost = std::make_unique<IterationCost>(prefill_scenario);
-  fleet.prefill_kv_tokens = kv_capacity_tokens(prefill_scenario, config.token_budget);
+  kv_room(prefill_scenario, config.token_budget, config, fleet.prefill_kv_tokens,
+          fleet.prefill_kv_blocks);
   if (policy_traits(config.policy).disaggregated) {
     const Scenario decode_scenario = with_tensor_parallel(scenario, config.decode_tensor_parallel);
     fleet.decode_cost = std::make_unique<IterationCost>(decode_scenario);
     // A decode iteration carries at most max_batch rows.
-    fleet.decode_kv_tokens = kv_capacity_tokens(decode_scenario, config.max_batch);
+    kv_room(decode_scenario, config.max_batch, config, fleet.decode_kv_tokens,
+            fleet.decode_kv_blocks);
   }
   return fleet;
 }
@@ -61,28 +112,19 @@ void reserve_decode_contexts(const Fleet& fleet, const std::vector<RequestSpec>&
 std::vector<Instance> instances(const ServingConfig& config, const Fleet& fleet) {
   std::vector<Instance> list;
   if (!policy_traits(config.policy).disaggregated) {
-    Instance one;
-    one.cost = fleet.prefill_cost.get();
-    one.devices = config.prefill_tensor_parallel;
-    one.kv_capacity_tokens = fleet.prefill_kv_tokens;
-    list.push_back(std::move(one));
+    list.push_back(instance_of(Role::colocated, fleet.prefill_cost.get(),
+                               config.prefill_tensor_parallel, fleet.prefill_kv_tokens,
+                               fleet.prefill_kv_blocks));
     return list;
   }
   for (int64_t i = 0; i < config.prefill_devices; ++i) {
-    Instance in;
-    in.role = Role::prefill;
-    in.cost = fleet.prefill_cost.get();
-    in.devices = config.prefill_tensor_parallel;
-    in.kv_capacity_tokens = fleet.prefill_kv_tokens;
-    list.push_back(std::move(in));
+    list.push_back(instance_of(Role::prefill, fleet.prefill_cost.get(),
+                               config.prefill_tensor_parallel, fleet.prefill_kv_tokens,
+                               fleet.prefill_kv_blocks));
   }
   for (int64_t i = 0; i < config.decode_devices; ++i) {
-    Instance in;
-    in.role = Role::decode;
-    in.cost = fleet.decode_cost.get();
-    in.devices = config.decode_tensor_parallel;
-    in.kv_capacity_tokens = fleet.decode_kv_tokens;
-    list.push_back(std::move(in));
+    list.push_back(instance_of(Role::decode, fleet.decode_cost.get(), config.decode_tensor_parallel,
+                               fleet.decode_kv_tokens, fleet.decode_kv_blocks));
   }
   return list;
 }
@@ -122,6 +164,9 @@ std::optional<Error> check_workload(const ServingConfig& config,
                           " tokens, more than the " +
                           std::to_string(static_cast<int64_t>(capacity)) +
                           " an instance holds beside its weights");
+    }
+    if (config.kv == KvMode::paged) {
+      if (auto error = check_paged_prompt(config, spec, fleet, window, where, i)) return error;
     }
   }
   if (output_total > limits::max_serving_output_tokens)

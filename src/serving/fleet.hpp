@@ -19,8 +19,10 @@ namespace prefill_trace::serving {
 struct Fleet {
   std::unique_ptr<IterationCost> prefill_cost;  // colocated: the one cost model
   std::unique_ptr<IterationCost> decode_cost;
-  double prefill_kv_tokens = 0;
+  double prefill_kv_tokens = 0;  // paged: blocks × block size
   double decode_kv_tokens = 0;
+  int64_t prefill_kv_blocks = 0;  // paged
+  int64_t decode_kv_blocks = 0;
 };
 
 /// The cost models and K/V room of the run's instances (`config` resolved).

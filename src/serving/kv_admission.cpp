@@ -1,35 +1,68 @@
-// K/V admission under reservation (docs/serving.md, "K/V"): a request reserves its whole
-// context at admission — the vLLM paper's Orca (Oracle) baseline — so a running request never
-// runs out and nothing is ever preempted.
+// K/V admission and preemption: the loop's side of the K/V mode (src/serving/kv/): whether the
+// next request fits, and under paged K/V who is preempted when a running request needs a block
+// and none is free, and where it waits.
 
 #include "serving/simulation.hpp"
 
 namespace prefill_trace::serving {
 
-// K/V tokens a request holds on an instance: its whole context (prompt + output) reserved at
-// admission, so a running request never runs out; a prefill instance holds only the prompt.
-int64_t Simulation::kv_need(const Instance& in, int index) const {
-  const RequestSpec& spec = specs_[static_cast<std::size_t>(index)];
-  const int64_t context = spec.prompt + (in.role == Role::prefill ? 0 : spec.output);
-  return plan_.window > 0 ? std::min(context, plan_.window) : context;
-}
-
 bool Simulation::fits(const Instance& in, int index) const {
-  return in.kv_used_tokens + static_cast<double>(kv_need(in, index)) <= in.kv_capacity_tokens;
+  const auto i = static_cast<std::size_t>(index);
+  return kv_->fits(in, specs_[i], states_[i]);
 }
 
 void Simulation::admit(Instance& in, int index) {
   RequestState& state = states_[static_cast<std::size_t>(index)];
   if (state.admitted < 0) state.admitted = in.clock;
-  state.kv_tokens = kv_need(in, index);
-  in.kv_used_tokens += static_cast<double>(state.kv_tokens);
+  kv_->admit(in, specs_[static_cast<std::size_t>(index)], state);
   in.running.push_back(index);
 }
 
 void Simulation::release(Instance& in, int index) {
+  kv_->release(in, states_[static_cast<std::size_t>(index)]);
+}
+
+// vLLM v0 `Scheduler._schedule_running`: running requests in admission order (oldest first)
+// each take the block their next token needs; while none is free, the most recently admitted
+// running request is preempted — the request itself when it is the newest. (Admission order is
+// arrival order here: a preempted request waits at the front of the queue, so no later arrival
+// is admitted before it.)
+void Simulation::grow_decodes(Instance& in) {
+  for (std::size_t i = 0; i < in.running.size(); ++i) {
+    const int index = in.running[i];
+    if (remaining_prompt(index) > 0) continue;  // prefilling: its blocks came at admission
+    RequestState& s = states_[static_cast<std::size_t>(index)];
+    // The row writes the K/V of the last token sampled: prompt + generated tokens in all.
+    const int64_t tokens = specs_[static_cast<std::size_t>(index)].prompt + s.generated;
+    bool self = false;
+    while (!self && !kv_->grow(in, s, tokens)) {
+      const int victim = in.running.back();
+      preempt(in, victim);
+      self = victim == index;
+    }
+  }
+}
+
+// Preemption by recomputation (vLLM v0 `Scheduler._preempt`, PreemptionMode.RECOMPUTE, the
+// default for single-sequence requests): its blocks are freed and it returns to the front of
+// the waiting queue; readmitted, it prefills prompt + generated tokens again (the cached prefix
+// aside) and samples its next token at the end of that prefill.
+void Simulation::preempt(Instance& in, int index) {
   RequestState& s = states_[static_cast<std::size_t>(index)];
-  in.kv_used_tokens -= static_cast<double>(s.kv_tokens);
-  s.kv_tokens = 0;
+  const RequestSpec& spec = specs_[static_cast<std::size_t>(index)];
+  recomputed_tokens_ += (s.prefilled - spec.cached) + (s.generated > 0 ? s.generated - 1 : 0);
+  ++preemptions_;
+  release(in, index);
+  s.prefilled = spec.cached;
+  s.target = spec.prompt + s.generated;
+  in.running.pop_back();
+  in.preempted.push_front(index);
+}
+
+int64_t Simulation::kv_blocks_used() const {
+  int64_t used = 0;
+  for (const Instance& instance : instances_) used += instance.kv_used_blocks;
+  return used;
 }
 
 }  // namespace prefill_trace::serving

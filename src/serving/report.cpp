@@ -31,53 +31,16 @@ Summary summarize(std::vector<double> values) {
 
 }  // namespace
 
+// The timeline folded as the run went, or its kept iterations folded now; none when they were
+// too many to keep (runs.cpp draws it again).
 Timeline Simulation::timeline() const {
-  Timeline line;
-  const auto points = static_cast<std::size_t>(plan_.timeline_points);
-  if (points == 0 || last_time_ <= 0) return line;
-  line.step_seconds = last_time_ / static_cast<double>(points);
-  line.time_seconds.resize(points);
-  line.queued.assign(points, 0);
-  line.running.assign(points, 0);
-  line.prefill_tokens.assign(points, 0);
-  line.decode_tokens.assign(points, 0);
-  line.busy_fraction.assign(points, 0);
-  for (std::size_t k = 0; k < points; ++k)
-    line.time_seconds[k] = line.step_seconds * static_cast<double>(k + 1);
-  const auto bucket_of = [&](double t) {
-    const auto k = static_cast<std::size_t>(t / line.step_seconds);
-    return std::min(k, points - 1);
-  };
+  if (fold_) return TimelineFold(*fold_).finish();
+  if (log_dropped_) return Timeline{};
   double devices = 0;
   for (const Instance& instance : instances_) devices += static_cast<double>(instance.devices);
-  // Snapshots: the state after the last iteration to end within the step (logs end in any order
-  // across instances, so the latest end wins).
-  std::vector<double> snapshot_end(points, -1);
-  for (const IterationLog& entry : log_) {
-    const std::size_t k = bucket_of(entry.end);
-    line.prefill_tokens[k] += entry.prefill_tokens;
-    line.decode_tokens[k] += entry.decode_tokens;
-    if (entry.end >= snapshot_end[k]) {
-      snapshot_end[k] = entry.end;
-      line.queued[k] = entry.queued;
-      line.running[k] = entry.running;
-    }
-    // Busy device-time, split over the steps the iteration spans.
-    for (std::size_t b = bucket_of(entry.start); b <= k; ++b) {
-      const double lo = std::max(entry.start, line.step_seconds * static_cast<double>(b));
-      const double hi = std::min(entry.end, line.step_seconds * static_cast<double>(b + 1));
-      if (hi > lo) line.busy_fraction[b] += (hi - lo) * entry.devices;
-    }
-  }
-  for (std::size_t k = 0; k < points; ++k) {
-    line.busy_fraction[k] = std::min(1.0, line.busy_fraction[k] / (devices * line.step_seconds));
-    // A step without an iteration ending in it keeps the state of the step before.
-    if (snapshot_end[k] < 0 && k > 0) {
-      line.queued[k] = line.queued[k - 1];
-      line.running[k] = line.running[k - 1];
-    }
-  }
-  return line;
+  TimelineFold fold(plan_.timeline_points, last_time_, devices);
+  for (const IterationLog& entry : log_) fold.add(entry);
+  return fold.finish();
 }
 
 // Request `index` as the report shows it: its lengths, and for a finished one its latencies.
@@ -128,6 +91,8 @@ ServingRun Simulation::report() const {
   run.simulated_seconds = last_time_;
   run.queued_at_stop = overloaded_ ? queued_at(last_time_) : 0;
   run.iterations = iterations_;
+  run.preemptions = preemptions_;
+  run.recomputed_tokens = recomputed_tokens_;
   std::vector<double> ttft, tpot, tbt, e2e, queue;
   for (auto* column : {&ttft, &tpot, &tbt, &e2e, &queue})
     column->reserve(static_cast<std::size_t>(finished_));
@@ -160,6 +125,7 @@ ServingRun Simulation::report() const {
   if (last_time_ > 0) {
     run.throughput_requests_per_second = static_cast<double>(finished_) / last_time_;
     run.throughput_tokens_per_second = output_tokens / last_time_;
+    run.running_requests_mean = running_seconds_ / last_time_;
     add_busy_fractions(run);
   }
   if (keep_detail_) run.timeline = timeline();

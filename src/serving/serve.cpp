@@ -7,6 +7,7 @@
 #include "limits.hpp"
 #include "serving.hpp"
 #include "serving/fleet.hpp"
+#include "serving/kv/kv.hpp"
 #include "serving/runs.hpp"
 #include "serving/schedulers/scheduler.hpp"
 #include "serving/simulation.hpp"
@@ -47,6 +48,8 @@ std::optional<Error> resolve(const Scenario& scenario, ServingConfig& config) {
   if (config.token_budget == 0)
     config.token_budget = policy_traits(config.policy).default_token_budget;
   if (config.max_queue == 0) config.max_queue = limits::default_serving_max_queue;
+  if (config.gpu_memory_utilization == 0)
+    config.gpu_memory_utilization = serving::kv_mode_traits(config.kv).default_memory_utilization;
   if (policy_traits(config.policy).decodes_share_budget &&
       config.token_budget <= config.max_batch) {
     return serving_error(ErrorCode::incompatible, "/serving/token_budget",
@@ -98,6 +101,52 @@ ServingReport report_header(const Scenario& scenario, const ServingConfig& confi
 
 }  // namespace
 
+namespace {
+
+// The plan of every run: the resolved configuration and the K/V transfer's time per token.
+serving::Plan make_plan(const Scenario& scenario, const ServingConfig& config,
+                        ServingReport& report) {
+  serving::Plan plan{config.policy,
+                     config.token_budget,
+                     config.max_batch,
+                     config.max_queue,
+                     scenario.model.sliding_window,
+                     0,
+                     config.ttft_slo_seconds,
+                     config.tpot_slo_seconds,
+                     config.timeline_points,
+                     config.kv,
+                     config.block_size};
+  if (policy_traits(config.policy).disaggregated) {
+    // Every prefill device sends its shard of the K/V at once, each over its own link: the
+    // transfer takes the whole K/V over the links of the smaller instance.
+    report.kv_transfer_bytes_per_token =
+        report.kv_bytes_per_token * static_cast<double>(config.prefill_tensor_parallel);
+    const double links = static_cast<double>(
+        std::min(config.prefill_tensor_parallel, config.decode_tensor_parallel));
+    plan.transfer_seconds_per_token =
+        report.kv_transfer_bytes_per_token / (links * scenario.hardware.interconnect_bandwidth);
+  }
+  return plan;
+}
+
+// The call's runs: the run itself, the goodput search, the sweep; refused as soon as the
+// call's work passes a limit (src/serving/work.hpp).
+std::optional<Error> run_all(const serving::Call& call, ServingReport& report) {
+  const ServingConfig& config = call.config;
+  report.run = serving::run_at(config.rows.empty() ? config.rate : 0, call, true);
+  if (!config.rows.empty()) report.run.rate = 0;
+  if (config.goodput && !call.work.refused())
+    report.goodput = serving::search_goodput(call, report.devices);
+  for (const double rate : config.sweep_rates) {
+    if (call.work.refused()) break;
+    report.sweep.push_back(serving::run_at(rate, call, false));
+  }
+  return call.work.refusal();
+}
+
+}  // namespace
+
 Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config) {
   if (auto error = resolve(scenario, config)) return *error;
   ServingReport report = report_header(scenario, config);
@@ -111,38 +160,17 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
                              scenario.hardware.id);
   }
   const std::vector<serving::RequestSpec> specs = serving::workload(config);
-  const int64_t window = scenario.model.sliding_window;
-  if (auto error = serving::check_workload(config, specs, fleet, window)) return *error;
+  if (auto error = serving::check_workload(config, specs, fleet, scenario.model.sliding_window))
+    return *error;
+  serving::CallWork work({fleet.prefill_cost.get(), fleet.decode_cost.get()}, config.call_limits);
+  if (auto error = work.check_before(specs, serving::certain_runs(config, specs))) return *error;
   serving::reserve_decode_contexts(fleet, specs);
 
-  serving::Plan plan{config.policy,
-                     config.token_budget,
-                     config.max_batch,
-                     config.max_queue,
-                     window,
-                     0,
-                     config.ttft_slo_seconds,
-                     config.tpot_slo_seconds,
-                     config.timeline_points};
   report.kv_bytes_per_token = fleet.prefill_cost->kv_bytes_per_token();
-  if (disaggregated) {
-    // Every prefill device sends its shard of the K/V at once, each over its own link: the
-    // transfer takes the whole K/V over the links of the smaller instance.
-    report.kv_transfer_bytes_per_token =
-        report.kv_bytes_per_token * static_cast<double>(config.prefill_tensor_parallel);
-    const double links = static_cast<double>(
-        std::min(config.prefill_tensor_parallel, config.decode_tensor_parallel));
-    plan.transfer_seconds_per_token =
-        report.kv_transfer_bytes_per_token / (links * scenario.hardware.interconnect_bandwidth);
-  }
   report.kv_capacity_tokens = instance_kv;
-  report.run =
-      serving::run_at(config.rows.empty() ? config.rate : 0, config, plan, specs, fleet, true);
-  if (!config.rows.empty()) report.run.rate = 0;
-  if (config.goodput)
-    report.goodput = serving::search_goodput(config, plan, specs, fleet, report.devices);
-  for (const double rate : config.sweep_rates)
-    report.sweep.push_back(serving::run_at(rate, config, plan, specs, fleet, false));
+  report.kv_capacity_blocks = disaggregated ? fleet.decode_kv_blocks : fleet.prefill_kv_blocks;
+  const serving::Plan plan = make_plan(scenario, config, report);
+  if (auto error = run_all(serving::Call{config, plan, specs, fleet, work}, report)) return *error;
   report.config = std::move(config);
   return report;
 }

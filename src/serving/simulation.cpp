@@ -9,21 +9,27 @@
 namespace prefill_trace::serving {
 
 Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, double rate,
-                       std::vector<Instance> instances)
-    : plan_(plan), specs_(specs), instances_(std::move(instances)) {
+                       std::vector<Instance> instances, CallWork& work)
+    : plan_(plan),
+      specs_(specs),
+      instances_(std::move(instances)),
+      work_(work),
+      kv_(kv_mode_traits(plan.kv).make(plan.block_size, plan.window)) {
   states_.resize(specs.size());
   arrivals_.resize(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
     arrivals_[i] = rate > 0 ? specs[i].unit_arrival / rate : specs[i].unit_arrival;
     states_[i].arrival = arrivals_[i];
     states_[i].prefilled = specs[i].cached;
+    states_[i].target = specs[i].prompt;
   }
 }
 
 ServingRun Simulation::run(bool keep_detail) {
   keep_detail_ = keep_detail;
   const auto total = static_cast<int64_t>(specs_.size());
-  while (finished_ < total) {
+  // A call past a limit (work_) stops every run of it at once: the call is refused.
+  while (finished_ < total && !work_.refused()) {
     Instance* next = nullptr;
     double next_time = kNever;
     for (Instance& instance : instances_) {
@@ -50,7 +56,7 @@ int64_t Simulation::queued_at(double time) const {
   const auto arrived = static_cast<int64_t>(arrived_by(time));
   int64_t pending = 0;
   for (const Instance& instance : instances_)
-    pending += static_cast<int64_t>(instance.pending.size());
+    pending += static_cast<int64_t>(instance.pending.size() + instance.preempted.size());
   return std::max<int64_t>(0, arrived - head_) + pending;
 }
 
@@ -66,7 +72,7 @@ std::size_t Simulation::arrived_by(double time) const {
 }
 
 double Simulation::next_action(const Instance& in) const {
-  if (!in.running.empty()) return in.clock;
+  if (!in.running.empty() || !in.preempted.empty()) return in.clock;
   if (in.role == Role::decode) {
     return in.pending.empty()
                ? kNever
@@ -84,11 +90,12 @@ void Simulation::add_prefill(Instance& in, Tally& tally, int index, int64_t toke
 }
 
 void Simulation::add_decodes(Instance& in, Tally& tally) {
+  if (kv_->grows()) grow_decodes(in);
   decode_contexts_.clear();
   for (const int index : in.running) {
-    const int64_t generated = states_[static_cast<std::size_t>(index)].generated;
-    if (generated == 0) continue;  // still prefilling
-    decode_contexts_.push_back(specs_[static_cast<std::size_t>(index)].prompt + generated - 1);
+    const RequestState& s = states_[static_cast<std::size_t>(index)];
+    if (s.prefilled < s.target) continue;  // still prefilling (or recomputing)
+    decode_contexts_.push_back(specs_[static_cast<std::size_t>(index)].prompt + s.generated - 1);
     decode_rows_.push_back(index);
   }
   in.cost->add_decodes(decode_contexts_);
@@ -100,6 +107,13 @@ void Simulation::add_decodes(Instance& in, Tally& tally) {
 // A decode instance takes the requests handed over to it in (ready, id) order while their K/V
 // has arrived and they fit its batch and K/V.
 void Simulation::admit_pending(Instance& in) {
+  // Requests preempted here first (paged K/V), then those handed over.
+  while (!in.preempted.empty() && static_cast<int64_t>(in.running.size()) < plan_.max_batch &&
+         fits(in, in.preempted.front())) {
+    admit(in, in.preempted.front());
+    in.preempted.pop_front();
+  }
+  if (!in.preempted.empty()) return;
   while (!in.pending.empty() &&
          states_[static_cast<std::size_t>(in.pending.front())].ready <= in.clock &&
          static_cast<int64_t>(in.running.size()) < plan_.max_batch &&
@@ -123,7 +137,10 @@ void Simulation::step(Instance& in) {
   const double end = start + duration;
   in.clock = end;
   in.busy_seconds += duration;
+  running_seconds_ += static_cast<double>(in.running.size()) * duration;
   ++iterations_;
+  work_.add_iteration(tally.decode_tokens + static_cast<int64_t>(prefill_chunks_.size()),
+                      iterations_);
   advance_requests(in, end);
   log_iteration(in, tally, start, end);
 }
@@ -148,10 +165,14 @@ void Simulation::advance_requests(Instance& in, double end) {
     const auto i = static_cast<std::size_t>(chunk.index);
     RequestState& s = states_[i];
     s.prefilled += chunk.tokens;
-    if (s.prefilled < specs_[i].prompt) continue;
-    s.first_token = end;
+    if (s.prefilled < s.target) continue;
+    if (s.generated == 0) {
+      s.first_token = end;
+    } else {  // a recomputation (paged K/V) ends with the request's next token
+      s.tbt_max = std::max(s.tbt_max, end - s.last_token);
+    }
     s.last_token = end;
-    s.generated = 1;
+    ++s.generated;
     if (leaves_after_token(in, chunk.index)) {
       leave(in, chunk.index, end);
       removed = true;
@@ -189,14 +210,34 @@ void Simulation::leave(Instance& in, int index, double end) {
 
 void Simulation::log_iteration(const Instance& in, const Tally& tally, double start, double end) {
   last_time_ = std::max(last_time_, end);
-  if (!keep_detail_) return;  // the log is the timeline's, which only a detailed run draws
+  // The log is the timeline's, which only a detailed run draws.
+  if (!keep_detail_ || plan_.timeline_points == 0 || log_dropped_) return;
   int64_t running = 0;
   for (const Instance& instance : instances_)
     running += static_cast<int64_t>(instance.running.size());
-  log_.push_back(IterationLog{start, end, static_cast<double>(tally.prefill_tokens),
-                              static_cast<double>(tally.decode_tokens),
-                              static_cast<double>(queued_at(end)), static_cast<double>(running),
-                              static_cast<double>(in.devices)});
+  const IterationLog entry{start,
+                           end,
+                           static_cast<double>(tally.prefill_tokens),
+                           static_cast<double>(tally.decode_tokens),
+                           static_cast<double>(queued_at(end)),
+                           static_cast<double>(running),
+                           static_cast<double>(in.devices),
+                           static_cast<double>(kv_blocks_used())};
+  if (fold_) {
+    fold_->add(entry);
+  } else if (log_.size() < kLoggedIterations) {
+    log_.push_back(entry);
+  } else {
+    // Too long to keep: the run is drawn again with its span known (runs.cpp).
+    log_dropped_ = true;
+    std::deque<IterationLog>().swap(log_);
+  }
+}
+
+void Simulation::fold_timeline(double end_seconds) {
+  double devices = 0;
+  for (const Instance& instance : instances_) devices += static_cast<double>(instance.devices);
+  fold_.emplace(plan_.timeline_points, end_seconds, devices);
 }
 
 void Simulation::finish(Instance& in, int index, double time) {

@@ -8,12 +8,16 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "serving.hpp"
 #include "serving/cost.hpp"
+#include "serving/kv/kv.hpp"
+#include "serving/timeline.hpp"
+#include "serving/work.hpp"
 #include "serving/workload.hpp"
 
 namespace prefill_trace::serving {
@@ -29,8 +33,11 @@ struct RequestState {
   double tbt_max = 0;
   double finished_at = -1;
   int64_t prefilled = 0;  // prompt tokens whose K/V exists (cached ones included)
+  int64_t target = 0;     // tokens to prefill before its next token: the prompt, or after a
+                          // preemption prompt + generated (recomputation)
   int64_t generated = 0;
-  int64_t kv_tokens = 0;  // reserved on its current instance
+  int64_t kv_tokens = 0;  // K/V tokens held on its current instance (0: none)
+  int64_t kv_blocks = 0;  // paged: blocks held
 };
 
 enum class Role { colocated, prefill, decode };
@@ -41,18 +48,15 @@ struct Instance {
   int64_t devices = 1;
   double clock = 0;
   double busy_seconds = 0;
-  double kv_capacity_tokens = 0;
+  double kv_capacity_tokens = 0;  // reserve
   double kv_used_tokens = 0;
-  std::vector<int> running;  // admitted, unfinished, in admission order
-  std::vector<int> pending;  // decode: handed over, not admitted, by (ready, id)
-  int64_t assigned = 0;      // decode: handed over and not finished
-};
-
-struct IterationLog {
-  double start, end;
-  double prefill_tokens, decode_tokens;
-  double queued, running;
-  double devices;
+  int64_t kv_capacity_blocks = 0;  // paged
+  int64_t kv_used_blocks = 0;
+  int64_t watermark_blocks = 0;
+  std::vector<int> running;   // admitted, unfinished, in admission order
+  std::vector<int> pending;   // decode: handed over, not admitted, by (ready, id)
+  std::deque<int> preempted;  // paged: preempted here, first in line for readmission
+  int64_t assigned = 0;       // decode: handed over and not finished
 };
 
 // The configuration with every default filled in and every instance's figures worked out.
@@ -65,6 +69,8 @@ struct Plan {
   double transfer_seconds_per_token = 0;
   std::optional<double> ttft_slo, tpot_slo;
   int64_t timeline_points;
+  KvMode kv = KvMode::reserve;
+  int64_t block_size = 16;
 };
 
 // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
@@ -77,29 +83,40 @@ struct Tally {
 
 class Simulation {
  public:
+  /// Counts its iterations in `work` and stops when the call passes a limit there.
   Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, double rate,
-             std::vector<Instance> instances);
+             std::vector<Instance> instances, CallWork& work);
+  /// Folds the timeline as the run goes over a span known from an earlier run of the same
+  /// requests, instead of keeping its iterations.
+  void fold_timeline(double end_seconds);
   ServingRun run(bool keep_detail);
+  /// The run had more than kLoggedIterations iterations and no fold: its timeline is empty.
+  bool timeline_dropped() const { return log_dropped_; }
 
   // --- Scheduling: what a scheduler (schedulers/) builds an iteration from ---------------------
   const Plan& plan() const { return plan_; }
   int64_t remaining_prompt(int index) const {
     const RequestState& s = states_[static_cast<std::size_t>(index)];
-    return specs_[static_cast<std::size_t>(index)].prompt - s.prefilled;
+    return s.target - s.prefilled;
   }
   bool has_prefill_chunks() const { return !prefill_chunks_.empty(); }
   /// Takes the waiting requests at the head of the arrival order, FCFS, while they arrived by
   /// the instance's clock, fit its K/V and `room(index)` allows; head-of-line blocking like
   /// vLLM's. `admitted(index)` runs after each admission, before the next is considered.
+  /// Requests preempted on this instance come first (the front of vLLM's waiting queue).
   template <typename Room, typename Admitted>
   void admit_waiting(Instance& in, Room room, Admitted admitted) {
-    while (head_ < static_cast<int64_t>(specs_.size()) &&
-           arrivals_[static_cast<std::size_t>(head_)] <= in.clock &&
-           static_cast<int64_t>(in.running.size()) < plan_.max_batch &&
-           fits(in, static_cast<int>(head_)) && room(static_cast<int>(head_))) {
-      const int index = static_cast<int>(head_);
+    for (;;) {
+      const int index = waiting_head(in);
+      if (index < 0 || static_cast<int64_t>(in.running.size()) >= plan_.max_batch ||
+          !fits(in, index) || !room(index))
+        return;
       admit(in, index);
-      ++head_;
+      if (!in.preempted.empty()) {
+        in.preempted.pop_front();
+      } else {
+        ++head_;
+      }
       admitted(index);
     }
   }
@@ -116,11 +133,20 @@ class Simulation {
     int64_t tokens;
   };
 
-  // K/V admission (kv_admission.cpp).
-  int64_t kv_need(const Instance& in, int index) const;
+  // K/V admission and preemption (kv_admission.cpp).
+  int waiting_head(const Instance& in) const {
+    if (!in.preempted.empty()) return in.preempted.front();
+    if (head_ < static_cast<int64_t>(specs_.size()) &&
+        arrivals_[static_cast<std::size_t>(head_)] <= in.clock)
+      return static_cast<int>(head_);
+    return -1;
+  }
   bool fits(const Instance& in, int index) const;
   void admit(Instance& in, int index);
   void release(Instance& in, int index);
+  void grow_decodes(Instance& in);
+  void preempt(Instance& in, int index);
+  int64_t kv_blocks_used() const;
 
   // The loop (simulation.cpp).
   int64_t queued_at(double time) const;
@@ -153,9 +179,17 @@ class Simulation {
   std::vector<int> decode_rows_;
   std::vector<int64_t> decode_contexts_;  // keys before each decode row (the cost model's input)
   std::vector<PrefillChunk> prefill_chunks_;
-  // A deque, not a vector: a vector copied the whole log (~2 MB at 10,000 requests) into fresh
-  // memory at every doubling, the largest source of the run's page faults (perf).
+  CallWork& work_;
+  std::unique_ptr<KvGrant> kv_;
+  int64_t preemptions_ = 0;
+  int64_t recomputed_tokens_ = 0;
+  double running_seconds_ = 0;  // Σ running requests × iteration time, every instance
+  // The first kLoggedIterations iterations, folded at the end (a deque, not a vector: a vector
+  // copied the log into fresh memory at every doubling, the run's largest source of page
+  // faults), or the fold itself when the run's span is known.
   std::deque<IterationLog> log_;
+  bool log_dropped_ = false;
+  std::optional<TimelineFold> fold_;
   bool keep_detail_ = true;  // outcomes and timeline wanted (not a goodput probe or sweep run)
   int64_t head_ = 0;  // first request (in arrival order) not yet admitted to a first instance
   int64_t finished_ = 0;

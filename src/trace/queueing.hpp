@@ -20,8 +20,8 @@ Ttft time_to_first_token(double execution_seconds, double delivery_compute_secon
                          const Workload& work);
 
 /// The quantiles of step 5's queue wait (p50, p90, p99): the exact M/D/1 waiting time of a batch
-/// (src/md1.hpp) plus the mean batch formation, as `queue_seconds` is the mean wait plus it. Left
-/// empty when the queue is overloaded, like the mean; 0 when nothing arrives.
+/// (src/numeric/md1.hpp) plus the mean batch formation, as `queue_seconds` is the mean wait plus
+/// it. Left empty when the queue is overloaded, like the mean; 0 when nothing arrives.
 void add_queue_quantiles(Ttft& ttft, const Workload& work);
 
 /// Step 5 of a trace's kernels: execution is every kernel before delivery; delivery is the LM

@@ -51,6 +51,13 @@ function randomScenario(random) {
     serving.decode_devices = pick([1, 3]);
   }
   if (random() < 0.15) serving.goodput = true;
+  // K/V memory: paged (the default) with its block size and a memory share low enough, at
+  // times, to preempt; or reserve.
+  serving.kv = pick(["paged", "paged", "reserve"]);
+  if (serving.kv === "paged") serving.block_size = pick([16, 16, 1, 32]);
+  serving.gpu_memory_utilization = pick([0.9, 0.5, 0.22]);
+  // A 7–8B model's K/V then fits ~11k tokens on 80 GB: ten times the rate runs out of it.
+  if (serving.gpu_memory_utilization === 0.22) serving.rate *= 10;
   return {
     model: pick(["llama-3.1-8b", "mistral-7b", "mixtral-8x7b"]),
     hardware: pick(["h100-sxm", "a100-sxm-80gb"]),
@@ -64,6 +71,7 @@ function randomScenario(random) {
 test("native and wasm give the same bytes on 50 random serving scenarios", () => {
   const random = generator(19);
   let compared = 0;
+  let preempting = 0;  // runs that took the paged K/V's preemption path
   // Draws until 50 ran (a refused draw, e.g. a model that does not fit, is compared as a refusal).
   for (let i = 0; compared < 50 && i < 120; ++i) {
     const scenario = randomScenario(random);
@@ -80,8 +88,10 @@ test("native and wasm give the same bytes on 50 random serving scenarios", () =>
     assert.equal(native.status, 0, `${i}: ${native.stderr}`);
     assert.equal(native.stdout, wasm.json + "\n", `scenario ${i}: ${JSON.stringify(scenario)}`);
     ++compared;
+    if (JSON.parse(wasm.json).preemptions > 0) ++preempting;
   }
   assert.ok(compared >= 50, `only ${compared} scenarios ran`);
+  assert.ok(preempting >= 1, `only ${preempting} compared scenarios preempted`);
 });
 
 // Issue 33: the distributions' documented extremes and the longest context answer, the same bytes

@@ -18,6 +18,12 @@ class Disaggregated final : public Scheduler {
     // A decode instance: admits the requests handed over to it, then decodes every running one.
     simulation.admit_pending(in);
     simulation.add_decodes(in, tally);
+    // A request preempted here (paged K/V) and readmitted recomputes its context as one
+    // prefill on this instance, as a colocated vLLM instance would.
+    for (const int index : in.running) {
+      const int64_t remaining = simulation.remaining_prompt(index);
+      if (remaining > 0) simulation.add_prefill(in, tally, index, remaining);
+    }
   }
 };
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <iterator>
 
+#include "enum_table.hpp"
 #include "serving/schedulers/scheduler.hpp"
 
 namespace prefill_trace::serving {
@@ -20,14 +21,8 @@ constexpr PolicyTraits kPolicies[] = {
      disaggregated_scheduler},
 };
 
-constexpr bool rows_follow_enum() {
-  for (std::size_t i = 0; i < std::size(kPolicies); ++i) {
-    if (static_cast<std::size_t>(kPolicies[i].policy) != i) return false;
-  }
-  return true;
-}
 static_assert(std::size(kPolicies) == kSchedulerPolicyCount, "one row per SchedulerPolicy");
-static_assert(rows_follow_enum(), "rows in the enum's order");
+static_assert(rows_follow_enum(kPolicies, &PolicyTraits::policy), "rows in the enum's order");
 
 }  // namespace
 

@@ -1,0 +1,88 @@
+// Paged K/V with preemption by recomputation (docs/serving.md, "K/V memory"; vLLM v0's
+// scheduler and block manager), on a capacity small enough to follow on paper: the instance's
+// block count is the one input taken from the engine (the memory ledger's), everything else is
+// derived below.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario.hpp"
+#include "serving.hpp"
+
+namespace prefill_trace {
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kBlock = 1024;  // tokens per block: prompts of whole blocks
+
+Scenario h100_llama() {
+  auto parsed = scenario_from_json(json{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}});
+  EXPECT_TRUE(parsed.ok()) << parsed.error();
+  return parsed.value();
+}
+
+ServingConfig small_paged() {
+  ServingConfig config;
+  config.policy = SchedulerPolicy::prefill_first;
+  config.kv = KvMode::paged;
+  config.block_size = kBlock;
+  // 30 % of 80 GB less 16 GB of weights and the temporaries: a few GB, a few dozen blocks of
+  // 1,024 tokens × 128 KiB — fewer than 100, so vLLM's 1 % watermark is int(0.01·C) = 0 blocks.
+  config.gpu_memory_utilization = 0.3;
+  config.token_budget = 65536;  // one prefill batch takes both prompts below
+  config.timeline_points = 0;
+  return config;
+}
+
+TEST(ServingKv, TheNewestRunningRequestIsPreemptedAndRecomputed) {
+  ServingConfig probe = small_paged();
+  probe.rows = {RequestRow{0, kBlock, 2}};
+  const auto capacity = simulate_serving(h100_llama(), probe);
+  ASSERT_TRUE(capacity.ok()) << capacity.error();
+  const int64_t c = capacity->kv_capacity_blocks;
+  ASSERT_GE(c, 3);
+  ASSERT_LT(c, 100);  // watermark 0
+  // A and B arrive at 0 with prompts of a and b whole blocks, a + b = C − 1, and 10 output
+  // tokens each. Both are admitted (C − 1 blocks) and prefilled in one iteration, which samples
+  // their first tokens. The first decode writes token 1's K/V: each context of a·1024 + 1 tokens
+  // needs one more block. A (admitted first) takes the one free block; B finds none and is the
+  // newest running request: B is preempted (1 preemption; its b·1024 prompt tokens were computed
+  // and are dropped: recomputed_tokens = b·1024). A decodes tokens 2..10 in 9 iterations
+  // holding a + 1 blocks (a·1024 + 10 tokens). B, first in line, needs blocks for
+  // b·1024 + 1 tokens = b + 1 blocks and C − (a + 1) = b are free: it waits until A finishes,
+  // then prefills prompt + its 1 token in one iteration (sampling token 2) and decodes tokens
+  // 3..10 in 8 more. Iterations: 1 + 9 + 1 + 8 = 19.
+  const int64_t a = (c - 1) / 2;
+  const int64_t b = c - 1 - a;
+  ServingConfig config = small_paged();
+  config.rows = {RequestRow{0, a * kBlock, 10}, RequestRow{0, b * kBlock, 10}};
+  const auto report = simulate_serving(h100_llama(), config);
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report->kv_capacity_blocks, c);
+  EXPECT_EQ(report->run.completed, 2);
+  EXPECT_EQ(report->run.preemptions, 1);
+  EXPECT_EQ(report->run.recomputed_tokens, b * kBlock);
+  EXPECT_EQ(report->run.iterations, 19);
+  // B's second token came only after A finished: its largest gap spans A's 9 decodes.
+  const RequestOutcome& first = report->run.outcomes[0];
+  const RequestOutcome& second = report->run.outcomes[1];
+  EXPECT_GT(second.tbt_max_seconds, 9 * first.tpot_seconds * 0.99);
+}
+
+TEST(ServingKv, ReserveNeverPreempts) {
+  // The same two requests under reservation: each reserves prompt + output at admission, so
+  // B (b·1024 + 10 tokens) waits for A instead of running and being preempted.
+  ServingConfig config = small_paged();
+  config.kv = KvMode::reserve;
+  config.gpu_memory_utilization = 0.3;
+  config.rows = {RequestRow{0, 4 * kBlock, 10}, RequestRow{0, 4 * kBlock, 10}};
+  const auto report = simulate_serving(h100_llama(), config);
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report->run.preemptions, 0);
+  EXPECT_EQ(report->run.recomputed_tokens, 0);
+}
+
+}  // namespace
+}  // namespace prefill_trace
