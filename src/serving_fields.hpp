@@ -145,10 +145,12 @@ inline constexpr std::array<ScenarioField, 26> kServingFields = [] {
           .with_flag("--timeline-points")
           .with_docs("points of the downsampled timeline"),
       // In KvMode's order.
-      choice("kv", 0, {{"paged", "Paged (blocks on demand, preemption)"}, {"reserve", "Reserved up front"}})
+      choice("kv", 0,
+             {{"paged", "Paged (blocks on demand, preemption)"}, {"reserve", "Reserved up front"}})
           .with_flag("--kv")
-          .with_docs("K/V memory: `paged` (vLLM's blocks on demand, preemption by recomputation) or "
-                     "`reserve` (each request's whole K/V reserved at admission; \"K/V memory\" below)"),
+          .with_docs(
+              "K/V memory: `paged` (vLLM's blocks on demand, preemption by recomputation) or "
+              "`reserve` (each request's whole K/V reserved at admission; \"K/V memory\" below)"),
       integer("block_size", 16, 1, limits::max_kv_block_size)
           .with_unit("tokens")
           .with_flag("--block-size")

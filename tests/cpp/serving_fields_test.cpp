@@ -70,8 +70,17 @@ TEST(ServingFields, EachBoundAdmitsItsEndsAndRefusesBeyond) {
   }
   // rate, requests, seed, prompt, output, prefix_hit, token_budget, max_batch, max_queue,
   // prefill_devices, decode_devices, ttft_slo, tpot_slo, attainment, goodput_tolerance,
-  // timeline_points.
-  EXPECT_EQ(checked, 16);
+  // timeline_points, block_size, gpu_memory_utilization.
+  EXPECT_EQ(checked, 18);
+}
+
+// The reader casts the K/V menu's index to the enum, as it does the policy's.
+TEST(ServingFields, KvModesAreInTheEnumsOrder) {
+  const ScenarioField& kv = serving_field("kv");
+  ASSERT_EQ(kv.choice_count, 2u);
+  EXPECT_EQ(kv.choices[static_cast<std::size_t>(KvMode::paged)].value, "paged");
+  EXPECT_EQ(kv.choices[static_cast<std::size_t>(KvMode::reserve)].value, "reserve");
+  EXPECT_EQ(kv.default_value(), "paged");  // the new default
 }
 
 // The reader casts the policy's index to the enum: the names must be in its order.
