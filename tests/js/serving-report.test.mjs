@@ -54,7 +54,9 @@ const cli = existsSync(nativeCli) ? nativeCli : null;
 test("the CSV's columns are the ones docs/serving.md lists", { skip: !cli && "no native CLI built" }, () => {
   // The CLI reads a scenario from a regular file only.
   const file = path.join(mkdtempSync(path.join(tmpdir(), "serving-report-")), "scenario.json");
-  writeFileSync(file, JSON.stringify({ ...base, serving: servings[1] }));
+  // servings[1] without its sweep: the CLI refuses --csv with sweep_rates (one rate's rows).
+  const { sweep_rates: _sweep, ...oneRate } = servings[1];
+  writeFileSync(file, JSON.stringify({ ...base, serving: oneRate }));
   const csv = execFileSync(cli, ["serve", "--scenario", file, "--csv"], { encoding: "utf8" });
   const header = csv.slice(0, csv.indexOf("\r\n")).split(",");
   const output = section(readFileSync(path.join(root, "docs/serving.md"), "utf8"), "Output");
