@@ -31,10 +31,22 @@ class PublishedServing(unittest.TestCase):
     def figure(self, row_id):
         return self.results[row_id]["engine"]
 
+    # Rows whose engine figure is known to be absent, with the mechanism (docs/serving.md):
+    # DistServe's OPT-66B decode instance is TP 2 × PP 2; the engine has no pipeline parallelism
+    # and takes it as two TP-2 instances, each device holding half the weights (66 GB of 80 GB).
+    # Under paged K/V at vLLM's 0.9 utilization (the default since issue 29) that leaves under
+    # 6 GB of K/V per device beside the temporaries, the decode instances preempt continually and
+    # attainment never reaches the 90 % target on the published grid: no crossing, no ratio.
+    EXPECTED_MISSES = {"distserve-ratio-opt-66b"}
+
     def test_every_row_yields_a_finite_positive_figure(self):
         self.assertGreaterEqual(len(self.results), 12)
         for row_id, result in self.results.items():
             with self.subTest(row=row_id):
+                if row_id in self.EXPECTED_MISSES:
+                    self.assertIsNone(result["engine"], "a stated miss now has a figure: "
+                                      "drop it from EXPECTED_MISSES and re-read the diagnosis")
+                    continue
                 self.assertIsNotNone(result["engine"])
                 self.assertTrue(math.isfinite(result["engine"]) and result["engine"] > 0)
 
