@@ -217,14 +217,14 @@ test("webpack 5 with its default configuration bundles the element and the engin
 test("webpack 5 under the README's strict CSP: its chunk loader's Trusted Types policy is the one line", async () => {
   // webpack loads split chunks (the element's import()s) by <script src>, which
   // `require-trusted-types-for 'script'` blocks without a policy: webpack's own
-  // (output.trustedTypes, named "webpack"), admitted by the CSP in place of 'none' (README).
+  // (output.trustedTypes, named "webpack"), admitted by the CSP beside the element's own prefill-trace (README).
   write("webpack-csp/src/index.js", ELEMENT_APP_JS);
   write("webpack-csp/webpack.config.js", "export default { output: { trustedTypes: true } };\n");
   const output = run(process.execPath, [path.join(repo, "node_modules/webpack-cli/bin/cli.js"), "--no-color"],
     { cwd: path.join(project, "webpack-csp") });
   assert.doesNotMatch(output, /Critical dependency|Module not found|ERROR/, output);
   // script/serve.mjs sends the page's <meta> policy as a header too.
-  const csp = readmeCsp().replace("trusted-types 'none'", "trusted-types webpack");
+  const csp = readmeCsp().replace("trusted-types prefill-trace", "trusted-types prefill-trace webpack");
   write("webpack-csp/dist/index.html", `<!doctype html><title>webpack consumer</title><meta http-equiv="Content-Security-Policy" content="${csp}">
 <link rel="icon" href="data:,"><body><script src="main.js"></script>`);
   await inChromium(path.join(project, "webpack-csp/dist"), (page, errors, url) => assertElementApp(page, errors, url));
