@@ -46,11 +46,17 @@ PrefillTrace().then((engine) => {${CHECK_JS} document.body.dataset.result = line
 `;
 
 /** The strict host CSP the README states (the code block after "A strict host's CSP:"), one line. */
-export function readmeCsp() {
+export function readmeCsp(...policies) {
   const readme = readFileSync(path.join(repo, "README.md"), "utf8");
   const block = readme.match(/A strict host's CSP:\s*```\n([\s\S]*?)```/)?.[1];
   assert.ok(block, "README.md states a strict CSP");
-  return block.trim().replace(/\s+/g, " ");
+  const csp = block.trim().replace(/\s+/g, " ");
+  if (policies.length === 0) return csp;
+  // A bundler's or framework's own Trusted Types policies (webpack, vue) join the element's in
+  // the one `trusted-types` directive, as the README's host table says.
+  const directive = /trusted-types ([^;]*)/;
+  assert.match(csp, directive, "the README's CSP has a trusted-types directive");
+  return csp.replace(directive, (_, names) => `trusted-types ${names} ${policies.join(" ")}`);
 }
 
 /** A free TCP port on 127.0.0.1 (for servers that cannot be asked for port 0). */
