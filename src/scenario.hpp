@@ -20,6 +20,7 @@
 namespace prefill_trace {
 
 enum class DType { fp32, bf16, fp16, fp8, int8, int4 };
+inline constexpr std::size_t kDTypeCount = 6;
 const char* dtype_name(DType dtype);
 double bytes_per_element(DType dtype);  // int4 packs two elements per byte: 0.5
 
@@ -46,7 +47,7 @@ class PeakRates {
 
  private:
   static std::size_t index(DType dtype) { return static_cast<std::size_t>(dtype); }
-  std::array<double, 6> rates_{};  // one slot per DType
+  std::array<double, kDTypeCount> rates_{};  // one slot per DType
 };
 
 enum class MlpKind { gated, plain };
