@@ -128,7 +128,10 @@ ServingRun Simulation::report() const {
     run.running_requests_mean = running_seconds_ / last_time_;
     add_busy_fractions(run);
   }
-  if (keep_detail_) run.timeline = timeline();
+  if (keep_detail_) {
+    run.timeline = timeline();
+    run.token_times = token_times();
+  }
   return run;
 }
 

@@ -27,6 +27,7 @@ Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, 
 
 ServingRun Simulation::run(bool keep_detail) {
   keep_detail_ = keep_detail;
+  if (keep_detail_) start_token_times();
   const auto total = static_cast<int64_t>(specs_.size());
   // A call past a limit (work_) stops every run of it at once: the call is refused.
   while (finished_ < total && !work_.refused()) {
@@ -141,21 +142,23 @@ void Simulation::step(Instance& in) {
   ++iterations_;
   work_.add_iteration(tally.decode_tokens + static_cast<int64_t>(prefill_chunks_.size()),
                       iterations_);
-  advance_requests(in, end);
+  advance_requests(in, start, end);
   log_iteration(in, tally, start, end);
 }
 
-// The iteration's work done at `end`: prompts prefilled, tokens emitted, requests finished
-// or (from a prefill instance) handed over, and those leave `running`. Decode rows first,
+// The iteration's work done at `end` (it started at `start`): prompts prefilled, tokens
+// emitted, requests finished or (from a prefill instance) handed over, and those leave
+// `running`; the chosen requests' token times recorded (token_times.cpp). Decode rows first,
 // then prefill chunks: the order they were scheduled in (a chunked iteration adds its decodes
 // before its chunks), which fixes the order of finishes and hand-overs.
-void Simulation::advance_requests(Instance& in, double end) {
+void Simulation::advance_requests(Instance& in, double start, double end) {
   bool removed = false;
   for (const int index : decode_rows_) {
     RequestState& s = states_[static_cast<std::size_t>(index)];
     s.tbt_max = std::max(s.tbt_max, end - s.last_token);
     s.last_token = end;
     ++s.generated;
+    if (s.trace_slot >= 0) trace_token(s, end);
     if (leaves_after_token(in, index)) {
       leave(in, index, end);
       removed = true;
@@ -165,6 +168,7 @@ void Simulation::advance_requests(Instance& in, double end) {
     const auto i = static_cast<std::size_t>(chunk.index);
     RequestState& s = states_[i];
     s.prefilled += chunk.tokens;
+    if (s.trace_slot >= 0) trace_pass(s, start, end, chunk.tokens);
     if (s.prefilled < s.target) continue;
     if (s.generated == 0) {
       s.first_token = end;
@@ -173,6 +177,7 @@ void Simulation::advance_requests(Instance& in, double end) {
     }
     s.last_token = end;
     ++s.generated;
+    if (s.trace_slot >= 0) trace_token(s, end);
     if (leaves_after_token(in, chunk.index)) {
       leave(in, chunk.index, end);
       removed = true;

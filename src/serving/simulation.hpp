@@ -38,6 +38,7 @@ struct RequestState {
   int64_t generated = 0;
   int64_t kv_tokens = 0;  // K/V tokens held on its current instance (0: none)
   int64_t kv_blocks = 0;  // paged: blocks held
+  int trace_slot = -1;    // its record among the token times (token_times.cpp); −1: none
 };
 
 enum class Role { colocated, prefill, decode };
@@ -71,6 +72,7 @@ struct Plan {
   int64_t timeline_points;
   KvMode kv = KvMode::reserve;
   int64_t block_size = 16;
+  std::vector<int> token_time_requests;  // whose token times a detailed run records
 };
 
 // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
@@ -153,7 +155,7 @@ class Simulation {
   std::size_t arrived_by(double time) const;
   double next_action(const Instance& in) const;
   void step(Instance& in);
-  void advance_requests(Instance& in, double end);
+  void advance_requests(Instance& in, double start, double end);
   bool finished_output(int index) const;
   bool leaves_after_token(const Instance& in, int index) const;
   void leave(Instance& in, int index, double end);
@@ -161,6 +163,15 @@ class Simulation {
   void finish(Instance& in, int index, double time);
   void hand_over(Instance& from, int index, double time);
   void stop(const std::string& reason, double time);
+
+  // Token times (token_times.cpp): the records of plan_.token_time_requests.
+  void start_token_times();
+  void trace_token(const RequestState& s, double time) {
+    token_times_[static_cast<std::size_t>(s.trace_slot)].token_seconds.push_back(time);
+  }
+  void trace_pass(const RequestState& s, double start, double end, int64_t tokens);
+  void trace_preemption(const RequestState& s, double time);
+  std::vector<RequestTokenTimes> token_times() const;
 
   // The report (report.cpp).
   ServingRun report() const;
@@ -181,6 +192,7 @@ class Simulation {
   std::vector<PrefillChunk> prefill_chunks_;
   CallWork& work_;
   std::unique_ptr<KvGrant> kv_;
+  std::vector<RequestTokenTimes> token_times_;
   int64_t preemptions_ = 0;
   int64_t recomputed_tokens_ = 0;
   double running_seconds_ = 0;  // Σ running requests × iteration time, every instance
