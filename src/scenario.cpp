@@ -443,6 +443,8 @@ const char* stack_name(Stack stack) {
       return "transformers";
     case Stack::kernels:
       return "kernels";
+    case Stack::vllm_0_2:
+      return "vllm-0.2";
   }
   return "?";
 }

@@ -49,13 +49,17 @@ YI_34B = {"layers": 60, "d_model": 7168, "query_heads": 56, "kv_heads": 8, "head
 LLAMA_2_70B = {"preset": "llama-3.1-70b", "vocab": 32000}  # Llama-2-70B: 3.1's shape, 32k vocab
 
 # One deployment per published system: the scenario (docs/trace-json.md) and its `serving`
-# object without the workload. `devices` divides a rate into a per-GPU rate.
+# object without the workload. `devices` divides a rate into a per-GPU rate. Every vLLM-based
+# system here ran 2023's vLLM code (vLLM 0.1/0.2 for DistServe's and Splitwise's baselines;
+# Sarathi-Serve is the fork Vidur profiled): `stack: vllm-0.2`, vLLM's kernels plus that
+# engine's host time per iteration (src/trace/host_overhead.hpp; fitted on Vidur's CPU profile,
+# none of the rows below). DistServe's own engine keeps the default stack (no host profile).
 SYSTEMS = {
     # vLLM as DistServe ran it (2-start-api-server.py: -tp 1, --max-num-batched-tokens 16384,
     # --max-num-seqs 1024, --dtype half, --gpu-memory-utilization 0.95) on one A100-SXM-80GB.
     "vllm-opt-13b": {
         "scenario": {"model": "opt-13b", "hardware": "a100-sxm-80gb", "precision": "fp16",
-                     "timing": "estimate", "stack": "vllm", "tensor_parallel": 1},
+                     "timing": "estimate", "stack": "vllm-0.2", "tensor_parallel": 1},
         "serving": {"policy": "prefill-first", "token_budget": 16384, "max_batch": 1024,
                     "ttft_slo": 0.25, "tpot_slo": 0.1},
         "devices": 1, "workload": "sharegpt"},
@@ -72,7 +76,7 @@ SYSTEMS = {
     # vLLM for OPT-66B: -tp 4, SLO of the paper's chatbot OPT-66B row (notebook: 2.5 s, 0.15 s).
     "vllm-opt-66b": {
         "scenario": {"model": OPT_66B, "hardware": "a100-sxm-80gb", "precision": "fp16",
-                     "timing": "estimate", "stack": "vllm", "tensor_parallel": 4},
+                     "timing": "estimate", "stack": "vllm-0.2", "tensor_parallel": 4},
         "serving": {"policy": "prefill-first", "token_budget": 16384, "max_batch": 1024,
                     "ttft_slo": 2.5, "tpot_slo": 0.15},
         "devices": 4, "workload": "sharegpt"},
@@ -96,7 +100,7 @@ SYSTEMS = {
         "devices": 3, "workload": "sharegpt"},
     "opt-13b-tp2": {
         "scenario": {"model": "opt-13b", "hardware": "a100-sxm-80gb", "precision": "fp16",
-                     "timing": "estimate", "stack": "vllm", "tensor_parallel": 2},
+                     "timing": "estimate", "stack": "vllm-0.2", "tensor_parallel": 2},
         "serving": {"policy": "prefill-first", "token_budget": 16384, "max_batch": 1024},
         "devices": 2},
     # Sarathi-Serve Fig. 9a: Yi-34B-200K (Yi-34B's shape), TP 2 on A100-80GB PCIe pairs joined by
@@ -104,19 +108,19 @@ SYSTEMS = {
     # 1, chunk 512 or 16384 (= unchunked). Sarathi-Serve is built on vLLM: its host gaps.
     "sarathi-yi-34b": {
         "scenario": {"model": YI_34B, "hardware": "a100-sxm-80gb", "precision": "fp16",
-                     "timing": "estimate", "stack": "vllm", "tensor_parallel": 2},
+                     "timing": "estimate", "stack": "vllm-0.2", "tensor_parallel": 2},
         "serving": {"policy": "chunked", "max_batch": 1},
         "devices": 2},
     # Splitwise's profile: vLLM, Llama-2-70B, TP 8 on a DGX-A100 / DGX-H100. The whole batch is
     # prefilled in one iteration (token budget ≥ 64 × 512), then decodes together.
     "splitwise-llama-2-70b-a100": {
         "scenario": {"model": LLAMA_2_70B, "hardware": "a100-sxm-80gb", "precision": "fp16",
-                     "timing": "estimate", "stack": "vllm", "tensor_parallel": 8},
+                     "timing": "estimate", "stack": "vllm-0.2", "tensor_parallel": 8},
         "serving": {"policy": "prefill-first", "token_budget": 65536, "max_batch": 256},
         "devices": 8},
     "splitwise-llama-2-70b-h100": {
         "scenario": {"model": LLAMA_2_70B, "hardware": "h100-sxm", "precision": "fp16",
-                     "timing": "estimate", "stack": "vllm", "tensor_parallel": 8},
+                     "timing": "estimate", "stack": "vllm-0.2", "tensor_parallel": 8},
         "serving": {"policy": "prefill-first", "token_budget": 65536, "max_batch": 256},
         "devices": 8},
 }

@@ -10,7 +10,9 @@ and the orderings the sources themselves show and the engine reproduces:
 - TPOT grows from a batch of 1 to a batch of 64, and is lower on H100 than on A100 (Splitwise's
   profile: 44.9 → 71.6 ms on A100, 29.8 → 50.2 ms on H100).
 Not guarded, because the engine does not reproduce it (docs/serving.md diagnoses why): DistServe's
-per-GPU goodput above vLLM's. Runs the native CLI (PREFILL_TRACE_CLI). Standard library.
+per-GPU goodput above vLLM's — not even with the vLLM baseline on `stack: vllm-0.2` (2023's host
+time per iteration): 0.666 against 4.6; the decode GPU of DistServe's placement runs out of K/V
+with this workload's long outputs. Runs the native CLI (PREFILL_TRACE_CLI). Standard library.
 """
 
 import math
