@@ -125,7 +125,7 @@ export interface ScenarioInput {
   memory_efficiency?: number | null;
   timing?: "bound" | "estimate";
   graphs?: "on" | "off";
-  stack?: "tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels";
+  stack?: "tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels" | "vllm-0.2";
   attention_kernel?: "auto" | "flash-attention-2" | "flash-attention-3" | "flashinfer" | "sdpa";
   tensor_parallel?: number;
 }
@@ -371,6 +371,9 @@ export interface ServingReport {
   goodput_per_device?: number | null;
   goodput_requests_per_second?: number | null;
   hardware: string;
+  /** Estimate under a stack with a host profile (vllm, vllm-0.2) only: host seconds of every
+   * instance's iterations, summed (each iteration = device time + host time). */
+  host_seconds?: number;
   iterations: number;
   kv_bytes_per_token: number;
   /** Paged K/V only: the K/V blocks one (decode, else colocated) instance holds. */

@@ -160,6 +160,7 @@ struct ServingRun {
   int64_t preemptions = 0;           // paged: running requests preempted by recomputation
   int64_t recomputed_tokens = 0;     // paged: K/V tokens computed, dropped and computed again
   double running_requests_mean = 0;  // running requests over the run's time, all instances
+  double host_seconds = 0;           // host time of the stack's iterations, summed over instances
   Summary ttft, tpot, tbt_max, e2e, queue;
   std::optional<double> slo_attainment;  // none without an SLO
   double throughput_requests_per_second = 0;
@@ -198,6 +199,7 @@ struct ServingReport {
   int64_t kv_capacity_blocks = 0;          // paged: per (decode) instance
   double kv_bytes_per_token = 0;           // per device
   double kv_transfer_bytes_per_token = 0;  // disaggregated: all devices' K/V of one token
+  bool charges_host = false;  // the stack charges host time per iteration (estimate only)
   ServingRun run;
   std::optional<GoodputSearch> goodput;
   std::vector<ServingRun> sweep;  // one per sweep rate (outcomes and timeline dropped)

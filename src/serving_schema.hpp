@@ -192,6 +192,8 @@ void visit_serving_report(const ServingReport& report, V& v) {
                                   goodput->goodput_requests_per_second, v);
   }
   v.text("hardware", report.hardware);
+  // Only where the stack charges host time: every other report keeps its bytes.
+  if (report.charges_host) v.number("host_seconds", run.host_seconds);
   v.number("iterations", run.iterations);
   v.number("kv_bytes_per_token", report.kv_bytes_per_token);
   if (report.config.kv == KvMode::paged) v.number("kv_capacity_blocks", report.kv_capacity_blocks);

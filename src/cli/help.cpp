@@ -28,7 +28,8 @@ const char* const kScenarioFlagsHelp =
   --timing bound|estimate bound: a lower bound (default); estimate: the calibrated profile
   --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
   --stack NAME            estimate only: whose host gaps per kernel: tensorrt-llm (default),
-                          vllm, sglang, llama.cpp, transformers, kernels (device time only)
+                          vllm, sglang, llama.cpp, transformers, kernels (device time only),
+                          vllm-0.2 (vllm's kernels; serve: 2023's host time per iteration)
   --attention-kernel NAME estimate only: auto (default), flash-attention-2, flash-attention-3
                           (Hopper only), flashinfer (not on CDNA3), sdpa
 )";

@@ -93,6 +93,7 @@ ServingRun Simulation::report() const {
   run.iterations = iterations_;
   run.preemptions = preemptions_;
   run.recomputed_tokens = recomputed_tokens_;
+  run.host_seconds = host_seconds_;
   std::vector<double> ttft, tpot, tbt, e2e, queue;
   for (auto* column : {&ttft, &tpot, &tbt, &e2e, &queue})
     column->reserve(static_cast<std::size_t>(finished_));

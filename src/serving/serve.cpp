@@ -119,6 +119,11 @@ serving::Plan make_plan(const Scenario& scenario, const ServingConfig& config,
                      config.kv,
                      config.block_size,
                      {}};  // token_time_requests: chosen from the requests (simulate_serving)
+  // Host time per iteration is the estimate's (as the stack's per-kernel gaps are): a bound
+  // charges none, so it stays a lower bound.
+  if (scenario.workload.timing == Timing::estimate)
+    plan.host = host_overhead_of_stack(stack_name(scenario.workload.stack));
+  report.charges_host = charges_host_time(plan.host);
   if (policy_traits(config.policy).disaggregated) {
     // Every prefill device sends its shard of the K/V at once, each over its own link: the
     // transfer takes the whole K/V over the links of the smaller instance.

@@ -18,8 +18,10 @@ Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, 
   states_.resize(specs.size());
   arrivals_.resize(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    arrivals_[i] = rate > 0 ? specs[i].unit_arrival / rate : specs[i].unit_arrival;
-    states_[i].arrival = arrivals_[i];
+    // The client's arrival (TTFT counts from it); the scheduler sees the request after the
+    // stack's front-end delay (the same for every request: the order is kept).
+    states_[i].arrival = rate > 0 ? specs[i].unit_arrival / rate : specs[i].unit_arrival;
+    arrivals_[i] = states_[i].arrival + plan.host.frontend_seconds;
     states_[i].prefilled = specs[i].cached;
     states_[i].target = specs[i].prompt;
   }
@@ -134,10 +136,18 @@ void Simulation::step(Instance& in) {
   policy_traits(plan_.policy).scheduler().schedule(*this, in, tally);
   in.cost->add_sampled(tally.sampled);
   const double start = in.clock;
-  const double duration = in.cost->seconds();
+  const double device = in.cost->seconds();
+  // The host's part (scheduling, input preparation, sampling, output processing) runs while
+  // the device waits: a synchronous engine's iteration is the sum, and the instance is busy
+  // (occupied) for all of it, as the timeline draws it; host_seconds tells the host's part.
+  const double host =
+      host_iteration_seconds(plan_.host, static_cast<int64_t>(in.running.size()),
+                             tally.prefill_tokens + tally.decode_tokens, in.devices);
+  const double duration = device + host;
   const double end = start + duration;
   in.clock = end;
   in.busy_seconds += duration;
+  host_seconds_ += host;
   running_seconds_ += static_cast<double>(in.running.size()) * duration;
   ++iterations_;
   work_.add_iteration(tally.decode_tokens + static_cast<int64_t>(prefill_chunks_.size()),

@@ -19,6 +19,7 @@
 #include "serving/timeline.hpp"
 #include "serving/work.hpp"
 #include "serving/workload.hpp"
+#include "trace/host_overhead.hpp"
 
 namespace prefill_trace::serving {
 
@@ -73,6 +74,9 @@ struct Plan {
   KvMode kv = KvMode::reserve;
   int64_t block_size = 16;
   std::vector<int> token_time_requests;  // whose token times a detailed run records
+  // The stack's host time (src/trace/host_overhead.hpp): added to every iteration's device time,
+  // and its front-end delay to every request's arrival at the scheduler. Zero by default.
+  HostOverheadProfile host{};
 };
 
 // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
@@ -196,6 +200,7 @@ class Simulation {
   int64_t preemptions_ = 0;
   int64_t recomputed_tokens_ = 0;
   double running_seconds_ = 0;  // Σ running requests × iteration time, every instance
+  double host_seconds_ = 0;     // Σ host time of the iterations, every instance
   // The first kLoggedIterations iterations, folded at the end (a deque, not a vector: a vector
   // copied the log into fresh memory at every doubling, the run's largest source of page
   // faults), or the fold itself when the run's span is known.

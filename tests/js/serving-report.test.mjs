@@ -25,6 +25,13 @@ const reports = servings.map((serving) => {
   assert.equal(reply.ok, true, reply.error);
   return JSON.parse(reply.json);
 });
+// A stack with a host profile under estimate: the report's `host_seconds`.
+{
+  const scenario = { ...base, timing: "estimate", stack: "vllm-0.2", serving: { rate: 2, requests: 10, prompt: 256, output: 8 } };
+  const reply = module.simulateServing(JSON.stringify(scenario));
+  assert.equal(reply.ok, true, reply.error);
+  reports.push(JSON.parse(reply.json));
+}
 const written = new Set();
 for (const report of reports) documentPaths(report, "", written);
 
