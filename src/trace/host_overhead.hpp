@@ -47,11 +47,12 @@ struct HostOverheadProfile {
 // vllm: vLLM from 0.6 on, whose host work overlaps the device's — the API server in its own
 // process, asynchronous output processing, multi-step scheduling (the vLLM team's v0.6.0 post,
 // blog.vllm.ai 2024-09-05, which benchmarks `--num-scheduler-steps 10`). What is left is the
-// scheduler's own bubble, paid once per scheduler call: "about 4ms of GPU bubble" per call
-// (vllm-project/vllm issue #6854, the multi-step RFC, Llama-3-8B on one GPU as in PR #7000's
-// command), over 10 steps: 0.4 ms per iteration. V1 (0.8 on) aims at "near-zero CPU overhead"
-// and publishes no per-step figure, so 0.4 ms is an upper figure for it. Not per request or
-// token (no figure); no front-end delay (its own process); at TP > 1 the same.
+// scheduler's own bubble, paid once per scheduler call: "about 4ms of GPU bubble" per call in
+// the profiles of vllm-project/vllm issue #6854 (the multi-step RFC; its text gives 5–13 ms in
+// general, its benchmarks are Llama 8B and 30B on A10G and H100), over 10 steps: 0.4 ms per
+// iteration (0.5–1.3 ms from the stated range). V1 (0.8 on) aims at "near-zero CPU overhead"
+// and publishes no per-step figure. Not per request or token (no figure); no front-end delay
+// (its own process); at TP > 1 the same.
 inline constexpr HostOverheadProfile kHostOverheadProfiles[] = {
     {"kernels", 0, 0, 0, 0, -1, -1, "device time only: no host overhead (the reference)"},
     {"vllm-0.2", 1.330e-3, 0.1052e-3, 0, 0, 3.611e-3, 0.2007e-3,

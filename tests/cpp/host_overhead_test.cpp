@@ -38,8 +38,8 @@ TEST(HostOverhead, StacksWithoutAProfileTakeTheZeroReference) {
 }
 
 TEST(HostOverhead, VllmIsOneSchedulerBubbleOverTenSteps) {
-  // Issue #6854: ~4 ms of GPU bubble per scheduler call; v0.6.0's benchmark ran 10 steps per
-  // call: 0.4 ms per iteration, whatever the batch or the tensor parallelism.
+  // Issue #6854's profiles: ~4 ms of GPU bubble per scheduler call; v0.6.0's benchmark ran 10
+  // steps per call: 0.4 ms per iteration, whatever the batch or the tensor parallelism.
   const HostOverheadProfile& vllm = host_overhead_of_stack("vllm");
   EXPECT_NEAR(host_iteration_seconds(vllm, 1, 1), 0.4e-3, 1e-15);
   EXPECT_NEAR(host_iteration_seconds(vllm, 256, 8192, 8), 0.4e-3, 1e-15);
