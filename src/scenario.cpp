@@ -429,6 +429,16 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
 
 }  // namespace
 
+std::optional<Error> tensor_parallel_problem(const Scenario& scenario, int64_t devices) {
+  if (devices == 1) return std::nullopt;
+  Scenario copy = scenario;
+  copy.workload.tensor_parallel = devices;
+  FirstError errors;
+  check_tensor_parallel(copy, errors);
+  if (!errors.failed()) return std::nullopt;
+  return errors.error();
+}
+
 const char* stack_name(Stack stack) {
   switch (stack) {
     case Stack::tensorrt_llm:

@@ -171,6 +171,7 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
   report.kv_capacity_blocks = disaggregated ? fleet.decode_kv_blocks : fleet.prefill_kv_blocks;
   const serving::Plan plan = make_plan(scenario, config, report);
   if (auto error = run_all(serving::Call{config, plan, specs, fleet, work}, report)) return *error;
+  report.work = work.work();
   report.config = std::move(config);
   return report;
 }
