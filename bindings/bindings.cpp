@@ -156,4 +156,7 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function("checkGenerated", &check_generated);
   function(
       "simulateServing", +[](const std::string& text) { return api::simulate_serving(text); });
+  function(
+      "planServing",
+      +[](const std::string& text, double devices) { return api::plan_serving(text, devices); });
 }

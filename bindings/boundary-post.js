@@ -36,6 +36,7 @@
     checkGenerated: [[scenarioJson, ["id", NAME], ["answer", NUMBER]],
                      function () { return { correct: false, expected: 0, explanation: "" }; }],
     simulateServing: [[scenarioJson], function () { return { json: "" }; }],
+    planServing: [[scenarioJson, ["devices", NUMBER]], function () { return { json: "" }; }],
   };
 
   function describe(value) {

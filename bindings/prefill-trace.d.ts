@@ -487,6 +487,53 @@ export interface ServingResult extends Refusal {
   json: string;
 }
 
+/** One placement the search tried (`PlanDocument.candidates`). */
+export interface PlanCandidate {
+  policy: "prefill-first" | "chunked" | "disaggregated";
+  /** Colocated policies: the instances, each prefilling and decoding. */
+  prefill_instances: number;
+  /** 0 under a colocated policy. */
+  decode_instances: number;
+  prefill_tensor_parallel: number;
+  /** 0 under a colocated policy. */
+  decode_tensor_parallel: number;
+  /** Devices the placement uses (at most the budget). */
+  devices: number;
+  goodput_requests_per_second: number;
+  goodput_per_device: number;
+  /** False: too few requests to find a rate that misses, so the goodput is a lower bound. */
+  bounded: boolean;
+}
+
+/** The placement search's report: `JSON.parse(planServing(s, n).json)`. Keys print sorted. */
+export interface PlanDocument {
+  model: string;
+  hardware: string;
+  precision: string;
+  timing: string;
+  /** The device budget. */
+  devices: number;
+  /** The tensor-parallel degrees the model splits into within the budget. */
+  tensor_parallel_options: number[];
+  /** Goodput searches run (colocated instance counts share one under Poisson arrivals). */
+  searches: number;
+  /** Best first: the most goodput per device, then the fewest devices. */
+  candidates: PlanCandidate[];
+  /** The first candidate; null when no candidate meets the target at any rate tried. */
+  best: PlanCandidate | null;
+  /** Policy and degree pairs no instance count can run, with the simulation's reason. */
+  skipped: { policy: string; prefill_tensor_parallel: number; decode_tensor_parallel: number;
+             reason: string }[];
+}
+
+/** The placement search's report as JSON text (`PlanDocument`), or an error. */
+export interface PlanResult extends Refusal {
+  ok: boolean;
+  error: string;
+  /** `JSON.parse(json)` is a `PlanDocument`; "" when ok is false. */
+  json: string;
+}
+
 /** The trace document (docs/trace-json.md): `JSON.parse(computeTrace(s).json)`. Keys print sorted. */
 export interface TraceDocument {
   assumptions: string[];
@@ -859,6 +906,17 @@ export interface PrefillTraceModule {
    * `prefill-trace serve --json` prints for the same input. Deterministic for a seed.
    */
   simulateServing(scenarioJson: string): ServingResult;
+  /**
+   * The placement search (docs/serving.md, "Placement search"): every scheduler policy ×
+   * instance count × tensor-parallel degree per phase that fits `devices` (an integer, 1 to 16)
+   * — colocated: instances × TP ≤ devices; disaggregated: prefill instances × prefill TP +
+   * decode instances × decode TP ≤ devices — each with the goodput `simulateServing` finds for
+   * it, best first. `scenarioJson` is `simulateServing`'s input with an SLO and without the
+   * placement (`policy`, instance counts, tensor parallelism, `sweep_rates`: refused by path);
+   * its `rate` is where each search starts. Byte for byte what `prefill-trace plan --json`
+   * prints; a refusal of the budget has path "/devices".
+   */
+  planServing(scenarioJson: string, devices: number): PlanResult;
 }
 
 /**

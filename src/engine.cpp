@@ -1,5 +1,6 @@
 #include "prefill_trace/engine.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -13,6 +14,7 @@
 #include "scenario_fields.hpp"
 #include "serving_fields.hpp"
 #include "serving_json.hpp"
+#include "serving_plan_json.hpp"
 #include "trace.hpp"
 #include "trace_figures.hpp"
 #include "trace_json.hpp"
@@ -228,6 +230,25 @@ CsvReply simulate_serving_csv(std::string_view scenario_json) {
   return serve_with<CsvReply>(scenario_json, [](const ServingReport& report, CsvReply& reply) {
     reply.csv = serving_report_to_csv(report);
   });
+}
+
+JsonReply plan_serving(std::string_view scenario_json, double devices) {
+  JsonReply reply;
+  // NaN fails the first test: the budget is a whole number of devices.
+  if (!(devices == std::floor(devices)) || devices < 1 ||
+      devices > static_cast<double>(limits::max_plan_devices)) {
+    return refuse(reply, error_at(ErrorCode::out_of_range, "/devices",
+                                  "must be an integer from 1 to " +
+                                      std::to_string(limits::max_plan_devices)));
+  }
+  auto request = parse_plan_request(scenario_json);
+  if (!request) return refuse(reply, request.failure());
+  auto report = prefill_trace::plan_serving(request->scenario, request->config,
+                                            static_cast<int64_t>(devices));
+  if (!report) return refuse(reply, report.failure());
+  reply.json = dump_json(plan_report_to_json(report.value()));
+  reply.ok = true;
+  return reply;
 }
 
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {

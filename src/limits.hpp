@@ -167,5 +167,13 @@ constexpr int64_t max_serving_call_iterations = int64_t{1} << 23;
 /// 256 sweep rates of a heavy-decode workload (~5 s each) are refused instead of running 20 min.
 /// Checked before the call from its lower bound and during it, every iteration.
 constexpr double max_serving_call_work = 4e8;
+/// The placement search (src/serving/plan.hpp): its device budget, and the work of all its
+/// goodput searches together in max_serving_call_work's units. The candidates grow as N² (the
+/// disaggregated pairs of instance counts; docs/performance.md, "Placement search"): 16 devices
+/// are ~5× the searches of 8. 2e9 units was ~7 s of CPU natively on 200 requests at 16 devices
+/// (docs/performance.md); a plan past it is refused, naming the limit, instead of running for
+/// minutes.
+constexpr int64_t max_plan_devices = 16;
+constexpr double max_plan_work = 2e9;
 
 }  // namespace prefill_trace::limits

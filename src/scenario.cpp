@@ -442,6 +442,16 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
 
 }  // namespace
 
+std::optional<Error> tensor_parallel_problem(const Scenario& scenario, int64_t devices) {
+  if (devices == 1) return std::nullopt;
+  Scenario copy = scenario;
+  copy.workload.tensor_parallel = devices;
+  FirstError errors;
+  check_tensor_parallel(copy, errors);
+  if (!errors.failed()) return std::nullopt;
+  return errors.error();
+}
+
 // A stack's and an attention kernel's names are their field rows' choices: the reader casts the
 // choice's index to the enum (read_workload), so the rows are in the enums' order by construction
 // and one table names both ways. The choices are literals, so each view ends in a NUL.

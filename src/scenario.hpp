@@ -263,4 +263,10 @@ Result<Precision> precision_preset(std::string_view name);
 Result<Scenario> parse_scenario(std::string_view json_text);
 Result<Scenario> scenario_from_json(const nlohmann::json& value);
 
+/// Why `scenario` cannot be split over `devices` devices by tensor parallelism (whole heads and
+/// MLP columns per device, an interconnect to all-reduce over), at path /tensor_parallel; none
+/// when it can. The rule read_scenario applies to `tensor_parallel`, for callers that try other
+/// degrees (the placement search, src/serving/plan.hpp).
+std::optional<Error> tensor_parallel_problem(const Scenario& scenario, int64_t devices);
+
 }  // namespace prefill_trace

@@ -12,7 +12,7 @@
 // Adding a scenario input: a row here, its member in Workload (scenario.hpp) and its read in
 // scenario.cpp (read order decides which of two errors is reported first), its effect, and a
 // row in the docs' table and a member in the d.ts, which the tests name when missing. The CLI
-// takes a flag for it from the exported table (src/cli/main.cpp); its --help line is by hand.
+// takes a flag for it from the exported table (src/cli/flags.cpp); its --help line is by hand.
 
 #include <array>
 #include <cstddef>

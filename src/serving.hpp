@@ -203,6 +203,9 @@ struct ServingReport {
   ServingRun run;
   std::optional<GoodputSearch> goodput;
   std::vector<ServingRun> sweep;  // one per sweep rate (outcomes and timeline dropped)
+  // The call's work in src/serving/work.hpp's units (not written out): what a caller that makes
+  // many calls (the placement search, src/serving/plan.hpp) holds to a budget of its own.
+  double work = 0;
 };
 
 /// Checks the config against the scenario and src/limits.hpp; errors name the JSON path under

@@ -4,7 +4,7 @@
 // kind, default, bounds (from limits.hpp), menu, CLI flag, the page's label and a line for the
 // docs. The reader (serving_json.cpp) takes its key list, bounds and defaults from here; the
 // engine exports the table as JSON (api::serving_fields(), the page's servingFields()), from
-// which the CLI's serve flags (src/cli/main.cpp) and the page's Under-load controls take their
+// which the CLI's serve flags (src/cli/flags.cpp) and the page's Under-load controls take their
 // names, labels and hints; tests fail when docs/serving.md's input table,
 // bindings/prefill-trace.d.ts's ServingInput or the page disagree with it
 // (tests/js/serving-fields.test.mjs, tests/cpp/serving_fields_test.cpp).

@@ -113,6 +113,14 @@ JsonReply sweep(std::string_view scenario_json, std::string_view variable,
 JsonReply simulate_serving(std::string_view scenario_json);
 /// The same run's requests as CSV, one row each (docs/serving.md, "CSV").
 CsvReply simulate_serving_csv(std::string_view scenario_json);
+/// The placement search (docs/serving.md, "Placement search"): a scenario with its `serving`
+/// object (SLOs, workload, the rate each goodput search starts at; no policy, instance counts or
+/// tensor parallelism — the search chooses them) and a device budget `devices` (an integer from
+/// 1 to 16, path "/devices"); {candidates: [{policy, prefill_instances, decode_instances,
+/// prefill_tensor_parallel, decode_tensor_parallel, devices, goodput_requests_per_second,
+/// goodput_per_device, bounded}], best, ...} out, best first. Deterministic; the same bytes
+/// native and in wasm.
+JsonReply plan_serving(std::string_view scenario_json, double devices);
 
 struct GeneratedReply {
   bool ok = false;

@@ -78,7 +78,8 @@ const std::vector<ServingFlag>& serving_flags() {
 }
 
 bool takes_value(const std::string& name) {
-  for (const char* option : {"--answer", "--check", "--scenario", "--variable", "--values"}) {
+  for (const char* option :
+       {"--answer", "--check", "--scenario", "--variable", "--values", "--devices"}) {
     if (name == option) return true;
   }
   for (const ServingFlag& spec : serving_flags()) {

@@ -97,6 +97,17 @@ constexpr CommandHelp kCommands[] = {
                                                       simulate many requests under load
 )",
      kServingSection},
+    {"plan",
+     R"(  prefill-trace plan --devices N --rate R --requests N --prompt-length T|D --output-length O|D
+                     --ttft-slo S|--tpot-slo S [SERVING FLAGS] [--json | --table]
+                                                      search policy x instances x tensor
+                                                      parallelism per phase within N devices
+                                                      (1..16) for the most goodput per device;
+                                                      --rate is where each search starts, and
+                                                      --policy, the instance counts and TP are
+                                                      the search's to choose
+)",
+     kServingSection},
     {"presets",
      R"(  prefill-trace presets [--json]                      list models, accelerators, precisions
 )",

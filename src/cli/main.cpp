@@ -31,8 +31,8 @@ struct Command {
   int (*run)(int argc, char** argv);
 };
 constexpr Command kCommands[] = {
-    {"lesson", run_lesson}, {"quiz", run_quiz},   {"trace", run_trace},
-    {"sweep", run_sweep},   {"serve", run_serve}, {"presets", run_presets},
+    {"lesson", run_lesson}, {"quiz", run_quiz}, {"trace", run_trace},     {"sweep", run_sweep},
+    {"serve", run_serve},   {"plan", run_plan}, {"presets", run_presets},
 };
 
 // The help asked for, if any: `--help`/`-h`/`help` alone (everything), `help COMMAND`, or
@@ -55,7 +55,8 @@ std::optional<std::string> help_request(int argc, char** argv) {
 
 int run(int argc, char** argv) {
   try {
-    if (argc < 2) fail("missing command (lesson, quiz, trace, sweep, serve, presets); see --help");
+    if (argc < 2)
+      fail("missing command (lesson, quiz, trace, sweep, serve, plan, presets); see --help");
     const std::string command = argv[1];
     if (command == "--version" || command == "-V") {
       std::cout << "prefill-trace " << PREFILL_TRACE_VERSION << '\n';

@@ -275,6 +275,39 @@ void print_serving_table(const json& report) {
   print_serving_search(report);
 }
 
+void print_plan_table(const json& plan) {
+  std::cout << "Placement search: " << text(plan, "model") << " on " << text(plan, "hardware")
+            << ", " << text(plan, "precision") << ", timing " << text(plan, "timing") << ", up to "
+            << integer(plan, "devices") << " device(s); " << plan.at("candidates").size()
+            << " candidates, " << integer(plan, "searches") << " goodput searches\n";
+  std::printf("  %-14s %-10s %-10s %7s %12s %12s\n", "policy", "prefill", "decode", "devices",
+              "goodput", "per device");
+  for (const json& c : plan.at("candidates")) {
+    // Instances x tensor-parallel degree of each role ("-" for colocated decode).
+    const auto role = [&](const char* instances, const char* degree) {
+      return integer(c, instances) == 0 ? std::string("-")
+                                        : std::to_string(integer(c, instances)) + "x TP" +
+                                              std::to_string(integer(c, degree));
+    };
+    std::printf("  %-14s %-10s %-10s %7lld %12s %12s%s\n", text(c, "policy").c_str(),
+                role("prefill_instances", "prefill_tensor_parallel").c_str(),
+                role("decode_instances", "decode_tensor_parallel").c_str(),
+                static_cast<long long>(integer(c, "devices")),
+                plain(number(c, "goodput_requests_per_second")).c_str(),
+                plain(number(c, "goodput_per_device")).c_str(),
+                c.at("bounded").get<bool>() ? "" : "  (a lower bound: too few requests)");
+  }
+  for (const json& s : plan.at("skipped")) {
+    std::cout << "Skipped " << text(s, "policy") << " (TP " << integer(s, "prefill_tensor_parallel")
+              << (integer(s, "decode_tensor_parallel") > 0
+                      ? "/" + std::to_string(integer(s, "decode_tensor_parallel"))
+                      : std::string())
+              << "): " << text(s, "reason") << '\n';
+  }
+  std::cout << (plan.at("best").is_null() ? "No placement meets the target at any rate tried\n"
+                                          : "Best: the first row\n");
+}
+
 void print_presets_table(const json& presets) {
   std::cout << "Models:\n";
   for (const json& m : presets.at("models")) {

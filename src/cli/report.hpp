@@ -13,6 +13,8 @@ void print_lesson(const nlohmann::json& lesson);
 void print_trace_table(const nlohmann::json& trace);
 /// The serving run (`serve --table`): from simulate_serving's report (docs/serving.md).
 void print_serving_table(const nlohmann::json& report);
+/// The placement search (`plan --table`): from plan_serving's document (docs/serving.md).
+void print_plan_table(const nlohmann::json& plan);
 /// Models and accelerators (`presets`): from list_presets's document.
 void print_presets_table(const nlohmann::json& presets);
 

@@ -180,6 +180,7 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
   plan.token_time_requests = serving::token_time_requests(specs, config.token_times);
   if (auto error = serving::check_token_times(specs, plan.token_time_requests)) return *error;
   if (auto error = run_all(serving::Call{config, plan, specs, fleet, work}, report)) return *error;
+  report.work = work.work();
   report.config = std::move(config);
   return report;
 }

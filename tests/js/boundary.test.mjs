@@ -25,6 +25,7 @@ const CALLS = {
   generateChecks: [["D", scenario, "scenarioJson"]],
   checkGenerated: [["D", scenario, "scenarioJson"], ["N", "kv-bytes", "id"], ["#", 1, "answer"]],
   simulateServing: [["D", scenario, "scenarioJson"]],
+  planServing: [["D", scenario, "scenarioJson"], ["#", 2, "devices"]],
 };
 // A refusal that comes from C++ itself (a valid-typed but wrong value), for the shape of each reply.
 const CPP_REFUSALS = {
@@ -38,6 +39,7 @@ const CPP_REFUSALS = {
   generateChecks: () => module.generateChecks("{}"),
   checkGenerated: () => module.checkGenerated(scenario, "no-such-check", 1),
   simulateServing: () => module.simulateServing(scenario),  // no "serving" object: refused
+  planServing: () => module.planServing(scenario, 0),  // no device budget: refused
 };
 
 const hostileProxy = new Proxy([], { get() { throw new Error("trap"); } });

@@ -216,7 +216,7 @@ test("the estimate's table gives the TTFT's held-out range; the bound's gives no
 
 // Per-command help (issue 32): `COMMAND --help`, `COMMAND -h` and `help COMMAND` print that
 // command's usage and flags to stdout and exit 0; --version and -V the version.
-const COMMANDS = ["lesson", "quiz", "trace", "sweep", "serve", "presets"];
+const COMMANDS = ["lesson", "quiz", "trace", "sweep", "serve", "plan", "presets"];
 
 /** Every `--flag` a help text names (its words, not the program's tables). */
 const flagsNamed = (text) => new Set(text.match(/--[a-z][a-z-]*/g));
@@ -248,6 +248,9 @@ test("COMMAND --help, COMMAND -h and help COMMAND print that command's help to s
   for (const flag of ["--policy", "--rate", "--requests", "--sweep-rates", "--model", "--hardware", "--csv"]) assert.ok(serve.has(flag), flag);
   for (const flag of ["--attention-kernel", "--chunk", "--json"]) assert.ok(trace.has(flag), flag);
   assert.ok(!trace.has("--policy"));
+  // plan's help names its budget and the serving flags it shares with serve.
+  const plan = flagsNamed(cli(["plan", "--help"]).stdout);
+  for (const flag of ["--devices", "--rate", "--requests", "--ttft-slo", "--tpot-slo", "--model", "--json"]) assert.ok(plan.has(flag), flag);
   // The help and the parser agree: every flag serve's help names is one serve accepts (an
   // unknown one would be "unknown option here"), and trace's likewise.
   for (const [command, flags] of [["serve", serve], ["trace", trace]]) {
@@ -279,4 +282,26 @@ test("serve --csv with a rate sweep is refused by name (one rate's requests per 
   // Without --csv the sweep runs: its JSON has one point per rate given (two here).
   const json = JSON.parse(cli(["serve", ...serving, "--sweep-rates", "1,2", "--json"]).stdout);
   assert.equal(json.sweep?.length ?? json.rate_sweep?.length, 2, Object.keys(json).join(" "));
+});
+
+// The placement search's bad input (issue 29 item 6): exit 2 with one line naming the flag.
+test("plan: a bad budget or a placement flag exits 2 naming the flag", () => {
+  const workload = ["--rate", "8", "--requests", "40", "--prompt-length", "512", "--output-length", "16"];
+  const slo = ["--ttft-slo", "0.2"];
+  const budget = "prefill-trace: --devices: must be an integer from 1 to 16\n";  // max_plan_devices
+  for (const [args, stderr] of [
+    [["--devices", "0"], budget],
+    [["--devices", "17"], budget],
+    [["--devices", "2.5"], budget],
+    [["--devices", "x"], 'prefill-trace: --devices: "x" is not a decimal number\n'],
+    [[], "prefill-trace: plan: --devices N is required (the device budget to place instances on)\n"],
+    [["--devices", "2", "--policy", "chunked"], "prefill-trace: --policy (/serving/policy): is chosen by the placement search; leave it out\n"],
+    [["--devices", "2", "--tensor-parallel", "2"], "prefill-trace: --tensor-parallel (/tensor_parallel): is chosen by the placement search (per phase); leave it out\n"],
+    [["--devices", "2", "--csv"], "prefill-trace: --csv: unknown option here (see --help)\n"],
+  ]) {
+    assert.deepEqual(cli(["plan", ...workload, ...slo, ...args]), { status: 2, signal: null, stdout: "", stderr }, args.join(" "));
+  }
+  const noSlo = cli(["plan", ...workload, "--devices", "2"]);
+  assert.equal(noSlo.status, 2);
+  assert.equal(noSlo.stderr, "prefill-trace: /serving/ttft_slo: the placement search ranks goodput, which needs an SLO: ttft_slo and/or tpot_slo\n");
 });

@@ -101,6 +101,42 @@ test("native and wasm give the same bytes on 50 random serving scenarios", () =>
   assert.ok(hosted >= 1, `only ${hosted} compared scenarios charged host time`);
 });
 
+// The placement search through both faces (issue 29 item 6): random scenarios as above without
+// their placement, over 1 to 3 devices (at most 13 goodput searches each), the same bytes from
+// planServing and `plan --json`. Five compared, with at most 60 requests each: the suite's time.
+test("plan: native and wasm give the same bytes on random scenarios", () => {
+  const random = generator(29);
+  let compared = 0;
+  for (let i = 0; compared < 5 && i < 40; ++i) {
+    const scenario = randomScenario(random);
+    const devices = 1 + Math.floor(random() * 3);
+    delete scenario.tensor_parallel;
+    for (const key of ["policy", "prefill_devices", "decode_devices", "goodput"]) delete scenario.serving[key];
+    scenario.serving.requests = Math.min(scenario.serving.requests, 60);
+    const file = path.join(scratch, `plan${i}.json`);
+    writeFileSync(file, JSON.stringify(scenario));
+    const wasm = module.planServing(JSON.stringify(scenario), devices);
+    const native = cli(["plan", "--scenario", file, "--devices", String(devices), "--json"]);
+    if (!wasm.ok) {
+      assert.equal(native.status, 2, `${i}: ${wasm.error}`);
+      assert.ok(native.stderr.includes(wasm.error.replace(/^.*?: /, "")), `${i}: ${native.stderr} vs ${wasm.error}`);
+      continue;
+    }
+    assert.equal(native.status, 0, `${i}: ${native.stderr}`);
+    assert.equal(native.stdout, wasm.json + "\n", `plan ${i}: ${JSON.stringify(scenario)} on ${devices}`);
+    const plan = JSON.parse(wasm.json);
+    // Every candidate within the budget, ranked, and best the first.
+    for (const c of plan.candidates) {
+      assert.ok(c.devices <= devices);
+      assert.equal(c.devices, c.prefill_instances * c.prefill_tensor_parallel + c.decode_instances * c.decode_tensor_parallel);
+    }
+    for (let k = 1; k < plan.candidates.length; ++k) assert.ok(plan.candidates[k - 1].goodput_per_device >= plan.candidates[k].goodput_per_device);
+    if (plan.best !== null) assert.deepEqual(plan.best, plan.candidates[0]);
+    ++compared;
+  }
+  assert.ok(compared >= 5, `only ${compared} plans ran`);
+});
+
 // Issue 33: the distributions' documented extremes and the longest context answer, the same bytes
 // natively and in wasm. At 770e613 gamma:1e-300 (and the smallest double) died of SIGFPE
 // natively and "divide by zero" in wasm; a 16,777,215-token prompt (mistral-7b: its sliding

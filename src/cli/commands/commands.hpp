@@ -9,6 +9,7 @@ int run_quiz(int argc, char** argv);     // lesson.cpp
 int run_trace(int argc, char** argv);    // trace.cpp
 int run_sweep(int argc, char** argv);    // sweep.cpp
 int run_serve(int argc, char** argv);    // serve.cpp
+int run_plan(int argc, char** argv);     // plan.cpp
 int run_presets(int argc, char** argv);  // presets.cpp
 
 }  // namespace prefill_trace::cli
