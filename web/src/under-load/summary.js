@@ -30,6 +30,10 @@ export function servingSummary(report) {
     goodput_per_device: report.goodput_per_device ?? null,
     goodput_target: report.goodput?.target ?? null,
     timeline: report.timeline,
+    // The K/V picture's (charts/serving-kv.js): paged K/V only has blocks.
+    kv_capacity_blocks: report.kv_capacity_blocks ?? null,
+    block_size: report.serving?.block_size ?? null,
+    preemptions: report.preemptions,
     sweep: (report.sweep ?? []).map((p) => ({
       rate: p.rate_requests_per_second,
       slo_attainment: p.slo_attainment,

@@ -3,8 +3,8 @@
 // simulated in a Worker (worker.js) so the page never waits on it. The reader sets the arrival
 // rate, the output length and the two service-level objectives; one run simulates, for each
 // scheduler, a minute of arrivals, an attainment sweep over rates and the goodput search, and the
-// pictures (charts/serving.js) show the percentiles, attainment against rate and the minute's
-// timeline. Nothing is simulated until the reader opens the part and presses Run; nothing is
+// pictures (charts/serving.js, charts/serving-kv.js) show the percentiles, attainment against
+// rate, the K/V memory in use and the minute's timeline. Nothing is simulated until the reader opens the part and presses Run; nothing is
 // drawn that the engine did not report.
 //
 // The part exists only when the engine has the simulation (`simulateServing`): an engine
@@ -309,8 +309,13 @@ export class UnderLoad {
   #show(runs, { rate, ttft, tpot }, module) {
     this.element.dataset.simulated = String(runs.length);
     if (!this.#charts) {
-      this.#charts = { percentiles: module.percentileChart(), attainment: module.attainmentChart(), timeline: module.timelineChart() };
-      this.chartsBox.replaceChildren(this.#charts.percentiles.element, this.#charts.attainment.element, this.#charts.timeline.element);
+      this.#charts = {
+        percentiles: module.percentileChart(),
+        attainment: module.attainmentChart(),
+        kv: module.kvChart(),
+        timeline: module.timelineChart(),
+      };
+      this.chartsBox.replaceChildren(...Object.values(this.#charts).map((chart) => chart.element));
     }
     const model = { runs, rate, ttftSlo: ttft, tpotSlo: tpot, target: runs[0]?.report.goodput_target ?? 0.9 };
     for (const chart of Object.values(this.#charts)) {
