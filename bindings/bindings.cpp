@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "limits.hpp"
 #include "prefill_trace/engine.hpp"
 
 namespace {
@@ -69,13 +68,13 @@ extern "C" {
 
 // The limits boundary-post.js checks arguments against, from the one place they are set.
 EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_text_bytes() {
-  return limits::max_document_bytes;
+  return api::max_document_bytes();
 }
 EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_identifier_bytes() {
-  return limits::max_identifier_bytes;
+  return api::max_identifier_bytes();
 }
 EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_sweep_points() {
-  return limits::max_sweep_points;
+  return api::max_sweep_points();
 }
 
 /// Computes the figures of the scenario in `text[0, length)`; returns how many there are, or -1

@@ -125,7 +125,7 @@ export interface ScenarioInput {
   memory_efficiency?: number | null;
   timing?: "bound" | "estimate";
   graphs?: "on" | "off";
-  stack?: "tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels";
+  stack?: "tensorrt-llm" | "vllm" | "sglang" | "llama.cpp" | "transformers" | "kernels" | "vllm-0.2";
   attention_kernel?: "auto" | "flash-attention-2" | "flash-attention-3" | "flashinfer" | "sdpa";
   tensor_parallel?: number;
 }
@@ -169,6 +169,8 @@ export interface ServingInput {
   block_size?: number;
   /** Share of device memory for weights, activations and K/V (0.9 paged, 1 reserve). */
   gpu_memory_utilization?: number;
+  /** Requests whose every token time the report returns (`token_times`), 0 to 64. */
+  token_times?: number;
 }
 
 /** A scenario with its serving workload: what `simulateServing` takes (as JSON text). */
@@ -369,6 +371,9 @@ export interface ServingReport {
   goodput_per_device?: number | null;
   goodput_requests_per_second?: number | null;
   hardware: string;
+  /** Estimate under a stack with a host profile (vllm, vllm-0.2) only: host seconds of every
+   * instance's iterations, summed (each iteration = device time + host time). */
+  host_seconds?: number;
   iterations: number;
   kv_bytes_per_token: number;
   /** Paged K/V only: the K/V blocks one (decode, else colocated) instance holds. */
@@ -422,6 +427,7 @@ export interface ServingReport {
     seed: number | null;
     timeline_points: number;
     token_budget: number;
+    token_times: number;
     tpot_slo: number | null;
     ttft_slo: number | null;
   };
@@ -445,8 +451,34 @@ export interface ServingReport {
     time_seconds: number[];
   };
   timing: string;
+  /** With `token_times` > 0: the chosen requests (the longest prompt and its neighbours), in arrival order. */
+  token_times?: ServingTokenTimes[];
   tpot_seconds: ServingSummary | null;
   ttft_seconds: ServingSummary | null;
+}
+
+/** One request's times for a chart of decode stalls (docs/serving.md, "Token times"); seconds. */
+export interface ServingTokenTimes {
+  /** First admission; null when the run stopped before admitting it. */
+  admitted_seconds: number | null;
+  arrival_seconds: number;
+  cached_tokens: number;
+  output_tokens: number;
+  /** When each preemption (paged K/V) dropped its K/V. */
+  preemption_seconds: number[];
+  /** Each iteration that ran part of its prompt (or, after a preemption, its recomputation). */
+  prefill_passes: {
+    end_seconds: number;
+    start_seconds: number;
+    tokens: number;
+  }[];
+  prompt_tokens: number;
+  /** Index in arrival order (the CSV's `request`). */
+  request: number;
+  /** Each output token's time, the first at the end of its last prefill pass. */
+  token_seconds: number[];
+  /** Passes or preemptions past 4,096 (limits::max_token_times_events) were left out. */
+  truncated: boolean;
 }
 
 /** The serving report as JSON text (`ServingReport`), or an error. */

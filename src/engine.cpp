@@ -23,6 +23,10 @@ std::string_view lesson();  // generated from lesson-data/ (cmake/EmbedData.cmak
 }  // namespace data
 
 namespace api {
+
+static_assert(kFiguresLayoutVersion == kFiguresLayout,
+              "the facade states the layout trace_figures writes");
+
 namespace {
 
 const std::vector<std::string>& bundled_mechanism() {
@@ -279,6 +283,9 @@ std::size_t max_document_bytes() {
 }
 std::size_t max_sweep_points() {
   return limits::max_sweep_points;
+}
+std::size_t max_identifier_bytes() {
+  return limits::max_identifier_bytes;
 }
 
 }  // namespace api

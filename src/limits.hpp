@@ -146,6 +146,14 @@ constexpr std::size_t max_decode_cache_slots = std::size_t{1} << 16;
 /// Tokens per K/V block under `kv: "paged"` (vLLM's block_size: 16 by default; its CUDA kernels
 /// take 8 to 32, some backends more). 1 is token-granular paging.
 constexpr int64_t max_kv_block_size = 1024;
+/// `token_times` (docs/serving.md, "Token times"): requests whose every token time a report
+/// returns, Σ output tokens of those requests (one double each: 2 MiB, ~5 MB of JSON at most),
+/// and prefill passes and preemptions kept per request (each list keeps its first this many and
+/// says `truncated`: a 16.7 M-token prompt in 512-token chunks has 32,768 passes). Together at
+/// most 64 × 2 × 4096 × 24 bytes + 2 MiB ≈ 15 MB, within the wasm heap.
+constexpr int64_t max_token_times_requests = 64;
+constexpr int64_t max_token_times_tokens = int64_t{1} << 18;
+constexpr std::size_t max_token_times_events = 4096;
 /// Iterations of one run, and of all the runs of one call (the run, a second pass of it that
 /// draws a long run's timeline, the goodput search's runs and the sweep's). A run's memory does
 /// not grow with its iterations (the timeline is folded into its buckets as the run goes); these

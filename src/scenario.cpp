@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
+#include <string_view>
 
 #include "attention_kernels.hpp"  // which attention kernels run on which architecture
+#include "enum_table.hpp"
 #include "field_reader.hpp"
 #include "json_path.hpp"
 #include "scenario_fields.hpp"
@@ -15,16 +18,26 @@ std::string_view models();    // generated from lesson-data/models.json (cmake/E
 std::string_view hardware();  // generated from lesson-data/hardware.json
 }  // namespace data
 
+// One row per number format, in DType's order: its name and its bytes per element (int4 packs
+// two elements per byte).
+struct DTypeRow {
+  DType dtype;
+  std::string_view name;
+  double bytes;
+};
+constexpr DTypeRow kDTypes[] = {{DType::fp32, "fp32", 4}, {DType::bf16, "bf16", 2},
+                                {DType::fp16, "fp16", 2}, {DType::fp8, "fp8", 1},
+                                {DType::int8, "int8", 1}, {DType::int4, "int4", 0.5}};
+static_assert(std::size(kDTypes) == kDTypeCount && rows_follow_enum(kDTypes, &DTypeRow::dtype),
+              "kDTypes has one row per DType, in its order");
+
 namespace {
 
 using nlohmann::json;
 
 DType parse_dtype(const std::string& name, const std::string& path, FirstError& errors) {
-  static const std::pair<const char*, DType> table[] = {
-      {"fp32", DType::fp32}, {"bf16", DType::bf16}, {"fp16", DType::fp16},
-      {"fp8", DType::fp8},   {"int8", DType::int8}, {"int4", DType::int4}};
-  for (const auto& [text, dtype] : table) {
-    if (name == text) return dtype;
+  for (const DTypeRow& row : kDTypes) {
+    if (name == row.name) return row.dtype;
   }
   errors.fail(
       ErrorCode::unknown_name, path,
@@ -429,38 +442,19 @@ Scenario read_scenario(const json& value, const Presets* presets, FirstError& er
 
 }  // namespace
 
+// A stack's and an attention kernel's names are their field rows' choices: the reader casts the
+// choice's index to the enum (read_workload), so the rows are in the enums' order by construction
+// and one table names both ways. The choices are literals, so each view ends in a NUL.
+static_assert(scenario_field("stack").choice_count == kStackCount, "one stack row per Stack");
+static_assert(scenario_field("attention_kernel").choice_count == kAttentionKernelCount + 1,
+              "one row per AttentionKernel: the named ones and auto");
+
 const char* stack_name(Stack stack) {
-  switch (stack) {
-    case Stack::tensorrt_llm:
-      return "tensorrt-llm";
-    case Stack::vllm:
-      return "vllm";
-    case Stack::sglang:
-      return "sglang";
-    case Stack::llama_cpp:
-      return "llama.cpp";
-    case Stack::transformers:
-      return "transformers";
-    case Stack::kernels:
-      return "kernels";
-  }
-  return "?";
+  return scenario_field("stack").choices[static_cast<std::size_t>(stack)].value.data();
 }
 
 const char* attention_kernel_name(AttentionKernel kernel) {
-  switch (kernel) {
-    case AttentionKernel::automatic:
-      return "auto";
-    case AttentionKernel::flash_attention_2:
-      return "flash-attention-2";
-    case AttentionKernel::flash_attention_3:
-      return "flash-attention-3";
-    case AttentionKernel::flashinfer:
-      return "flashinfer";
-    case AttentionKernel::sdpa:
-      return "sdpa";
-  }
-  return "?";
+  return scenario_field("attention_kernel").choices[static_cast<std::size_t>(kernel)].value.data();
 }
 
 // The estimate table's `interval` row lists the families in IntervalFamily's order
@@ -472,37 +466,11 @@ const char* interval_family_name(IntervalFamily family) {
 }
 
 const char* dtype_name(DType dtype) {
-  switch (dtype) {
-    case DType::fp32:
-      return "fp32";
-    case DType::bf16:
-      return "bf16";
-    case DType::fp16:
-      return "fp16";
-    case DType::fp8:
-      return "fp8";
-    case DType::int8:
-      return "int8";
-    case DType::int4:
-      return "int4";
-  }
-  return "?";
+  return kDTypes[static_cast<std::size_t>(dtype)].name.data();
 }
 
 double bytes_per_element(DType dtype) {
-  switch (dtype) {
-    case DType::fp32:
-      return 4;
-    case DType::bf16:
-    case DType::fp16:
-      return 2;
-    case DType::fp8:
-    case DType::int8:
-      return 1;
-    case DType::int4:
-      return 0.5;
-  }
-  return 0;
+  return kDTypes[static_cast<std::size_t>(dtype)].bytes;
 }
 
 Result<Precision> precision_preset(std::string_view name) {

@@ -20,6 +20,7 @@
 namespace prefill_trace {
 
 enum class DType { fp32, bf16, fp16, fp8, int8, int4 };
+inline constexpr std::size_t kDTypeCount = 6;
 const char* dtype_name(DType dtype);
 double bytes_per_element(DType dtype);  // int4 packs two elements per byte: 0.5
 
@@ -46,7 +47,7 @@ class PeakRates {
 
  private:
   static std::size_t index(DType dtype) { return static_cast<std::size_t>(dtype); }
-  std::array<double, 6> rates_{};  // one slot per DType
+  std::array<double, kDTypeCount> rates_{};  // one slot per DType
 };
 
 enum class MlpKind { gated, plain };
@@ -56,9 +57,20 @@ enum class AttentionKind { fused, materialized };
 enum class Timing { bound, estimate };
 /// The software stack that launches the kernels. The estimate charges each stack's own host gap
 /// per kernel launch (fitted on its end-to-end rows, docs/validation.md); `kernels` is device
-/// time only, as kernel benchmarks measure it (no gap).
-enum class Stack { tensorrt_llm, vllm, sglang, llama_cpp, transformers, kernels };
-inline constexpr std::size_t kStackCount = 6;
+/// time only, as kernel benchmarks measure it (no gap). A versioned name after `kernels`
+/// (`vllm-0.2`) runs the kernels of the stack it is a version of (kernel_stack) and differs only
+/// in the host time the serving loop charges per iteration (src/trace/host_overhead.hpp).
+enum class Stack { tensorrt_llm, vllm, sglang, llama_cpp, transformers, kernels, vllm_0_2 };
+inline constexpr std::size_t kStackCount = 7;
+/// The stacks with kernels (and gaps) of their own: the first kKernelStackCount of Stack.
+inline constexpr std::size_t kKernelStackCount = 6;
+static_assert(estimate_field("stack_gap_seconds").choice_count == kKernelStackCount,
+              "stack_gap_seconds is keyed by the stacks with kernels of their own");
+/// The stack whose kernels and launch gaps `stack` runs: itself, or for a versioned name the
+/// stack it is a version of (the kernels of 2023's vLLM are not profiled apart from today's).
+constexpr Stack kernel_stack(Stack stack) {
+  return stack == Stack::vllm_0_2 ? Stack::vllm : stack;
+}
 /// The fused attention implementation. `automatic` runs at the profile's attention efficiency
 /// (fitted on the stack's own kernel); the others at their own fitted efficiency.
 enum class AttentionKernel { automatic, flash_attention_2, flash_attention_3, flashinfer, sdpa };
@@ -132,7 +144,7 @@ struct EstimateProfile {
   double decode_memory_latency_seconds = 0;
   // Host gap per kernel launch under each stack (index: Stack); < 0 = not stated, then
   // kernel_gap_seconds. The `kernels` stack never has a gap.
-  std::array<double, kStackCount> stack_gap_seconds{-1, -1, -1, -1, -1, -1};
+  std::array<double, kKernelStackCount> stack_gap_seconds{-1, -1, -1, -1, -1, -1};
   // η_c of each named attention kernel (index: AttentionKernel − 1); 0 = not stated, then
   // attention_efficiency.
   std::array<double, kAttentionKernelCount> attention_kernel_efficiency{};
@@ -142,6 +154,7 @@ struct EstimateProfile {
       {{1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}}};
   bool stated() const { return gemm_efficiency > 0; }
   double gap_seconds(Stack stack) const {
+    stack = kernel_stack(stack);
     if (stack == Stack::kernels) return 0;
     const double stated_gap = stack_gap_seconds[static_cast<std::size_t>(stack)];
     return stated_gap >= 0 ? stated_gap : kernel_gap_seconds;
@@ -150,6 +163,7 @@ struct EstimateProfile {
   // it in stack_gap_seconds (the fit states exactly those stacks: tests/validation/fit.py
   // STACKS). `kernels` has no gap.
   bool stack_fitted(Stack stack) const {
+    stack = kernel_stack(stack);
     return stack == Stack::kernels || stack_gap_seconds[static_cast<std::size_t>(stack)] >= 0;
   }
   double attention_efficiency_of(AttentionKernel kernel) const {

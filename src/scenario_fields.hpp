@@ -191,11 +191,13 @@ constexpr ScenarioField named_numbers(std::string_view name,
   f.max = max;
   return f;
 }
-/// The same keyed by another field's choices from index `first` on (the stacks, the kernels).
+/// The same keyed by another field's choices from index `first` up to `end` (default: all; the
+/// stacks, the kernels).
 constexpr ScenarioField named_numbers(std::string_view name, const ScenarioField& keys,
-                                      std::size_t first, double min, double max) {
+                                      std::size_t first, double min, double max,
+                                      std::size_t end = SIZE_MAX) {
   ScenarioField f = named_numbers(name, {}, min, max);
-  for (std::size_t i = first; i < keys.choice_count; ++i)
+  for (std::size_t i = first; i < keys.choice_count && i < end; ++i)
     f.choices[f.choice_count++] = keys.choices[i];
   return f;
 }
@@ -287,11 +289,14 @@ inline constexpr std::array<ScenarioField, 18> kScenarioFields = [] {
               {"sglang", "SGLang"},
               {"llama.cpp", "llama.cpp"},
               {"transformers", "Transformers"},
-              {"kernels", "Kernels only (device time)"}})
+              {"kernels", "Kernels only (device time)"},
+              {"vllm-0.2", "vLLM 0.2 (2023)"}})
           .with_control("Software stack",
                         "Estimate only: whose launch gaps between kernels are charged.")
           .with_docs("estimate only: whose per-kernel host gap is charged (stack_gap_seconds, "
-                     "else kernel_gap_seconds); kernels = device time, no gap"),
+                     "else kernel_gap_seconds); kernels = device time, no gap; serve also "
+                     "charges the stack's host time per iteration (vllm, vllm-0.2: "
+                     "docs/serving.md); vllm-0.2 runs vllm's kernels"),
       choice("attention_kernel", 0,
              {{"auto", "Automatic (the accelerator’s fitted attention)"},
               {"flash-attention-2", "FlashAttention-2"},
@@ -511,7 +516,9 @@ inline constexpr std::array<ScenarioField, 16> kEstimateFields = [] {
           .with_unit("s")
           .with_docs("memory_latency_seconds of a decode step's kernels (with "
                      "decode_memory_efficiency)"),
-      named_numbers("stack_gap_seconds", scenario_field("stack"), 0, 0, gap)
+      // The stacks with kernels of their own (the first 6, scenario.hpp's kKernelStackCount): a
+      // versioned name (vllm-0.2) takes its stack's gap.
+      named_numbers("stack_gap_seconds", scenario_field("stack"), 0, 0, gap, 6)
           .with_unit("s")
           .with_docs("host gap per kernel launch under each stack (default: kernel_gap_seconds; "
                      "kernels never has one)"),

@@ -86,6 +86,8 @@ struct ServingConfig {
   // Share of device memory for weights, activations and K/V (vLLM's gpu_memory_utilization);
   // 0 = the mode's default: 0.9 paged (vLLM's), 1 reserve (the whole memory, as before).
   double gpu_memory_utilization = 0;
+  // Requests whose token times the report returns (docs/serving.md, "Token times"); 0: none.
+  int64_t token_times = 0;
   ServingCallLimits call_limits;
 };
 
@@ -123,6 +125,29 @@ struct Timeline {
   std::vector<double> kv_blocks;       // paged: K/V blocks in use, all instances, at step's end
 };
 
+/// One pass of a request's prompt through an iteration (a chunk under chunked prefill; the
+/// whole prompt, or prompt + generated tokens after a preemption, otherwise).
+struct PrefillPass {
+  double start_seconds = 0;
+  double end_seconds = 0;
+  int64_t tokens = 0;
+};
+
+/// One request's times, for a chart of decode stalls (docs/serving.md, "Token times").
+struct RequestTokenTimes {
+  int64_t request = 0;  // index in arrival order, the CSV's `request`
+  double arrival_seconds = 0;
+  std::optional<double> admitted_seconds;  // first admission; none when never admitted
+  int64_t prompt_tokens = 0;
+  int64_t cached_tokens = 0;
+  int64_t output_tokens = 0;
+  std::vector<double> token_seconds;  // each output token's time, the first from the prefill
+  std::vector<PrefillPass> prefill_passes;
+  std::vector<double> preemption_seconds;
+  // Passes or preemptions past limits::max_token_times_events were not kept.
+  bool truncated = false;
+};
+
 struct ServingRun {
   double rate = 0;
   int64_t requests = 0;
@@ -138,6 +163,7 @@ struct ServingRun {
   int64_t preemptions = 0;           // paged: running requests preempted by recomputation
   int64_t recomputed_tokens = 0;     // paged: K/V tokens computed, dropped and computed again
   double running_requests_mean = 0;  // running requests over the run's time, all instances
+  double host_seconds = 0;           // host time of the stack's iterations, summed over instances
   Summary ttft, tpot, tbt_max, e2e, queue;
   std::optional<double> slo_attainment;  // none without an SLO
   double throughput_requests_per_second = 0;
@@ -147,6 +173,7 @@ struct ServingRun {
   double decode_busy_fraction = 0;
   Timeline timeline;
   std::vector<RequestOutcome> outcomes;
+  std::vector<RequestTokenTimes> token_times;  // the detailed run only
 };
 
 struct GoodputSearch {
@@ -175,6 +202,7 @@ struct ServingReport {
   int64_t kv_capacity_blocks = 0;          // paged: per (decode) instance
   double kv_bytes_per_token = 0;           // per device
   double kv_transfer_bytes_per_token = 0;  // disaggregated: all devices' K/V of one token
+  bool charges_host = false;  // the stack charges host time per iteration (estimate only)
   ServingRun run;
   std::optional<GoodputSearch> goodput;
   std::vector<ServingRun> sweep;  // one per sweep rate (outcomes and timeline dropped)

@@ -23,10 +23,10 @@
 namespace prefill_trace {
 
 /// The members of the `serving` object, in the order docs/serving.md states them.
-inline constexpr std::array<ScenarioField, 26> kServingFields = [] {
+inline constexpr std::array<ScenarioField, 27> kServingFields = [] {
   using namespace field_rows;
   constexpr int64_t max_seed = int64_t{1} << 53;  // every seed a JSON double holds exactly
-  return std::array<ScenarioField, 26>{
+  return std::array<ScenarioField, 27>{
       // In SchedulerPolicy's order.
       choice("policy", 1,
              {{"prefill-first", "Prefill first"},
@@ -161,6 +161,12 @@ inline constexpr std::array<ScenarioField, 26> kServingFields = [] {
           .with_flag("--gpu-memory-utilization")
           .with_docs("share of device memory for weights, activations and K/V (vLLM's meaning); "
                      "0.9 under paged, 1 under reserve when absent"),
+      integer("token_times", 0, 0, limits::max_token_times_requests)
+          .with_unit("requests")
+          .with_flag("--token-times")
+          .with_docs("return every token time of this many requests: the longest prompt and its "
+                     "neighbours in arrival order (\"Token times\" below); their output tokens "
+                     "sum to at most 262,144 (`limits::max_token_times_tokens`)"),
   };
 }();
 

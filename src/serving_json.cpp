@@ -248,6 +248,7 @@ void read_plain_members(const Fields& fields, ServingConfig& config) {
   read_sweep_rates(fields, config);
   config.timeline_points = integer("timeline_points");
   config.max_queue = integer("max_queue");
+  config.token_times = integer("token_times");
 }
 
 // K/V memory (docs/serving.md, "K/V memory"): the mode, its block size and the share of device

@@ -95,6 +95,7 @@ void visit_serving_config(const ServingConfig& c, V& v) {
   serving_schema::number_unless(rows, "seed", c.seed, v);
   v.number("timeline_points", c.timeline_points);
   v.number("token_budget", c.token_budget);
+  v.number("token_times", c.token_times);
   v.maybe("tpot_slo", c.tpot_slo_seconds);
   v.maybe("ttft_slo", c.ttft_slo_seconds);
 }
@@ -143,8 +144,30 @@ void visit_goodput(const GoodputSearch& g, V& v) {
   v.number("tolerance", g.tolerance);
 }
 
+/// One request's token times (docs/serving.md, "Token times").
+template <typename V>
+void visit_token_times(const RequestTokenTimes& t, V& v) {
+  v.maybe("admitted_seconds", t.admitted_seconds);
+  v.number("arrival_seconds", t.arrival_seconds);
+  v.number("cached_tokens", t.cached_tokens);
+  v.number("output_tokens", t.output_tokens);
+  serving_schema::numbers("preemption_seconds", t.preemption_seconds, v);
+  v.array("prefill_passes", t.prefill_passes.size(), [&](std::size_t i) {
+    const PrefillPass& pass = t.prefill_passes[i];
+    v.object("", [&] {
+      v.number("end_seconds", pass.end_seconds);
+      v.number("start_seconds", pass.start_seconds);
+      v.number("tokens", pass.tokens);
+    });
+  });
+  v.number("prompt_tokens", t.prompt_tokens);
+  v.number("request", t.request);
+  serving_schema::numbers("token_seconds", t.token_seconds, v);
+  v.flag("truncated", t.truncated);
+}
+
 /// The whole report (docs/serving.md, "Output"), root members in order; `goodput…` only with a
-/// goodput search, `sweep` only with sweep rates.
+/// goodput search, `sweep` only with sweep rates, `token_times` only when asked for.
 template <typename V>
 void visit_serving_report(const ServingReport& report, V& v) {
   using serving_schema::summary;
@@ -169,6 +192,8 @@ void visit_serving_report(const ServingReport& report, V& v) {
                                   goodput->goodput_requests_per_second, v);
   }
   v.text("hardware", report.hardware);
+  // Only where the stack charges host time: every other report keeps its bytes.
+  if (report.charges_host) v.number("host_seconds", run.host_seconds);
   v.number("iterations", run.iterations);
   v.number("kv_bytes_per_token", report.kv_bytes_per_token);
   if (report.config.kv == KvMode::paged) v.number("kv_capacity_blocks", report.kv_capacity_blocks);
@@ -204,6 +229,11 @@ void visit_serving_report(const ServingReport& report, V& v) {
   v.number("throughput_tokens_per_second", run.throughput_tokens_per_second);
   v.object("timeline", [&] { visit_timeline(run.timeline, report.config.kv == KvMode::paged, v); });
   v.text("timing", report.timing);
+  if (report.config.token_times > 0) {
+    v.array("token_times", run.token_times.size(), [&](std::size_t i) {
+      v.object("", [&] { visit_token_times(run.token_times[i], v); });
+    });
+  }
   summary("tpot_seconds", run.tpot, v);
   summary("ttft_seconds", run.ttft, v);
 }

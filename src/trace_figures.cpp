@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include "json_write.hpp"
-#include "prefill_trace/engine.hpp"
 #include "trace_schema.hpp"
 
 namespace prefill_trace {
@@ -123,7 +122,7 @@ class FiguresWriter {
 std::vector<double> trace_figures_of(const Trace& trace) {
   std::vector<double> out;
   out.reserve(2 + 32 * trace.operators.size() + 256);  // ~26 per operator, ~230 others
-  out.push_back(api::kFiguresLayoutVersion);
+  out.push_back(kFiguresLayout);
   out.push_back(0);  // the signature, known at the end
   FiguresWriter writer(out);
   visit_trace(trace, writer);
@@ -137,9 +136,8 @@ std::string figures_layout_json() {
   nlohmann::json bound_names = nlohmann::json::array();
   for (std::size_t i = 0; i < kBoundCount; ++i)
     bound_names.push_back(bound_name(static_cast<Bound>(i)));
-  return dump_json(json_object({{"bound_keys", bound_keys},
-                                {"bound_names", bound_names},
-                                {"version", api::kFiguresLayoutVersion}}));
+  return dump_json(json_object(
+      {{"bound_keys", bound_keys}, {"bound_names", bound_names}, {"version", kFiguresLayout}}));
 }
 
 }  // namespace prefill_trace

@@ -10,7 +10,12 @@
 
 namespace prefill_trace {
 
-/// [api::kFiguresLayoutVersion, signature, numbers...]: each number, null (NaN), boolean (1 / 0) or
+/// The figures layout this core writes; the public facade restates it as
+/// api::kFiguresLayoutVersion and static_asserts the two agree (the core never includes the
+/// facade).
+inline constexpr int kFiguresLayout = 3;
+
+/// [kFiguresLayout, signature, numbers...]: each number, null (NaN), boolean (1 / 0) or
 /// bound (its code, bound_names' index) of the trace document, in the order the JSON text prints
 /// them. The signature (an integer below 2^53) hashes everything else: every key, every text, every
 /// array's length, which optional objects are present.

@@ -131,8 +131,8 @@ void visit_estimate_profile(const EstimateProfile& e, V& v) {
   // charged kernel_gap_seconds and takes the unseen-stack range, so echoing a value for it would
   // make the echo, read back as a custom profile, a different profile.
   v.object("stack_gap_seconds", [&] {
-    schema_detail::NamedNumbers<kStackCount> gaps;
-    for (std::size_t i = 0; i < kStackCount; ++i) {
+    schema_detail::NamedNumbers<kKernelStackCount> gaps;
+    for (std::size_t i = 0; i < kKernelStackCount; ++i) {
       const auto stack = static_cast<Stack>(i);
       if (stack != Stack::kernels && e.stack_fitted(stack))
         gaps.add(stack_name(stack), e.gap_seconds(stack));

@@ -169,5 +169,7 @@ std::string child_path(std::string_view parent, std::string_view key);
 /// document an entry point reads, in bytes, and the most values one sweep takes.
 std::size_t max_document_bytes();
 std::size_t max_sweep_points();
+/// The longest preset id (model, accelerator) a reader looks up, in bytes.
+std::size_t max_identifier_bytes();
 
 }  // namespace prefill_trace::api

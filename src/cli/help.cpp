@@ -28,7 +28,8 @@ const char* const kScenarioFlagsHelp =
   --timing bound|estimate bound: a lower bound (default); estimate: the calibrated profile
   --graphs on|off         estimate only: kernels replayed from a captured graph (default off)
   --stack NAME            estimate only: whose host gaps per kernel: tensorrt-llm (default),
-                          vllm, sglang, llama.cpp, transformers, kernels (device time only)
+                          vllm, sglang, llama.cpp, transformers, kernels (device time only),
+                          vllm-0.2 (vllm's kernels; serve: 2023's host time per iteration)
   --attention-kernel NAME estimate only: auto (default), flash-attention-2, flash-attention-3
                           (Hopper only), flashinfer (not on CDNA3), sdpa
 )";
@@ -50,6 +51,8 @@ const char* const kServingFlagsHelp =
   --sweep-rates R1,R2,...  --timeline-points N    (--sweep-rates: --json or --table, not --csv)
   --kv paged|reserve (default paged)              --block-size N (paged, default 16)
   --gpu-memory-utilization F (0..1; default 0.9 paged, 1 reserve)
+  --token-times N         every token time of N requests (<= 64) around the longest prompt
+                          (--json; the CSV leaves them out)
 )";
 
 const char* const kNumbersNote =

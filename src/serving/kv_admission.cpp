@@ -52,6 +52,7 @@ void Simulation::preempt(Instance& in, int index) {
   const RequestSpec& spec = specs_[static_cast<std::size_t>(index)];
   recomputed_tokens_ += (s.prefilled - spec.cached) + (s.generated > 0 ? s.generated - 1 : 0);
   ++preemptions_;
+  if (s.trace_slot >= 0) trace_preemption(s, in.clock);
   release(in, index);
   s.prefilled = spec.cached;
   s.target = spec.prompt + s.generated;

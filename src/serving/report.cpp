@@ -94,6 +94,7 @@ ServingRun Simulation::report() const {
   run.longest_iteration_seconds = longest_iteration_;
   run.preemptions = preemptions_;
   run.recomputed_tokens = recomputed_tokens_;
+  run.host_seconds = host_seconds_;
   std::vector<double> ttft, tpot, tbt, e2e, queue;
   for (auto* column : {&ttft, &tpot, &tbt, &e2e, &queue})
     column->reserve(static_cast<std::size_t>(finished_));
@@ -129,7 +130,10 @@ ServingRun Simulation::report() const {
     run.running_requests_mean = running_seconds_ / last_time_;
     add_busy_fractions(run);
   }
-  if (keep_detail_) run.timeline = timeline();
+  if (keep_detail_) {
+    run.timeline = timeline();
+    run.token_times = token_times();
+  }
   return run;
 }
 

@@ -11,6 +11,7 @@
 #include "serving/runs.hpp"
 #include "serving/schedulers/scheduler.hpp"
 #include "serving/simulation.hpp"
+#include "serving/token_times.hpp"
 #include "serving/workload.hpp"
 
 namespace prefill_trace {
@@ -116,7 +117,13 @@ serving::Plan make_plan(const Scenario& scenario, const ServingConfig& config,
                      config.tpot_slo_seconds,
                      config.timeline_points,
                      config.kv,
-                     config.block_size};
+                     config.block_size,
+                     {}};  // token_time_requests: chosen from the requests (simulate_serving)
+  // Host time per iteration is the estimate's (as the stack's per-kernel gaps are): a bound
+  // charges none, so it stays a lower bound.
+  if (scenario.workload.timing == Timing::estimate)
+    plan.host = host_overhead_of_stack(stack_name(scenario.workload.stack));
+  report.charges_host = charges_host_time(plan.host);
   if (policy_traits(config.policy).disaggregated) {
     // Every prefill device sends its shard of the K/V at once, each over its own link: the
     // transfer takes the whole K/V over the links of the smaller instance.
@@ -169,7 +176,9 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
   report.kv_bytes_per_token = fleet.prefill_cost->kv_bytes_per_token();
   report.kv_capacity_tokens = instance_kv;
   report.kv_capacity_blocks = disaggregated ? fleet.decode_kv_blocks : fleet.prefill_kv_blocks;
-  const serving::Plan plan = make_plan(scenario, config, report);
+  serving::Plan plan = make_plan(scenario, config, report);
+  plan.token_time_requests = serving::token_time_requests(specs, config.token_times);
+  if (auto error = serving::check_token_times(specs, plan.token_time_requests)) return *error;
   if (auto error = run_all(serving::Call{config, plan, specs, fleet, work}, report)) return *error;
   report.config = std::move(config);
   return report;

@@ -18,8 +18,10 @@ Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, 
   states_.resize(specs.size());
   arrivals_.resize(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    arrivals_[i] = rate > 0 ? specs[i].unit_arrival / rate : specs[i].unit_arrival;
-    states_[i].arrival = arrivals_[i];
+    // The client's arrival (TTFT counts from it); the scheduler sees the request after the
+    // stack's front-end delay (the same for every request: the order is kept).
+    states_[i].arrival = rate > 0 ? specs[i].unit_arrival / rate : specs[i].unit_arrival;
+    arrivals_[i] = states_[i].arrival + plan.host.frontend_seconds;
     states_[i].prefilled = specs[i].cached;
     states_[i].target = specs[i].prompt;
   }
@@ -27,6 +29,7 @@ Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, 
 
 ServingRun Simulation::run(bool keep_detail) {
   keep_detail_ = keep_detail;
+  if (keep_detail_) start_token_times();
   const auto total = static_cast<int64_t>(specs_.size());
   // A call past a limit (work_) stops every run of it at once: the call is refused.
   while (finished_ < total && !work_.refused()) {
@@ -133,30 +136,40 @@ void Simulation::step(Instance& in) {
   policy_traits(plan_.policy).scheduler().schedule(*this, in, tally);
   in.cost->add_sampled(tally.sampled);
   const double start = in.clock;
-  const double duration = in.cost->seconds();
+  const double device = in.cost->seconds();
+  // The host's part (scheduling, input preparation, sampling, output processing) runs while
+  // the device waits: a synchronous engine's iteration is the sum, and the instance is busy
+  // (occupied) for all of it, as the timeline draws it; host_seconds tells the host's part.
+  const double host =
+      host_iteration_seconds(plan_.host, static_cast<int64_t>(in.running.size()),
+                             tally.prefill_tokens + tally.decode_tokens, in.devices);
+  const double duration = device + host;
   const double end = start + duration;
   in.clock = end;
   in.busy_seconds += duration;
+  host_seconds_ += host;
   running_seconds_ += static_cast<double>(in.running.size()) * duration;
   ++iterations_;
   longest_iteration_ = std::max(longest_iteration_, duration);
   work_.add_iteration(tally.decode_tokens + static_cast<int64_t>(prefill_chunks_.size()),
                       iterations_);
-  advance_requests(in, end);
+  advance_requests(in, start, end);
   log_iteration(in, tally, start, end);
 }
 
-// The iteration's work done at `end`: prompts prefilled, tokens emitted, requests finished
-// or (from a prefill instance) handed over, and those leave `running`. Decode rows first,
+// The iteration's work done at `end` (it started at `start`): prompts prefilled, tokens
+// emitted, requests finished or (from a prefill instance) handed over, and those leave
+// `running`; the chosen requests' token times recorded (token_times.cpp). Decode rows first,
 // then prefill chunks: the order they were scheduled in (a chunked iteration adds its decodes
 // before its chunks), which fixes the order of finishes and hand-overs.
-void Simulation::advance_requests(Instance& in, double end) {
+void Simulation::advance_requests(Instance& in, double start, double end) {
   bool removed = false;
   for (const int index : decode_rows_) {
     RequestState& s = states_[static_cast<std::size_t>(index)];
     s.tbt_max = std::max(s.tbt_max, end - s.last_token);
     s.last_token = end;
     ++s.generated;
+    if (s.trace_slot >= 0) trace_token(s, end);
     if (leaves_after_token(in, index)) {
       leave(in, index, end);
       removed = true;
@@ -166,6 +179,7 @@ void Simulation::advance_requests(Instance& in, double end) {
     const auto i = static_cast<std::size_t>(chunk.index);
     RequestState& s = states_[i];
     s.prefilled += chunk.tokens;
+    if (s.trace_slot >= 0) trace_pass(s, start, end, chunk.tokens);
     if (s.prefilled < s.target) continue;
     if (s.generated == 0) {
       s.first_token = end;
@@ -174,6 +188,7 @@ void Simulation::advance_requests(Instance& in, double end) {
     }
     s.last_token = end;
     ++s.generated;
+    if (s.trace_slot >= 0) trace_token(s, end);
     if (leaves_after_token(in, chunk.index)) {
       leave(in, chunk.index, end);
       removed = true;

@@ -19,6 +19,7 @@
 #include "serving/timeline.hpp"
 #include "serving/work.hpp"
 #include "serving/workload.hpp"
+#include "trace/host_overhead.hpp"
 
 namespace prefill_trace::serving {
 
@@ -38,6 +39,7 @@ struct RequestState {
   int64_t generated = 0;
   int64_t kv_tokens = 0;  // K/V tokens held on its current instance (0: none)
   int64_t kv_blocks = 0;  // paged: blocks held
+  int trace_slot = -1;    // its record among the token times (token_times.cpp); −1: none
 };
 
 enum class Role { colocated, prefill, decode };
@@ -71,6 +73,10 @@ struct Plan {
   int64_t timeline_points;
   KvMode kv = KvMode::reserve;
   int64_t block_size = 16;
+  std::vector<int> token_time_requests;  // whose token times a detailed run records
+  // The stack's host time (src/trace/host_overhead.hpp): added to every iteration's device time,
+  // and its front-end delay to every request's arrival at the scheduler. Zero by default.
+  HostOverheadProfile host{};
 };
 
 // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
@@ -153,7 +159,7 @@ class Simulation {
   std::size_t arrived_by(double time) const;
   double next_action(const Instance& in) const;
   void step(Instance& in);
-  void advance_requests(Instance& in, double end);
+  void advance_requests(Instance& in, double start, double end);
   bool finished_output(int index) const;
   bool leaves_after_token(const Instance& in, int index) const;
   void leave(Instance& in, int index, double end);
@@ -161,6 +167,15 @@ class Simulation {
   void finish(Instance& in, int index, double time);
   void hand_over(Instance& from, int index, double time);
   void stop(const std::string& reason, double time);
+
+  // Token times (token_times.cpp): the records of plan_.token_time_requests.
+  void start_token_times();
+  void trace_token(const RequestState& s, double time) {
+    token_times_[static_cast<std::size_t>(s.trace_slot)].token_seconds.push_back(time);
+  }
+  void trace_pass(const RequestState& s, double start, double end, int64_t tokens);
+  void trace_preemption(const RequestState& s, double time);
+  std::vector<RequestTokenTimes> token_times() const;
 
   // The report (report.cpp).
   ServingRun report() const;
@@ -181,9 +196,11 @@ class Simulation {
   std::vector<PrefillChunk> prefill_chunks_;
   CallWork& work_;
   std::unique_ptr<KvGrant> kv_;
+  std::vector<RequestTokenTimes> token_times_;
   int64_t preemptions_ = 0;
   int64_t recomputed_tokens_ = 0;
   double running_seconds_ = 0;  // Σ running requests × iteration time, every instance
+  double host_seconds_ = 0;     // Σ host time of the iterations, every instance
   // The first kLoggedIterations iterations, folded at the end (a deque, not a vector: a vector
   // copied the log into fresh memory at every doubling, the run's largest source of page
   // faults), or the fold itself when the run's span is known.

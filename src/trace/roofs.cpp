@@ -75,10 +75,10 @@ Roofs roofs_of(const Scenario& scenario) {
       scenario.hardware.interconnect_bandwidth * (estimate ? profile.interconnect_efficiency : 1);
   // Gaps between kernels, fitted: with each kernel launched on its own (the stack's gap), or
   // replayed from a captured graph; none for device time alone (stack `kernels`).
-  roofs.gap_seconds = !estimate                      ? 0
-                      : work.stack == Stack::kernels ? 0
-                      : work.graphs                  ? profile.graph_launch_gap_seconds
-                                                     : profile.gap_seconds(work.stack);
+  roofs.gap_seconds = !estimate                                    ? 0
+                      : kernel_stack(work.stack) == Stack::kernels ? 0
+                      : work.graphs ? profile.graph_launch_gap_seconds
+                                    : profile.gap_seconds(work.stack);
   roofs.memory_latency_seconds = estimate ? profile.memory_latency_seconds : 0;
   // A decode step streams the weights and K/V with few rows per GEMM (GEMV-like kernels that
   // run nearer peak bandwidth than prefill's kernels): its own fitted η_m and floor when the

@@ -7,13 +7,13 @@
 // its templates type-check (vue-tsc) through prefill-trace/element/vue. Needs script/package.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { launchChromium, repo } from "../browser/helpers.mjs";
-import { ELEMENT_APP_JS, EXPECTED, freePort, kvFigure, readmeCsp, settled, startProcess, visit } from "./consumer-shared.mjs";
+import { ELEMENT_APP_JS, EXPECTED, freePort, hostScenarioRule, kvFigure, readmeCsp, settled, startProcess, visit, writeFiles as write } from "./consumer-shared.mjs";
 import { PROJECTS, cleanProject, frameworkProject, packTarball, plainEnv } from "./framework-projects.mjs";
 
 const version = JSON.parse(readFileSync(path.join(repo, "build/npm/package.json"), "utf8")).version;
@@ -30,13 +30,6 @@ after(async () => {
   await (await browser)?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-function write(dir, files) {
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-}
 
 /** A host page under the README's CSP (or `csp`), loading `script` as a module. */
 const page = (script, body = "", csp = readmeCsp()) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title>
@@ -180,18 +173,7 @@ import type {} from "prefill-trace/element/vue";
       await page.goto(url);
       assert.equal(await settled(page), "ready");
       assert.equal(await page.locator("#ready").innerText(), "prefill-resource-trace");
-      const tokensShown = () => page.evaluate(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens);
-      assert.equal(await tokensShown(), 4096);
-      const field = page.locator("prefill-trace-lesson").getByLabel("Prompt tokens (exact)", { exact: true });
-      await field.fill("8192");
-      await field.press("Enter");
-      await field.blur();
-      await page.waitForFunction(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens === 8192);
-      await page.click("#rerender");
-      await page.waitForFunction(() => document.querySelector("#renders").textContent === "1");
-      assert.equal(await tokensShown(), 8192, "the reader's edit survives a re-render with an equal scenario");
-      await page.click("#host-change");
-      await page.waitForFunction(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens === 1024);
+      await hostScenarioRule(page);
       assert.deepEqual(warnings.filter((w) => /resolve component|Vue warn/i.test(w)), []);
       void problems;
     });

@@ -3,7 +3,7 @@
 // and one headless Chromium visit.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -57,6 +57,14 @@ export function readmeCsp(...policies) {
   const directive = /trusted-types ([^;]*)/;
   assert.match(csp, directive, "the README's CSP has a trusted-types directive");
   return csp.replace(directive, (_, names) => `trusted-types ${names} ${policies.join(" ")}`);
+}
+
+/** Writes `files` ({relative path: text}) under `dir`, making folders as needed. */
+export function writeFiles(dir, files) {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
 }
 
 /** A free TCP port on 127.0.0.1 (for servers that cannot be asked for port 0). */
@@ -132,4 +140,41 @@ export async function settled(page, timeout = 60_000) {
     return state === "ready" || state === "error";
   }, null, { timeout });
   return page.locator("prefill-trace-lesson").getAttribute("data-state");
+}
+
+/** The prompt tokens of the scenario the page's element shows. */
+export const shownTokens = (page) => page.evaluate(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens);
+
+/**
+ * The host-owned scenario rule in a framework host whose page has buttons #rerender (renders
+ * again with an equal scenario, a new object or text), #host-change (sets 1024 prompt tokens)
+ * and an output #renders counting renders, and which starts at 4096 tokens: the reader's edit
+ * (8192, typed as a reader would: fill, Enter, blur) survives the re-render; the host's change
+ * replaces it.
+ */
+export async function hostScenarioRule(page) {
+  assert.equal(await shownTokens(page), 4096);
+  const field = page.locator("prefill-trace-lesson").getByLabel("Prompt tokens (exact)", { exact: true });
+  await field.fill("8192");
+  await field.press("Enter");
+  await field.blur();
+  await page.waitForFunction(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens === 8192);
+  await page.click("#rerender");
+  await page.waitForFunction(() => document.querySelector("#renders").textContent === "1");
+  assert.equal(await shownTokens(page), 8192, "the reader's edit survives a re-render with an equal scenario");
+  await page.click("#host-change");
+  await page.waitForFunction(() => JSON.parse(document.querySelector("prefill-trace-lesson").scenario).prompt_tokens === 1024);
+}
+
+/**
+ * Whether the element's style sheets apply, read from two of their rules: style.css gives the
+ * lesson's root `.ptl` `container-type: inline-size`, KaTeX's sheet gives `.katex`
+ * `position: relative` (null when no equation is typeset).
+ */
+export function appliedStyles(lesson) {
+  return lesson.evaluate((element) => {
+    const root = element.shadowRoot;
+    const katex = root.querySelector(".katex");
+    return { lesson: getComputedStyle(root.querySelector(".ptl")).containerType, katex: katex && getComputedStyle(katex).position };
+  });
 }

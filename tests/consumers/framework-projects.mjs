@@ -37,6 +37,13 @@ export const PROJECTS = {
   next16: { next: "16.5.0", react: "19.3.1", "react-dom": "19.3.1" },
   parcel: { parcel: "2.16.4" },
   vue: { vite: "7.3.8", vue: "3.5.47", "@vitejs/plugin-vue": "6.1.1", "vue-tsc": "3.3.14", typescript: "5.9.3" },
+  // Angular 21, the newest line that runs on the project's Node 20 (Angular 22 needs Node 22);
+  // zoneless by default (no zone.js); TypeScript 5.9 as for Vue (its compiler takes 5.9 to 6.0).
+  angular: {
+    "@angular/build": "21.2.30", "@angular/cli": "21.2.29", "@angular/common": "21.2.26", "@angular/compiler": "21.2.26",
+    "@angular/compiler-cli": "21.2.26", "@angular/core": "21.2.26", "@angular/platform-browser": "21.2.26",
+    rxjs: "7.8.2", tslib: "2.9.1", typescript: "5.9.3",
+  },
 };
 
 /**

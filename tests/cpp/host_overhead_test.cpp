@@ -19,8 +19,30 @@ TEST(HostOverhead, KernelsIsTheZeroOverheadReference) {
 
 TEST(HostOverhead, FormIsFixedPlusPerRequestPlusPerToken) {
   // 2 ms + 0.5 ms × 4 requests + 1 µs × 1000 tokens = 2 + 2 + 1 = 5 ms.
-  const HostOverheadProfile profile{"test", 2e-3, 0.5e-3, 1e-6, 0, ""};
+  const HostOverheadProfile profile{"test", 2e-3, 0.5e-3, 1e-6, 0, -1, -1, ""};
   EXPECT_NEAR(host_iteration_seconds(profile, 4, 1000), 5e-3, 1e-15);
+  // Not stated for TP > 1 (−1): the TP 1 figures. Stated: 7 ms + 1 ms × 4 + 1 µs × 1000 = 12 ms.
+  EXPECT_NEAR(host_iteration_seconds(profile, 4, 1000, 4), 5e-3, 1e-15);
+  const HostOverheadProfile parallel{"test", 2e-3, 0.5e-3, 1e-6, 0, 7e-3, 1e-3, ""};
+  EXPECT_NEAR(host_iteration_seconds(parallel, 4, 1000, 4), 12e-3, 1e-15);
+  EXPECT_NEAR(host_iteration_seconds(parallel, 4, 1000, 1), 5e-3, 1e-15);
+}
+
+TEST(HostOverhead, StacksWithoutAProfileTakeTheZeroReference) {
+  for (const char* stack : {"tensorrt-llm", "sglang", "llama.cpp", "transformers", "kernels"}) {
+    EXPECT_EQ(host_overhead_of_stack(stack).name, "kernels") << stack;
+    EXPECT_FALSE(charges_host_time(host_overhead_of_stack(stack))) << stack;
+  }
+  EXPECT_TRUE(charges_host_time(host_overhead_of_stack("vllm")));
+  EXPECT_TRUE(charges_host_time(host_overhead_of_stack("vllm-0.2")));
+}
+
+TEST(HostOverhead, VllmIsOneSchedulerBubbleOverTenSteps) {
+  // Issue #6854: ~4 ms of GPU bubble per scheduler call; v0.6.0's benchmark ran 10 steps per
+  // call: 0.4 ms per iteration, whatever the batch or the tensor parallelism.
+  const HostOverheadProfile& vllm = host_overhead_of_stack("vllm");
+  EXPECT_NEAR(host_iteration_seconds(vllm, 1, 1), 0.4e-3, 1e-15);
+  EXPECT_NEAR(host_iteration_seconds(vllm, 256, 8192, 8), 0.4e-3, 1e-15);
 }
 
 TEST(HostOverhead, Vllm02FollowsVidursMedians) {
@@ -34,6 +56,14 @@ TEST(HostOverhead, Vllm02FollowsVidursMedians) {
   EXPECT_NEAR(host_iteration_seconds(*vllm, 64, 64), 8.0628e-3, 1e-9);
   EXPECT_NEAR(host_iteration_seconds(*vllm, 8, 8), 2.1269e-3, 0.05e-3);
   EXPECT_NEAR(host_iteration_seconds(*vllm, 64, 64), 8.0484e-3, 0.05e-3);
+  // TP 2 and 4 (rows 8–23, the same five medians): 5.46 ms (TP 2) and 5.64 ms (TP 4) at 8,
+  // 15.14 and 17.49 ms at 64. The pooled line 3.611 + 0.2007·n: 3.611 + 1.6056 = 5.2166 ms at 8,
+  // 3.611 + 12.8448 = 16.4558 ms at 64, between the two degrees' medians at 64 and within
+  // 0.43 ms of both at 8.
+  EXPECT_NEAR(host_iteration_seconds(*vllm, 8, 8, 2), 5.2166e-3, 1e-9);
+  EXPECT_NEAR(host_iteration_seconds(*vllm, 64, 64, 4), 16.4558e-3, 1e-9);
+  EXPECT_GT(host_iteration_seconds(*vllm, 64, 64, 2), 15.14e-3);
+  EXPECT_LT(host_iteration_seconds(*vllm, 64, 64, 4), 17.49e-3);
 }
 
 }  // namespace

@@ -70,8 +70,8 @@ TEST(ServingFields, EachBoundAdmitsItsEndsAndRefusesBeyond) {
   }
   // rate, requests, seed, prompt, output, prefix_hit, token_budget, max_batch, max_queue,
   // prefill_devices, decode_devices, ttft_slo, tpot_slo, attainment, goodput_tolerance,
-  // timeline_points, block_size, gpu_memory_utilization.
-  EXPECT_EQ(checked, 18);
+  // timeline_points, block_size, gpu_memory_utilization, token_times.
+  EXPECT_EQ(checked, 19);
 }
 
 // The reader casts the K/V menu's index to the enum, as it does the policy's.

@@ -58,6 +58,7 @@ TEST(ServingKv, TheNewestRunningRequestIsPreemptedAndRecomputed) {
   const int64_t b = c - 1 - a;
   ServingConfig config = small_paged();
   config.rows = {RequestRow{0, a * kBlock, 10}, RequestRow{0, b * kBlock, 10}};
+  config.token_times = 2;
   const auto report = simulate_serving(h100_llama(), config);
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_EQ(report->kv_capacity_blocks, c);
@@ -69,6 +70,18 @@ TEST(ServingKv, TheNewestRunningRequestIsPreemptedAndRecomputed) {
   const RequestOutcome& first = report->run.outcomes[0];
   const RequestOutcome& second = report->run.outcomes[1];
   EXPECT_GT(second.tbt_max_seconds, 9 * first.tpot_seconds * 0.99);
+  // Its token times: preempted when iteration 2 began, the end of iteration 1 that sampled its
+  // first token; two prefill passes, the prompt, then after A's last token (iteration 10's
+  // end) prompt + 1 generated token recomputed.
+  const RequestTokenTimes& times = report->run.token_times.at(1);
+  ASSERT_EQ(times.token_seconds.size(), 10u);
+  EXPECT_EQ(times.preemption_seconds, std::vector<double>{times.token_seconds[0]});
+  ASSERT_EQ(times.prefill_passes.size(), 2u);
+  EXPECT_EQ(times.prefill_passes[0].tokens, b * kBlock);
+  EXPECT_EQ(times.prefill_passes[1].tokens, b * kBlock + 1);
+  EXPECT_EQ(times.prefill_passes[1].start_seconds,
+            report->run.token_times.at(0).token_seconds.back());
+  EXPECT_EQ(times.token_seconds[1], times.prefill_passes[1].end_seconds);
 }
 
 TEST(ServingKv, ReserveNeverPreempts) {

@@ -14,10 +14,10 @@ import { loadModule, nativeCli, root } from "./load-module.mjs";
 const module = await loadModule();
 const base = { model: "llama-3.1-8b", hardware: "h100-sxm" };
 // Between them every optional part: a goodput search, a sweep, an overloaded run (its
-// `overload` object), disaggregated instances.
+// `overload` object), disaggregated instances, token times.
 const servings = [
   { rate: 2, requests: 50, prompt: 512, output: 16, ttft_slo: 0.5, tpot_slo: 0.05, goodput: true },
-  { rate: 50, requests: 200, prompt: 2048, output: 256, max_queue: 5, max_batch: 4, token_budget: 4096, ttft_slo: 0.5, sweep_rates: [1, 2] },
+  { rate: 50, requests: 200, prompt: 2048, output: 256, max_queue: 5, max_batch: 4, token_budget: 4096, ttft_slo: 0.5, sweep_rates: [1, 2], token_times: 3 },
   { policy: "disaggregated", rate: 4, requests: 30, prompt: 1024, output: 32, timeline_points: 5 },
 ];
 const reports = servings.map((serving) => {
@@ -25,6 +25,13 @@ const reports = servings.map((serving) => {
   assert.equal(reply.ok, true, reply.error);
   return JSON.parse(reply.json);
 });
+// A stack with a host profile under estimate: the report's `host_seconds`.
+{
+  const scenario = { ...base, timing: "estimate", stack: "vllm-0.2", serving: { rate: 2, requests: 10, prompt: 256, output: 8 } };
+  const reply = module.simulateServing(JSON.stringify(scenario));
+  assert.equal(reply.ok, true, reply.error);
+  reports.push(JSON.parse(reply.json));
+}
 const written = new Set();
 for (const report of reports) documentPaths(report, "", written);
 

@@ -64,6 +64,8 @@ function randomScenario(random) {
     precision: pick(["bf16", "fp8", "int4"]),
     timing: pick(["bound", "estimate"]),
     tensor_parallel: tp,
+    // Host time per iteration (estimate only): none, vLLM ≥ 0.6's, 2023's (Ray's line at TP 2).
+    stack: pick(["tensorrt-llm", "vllm", "vllm-0.2"]),
     serving,
   };
 }
@@ -72,9 +74,12 @@ test("native and wasm give the same bytes on 50 random serving scenarios", () =>
   const random = generator(19);
   let compared = 0;
   let preempting = 0;  // runs that took the paged K/V's preemption path
+  let hosted = 0;  // runs whose stack charged host time
   // Draws until 50 ran (a refused draw, e.g. a model that does not fit, is compared as a refusal).
   for (let i = 0; compared < 50 && i < 120; ++i) {
     const scenario = randomScenario(random);
+    // Every third asks for token times (by index, so the draws stay the ones they were).
+    if (i % 3 === 0) scenario.serving.token_times = 4;
     const file = path.join(scratch, `s${i}.json`);
     writeFileSync(file, JSON.stringify(scenario));
     const wasm = module.simulateServing(JSON.stringify(scenario));
@@ -89,9 +94,11 @@ test("native and wasm give the same bytes on 50 random serving scenarios", () =>
     assert.equal(native.stdout, wasm.json + "\n", `scenario ${i}: ${JSON.stringify(scenario)}`);
     ++compared;
     if (JSON.parse(wasm.json).preemptions > 0) ++preempting;
+    if (JSON.parse(wasm.json).host_seconds > 0) ++hosted;
   }
   assert.ok(compared >= 50, `only ${compared} scenarios ran`);
   assert.ok(preempting >= 1, `only ${preempting} compared scenarios preempted`);
+  assert.ok(hosted >= 1, `only ${hosted} compared scenarios charged host time`);
 });
 
 // Issue 33: the distributions' documented extremes and the longest context answer, the same bytes

@@ -10,7 +10,9 @@ and the orderings the sources themselves show and the engine reproduces:
 - TPOT grows from a batch of 1 to a batch of 64, and is lower on H100 than on A100 (Splitwise's
   profile: 44.9 → 71.6 ms on A100, 29.8 → 50.2 ms on H100).
 Not guarded, because the engine does not reproduce it (docs/serving.md diagnoses why): DistServe's
-per-GPU goodput above vLLM's. Runs the native CLI (PREFILL_TRACE_CLI). Standard library.
+per-GPU goodput above vLLM's — not even with the vLLM baseline on `stack: vllm-0.2` (2023's host
+time per iteration): 0.666 against 4.6; the decode GPU of DistServe's placement runs out of K/V
+with this workload's long outputs. Runs the native CLI (PREFILL_TRACE_CLI). Standard library.
 """
 
 import math
@@ -59,6 +61,29 @@ class PublishedServing(unittest.TestCase):
         for prompt in (2047, 4095):
             with self.subTest(prompt=prompt):
                 self.assertGreater(self.figure(f"sarathi-chunk-{prompt}"), 1.0)
+
+    # Rows where the bound's promise is stated broken, with the mechanism (docs/serving.md):
+    # simdistserve's 1.56 req/s per GPU is DistServe's simulator's figure for its own workload,
+    # not a measurement; under bound the engine's DistServe decode A100 is still 100 % busy and
+    # out of K/V at 1.75 req/s per GPU (56,464 tokens for ~54 running requests of this trace's
+    # long outputs, 119 preemptions, TPOT p90 0.29 s): bound relaxes time, not memory, so the
+    # bound's goodput (1.54) stops at the K/V wall just under the published figure.
+    BOUND_EXCEPTIONS = {"simdistserve-goodput"}
+
+    def test_a_bound_stays_a_bound(self):
+        # timing: bound is a lower bound on device time and charges no host time: its latencies
+        # never exceed, its attainments and goodputs never fall below, the published figures.
+        checked = [r for r in self.results.values() if r["bound_direction"] is not None]
+        self.assertGreaterEqual(len(checked), 10)  # 4 attainments, 1 goodput, 1 TTFT, 4 TPOTs
+        for result in checked:
+            with self.subTest(row=result["row"]["id"]):
+                if result["row"]["id"] in self.BOUND_EXCEPTIONS:
+                    self.assertFalse(published.bound_holds(result), "a stated exception now "
+                                     "holds: drop it from BOUND_EXCEPTIONS and the docs' note")
+                    continue
+                self.assertTrue(published.bound_holds(result),
+                                f"bound {result['bound']} {result['bound_direction']} "
+                                f"published {result['row']['published']} is broken")
 
     def test_tpot_grows_with_batch_and_is_lower_on_h100(self):
         for gpu in ("a100", "h100"):

@@ -30,12 +30,14 @@ import { typesetEquations } from '../equation.js';
 import { GeneratedChecks, ProgressSummary } from '../explorer/checks.js';
 import { Explorer } from '../explorer/explorer.js';
 import { Investigations } from '../investigations/investigations.js';
-import { checksSection, renderLesson } from '../lesson-view.js';
-import { adoptLesson, keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
-import { ProgressStore, questionKeyText, sha256Hex } from '../progress.js';
+import { checksSection } from '../lesson-view.js';
+import { keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
+import { ProgressStore } from '../progress.js';
 import { answerQuiz } from '../quiz.js';
 import { DEFAULTS, scenarioJson, scenarioObject, scenarioShapeError, stateFromScenario, toQuery } from '../scenario.js';
-import { PartError, assertSameOrigin, carriedData, describe, fetchLesson, fetchOptionalJson, lessonFromBytes } from './loading.js';
+import { claimedLessonId, equationsUrl, lessonAddress, lessonSource, ownOrigin } from './lesson-address.js';
+import { errorBlock, renderLessonPart, resetQuiz } from './lesson-part.js';
+import { PartError, carriedData, describe, fetchLesson, fetchOptionalJson, lessonFromBytes } from './loading.js';
 import { loadKatexStyles } from './styles.js';
 import { nextTask } from '../explorer/scheduling.js';
 import { PLANS } from './plan.js';
@@ -65,19 +67,6 @@ const ENGINE_WARM_UP = Object.freeze([
   ['engine-warm', (engine) => engine.traceFigures(scenarioJson({ ...DEFAULTS, prompt: -1 }))],
   ['engine-warm-trace', (engine) => engine.traceFigures(scenarioJson(DEFAULTS))],
 ]);
-
-/** `<id>-<16 hex>.json`: the lesson id a published Atlas file name carries. */
-const PUBLISHED_NAME = /(?:^|\/)([a-z0-9]+(?:-[a-z0-9]+)*)-[0-9a-f]{16}\.json$/;
-
-/** The lesson id a published file name claims, or null for another kind of name. */
-function claimedLessonId(url) {
-  return PUBLISHED_NAME.exec(url.pathname)?.[1] ?? null;
-}
-
-/** A message standing in for a part of the lesson that could not be shown. */
-function errorBlock(title, detail) {
-  return h('div', { class: 'page-error', role: 'alert' }, h('h2', { class: 'page-error-title' }, title), h('p', {}, detail));
-}
 
 export class Mount {
   #abort = new AbortController();
@@ -315,13 +304,13 @@ export class Mount {
     const { base, timeoutMs, maxBytes, view, prerendered } = this.#options;
     const signal = this.signal;
     try {
-      this.#lessonUrl = this.#lessonAddress();
+      this.#lessonUrl = lessonAddress(this.#options);
       // The element's own lesson (no lesson-src, no ?lesson=) as app.js carries it, if it does.
-      const carried = this.#lessonSource() ? undefined : carriedData(DEFAULT_LESSON_PATH, this.#lessonUrl, base);
+      const carried = lessonSource(this.#options) ? undefined : carriedData(DEFAULT_LESSON_PATH, this.#lessonUrl, base);
       const url = this.#lessonUrl;
       this.#lessonFile =
         carried === undefined
-          ? fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin: this.#ownOrigin(url) })
+          ? fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin: ownOrigin(url, base) })
           : lessonFromBytes(url, new TextEncoder().encode(carried)).then((file) => ({ ...file, finalUrl: url }));
     } catch (error) {
       this.#lessonFile = Promise.reject(error);
@@ -330,11 +319,11 @@ export class Mount {
     const companion = (url, path) => {
       const json = carriedData(path, url, base);
       if (json !== undefined) return Promise.resolve({ json });
-      return fetchOptionalJson(url, { signal, timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: this.#ownOrigin(url) });
+      return fetchOptionalJson(url, { signal, timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: ownOrigin(url, base) });
     };
     let equations;
     try {
-      equations = companion(this.#equationsUrl(), EQUATIONS_PATH);
+      equations = companion(equationsUrl(this.#options), EQUATIONS_PATH);
     } catch (error) {
       // An address that is no URL (equations-src="http://["): the equations alone go without.
       equations = Promise.resolve({ json: null, problem: describe(error) });
@@ -403,7 +392,7 @@ export class Mount {
     // the host hears of it; the rest of the lesson is unaffected. (The lesson built into the
     // page has its equations typeset already.)
     if (packProblem && !this.#adopting && Array.isArray(lesson.science) && lesson.science.length) this.#fail('equations', packProblem);
-    const article = this.#renderLesson(lesson, text, this.#lessonUrl, integrity, equationPack, relatedFile, packProblem ?? null);
+    const article = this.#renderLesson({ lesson, text, lessonUrl: this.#lessonUrl, integrity, equationPack, relatedFile, packProblem: packProblem ?? null });
     article.setAttribute('aria-busy', 'true');
     if (article.parentNode !== this.#root) this.#root.replaceChildren(article);
     await this.#explorerShown;
@@ -467,49 +456,6 @@ export class Mount {
     await this.#wait(typesetEquations(this.#article, () => loadKatexStyles(shadow, sheet, base), { signal: this.signal }));
     if (syncUrl) document.title = `${this.#lesson.name} · AI Machinery Atlas`;
     return this.#outcome(this.#lesson.id);
-  }
-
-  /**
-   * The equation pack (the LaTeX of each lesson's science equations, by lesson id): the host's
-   * `equations-src` (same origin; the Atlas's formal equations for its other lessons), else the
-   * bundled one, which holds this lesson's.
-   */
-  #equationsUrl() {
-    const { equationsSrc, base } = this.#options;
-    if (!equationsSrc) return assetUrl(EQUATIONS_PATH, base);
-    const url = fetchableUrl(equationsSrc, 'equations-src');
-    return url.origin === window.location.origin ? url : assetUrl(EQUATIONS_PATH, base);
-  }
-
-  /** The lesson file a host or the URL names (`?lesson=` when the element owns the URL, else `lesson-src`), or null. */
-  #lessonSource() {
-    const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
-    return requested || this.#options.lessonSrc || null;
-  }
-
-  /** The lesson file to show: `?lesson=` (when the element owns the URL), `lesson-src`, or the bundled one. */
-  #lessonAddress() {
-    const requested = this.#options.syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
-    const source = this.#lessonSource();
-    let url;
-    try {
-      url = source ? fetchableUrl(source, requested ? '?lesson=' : 'lesson-src') : assetUrl(DEFAULT_LESSON_PATH, this.#options.base);
-    } catch (error) {
-      throw new PartError('This lesson cannot be shown', describe(error));
-    }
-    assertSameOrigin(url, this.#ownOrigin(url));
-    return url;
-  }
-
-  /**
-   * The origin `url` may come from besides the page's: its own, when it is one of the element's
-   * bundled files (the lesson and its companions, under the asset base: a CDN's origin when the
-   * element is loaded from one). A host's `lesson-src` or `?lesson=` must be on the page's origin.
-   */
-  #ownOrigin(url) {
-    const { base } = this.#options;
-    const bundled = [DEFAULT_LESSON_PATH, EQUATIONS_PATH, RELATED_LESSONS_PATH].some((path) => assetUrl(path, base).href === url.href);
-    return bundled ? url.origin : window.location.origin;
   }
 
   #placeholder = null;
@@ -617,58 +563,18 @@ export class Mount {
 
   #adopting = null;
 
-  #renderLesson(lesson, text, lessonUrl, integrity, equationPack, relatedFile, packProblem) {
-    const engine = this.#engine;
-    const progress = this.#progress;
-    const withExplorer = Boolean(this.#explorer);
-    const summary = withExplorer ? this.#summary : this.#newSummary();
-    this.#summary = summary;
-    const equations = equationPack?.[lesson.id];
-    const related = relatedFile?.lessons;
-    const keys = new Map();
-    const render = this.#adopting ? (options) => adoptLesson(this.#adopting, options) : renderLesson;
-    const view = render({
-      lesson,
-      equations: Array.isArray(equations) ? equations : [],
-      equationsProblem: packProblem,
-      relatedLessons: related && typeof related === 'object' ? related : {},
-      lessonUrl: lessonUrl.pathname + lessonUrl.search,
-      onCheck: (checkIndex, choice) => engine.checkAnswer(text, checkIndex, choice),
-      onQuizCreated: (i, check, form) => {
-        // Stored slots are per lesson: another lesson's check i never evicts this one's answer.
-        const slot = `${lesson.id}:published:${i}`;
-        summary.set(`published:${i}`, null);
-        const key = sha256Hex(questionKeyText({ question: check.question, options: check.options, answer: check.answer })).catch(
-          () => null,
-        );
-        keys.set(i, key);
-        key.then((k) => {
-          if (!k || this.signal.aborted) return;
-          this.#publishedForms.set(k, form);
-          progress.claimSlot(slot, k);
-          const saved = progress.get(k);
-          if (saved) answerQuiz(form, saved.answer);
-        });
-      },
-      onAnswered: (i, choice, correct) => {
-        summary.set(`published:${i}`, correct);
-        keys.get(i)?.then((k) => progress.save(k, choice, correct));
-      },
+  #renderLesson(lessonPart) {
+    this.#summary = this.#explorer ? this.#summary : this.#newSummary();
+    return renderLessonPart(lessonPart, {
+      engine: this.#engine,
+      progress: this.#progress,
+      summary: this.#summary,
+      adopting: this.#adopting,
       explorer: this.#explorer?.element ?? null,
-      progress: summary.element,
       extraChecks: this.#generated?.element ?? null,
+      signal: this.signal,
+      publishedForms: this.#publishedForms,
     });
-    if (integrity?.status === 'unchecked') {
-      view.prepend(
-        h(
-          'p',
-          { class: 'integrity-note', role: 'note' },
-          h('span', { class: 'label' }, 'Integrity not checked'),
-          ` The lesson file's SHA-256 could not be compared with the prefix in its published name: ${integrity.reason}.`,
-        ),
-      );
-    }
-    return view;
   }
 
   /** The progress line, saying where answers go (storage="local" that cannot store says so). */
@@ -686,12 +592,4 @@ export class Mount {
     this.#investigations?.reset();
     this.#emit('prefill-trace-progress-reset', {});
   }
-}
-
-/** Clears a quiz form's answer and verdict. */
-function resetQuiz(form) {
-  form.reset();
-  form.removeAttribute('data-result');
-  form.querySelector('.feedback')?.replaceChildren();
-  for (const option of form.querySelectorAll('[data-result]')) option.removeAttribute('data-result');
 }

@@ -30,42 +30,28 @@ import {
   defaultState,
   fieldOfError,
   scenarioJson,
-  scenarioObject,
   shapeOf,
   withField,
 } from '../scenario.js';
-import { Compare, niceCeil, ttftSpan } from '../compare/compare.js';
+import { Compare } from '../compare/compare.js';
 import { plainError } from '../plain-words/errors.js';
 import { UnderLoad } from '../under-load/under-load.js';
-import * as fmt from '../format.js';
 import { Controls } from './controls.js';
 import { ExplorerActions } from './actions.js';
-import { figureIndex, figuresSignature } from './trace-from-figures.js';
+import { ControlMessages } from './control-messages.js';
+import { ChartInputs } from './chart-inputs.js';
 import { TraceCache } from './trace-cache.js';
-import { Glance, ttftText } from './glance.js';
+import { Glance } from './glance.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { ScrollportWatch } from './scrollport.js';
 import { FrameScheduler, StaleParts, nextFrame, nextTask } from './scheduling.js';
-import { STEP_COUNT, StepTrace } from './steps.js';
+import { StepTrace } from './steps.js';
 import { UrlSync, scenarioFromQuery } from './url-sync.js';
 import { ExplorerView } from './view.js';
+import { CHART_NAMES, CHART_PARTS, FIRST_PARTS, STEP_PARTS, canRenderPart, dataPart, isPartVisible, relatedToStep } from './parts.js';
+import { UpdateMeasure } from './update-measure.js';
 import { PartVisibility } from './visibility.js';
 
-const MAX_MEASURES = 500;
-/**
- * The parts drawn with the first trace wherever they are: the figures and the steps a reader
- * meets first. Every other part waits on a cold load until it nears the viewport or the page
- * is idle.
- */
-const STEP_PARTS = Array.from({ length: STEP_COUNT }, (_, i) => `step-${i + 1}`);
-const FIRST_PARTS = new Set(['glance', ...STEP_PARTS]);
-/** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
-const CHART_NAMES = ['roofline', 'intensity', 'time', 'bytes', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
-/** The part that writes a chart's data table: never on screen, so always drawn in idle time. */
-const dataPart = (chart) => `${chart}-data`;
-const DATA_PARTS = new Set(CHART_NAMES.map(dataPart));
-/** Every part that needs the charts module. */
-const CHART_PARTS = new Set([...CHART_NAMES, ...DATA_PARTS]);
 /**
  * The longest the first drawing waits for the IntersectionObserver to say which steps are on
  * screen (it reports after the explorer's first layout, normally well within this).
@@ -73,24 +59,19 @@ const CHART_PARTS = new Set([...CHART_NAMES, ...DATA_PARTS]);
 const FIRST_REPORT_TIMEOUT_MS = 500;
 
 export class Explorer {
-  #pendingStart = null;
+  /** `control-to-update` (update-measure.js). */
+  #measure = new UpdateMeasure();
   /** The traces computed, by scenario and by shape (trace-cache.js). */
   #traces;
   /** The action buttons' work (actions.js). */
   #actions;
-  #lastSweepKey = null;
-  #lastSweep = null;
-  #curveKey = null;
-  #curve = null;
-  #sweepVariable = 'prompt_tokens';
-  #sweepScale = 'log';
-  // "Hold this axis" on the TTFT bar: the axis's end once held (widened, never narrowed).
-  #ttftHeld = false;
-  #ttftHoldTop = null;
+  /** What the charts are drawn with beyond the trace (chart-inputs.js). */
+  #chartInputs;
   #notes = {};
+  /** What the controls say beside them (control-messages.js). */
+  #messages;
   #afterRender = null;
   #firstDrawn = false;
-  #messagesKey = null;
   // The generated checks follow committed scenarios only (not every frame of a drag): their
   // questions quote the scenario, and rebuilding them per frame would only slow the figures.
   #checksDirty = true;
@@ -146,6 +127,7 @@ export class Explorer {
       onEdit: (key, value, commit) => this.#edit(key, value, commit),
       onAction: (name) => this.#action(name),
     });
+    this.#messages = new ControlMessages(this.controls);
     this.glance = new Glance();
     this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }));
     this.view = new ExplorerView({
@@ -168,6 +150,7 @@ export class Explorer {
     this.#scrollport = new ScrollportWatch(this.element);
 
     this.#traces = new TraceCache(engine);
+    this.#chartInputs = new ChartInputs(engine, this.#traces);
     this.#actions = new ExplorerActions({
       engine,
       controls: this.controls,
@@ -222,7 +205,7 @@ export class Explorer {
       enabled: syncUrl,
       assetBase,
       onPopState: () => {
-        this.#markChange();
+        this.#measure.mark();
         this.#loadFromUrl();
         this.compare.readUrl(this.#url.params(), { clearMissing: true });
         this.#checksDirty = true;
@@ -253,7 +236,7 @@ export class Explorer {
   setComparison(comparison) {
     if (this.#disposed) return;
     this.#comparison = comparison;
-    this.#markChange();
+    this.#measure.mark();
     if (this.#parts.shown?.ok) this.#parts.markStale((name) => name === 'roofline' || name === 'ttft' || name === 'roofline-data' || name === 'ttft-data');
     this.#frames.schedule();
   }
@@ -343,7 +326,7 @@ export class Explorer {
       this.#hostScenario = true;
       return;
     }
-    this.#markChange();
+    this.#measure.mark();
     this.#checksDirty = true;
     this.#frames.schedule();
   }
@@ -378,20 +361,19 @@ export class Explorer {
         this.#chartsModule = module;
         this.#charts = module.createCharts(
           (variable) => {
-            this.#markChange();
-            this.#sweepVariable = variable;
+            this.#measure.mark();
+            this.#chartInputs.sweepVariable = variable;
             this.#frames.schedule();
           },
           (scale) => {
-            this.#markChange();
-            this.#sweepScale = scale;
+            this.#measure.mark();
+            this.#chartInputs.sweepScale = scale;
             this.#parts.markStale((name) => name === 'sweep' || name === 'sweep-data');
             this.#frames.schedule();
           },
           (held) => {
-            this.#markChange();
-            this.#ttftHeld = held;
-            this.#ttftHoldTop = null;
+            this.#measure.mark();
+            this.#chartInputs.holdTtft(held);
             this.#parts.markStale((name) => name === 'ttft' || name === 'ttft-data');
             this.#frames.schedule();
           },
@@ -417,17 +399,8 @@ export class Explorer {
     );
   }
 
-  /**
-   * Whether part `name` can be drawn now: a chart and its data wait for the charts module; a
-   * chart also for its width (the ResizeObserver's first report, which comes with the frame
-   * after the charts are placed: measured before it, a drawing would force the layout of the
-   * new chart grid itself), and a chart's data table for its chart.
-   */
   #canRender(name) {
-    if (this.#chartsFailed || !CHART_PARTS.has(name)) return true;
-    if (!this.#charts) return false;
-    if (DATA_PARTS.has(name)) return !this.#parts.isStale(name.slice(0, -'-data'.length));
-    return this.#visibility.width(name) !== undefined;
+    return canRenderPart(name, { chartsFailed: this.#chartsFailed, charts: this.#charts, parts: this.#parts, visibility: this.#visibility });
   }
 
   /** The permalink's scenario; values the engine rejects are noted beside their controls. */
@@ -455,12 +428,6 @@ export class Explorer {
     return preset ? { ...state, shape: shapeOf(preset) } : state;
   }
 
-  /** Records a reader's change: `control-to-update` runs from the first one not yet shown. */
-  #markChange() {
-    const mark = performance.mark('control-change');
-    this.#pendingStart ??= mark?.startTime ?? performance.now();
-  }
-
   /** A committed scenario: into the URL (when synced), and the checks follow it. */
   #commit() {
     this.#url.push(() => this.state);
@@ -469,7 +436,7 @@ export class Explorer {
   }
 
   #edit(key, value, commit) {
-    this.#markChange();
+    this.#measure.mark();
     let state = withField(this.state, key, value);
     if (key === 'model') {
       // Choosing "Custom shape…" starts from the model shown until now.
@@ -482,17 +449,9 @@ export class Explorer {
     this.#frames.schedule();
   }
 
-  /** The held TTFT axis's end for `trace` (compare.js's rule: 1.25 × the bar, rounded up), or null. */
-  #heldTtftTop(trace) {
-    if (!this.#ttftHeld) return null;
-    const span = ttftSpan(trace);
-    if (this.#ttftHoldTop === null || span > this.#ttftHoldTop) this.#ttftHoldTop = niceCeil(span * 1.25);
-    return this.#ttftHoldTop;
-  }
-
   /** Selects a step (or none): its operators are highlighted in the charts. */
   #highlight(step, { reveal = false } = {}) {
-    this.#markChange();
+    this.#measure.mark();
     this.highlightStep = step;
     this.steps.select(step);
     this.view.selectStep(step);
@@ -508,9 +467,9 @@ export class Explorer {
   revealChart(name, { sweep = null } = {}) {
     if (this.#disposed) return;
     if (sweep) {
-      this.#markChange();
-      this.#sweepVariable = sweep.variable ?? this.#sweepVariable;
-      this.#sweepScale = sweep.scale ?? this.#sweepScale;
+      this.#measure.mark();
+      this.#chartInputs.sweepVariable = sweep.variable ?? this.#chartInputs.sweepVariable;
+      this.#chartInputs.sweepScale = sweep.scale ?? this.#chartInputs.sweepScale;
       this.#applyChartView();
       this.#parts.markStale((part) => part === 'sweep' || part === 'sweep-data');
       this.#frames.schedule();
@@ -527,8 +486,8 @@ export class Explorer {
 
   /** The sweep chart's radio groups say what the explorer sweeps. */
   #applyChartView() {
-    this.#charts?.sweep.setVariable(this.#sweepVariable);
-    this.#charts?.sweep.setScale(this.#sweepScale);
+    this.#charts?.sweep.setVariable(this.#chartInputs.sweepVariable);
+    this.#charts?.sweep.setScale(this.#chartInputs.sweepScale);
   }
 
   /**
@@ -549,7 +508,7 @@ export class Explorer {
 
   /** Back to the default scenario (the Reset button). */
   #reset() {
-    this.#markChange();
+    this.#measure.mark();
     this.state = this.defaults;
     this.#notes = {};
     this.controls.setState(this.state);
@@ -563,147 +522,25 @@ export class Explorer {
     return { json, result: this.#traces.resultOf(json) };
   }
 
-  /**
-   * TTFT at hundreds of values of the swept variable, in one engine call. The curve depends on
-   * the rest of the scenario, not on the swept value itself (its marker comes from the trace),
-   * so moving only that value reuses the last sweep.
-   */
-  #sweep(trace) {
-    const variable = this.#sweepVariable;
-    const values = this.#chartsModule.sweepValues(variable, trace);
-    const rest = scenarioObject(this.state);
-    delete rest[variable];
-    const key = JSON.stringify([variable, rest, values.length, values[0], values[values.length - 1]]);
-    if (key !== this.#lastSweepKey) {
-      this.#lastSweepKey = key;
-      this.#lastSweep = this.engine.sweep(scenarioJson(this.state), variable, values);
-    }
-    return this.#lastSweep;
-  }
-
-  /** The shape signature of a trace the explorer shows: from the kept shapes, else computed. */
-  #signatureOf(trace) {
-    return this.#traces.signatureOf(trace, scenarioJson(this.state));
-  }
-
-  /**
-   * Each projection's intensity at every prompt length of the intensity chart: one
-   * traceFigures call per length, reused while only the prompt length changes (a slider drag).
-   */
-  #intensityCurve(trace) {
-    const rest = scenarioObject(this.state);
-    delete rest.prompt_tokens;
-    // The queue does not change what a projection moves or computes: a new arrival rate keeps the curve.
-    rest.arrival_rate = 0;
-    const names = this.#chartsModule.projectionNames(trace);
-    const key = JSON.stringify([rest, names]);
-    if (key === this.#curveKey) return this.#curve;
-    // Each projection's intensity sits at the same place in the figures of every trace of this
-    // trace's shape (layout 3: the document's numbers in printed order).
-    const layout = this.engine.figuresLayout();
-    const signature = this.#signatureOf(trace);
-    const places = names.map((name) => {
-      const index = trace.operators.findIndex((op) => op.name === name);
-      return layout ? figureIndex(trace, ['operators', index, 'intensity'], layout) : -1;
-    });
-    const series = names.map((name) => ({ name, points: [] }));
-    for (const prompt of this.#chartsModule.curvePrompts()) {
-      const result = this.engine.traceFigures(JSON.stringify({ ...rest, prompt_tokens: prompt }));
-      // A length the engine rejects for this scenario (e.g. shorter than a chunk it requires), or
-      // one that changes the trace's shape, is left out.
-      if (!result.ok || figuresSignature(result.figures) !== signature) continue;
-      places.forEach((at, s) => {
-        const intensity = at < 0 ? NaN : result.figures[at];
-        if (Number.isFinite(intensity)) series[s].points.push({ prompt, intensity });
-      });
-    }
-    this.#curveKey = key;
-    this.#curve = { id: (this.#curve?.id ?? 0) + 1, series };
-    return this.#curve;
-  }
-
   #renderChart(name, { trace }) {
     const chart = this.#charts?.[name];
     if (!chart) return;
-    const width = this.#visibility.width(name);
     const stepIndex = this.highlightStep;
-    const highlight = stepIndex ? new Set(trace.steps[stepIndex - 1].operators) : null;
-    if (name === 'sweep') {
-      chart.setVariable(this.#sweepVariable);
-      const sweep = this.#sweep(trace);
-      if (sweep.ok) {
-        chart.update({ points: sweep.value.points, variable: this.#sweepVariable, trace, scale: this.#sweepScale }, width);
-      } else {
-        chart.showError(`The engine could not sweep this scenario: ${sweep.error}`);
-      }
-    } else if (name === 'intensity') {
-      chart.update({ trace, curve: this.#intensityCurve(trace) }, width);
-    } else if (name === 'memory') {
-      chart.update({ trace, related: stepIndex === 4 }, width);
-    } else if (name === 'roofline') {
-      chart.update({ trace, highlight, ghost: this.#comparison?.trace ?? null }, width);
-    } else if (name === 'ttft') {
-      chart.update({ trace, ghost: this.#comparison?.trace ?? null, top: this.#comparison?.ttftTop ?? this.#heldTtftTop(trace) }, width);
-    } else if (name === 'time') {
-      chart.update({ trace, highlight }, width);
-    } else {
-      chart.update({ trace }, width);
-    }
+    this.#chartInputs.draw(name, chart, trace, {
+      module: this.#chartsModule,
+      state: this.state,
+      stepIndex,
+      comparison: this.#comparison,
+      width: this.#visibility.width(name),
+    });
     const related = relatedToStep(name, stepIndex);
     if (chart.element.classList.contains('is-related') !== related) {
       chart.element.classList.toggle('is-related', related);
     }
   }
 
-  /**
-   * Whether `name` is drawn with an update. Before the first drawing only FIRST_PARTS count,
-   * and of those only the ones the IntersectionObserver has not placed outside the viewport
-   * (not yet reported counts as in view; nothing is measured: that would force the explorer's
-   * first layout early). On a phone the explorer starts below the first screen, and its steps
-   * follow one per idle moment, each laid out in a frame of its own. Later a part counts unless
-   * the IntersectionObserver placed it outside the viewport: parts off screen, near it or not,
-   * follow in idle time (usually within the next frame or two), or at once when they come near
-   * (visibility.js).
-   */
   #isVisible(name) {
-    if (DATA_PARTS.has(name)) return false;
-    if (!this.#firstDrawn) return FIRST_PARTS.has(name) && this.#visibility.isInView(name);
-    return this.#visibility.isInView(name);
-  }
-
-  #setMessages(errors) {
-    const key = JSON.stringify([errors, this.#notes]);
-    if (key === this.#messagesKey) return;
-    this.#messagesKey = key;
-    // In a sentence naming the field as its control is labelled, the engine's message after it.
-    const plain = Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, plainError(message)]));
-    // (A permalink's rejected value is already said in a sentence around the engine's message.)
-    this.controls.setMessages(plain, this.#notes);
-  }
-
-  /** The arrival rate's hint names the rate at which this scenario saturates (utilization 1). */
-  #setRateHint(trace) {
-    const saturation = trace.steps[4]?.facts?.saturation_arrival_rate;
-    this.controls.setHint(
-      'rate',
-      saturation > 0
-        ? `${this.controls.hint('rate')} This scenario saturates at ${fmt.rate(saturation)}.`
-        : this.controls.hint('rate'),
-    );
-  }
-
-  /**
-   * Under the estimate, the timing's hint states TTFT with its range, so the stack and the
-   * attention kernel below it show their effect where they are edited (on a phone, with the
-   * results out of view).
-   */
-  #setTimingHint(trace) {
-    this.controls.setHint(
-      'timing',
-      trace.scenario.timing === 'estimate'
-        ? `Estimate, fitted per accelerator: TTFT ${ttftText(trace.totals.ttft, trace.scenario)} (10th–90th percentile of held-out errors).`
-        : this.controls.hint('timing'),
-    );
+    return isPartVisible(name, this.#firstDrawn, this.#visibility);
   }
 
   #update() {
@@ -721,7 +558,7 @@ export class Explorer {
     this.controls.showShape(this.state.model === CUSTOM_MODEL);
     if (!result.ok) {
       const key = fieldOfError(result.path);
-      this.#setMessages(key ? { [key]: result.error } : {});
+      this.#messages.show(key ? { [key]: result.error } : {}, this.#notes);
       this.controls.setPrecisionHint(null);
       this.view.showEngineError(plainError(result.error), Boolean(key));
       // Stale figures are not redrawn: only the checks follow the (rejected) scenario.
@@ -729,10 +566,9 @@ export class Explorer {
       this.#parts.show({ json, ok: false, trace: null });
     } else {
       const trace = result.value;
-      this.#setMessages({});
+      this.#messages.show({}, this.#notes);
       this.controls.setPrecisionHint(trace.scenario.precision);
-      this.#setRateHint(trace);
-      this.#setTimingHint(trace);
+      this.#messages.followTrace(trace);
       this.underLoad?.update(trace);
       this.view.showReady();
       // The bar names the scenario the results show (a rejected edit leaves both as they were).
@@ -755,26 +591,6 @@ export class Explorer {
     }
     this.#afterRender?.();
     this.#afterRender = null;
-    this.#measureUpdate();
+    this.#measure.measure();
   }
-
-  /** `control-to-update`, from the first unmeasured control change to now (a benchmark reads it). */
-  #measureUpdate() {
-    if (this.#pendingStart === null) return;
-    performance.measure('control-to-update', { start: this.#pendingStart });
-    this.#pendingStart = null;
-    performance.clearMarks('control-change');
-    if (performance.getEntriesByName('control-to-update').length > MAX_MEASURES) {
-      performance.clearMeasures('control-to-update');
-    }
-  }
-}
-
-function relatedToStep(chart, step) {
-  if (!step) return false;
-  if (step === 4) return chart === 'memory';
-  if (step === 5) return chart === 'ttft' || chart === 'sweep' || chart === 'time';
-  if (step === 2) return chart === 'roofline' || chart === 'time' || chart === 'reuse' || chart === 'intensity' || chart === 'bytes';
-  if (step === 3) return chart === 'roofline' || chart === 'time' || chart === 'bytes';
-  return chart === 'roofline' || chart === 'time';
 }
