@@ -28,6 +28,7 @@ const LONG_AT = 0.5;
 const rowsWith = (longPrompt) => [...CHAT, [LONG_AT, longPrompt, 1]];
 /** What the explorer shows for a serving investigation: its long prompt, one request, no queue. */
 const explorerState = (base, prompt) => ({ ...base, prompt, batch: 1, chunk: 0, rate: 0 });
+const tokensOf = (state) => `${fmt.count(state.prompt)} tokens`;
 const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
 const times = (value) => `${fmt.number(value, 3)}×`;
 const seconds = (summary, p) => summary?.[p] ?? null;
@@ -40,8 +41,8 @@ const stall = {
   claim: 'A long prompt stalls everyone’s next token',
   question:
     'Eight chat requests are generating their answers when one 16,384-token prompt arrives. Prefill first runs ' +
-    'that prompt whole before the next decode step; chunked prefill mixes 512-token pieces of it into the decode ' +
-    'steps. What happens to the longest wait of a chat request between two of its tokens?',
+    'that prompt whole before the next decode step; chunked prefill mixes it into the decode steps a piece at a ' +
+    'time (at most 512 tokens a step, decodes included). What happens to the longest wait of a chat request between two of its tokens?',
   options: [
     'About the same: the long prompt costs the same work either way',
     'Prefill first: a wait of the whole prompt; chunked: one short step',
@@ -76,7 +77,7 @@ const stall = {
       gap(first, 'p99', 'gap-p99-first'),
       '), against ',
       gap(chunked, 'p50', 'gap-p50-chunked'),
-      ' (',
+      ' (99th percentile ',
       gap(chunked, 'p99', 'gap-p99-chunked'),
       ') with chunked prefill, ',
       figure('gap-ratio', ratio, times(ratio)),
@@ -87,22 +88,24 @@ const stall = {
       '.',
     ];
   },
-  picture: () => ({
-    groups: [
-      {
-        scale: 'linear',
-        unit: 'seconds',
-        title: 'Longest wait between two tokens (median chat request)',
-        rows: [row('gap-p50-first', 'Prefill first', true), row('gap-p50-chunked', 'Chunked prefill')],
-      },
-      {
-        scale: 'linear',
-        unit: 'seconds',
-        title: 'Time per output token (median)',
-        rows: [row('tpot-p50-first', 'Prefill first', true), row('tpot-p50-chunked', 'Chunked prefill')],
-      },
-    ],
-  }),
+  // The changed reading draws the first one's bars above its own, on one axis (`held`: the
+  // first reading's prompt, and that its figures are there, named first-…).
+  picture: (_, { state }, { held = null } = {}) => {
+    const pair = (name, title) => ({
+      scale: 'linear',
+      unit: 'seconds',
+      title,
+      rows: [
+        ...(held ? [row(`first-${name}-first`, `${held.prompt}: prefill first`, true), row(`first-${name}-chunked`, `${held.prompt}: chunked`)] : []),
+        row(`${name}-first`, held ? `${tokensOf(state)}: prefill first` : 'Prefill first', true),
+        row(`${name}-chunked`, held ? `${tokensOf(state)}: chunked` : 'Chunked prefill'),
+      ],
+    });
+    return {
+      groups: [pair('gap-p50', 'Longest wait between two tokens (median chat request)'), pair('tpot-p50', 'Time per output token (median)')],
+      held: { prompt: tokensOf(state) },
+    };
+  },
   next: { label: 'double the long prompt to 32,768 tokens: does the chunked wait grow with it?' },
 };
 
@@ -167,21 +170,28 @@ const footprint = {
       ' of earlier chunks’ K/V.',
     ];
   },
-  picture: () => ({
-    groups: [
-      {
-        scale: 'linear',
-        unit: 'seconds',
-        title: 'Longest step, and the longest wait it allows',
-        rows: [
-          row('longest-first', 'Unchunked: longest step', true),
-          row('worst-first', 'Unchunked: longest wait (p99)', true),
-          row('longest-chunked', 'Chunked: longest step'),
-          row('worst-chunked', 'Chunked: longest wait (p99)'),
-        ],
-      },
-    ],
-  }),
+  // The changed reading adds the first one's chunked bars (named first-…) on the same axis.
+  picture: (_, { runs }, { held = null } = {}) => {
+    const budget = (n) => `${fmt.count(n)}-token steps`;
+    const here = budget(runs.chunked.serving.token_budget);
+    return {
+      groups: [
+        {
+          scale: 'linear',
+          unit: 'seconds',
+          title: 'Longest step, and the longest wait it allows',
+          rows: [
+            row('longest-first', 'Unchunked: longest step', true),
+            row('worst-first', 'Unchunked: longest wait (p99)', true),
+            ...(held ? [row('first-longest-chunked', `${held.budget}: longest step`), row('first-worst-chunked', `${held.budget}: longest wait (p99)`)] : []),
+            row('longest-chunked', `${held ? here : 'Chunked'}: longest step`),
+            row('worst-chunked', `${held ? here : 'Chunked'}: longest wait (p99)`),
+          ],
+        },
+      ],
+      held: { budget: here },
+    };
+  },
   next: { label: 'steps of at most 512 tokens: a shorter longest step, more weight traffic' },
 };
 
@@ -295,20 +305,22 @@ const distserve = {
       )} of ${fmt.count(GOODPUT_REQUESTS)} requests meet both objectives, divided by the devices).`,
     ];
   },
-  picture: (_, { runs }) => {
-    // Both objectives on one axis: the tight one's bars are read against the loose one's.
-    const top = Math.max(...Object.values(runs).map((r) => r.goodput_per_device ?? 0));
+  // Both objectives on one axis: the tight one's bars are read against the loose one's. The
+  // changed reading adds the first one's disaggregated bar (named first-…) above its own.
+  picture: (_, { runs }, { held = null } = {}) => {
+    const devices = (n) => `${fmt.count(n)} ${n === 1 ? 'device' : 'devices'}`;
+    const top = Math.max(...Object.values(runs).map((r) => r.goodput_per_device ?? 0), held?.top ?? 0);
     const group = (slo) => ({
       scale: 'linear',
       title: `Goodput per device, ${slo} objective (requests/s)`,
       top,
       // Short labels with the device count (the sentence has the long names): a phone's width.
-      rows: POLICIES.map(([id]) => {
-        const devices = runs[`${slo}-${id}`].devices;
-        return row(`${slo}-${id}`, `${SHORT[id]} (${fmt.count(devices)} ${devices === 1 ? 'device' : 'devices'})`, id !== 'disaggregated');
-      }),
+      rows: POLICIES.flatMap(([id]) => [
+        ...(held && id === 'disaggregated' ? [row(`first-${slo}-${id}`, `${SHORT[id]} (${held.devices})`)] : []),
+        row(`${slo}-${id}`, `${SHORT[id]} (${devices(runs[`${slo}-${id}`].devices)})`, id !== 'disaggregated'),
+      ]),
     });
-    return { groups: [group('tight'), group('loose')] };
+    return { groups: [group('tight'), group('loose')], held: { top, devices: devices(runs['tight-disaggregated'].devices) } };
   },
   next: { label: 'two prefill devices for each decode device (disaggregated: 3 devices), as DistServe sizes each phase' },
 };
