@@ -1,16 +1,16 @@
 // Screenshots of every guided investigation (web/src/investigations/), revealed, at a phone
-// width (390 px) and a desktop width (1440 px), in the light and the dark scheme: 7 × 4 PNGs in
+// width (390 px) and a desktop width (1440 px), in the light and the dark scheme: 10 × 4 PNGs in
 // build/test-artifacts/investigations/, for a person to look at (issue 20). Not a test: it
 // asserts nothing; it fails only when the page does not load.
 //
-//   script/build-site && node bench/investigation-screenshots.mjs [--only <id>]
+//   script/build-site && node bench/investigation-screenshots.mjs [--only <id>[,<id>…]]
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { artifacts, assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
 
 const out = path.join(artifacts, 'investigations');
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
 
 assertSiteBuilt();
 await mkdir(out, { recursive: true });
@@ -26,7 +26,7 @@ try {
       const root = page.locator('prefill-trace-lesson');
       const ids = await root.locator('details.investigation').evaluateAll((nodes) => nodes.map((n) => n.dataset.investigation));
       for (const id of ids) {
-        if (only && id !== only) continue;
+        if (only && !only.includes(id)) continue;
         const item = root.locator(`[data-investigation="${id}"]`);
         await item.locator('summary').click();
         await item.locator('input[type="radio"]').first().check();

@@ -380,6 +380,8 @@ export interface ServingReport {
   kv_capacity_blocks?: number;
   kv_capacity_tokens: number;
   kv_transfer_bytes_per_token: number;
+  /** The longest single iteration (one pass of one instance), seconds. */
+  longest_iteration_seconds: number;
   model: string;
   overload: {
     completed_requests: number;

@@ -157,6 +157,9 @@ struct ServingRun {
   double simulated_seconds = 0;
   int64_t queued_at_stop = 0;
   int64_t iterations = 0;
+  // The longest single iteration (one pass of an instance): the longest any running decode can
+  // wait for its next token within one pass; chunked prefill bounds it by the token budget.
+  double longest_iteration_seconds = 0;
   int64_t preemptions = 0;           // paged: running requests preempted by recomputation
   int64_t recomputed_tokens = 0;     // paged: K/V tokens computed, dropped and computed again
   double running_requests_mean = 0;  // running requests over the run's time, all instances

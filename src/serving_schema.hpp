@@ -199,6 +199,7 @@ void visit_serving_report(const ServingReport& report, V& v) {
   if (report.config.kv == KvMode::paged) v.number("kv_capacity_blocks", report.kv_capacity_blocks);
   v.number("kv_capacity_tokens", report.kv_capacity_tokens);
   v.number("kv_transfer_bytes_per_token", report.kv_transfer_bytes_per_token);
+  v.number("longest_iteration_seconds", run.longest_iteration_seconds);
   v.text("model", report.model);
   v.maybe_object("overload", run.overloaded, [&] {
     v.number("completed_requests", run.completed);

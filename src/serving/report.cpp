@@ -91,6 +91,7 @@ ServingRun Simulation::report() const {
   run.simulated_seconds = last_time_;
   run.queued_at_stop = overloaded_ ? queued_at(last_time_) : 0;
   run.iterations = iterations_;
+  run.longest_iteration_seconds = longest_iteration_;
   run.preemptions = preemptions_;
   run.recomputed_tokens = recomputed_tokens_;
   run.host_seconds = host_seconds_;

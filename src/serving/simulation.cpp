@@ -150,6 +150,7 @@ void Simulation::step(Instance& in) {
   host_seconds_ += host;
   running_seconds_ += static_cast<double>(in.running.size()) * duration;
   ++iterations_;
+  longest_iteration_ = std::max(longest_iteration_, duration);
   work_.add_iteration(tally.decode_tokens + static_cast<int64_t>(prefill_chunks_.size()),
                       iterations_);
   advance_requests(in, start, end);

@@ -211,6 +211,7 @@ class Simulation {
   int64_t head_ = 0;  // first request (in arrival order) not yet admitted to a first instance
   int64_t finished_ = 0;
   int64_t iterations_ = 0;
+  double longest_iteration_ = 0;  // seconds
   bool overloaded_ = false;
   std::string reason_;
   double last_time_ = 0;

@@ -3,8 +3,9 @@
 // equation): no violation of WCAG 2.2 A/AA (2.2 adds the 24 px target size) or of axe's best
 // practices, in the light and the dark scheme, on a desktop and a phone width. axe looks into
 // the element's open shadow root. At the phone width in the dark scheme, the "Under load" part
-// is also opened and run (its form, reading and three charts exist only then); in every run two
-// guided investigations are read, with their inline figures.
+// is also opened and run (its form, reading and three charts exist only then); in every run five
+// guided investigations are read, the three of the serving simulation among them, with their
+// inline figures.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -36,13 +37,15 @@ for (const colorScheme of ['light', 'dark']) {
           { timeout: 120_000 },
         );
       }
-      // Two guided investigations read twice, with their inline figures (a pair with a rule,
-      // the queueing curve), their words and "Open in the explorer" (issue 30 items 4, 8).
-      for (const id of ['reuse-grows', 'queueing']) {
+      // Guided investigations read twice, with their inline figures (a pair with a rule, the
+      // queueing curve, the serving ones' pairs on a shared axis), their words and "Open in the
+      // explorer" (issue 30 items 1, 4, 8).
+      for (const id of ['reuse-grows', 'queueing', 'decode-stall', 'chunk-footprint', 'distserve']) {
         const item = page.locator(`prefill-trace-lesson [data-investigation="${id}"]`);
         await item.locator('summary').click();
         await item.locator('input[type="radio"]').first().check();
         await item.locator('button[type="submit"]').click();
+        await item.locator('.investigation-evidence:not([data-reading]) .inline-figure svg').first().waitFor();
         await item.locator('button.button--quiet').click();
         await item.locator('.investigation-evidence[data-reading="next"] .inline-figure svg').first().waitFor();
       }

@@ -152,6 +152,81 @@ const WALK = [
       assert.ok(f['decode-intensity'] < 2);
     },
   },
+  // The serving simulation's three (issue 30 item 1). Their exact figures are the native CLI's on
+  // the page's scenario, which native and wasm write bit for bit alike (docs/architecture.md):
+  //   build/native/prefill-trace serve --scenario tests/browser/fixtures/serving-investigations/<file> --json
+  // each file the page's scenario and `serving` object. The hand derivations beside them bound
+  // what the CLI says from the model's formulas.
+  {
+    id: 'decode-stall',
+    right: 1,
+    shows: { prompt_tokens: 16384 },
+    check(f) {
+      // stall-16384-prefill-first.json, stall-16384-chunked.json: tbt_max_seconds.p50/.p99, tpot_seconds.p50.
+      assert.equal(f['gap-p50-first'], 0.3338917782000863);
+      assert.equal(f['gap-p99-first'], 0.3338917782000863);
+      assert.equal(f['gap-p50-chunked'], 0.012675221664377179);
+      assert.equal(f['gap-p99-chunked'], 0.012675221664377179);
+      assert.equal(f['tpot-p50-first'], 0.007449788119494883);
+      assert.equal(f['tpot-p50-chunked'], 0.0062212351598624534);
+      // By hand: every chat request decodes when the prompt arrives, so under prefill first each
+      // waits at least the prompt's arithmetic, 2 · 16,384 · (8,030,261,248 − 128,256 · 4,096)
+      // FLOP at 989 TFLOP/s = 0.249 s; chunked, one step of at most 512 tokens, well under a
+      // tenth of that (its arithmetic 2 · 512 · 7.5e9 / 989e12 = 7.8 ms, its weight reads
+      // 15 GB / 3.35 TB/s = 4.5 ms).
+      const prefill = (2 * 16384 * (PARAMETERS - VOCAB * D)) / PEAK_BF16;
+      assert.ok(f['gap-p50-first'] >= prefill && f['gap-p50-chunked'] < prefill / 10);
+      close(f['gap-ratio'], f['gap-p50-first'] / f['gap-p50-chunked'], 1e-12, 'ratio of the waits');
+      // TPOT spreads the 0.33 s stall over 127 gaps: 0.33 / 127 = 2.6 ms at most on the mean.
+      assert.ok(f['tpot-p50-first'] - f['tpot-p50-chunked'] < f['gap-p50-first'] / 127);
+    },
+  },
+  {
+    id: 'chunk-footprint',
+    right: 1,
+    shows: { prompt_tokens: 16384 },
+    check(f) {
+      // The unchunked longest step is the long prompt alone (prefill first runs prompts only, and
+      // the chat prompts ran long before): the trace's 16,384-token prefill, `prefill-trace trace
+      // --prompt 16384 --json` totals.seconds = 0.3292046752699371, at least the arithmetic
+      // bound above; the worst wait adds the decode step under way when it arrived.
+      assert.equal(f['longest-first'], 0.3292046752699371);
+      assert.ok(f['longest-first'] >= (2 * 16384 * (PARAMETERS - VOCAB * D)) / PEAK_BF16);
+      assert.equal(f['worst-first'], 0.3338917782000863); // stall-16384-prefill-first.json
+      assert.ok(f['worst-first'] > f['longest-first']);
+      // footprint-chunked-2048.json: longest_iteration_seconds and tbt_max_seconds.p99; a chat
+      // request decodes in every step, so its worst wait is one step: the longest (to rounding).
+      assert.equal(f['longest-chunked'], 0.04921834598423181);
+      close(f['worst-chunked'], f['longest-chunked'], 1e-12, 'the wait is the longest step');
+      assert.equal(f.budget, 2048);
+      assert.equal(f.chunks, 16384 / 2048);
+      // The average chunk is the trace's time over 8 chunks; the longest step exceeds it.
+      assert.ok(f['longest-chunked'] > f['average-chunk']);
+      // 7 chunks after the first read the weights again; chunk k re-reads the K/V of the k·2,048
+      // tokens before it, 2·L·h_kv·d_h·2 bytes a token: Σ k·2,048 for k = 1..7 = 28 · 2,048 tokens.
+      assert.equal(f['extra-weight-bytes'], 7 * PASS_WEIGHT_BYTES);
+      assert.equal(f['kv-reread-bytes'], 28 * 2048 * 2 * LAYERS * HKV * DH * BYTES); // 7,516,192,768
+    },
+  },
+  {
+    id: 'distserve',
+    right: 1,
+    shows: { prompt_tokens: 8192 },
+    // Each objective's winner named with its reason and its paper; the figures' source named.
+    words: /tight objective .*DistServe’s case\. Under a loose objective .*Sarathi-Serve’s case\. Source: the engine’s goodput search \(serve’s goodput_per_device/,
+    check(f) {
+      // distserve-<tight|loose>-<policy>.json: goodput_per_device (the search's goodput over the
+      // run's devices: disaggregated's 6.180625 and 7.459375 requests/s on 2 devices).
+      assert.equal(f['tight-prefill-first'], 1.22546875);
+      assert.equal(f['tight-chunked'], 2.4509375);
+      assert.equal(f['tight-disaggregated'], 6.180625000000001 / 2);
+      assert.equal(f['loose-prefill-first'], 4.2625);
+      assert.equal(f['loose-chunked'], 4.688750000000001);
+      assert.equal(f['loose-disaggregated'], 7.459375 / 2);
+      assert.equal(f['tight-tpot-slo'], 0.01);
+      assert.equal(f['loose-tpot-slo'], 0.05);
+    },
+  },
 ];
 
 /** The element's shadow root, as a locator root. */
@@ -243,6 +318,7 @@ test('every guided investigation: predict, show, a sentence of the engine’s nu
     const sentence = await item.locator('.investigation-reading[data-reading="first"]').innerText();
     for (const [name, { text }] of Object.entries(figures)) assert.ok(sentence.includes(text), `${step.id}: the sentence shows ${name} (${text})`);
     step.check(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, v.value])));
+    if (step.words) assert.match(sentence.replace(/\s+/g, ' '), step.words);
 
     await waitForScenario(page, step.shows);
     if (step.pinned) assert.ok(page.url().includes(`pin=${''}`) && page.url().includes(step.pinned), `${step.id}: A is pinned in the URL`);

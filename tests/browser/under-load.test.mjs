@@ -83,9 +83,35 @@ test('under load: the simulation runs in a Worker and the reading states the eng
   );
   assert.equal(await part.getAttribute('data-ran-in'), 'worker');
   assert.equal(await page.evaluate(() => window.__servingCalls), 0, 'the page never simulates on its main thread');
-  for (const id of ['chart-serving-percentiles', 'chart-serving-attainment', 'chart-serving-timeline']) {
+  for (const id of ['chart-serving-percentiles', 'chart-serving-attainment', 'chart-serving-tokens', 'chart-serving-kv', 'chart-serving-timeline']) {
     assert.ok((await root.locator(`#${id} svg.chart-svg rect, #${id} svg.chart-svg path`).count()) > 0, `${id} is drawn`);
   }
+  // The token picture (issue 30 item 3): four requests per scheduler, each with its 256 output
+  // tokens as ticks and its 2,048 prompt tokens in passes (blocks) of at most the token budget:
+  // one whole pass under prefill first and on the disaggregated prefill device (budget 8,192),
+  // at least ⌈2,048 / 512⌉ = 4 chunks under chunked prefill (budget 512, decodes included).
+  const tokens = root.locator('#chart-serving-tokens svg.chart-svg');
+  for (const [i, budget] of [8192, 512, 8192].entries()) {
+    const panel = tokens.locator(`[data-part="panel-${i}"]`);
+    assert.deepEqual(await panel.locator('path.token-ticks').evaluateAll((p) => p.map((n) => n.dataset.tokens)), ['256', '256', '256', '256']);
+    const passes = await panel.locator('rect.token-pass').evaluateAll((r) => r.map((n) => [n.dataset.request, Number(n.dataset.tokens)]));
+    const byRequest = new Map();
+    for (const [request, n] of passes) byRequest.set(request, [...(byRequest.get(request) ?? []), [request, n]]);
+    assert.equal(byRequest.size, 4, `panel ${i}: four requests' passes`);
+    for (const [request, list] of byRequest) {
+      assert.equal(list.reduce((sum, [, n]) => sum + n, 0), 2048, `panel ${i}, request ${request}: its whole prompt`);
+      assert.ok(list.every(([, n]) => n <= budget) && list.length >= Math.ceil(2048 / budget), `panel ${i}, request ${request}: passes ${list.map(([, n]) => n)}`);
+    }
+  }
+  // K/V memory (issue 30 item 3): at 0.05 requests/s requests almost never overlap, so the blocks
+  // in use stay near one request's context, ⌈(2,048 + 256) / 16⌉ = 144 blocks (two while a
+  // disaggregated request's K/V is on both instances: 288), far below an instance's capacity (an
+  // H100's 80 GB less 16 GB of weights holds millions of tokens at 131,072 bytes a token, over
+  // 16-token blocks: thousands of blocks): no preemption, and the caption says so.
+  const peaks = await root.locator('#chart-serving-kv path.kv-line').evaluateAll((paths) => paths.map((p) => Number(p.dataset.peak)));
+  assert.equal(peaks.length, 3);
+  for (const peak of peaks) assert.ok(peak > 0 && peak <= 288, `K/V blocks in use at most ${peak}`);
+  assert.match(await root.locator('#chart-serving-kv').innerText(), /Prefill first at most [\d,]+ blocks in use .*no preemption/);
   // The reading's figures (<data> elements' exact values).
   const value = async (name) => Number(await part.locator(`data[data-name="${name}"]`).getAttribute('value'));
   const ttftDisaggregated = await value('ttft-p50-disaggregated');

@@ -162,6 +162,14 @@ TEST(Serving, ChunkingBoundsTheStallOfDecodes) {
   const auto chunked = simulate_serving(preset_scenario(128), config);
   ASSERT_TRUE(chunked.ok()) << chunked.error();
   EXPECT_LT(chunked->run.outcomes[0].tbt_max_seconds, long_prefill / 10);
+  // The longest pass: under prefill-first the long prompt's own iteration (it runs alone: the
+  // short prompt was admitted and decoding before it arrived, and prefill-first iterations hold
+  // prompts only), which is the trace's prefill of 32,768 tokens, as for a lone request above;
+  // under chunked a pass of at most the 512-token budget, at least as long as any gap between
+  // request 0's tokens (each of its gaps is exactly one iteration: it decodes in every one).
+  EXPECT_NEAR(first->run.longest_iteration_seconds, long_prefill, 1e-12 * long_prefill);
+  EXPECT_GE(chunked->run.longest_iteration_seconds, chunked->run.outcomes[0].tbt_max_seconds);
+  EXPECT_LT(chunked->run.longest_iteration_seconds, long_prefill / 10);
 }
 
 TEST(Serving, OverloadStopsAtTheQueueCap) {

@@ -16,6 +16,8 @@ export { sweepValues } from './ttft.js';
 export { inlineFigure } from './inline.js';
 export { curvePrompts, projectionNames } from './intensity.js';
 export { POLICIES, attainmentChart, percentileChart, timelineChart } from './serving.js';
+export { kvChart } from './serving-kv.js';
+export { tokensChart } from './serving-tokens.js';
 
 /**
  * Makes the charts, in the order they are shown (an update draws them in place later).

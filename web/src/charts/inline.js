@@ -6,7 +6,8 @@
 //
 // Two kinds of picture (catalog.js `picture`):
 //   pair   the A/B pair (or a value and its reference) on one axis: bars on a linear axis, dots
-//          on a log axis (a bar's length means nothing there), a rule for a reference value
+//          on a log axis (a bar's length means nothing there), a rule for a reference value;
+//          `top` holds a linear axis at a value another group shares (fixed axes when compared)
 //   curve  TTFT against the arrival rate on linear axes, the readings' points marked on it, the
 //          axes given by the caller (held between the two readings)
 // Each picture is an <svg role="img"> labelled by the words and numbers it draws (the same
@@ -64,8 +65,9 @@ function pairScale(group, values, w) {
     const hi = 10 ** Math.ceil(Math.log10(Math.max(...finite) * 1.01));
     return scaleLog().domain([lo, hi]).range(range);
   }
+  // A group compared with another keeps the axis they share (`top`, the larger group's value).
   return scaleLinear()
-    .domain([0, Math.max(...finite) * 1.08])
+    .domain([0, Math.max(...finite, group.top ?? 0) * 1.08])
     .nice()
     .range(range);
 }

@@ -40,6 +40,9 @@ export class InvestigationForm {
   #next;
   #nextReading;
   #sweepOf;
+  #serveOf;
+  /** A serving investigation is simulating: "Show me" and "Change one condition" wait for it. */
+  #busy = false;
   /** Under each reading: its key figure and "Open in the explorer" (#showEvidence). */
   #evidence;
   #nextEvidence;
@@ -59,11 +62,14 @@ export class InvestigationForm {
    * @param {(answer: number, correct: boolean) => void} options.onPredicted  after each reading of the prediction
    * @param {(state: object, variable: string, values: number[]) => object} [options.sweepOf]  the
    *        engine's sweep of a scenario ({ok, value: {points}}), for a picture that draws one
+   * @param {(state: object, serving: object) => object|null} [options.serveOf]  the engine's
+   *        serving report of a scenario with a `serving` object, or null (serving-catalog.js)
    */
-  constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }) }) {
+  constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }), serveOf = () => null }) {
     this.#spec = spec;
     this.#traceOf = traceOf;
     this.#sweepOf = sweepOf;
+    this.#serveOf = serveOf;
     this.#explorer = explorer;
     this.#compare = compare;
     this.#onPredicted = onPredicted;
@@ -137,6 +143,57 @@ export class InvestigationForm {
     return { a, b };
   }
 
+  /**
+   * A serving investigation's reading (serving-catalog.js): its simulations, one engine call per
+   * idle moment of the page so that the page answers between them, and the traces its sentence
+   * reads; the explorer then shows its scenario. Null when the engine refused one.
+   */
+  async #serve(changed) {
+    const setup = this.#spec.serving(this.#explorer.defaults, { changed, traceOf: this.#traceOf });
+    const runs = {};
+    for (const [name, serving] of Object.entries(setup.runs)) {
+      await idleMoment();
+      runs[name] = this.#serveOf(setup.state, serving);
+      if (!runs[name]) return null;
+    }
+    const traces = {};
+    for (const [name, state] of Object.entries(setup.traces ?? {})) {
+      traces[name] = this.#traceOf(state);
+      if (!traces[name]) return null;
+    }
+    this.#compare.pin(null);
+    this.#explorer.apply(this.#explorer.withPresetShape(setup.state));
+    return { states: { a: null, b: setup.state }, traces: { a: null, b: { runs, traces, state: setup.state } } };
+  }
+
+  /**
+   * The reading of the investigation's scenarios ("Show me") or of the changed ones ("Change one
+   * condition"): {states, traces: {a, b}}, or null when the engine could not compute one.
+   */
+  async #readingOf(changed) {
+    if (this.#spec.serving) return this.#serve(changed);
+    const scenarios = changed ? this.#scenarios : this.#spec.scenarios(this.#explorer.defaults, this.#traceOf);
+    if (!scenarios) return null;
+    const apply = (state) => this.#spec.next.apply(state, this.#traceOf);
+    const states = changed ? { a: scenarios.a ? apply(scenarios.a) : null, b: apply(scenarios.b) } : scenarios;
+    if (!changed) this.#scenarios = scenarios;
+    const traces = this.#run(states);
+    return traces ? { states, traces } : null;
+  }
+
+  /** Runs `work` unless a serving reading is under way (the buttons wait for it), busy meanwhile. */
+  async #exclusive(work) {
+    if (this.#busy) return;
+    this.#busy = true;
+    this.element.setAttribute('aria-busy', 'true');
+    try {
+      await work();
+    } finally {
+      this.#busy = false;
+      this.element.removeAttribute('aria-busy');
+    }
+  }
+
   /** "Show me": the prediction locked in, the scenarios shown, the verdict and the reading. */
   #showMe() {
     const spec = this.#spec;
@@ -146,49 +203,52 @@ export class InvestigationForm {
       return;
     }
     if (this.#predicted === null) this.#lock(Number(picked.value));
-    this.#scenarios = spec.scenarios(this.#explorer.defaults, this.#traceOf);
-    const traces = this.#run(this.#scenarios);
-    if (!traces) {
-      setText(this.#verdict, 'The engine could not compute this investigation’s scenario.');
-      return;
-    }
-    const predicted = this.#predicted;
-    const right = spec.verdict(traces.a, traces.b);
-    const correct = right === predicted;
-    this.#verdict.replaceChildren(
-      h('span', { class: `verdict verdict--${correct ? 'correct' : 'incorrect'}` }, correct ? 'Your prediction holds.' : 'Not this time.'),
-      ` You predicted “${spec.options[predicted]}”; the engine’s numbers bear out “${spec.options[right]}”.`,
-    );
-    const parts = spec.read(traces.a, traces.b);
-    this.#reading.replaceChildren(...sentenceNodes(parts));
-    this.#first = null;
-    this.#nextEvidence.hidden = true;
-    this.#showEvidence(this.#evidence, { states: this.#scenarios, traces, figures: figuresOf(parts) });
-    this.element.dataset.verdict = String(right);
-    this.#next.hidden = false;
-    this.#nextReading.hidden = true;
-    this.#show.textContent = 'Show me again';
-    this.#onPredicted(predicted, correct);
+    if (spec.serving) setText(this.#verdict, 'Simulating the requests…');
+    return this.#exclusive(async () => {
+      const reading = await this.#readingOf(false);
+      if (!reading) {
+        setText(this.#verdict, 'The engine could not compute this investigation’s scenario.');
+        return;
+      }
+      const { traces } = reading;
+      const predicted = this.#predicted;
+      const right = spec.verdict(traces.a, traces.b);
+      const correct = right === predicted;
+      this.#verdict.replaceChildren(
+        h('span', { class: `verdict verdict--${correct ? 'correct' : 'incorrect'}` }, correct ? 'Your prediction holds.' : 'Not this time.'),
+        ` You predicted “${spec.options[predicted]}”; the engine’s numbers bear out “${spec.options[right]}”.`,
+      );
+      const parts = spec.read(traces.a, traces.b);
+      this.#reading.replaceChildren(...sentenceNodes(parts));
+      this.#first = null;
+      this.#nextEvidence.hidden = true;
+      this.#showEvidence(this.#evidence, { states: reading.states, traces, figures: figuresOf(parts) });
+      this.element.dataset.verdict = String(right);
+      this.#next.hidden = false;
+      this.#nextReading.hidden = true;
+      this.#show.textContent = 'Show me again';
+      this.#onPredicted(predicted, correct);
+    });
   }
 
   /** "Change one condition": both scenarios changed alike, and read again. */
   #changeOneCondition() {
-    const scenarios = this.#scenarios;
-    if (!scenarios) return;
-    const apply = (state) => this.#spec.next.apply(state, this.#traceOf);
-    const states = { a: scenarios.a ? apply(scenarios.a) : null, b: apply(scenarios.b) };
-    const traces = this.#run(states);
-    this.#nextReading.hidden = false;
-    if (!traces) {
-      setText(this.#nextReading, 'The engine could not compute the changed scenario.');
-      this.#nextEvidence.hidden = true;
-      return;
-    }
-    const parts = this.#spec.read(traces.a, traces.b);
-    this.#nextReading.replaceChildren(h('span', { class: 'label' }, `With that change (${this.#spec.next.label}): `), ...sentenceNodes(parts));
-    // The first reading's figures beside these (named first-…): a picture may mark both.
-    const figures = { ...prefixed(this.#first?.figures ?? {}, 'first-'), ...figuresOf(parts) };
-    this.#showEvidence(this.#nextEvidence, { states, traces, figures, held: this.#first?.held ?? null });
+    if (!this.#scenarios && !this.#spec.serving) return;
+    return this.#exclusive(async () => {
+      const reading = await this.#readingOf(true);
+      this.#nextReading.hidden = false;
+      if (!reading) {
+        setText(this.#nextReading, 'The engine could not compute the changed scenario.');
+        this.#nextEvidence.hidden = true;
+        return;
+      }
+      const { states, traces } = reading;
+      const parts = this.#spec.read(traces.a, traces.b);
+      this.#nextReading.replaceChildren(h('span', { class: 'label' }, `With that change (${this.#spec.next.label}): `), ...sentenceNodes(parts));
+      // The first reading's figures beside these (named first-…): a picture may mark both.
+      const figures = { ...prefixed(this.#first?.figures ?? {}, 'first-'), ...figuresOf(parts) };
+      this.#showEvidence(this.#nextEvidence, { states, traces, figures, held: this.#first?.held ?? null });
+    });
   }
 
   /**
@@ -202,7 +262,8 @@ export class InvestigationForm {
     const open = h('button', { type: 'button', class: 'button button--small investigation-open' }, 'Open in the explorer');
     open.addEventListener('click', () => {
       this.#run(states);
-      this.#explorer.revealChart(spec.explorer.chart, { sweep: spec.explorer.sweep ?? null });
+      if (spec.explorer.part === 'under-load') revealUnderLoad(this.#explorer);
+      else this.#explorer.revealChart(spec.explorer.chart, { sweep: spec.explorer.sweep ?? null });
     });
     box.replaceChildren(open);
     box.hidden = false;
@@ -224,4 +285,25 @@ export class InvestigationForm {
       () => {}, // the explorer says the charts could not load; the sentence and the button stand
     );
   }
+}
+
+/** Resolves after the page has had a moment to itself (an idle callback, or soon when it never idles). */
+function idleMoment() {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 100 });
+    else setTimeout(resolve, 0);
+  });
+}
+
+/**
+ * "Open in the explorer" for a serving investigation: the explorer's "Under load" part, opened
+ * and brought into view, focus on its heading (where its own simulation of the scenario starts).
+ */
+function revealUnderLoad(explorer) {
+  const part = explorer.underLoad?.element;
+  if (!part) return;
+  part.open = true;
+  const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  part.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
+  part.querySelector('summary')?.focus({ preventScroll: true });
 }

@@ -14,9 +14,10 @@
 
 import { h, setText } from '../dom.js';
 import { questionKeyText, sha256Hex } from '../progress.js';
-import { scenarioJson } from '../scenario.js';
+import { scenarioJson, scenarioObject } from '../scenario.js';
 import { INVESTIGATIONS } from './catalog.js';
 import { InvestigationForm } from './form.js';
+import { SERVING_INVESTIGATIONS } from './serving-catalog.js';
 
 export class Investigations {
   #engine;
@@ -25,6 +26,8 @@ export class Investigations {
   #progress;
   #done = new Map();
   #items = [];
+  /** The claims shown: the trace's, and the serving simulation's when the engine has it. */
+  #specs;
 
   /**
    * @param {object} options
@@ -38,11 +41,12 @@ export class Investigations {
     this.#explorer = explorer;
     this.#compare = compare;
     this.#progress = progress;
+    this.#specs = engine.hasServing?.() ? [...INVESTIGATIONS, ...SERVING_INVESTIGATIONS] : INVESTIGATIONS;
     this.count = h('span', { class: 'investigations-count' });
     this.list = h('div', { class: 'investigations-list' });
     this.element = h(
       'details',
-      { class: 'investigations', part: 'investigations', open: true, 'data-count': INVESTIGATIONS.length },
+      { class: 'investigations', part: 'investigations', open: true, 'data-count': this.#specs.length },
       h('summary', {}, h('span', { class: 'investigations-title' }, 'Guided investigations'), ' ', this.count),
       h(
         'p',
@@ -52,7 +56,7 @@ export class Investigations {
       ),
       this.list,
     );
-    for (const spec of INVESTIGATIONS) this.#items.push(this.#item(spec));
+    for (const spec of this.#specs) this.#items.push(this.#item(spec));
     this.list.append(...this.#items.map((i) => i.element));
     this.#renderCount();
   }
@@ -74,12 +78,22 @@ export class Investigations {
 
   #renderCount() {
     const done = [...this.#done.values()].length;
-    setText(this.count, `(${done} of ${INVESTIGATIONS.length} predicted)`);
+    setText(this.count, `(${done} of ${this.#specs.length} predicted)`);
   }
 
   #traceOf(state) {
     const full = this.#explorer.withPresetShape(state);
     const result = this.#engine.computeTrace(scenarioJson(full));
+    return result.ok ? result.value : null;
+  }
+
+  /**
+   * The engine's serving report of `state` with `serving` (docs/serving.md), or null. The
+   * single-request workload fields do not apply to a serving run: one request, no arrival rate.
+   */
+  #serveOf(state, serving) {
+    const scenario = { ...scenarioObject(this.#explorer.withPresetShape(state)), batch: 1, arrival_rate: 0, serving };
+    const result = this.#engine.simulateServing(JSON.stringify(scenario));
     return result.ok ? result.value : null;
   }
 
@@ -153,6 +167,7 @@ export class Investigations {
       traceOf: (state) => this.#traceOf(state),
       sweepOf: (state, variable, values) =>
         this.#engine.sweep(scenarioJson(this.#explorer.withPresetShape(state)), variable, values),
+      serveOf: (state, serving) => this.#serveOf(state, serving),
       explorer: this.#explorer,
       compare: this.#compare,
       onPredicted: (answer, correct) => {

@@ -45,6 +45,23 @@ export const TERMS = Object.freeze({
     words: 'TPOT',
     meaning: 'Time per output token: the gap between successive generated tokens once decoding has started.',
   },
+  'token-gap': {
+    words: 'wait between two tokens',
+    meaning:
+      'The time from one generated token of a request to its next. Its longest value over an answer is the stall a ' +
+      'reader sees; the time per output token averages it away.',
+  },
+  slo: {
+    words: 'objective (SLO)',
+    meaning:
+      'A service-level objective: a limit a request’s time to first token or time per output token must stay within to count as served well.',
+  },
+  goodput: {
+    words: 'goodput',
+    meaning:
+      'The highest arrival rate at which a target share of requests (here 90%) meets every objective. Per device it is that rate ' +
+      'divided by the devices serving it, so deployments of different sizes compare on equal hardware (DistServe’s measure).',
+  },
   'kv-cache': {
     words: 'KV cache',
     meaning:

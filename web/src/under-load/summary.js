@@ -23,6 +23,7 @@ export function servingSummary(report) {
     simulated_seconds: report.simulated_seconds,
     ttft_seconds: quantiles(report.ttft_seconds),
     tpot_seconds: quantiles(report.tpot_seconds),
+    tbt_max_seconds: quantiles(report.tbt_max_seconds),
     queue_seconds: quantiles(report.queue_seconds),
     slo_attainment: report.slo_attainment,
     throughput_requests_per_second: report.throughput_requests_per_second,
@@ -30,6 +31,12 @@ export function servingSummary(report) {
     goodput_per_device: report.goodput_per_device ?? null,
     goodput_target: report.goodput?.target ?? null,
     timeline: report.timeline,
+    // The K/V picture's (charts/serving-kv.js): paged K/V only has blocks.
+    kv_capacity_blocks: report.kv_capacity_blocks ?? null,
+    block_size: report.serving?.block_size ?? null,
+    preemptions: report.preemptions,
+    // The token picture's (charts/serving-tokens.js): a few requests' every token time.
+    token_times: report.token_times ?? null,
     sweep: (report.sweep ?? []).map((p) => ({
       rate: p.rate_requests_per_second,
       slo_attainment: p.slo_attainment,

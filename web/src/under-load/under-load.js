@@ -3,8 +3,8 @@
 // simulated in a Worker (worker.js) so the page never waits on it. The reader sets the arrival
 // rate, the output length and the two service-level objectives; one run simulates, for each
 // scheduler, a minute of arrivals, an attainment sweep over rates and the goodput search, and the
-// pictures (charts/serving.js) show the percentiles, attainment against rate and the minute's
-// timeline. Nothing is simulated until the reader opens the part and presses Run; nothing is
+// pictures (charts/serving.js, serving-tokens.js, serving-kv.js) show the percentiles, attainment
+// against rate, a few requests' tokens, the K/V memory in use and the minute's timeline. Nothing is simulated until the reader opens the part and presses Run; nothing is
 // drawn that the engine did not report.
 //
 // The part exists only when the engine has the simulation (`simulateServing`): an engine
@@ -167,7 +167,8 @@ export class UnderLoad {
       }),
     });
     return POLICY_IDS.flatMap((policy) => [
-      job(policy, 'base', { rate, requests: minute(rate), timeline_points: 240 }),
+      // The base run also returns four requests' every token time (the token picture).
+      job(policy, 'base', { rate, requests: minute(rate), timeline_points: 240, token_times: 4 }),
       ...sweep.map((r, i) => job(policy, `sweep-${i}`, { rate: r, requests: minute(r) })),
       job(policy, 'goodput', { rate: Number((saturation * 0.5).toPrecision(3)), requests: minute(saturation, 200), goodput: true }),
     ]);
@@ -309,8 +310,14 @@ export class UnderLoad {
   #show(runs, { rate, ttft, tpot }, module) {
     this.element.dataset.simulated = String(runs.length);
     if (!this.#charts) {
-      this.#charts = { percentiles: module.percentileChart(), attainment: module.attainmentChart(), timeline: module.timelineChart() };
-      this.chartsBox.replaceChildren(this.#charts.percentiles.element, this.#charts.attainment.element, this.#charts.timeline.element);
+      this.#charts = {
+        percentiles: module.percentileChart(),
+        attainment: module.attainmentChart(),
+        tokens: module.tokensChart(),
+        kv: module.kvChart(),
+        timeline: module.timelineChart(),
+      };
+      this.chartsBox.replaceChildren(...Object.values(this.#charts).map((chart) => chart.element));
     }
     const model = { runs, rate, ttftSlo: ttft, tpotSlo: tpot, target: runs[0]?.report.goodput_target ?? 0.9 };
     for (const chart of Object.values(this.#charts)) {

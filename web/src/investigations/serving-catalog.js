@@ -1,0 +1,328 @@
+// The lesson's service-time claims as guided investigations (issue 30 item 1), read from the
+// engine's serving simulation (docs/serving.md) instead of the single-request trace. Each entry
+// has catalog.js's fields (id, claim, question, options, terms, verdict, read, next, picture),
+// with `serving` in place of `scenarios`:
+//
+//   serving(base, {changed, traceOf}) → {state, runs, traces}
+//     state   the explorer's scenario the investigation shows (its long prompt)
+//     runs    name → the `serving` object of one simulation of that scenario (simulateServing)
+//     traces  name → a scenario whose single-request trace the sentence also reads (optional)
+//   `changed` is true for "Change one condition" (`next.label` says what it changes).
+//
+// verdict, read and picture get (null, reading), reading = {runs: name → report, traces: name →
+// trace, state: the scenario shown}. As in catalog.js, every number in a sentence is a field of a report or trace the
+// engine returned, or a quotient of two such fields named as one.
+
+import * as fmt from '../format.js';
+import { figure } from './catalog.js';
+
+/**
+ * Eight chat requests (512-token prompts, 128-token answers) arriving 50 ms apart from 0 s (as
+ * written, not i × 0.05: tests/browser/fixtures/serving-investigations/ holds the same rows for
+ * the CLI).
+ */
+const CHAT = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35].map((t) => [t, 512, 128]);
+/** The long prompt arrives at 0.5 s, while every chat request decodes; it asks for one token. */
+const LONG_AT = 0.5;
+/** Explicit arrivals: the same requests under every scheduler, no sampling between them. */
+const rowsWith = (longPrompt) => [...CHAT, [LONG_AT, longPrompt, 1]];
+/** What the explorer shows for a serving investigation: its long prompt, one request, no queue. */
+const explorerState = (base, prompt) => ({ ...base, prompt, batch: 1, chunk: 0, rate: 0 });
+const tokensOf = (state) => `${fmt.count(state.prompt)} tokens`;
+const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
+const times = (value) => `${fmt.number(value, 3)}×`;
+const seconds = (summary, p) => summary?.[p] ?? null;
+const secondsText = (value) => (value === null ? 'no figure' : fmt.seconds(value));
+
+// --- A long prompt stalls everyone's next token ---------------------------------------------
+
+const stall = {
+  id: 'decode-stall',
+  claim: 'A long prompt stalls everyone’s next token',
+  question:
+    'Eight chat requests are generating their answers when one 16,384-token prompt arrives. Prefill first runs ' +
+    'that prompt whole before the next decode step; chunked prefill mixes it into the decode steps a piece at a ' +
+    'time (at most 512 tokens a step, decodes included). What happens to the longest wait of a chat request between two of its tokens?',
+  options: [
+    'About the same: the long prompt costs the same work either way',
+    'Prefill first: a wait of the whole prompt; chunked: one short step',
+    'Chunked is worse: the pieces of the prompt delay more decode steps',
+  ],
+  terms: ['tpot', 'token-gap'],
+  explorer: { part: 'under-load' },
+  serving: (base, { changed }) => {
+    const long = changed ? 32768 : 16384;
+    const rows = rowsWith(long);
+    return {
+      state: explorerState(base, long),
+      runs: {
+        first: { policy: 'prefill-first', rows, timeline_points: 0 },
+        chunked: { policy: 'chunked', rows, timeline_points: 0 },
+      },
+    };
+  },
+  verdict(_, { runs }) {
+    const [first, chunked] = [seconds(runs.first.tbt_max_seconds, 'p50'), seconds(runs.chunked.tbt_max_seconds, 'p50')];
+    if (first === null || chunked === null) return 0;
+    return first >= 3 * chunked ? 1 : chunked >= 3 * first ? 2 : 0;
+  },
+  read(_, { runs, state }) {
+    const { first, chunked } = runs;
+    const gap = (run, p, name) => figure(name, seconds(run.tbt_max_seconds, p), secondsText(seconds(run.tbt_max_seconds, p)));
+    const ratio = seconds(first.tbt_max_seconds, 'p50') / seconds(chunked.tbt_max_seconds, 'p50');
+    return [
+      `When the ${fmt.count(state.prompt)}-token prompt arrives, prefill first runs it whole: the median chat request’s longest wait between two tokens is `,
+      gap(first, 'p50', 'gap-p50-first'),
+      ' (99th percentile ',
+      gap(first, 'p99', 'gap-p99-first'),
+      '), against ',
+      gap(chunked, 'p50', 'gap-p50-chunked'),
+      ' (99th percentile ',
+      gap(chunked, 'p99', 'gap-p99-chunked'),
+      ') with chunked prefill, ',
+      figure('gap-ratio', ratio, times(ratio)),
+      ' as long. The time per output token hides the stall, spread over the answer’s 127 gaps: its median is ',
+      figure('tpot-p50-first', seconds(first.tpot_seconds, 'p50'), secondsText(seconds(first.tpot_seconds, 'p50'))),
+      ' against ',
+      figure('tpot-p50-chunked', seconds(chunked.tpot_seconds, 'p50'), secondsText(seconds(chunked.tpot_seconds, 'p50'))),
+      '.',
+    ];
+  },
+  // The changed reading draws the first one's bars above its own, on one axis (`held`: the
+  // first reading's prompt, and that its figures are there, named first-…).
+  picture: (_, { state }, { held = null } = {}) => {
+    const pair = (name, title) => ({
+      scale: 'linear',
+      unit: 'seconds',
+      title,
+      rows: [
+        ...(held ? [row(`first-${name}-first`, `${held.prompt}: prefill first`, true), row(`first-${name}-chunked`, `${held.prompt}: chunked`)] : []),
+        row(`${name}-first`, held ? `${tokensOf(state)}: prefill first` : 'Prefill first', true),
+        row(`${name}-chunked`, held ? `${tokensOf(state)}: chunked` : 'Chunked prefill'),
+      ],
+    });
+    return {
+      groups: [pair('gap-p50', 'Longest wait between two tokens (median chat request)'), pair('tpot-p50', 'Time per output token (median)')],
+      held: { prompt: tokensOf(state) },
+    };
+  },
+  next: { label: 'double the long prompt to 32,768 tokens: does the chunked wait grow with it?' },
+};
+
+// --- Chunking limits a prompt's footprint ---------------------------------------------------
+
+const footprint = {
+  id: 'chunk-footprint',
+  claim: 'Chunking limits one prompt’s footprint',
+  question:
+    'The same 16,384-token prompt arrives among eight decoding chat requests, now scheduled in steps of at most ' +
+    '2,048 tokens each (chat decodes included). What bounds a chat request’s longest wait for its next token, and ' +
+    'what does chunking cost?',
+  options: [
+    'Still the whole prompt: its chunks run one right after another',
+    'The longest single step; every chunk reads the weights again',
+    'The average step; chunks cost no extra memory traffic at all',
+  ],
+  terms: ['token-gap', 'hbm'],
+  explorer: { part: 'under-load' },
+  serving: (base, { changed }) => {
+    const budget = changed ? 512 : 2048;
+    const rows = rowsWith(16384);
+    return {
+      state: explorerState(base, 16384),
+      runs: {
+        first: { policy: 'prefill-first', rows, timeline_points: 0 },
+        chunked: { policy: 'chunked', rows, token_budget: budget, timeline_points: 0 },
+      },
+      // The prompt alone in chunks of the token budget: the weight and K/V traffic chunking adds.
+      traces: { chunked: { ...explorerState(base, 16384), chunk: budget } },
+    };
+  },
+  verdict(_, { runs, traces }) {
+    if (runs.chunked.longest_iteration_seconds >= 0.5 * runs.first.longest_iteration_seconds) return 0;
+    return traces.chunked.steps[3].facts.chunking.extra_weight_bytes > 0 ? 1 : 2;
+  },
+  read(_, { runs, traces }) {
+    const { first, chunked } = runs;
+    const chunking = traces.chunked.steps[3].facts.chunking;
+    const average = traces.chunked.totals.seconds / chunking.chunks;
+    const longest = (run, name) => figure(name, run.longest_iteration_seconds, fmt.seconds(run.longest_iteration_seconds));
+    const worst = (run, name) => figure(name, seconds(run.tbt_max_seconds, 'p99'), secondsText(seconds(run.tbt_max_seconds, 'p99')));
+    return [
+      'Unchunked, the longest step is the whole prompt’s prefill, ',
+      longest(first, 'longest-first'),
+      ', and a chat request waits up to ',
+      worst(first, 'worst-first'),
+      ' for a token (99th percentile). In steps of at most ',
+      figure('budget', chunked.serving.token_budget, `${fmt.count(chunked.serving.token_budget)} tokens`),
+      ', the longest step takes ',
+      longest(chunked, 'longest-chunked'),
+      ' — not the average chunk’s ',
+      figure('average-chunk', average, fmt.seconds(average)),
+      ': a late chunk’s attention reads more context, and a step carries the chat requests’ decodes too — and it bounds the wait: at most ',
+      worst(chunked, 'worst-chunked'),
+      '. The price: each of the prompt’s ',
+      figure('chunks', chunking.chunks, fmt.count(chunking.chunks)),
+      ' chunks reads the weights, ',
+      figure('extra-weight-bytes', chunking.extra_weight_bytes, fmt.bytes(chunking.extra_weight_bytes)),
+      ' more weight traffic than one pass, and they re-read ',
+      figure('kv-reread-bytes', chunking.kv_reread_bytes, fmt.bytes(chunking.kv_reread_bytes)),
+      ' of earlier chunks’ K/V.',
+    ];
+  },
+  // The changed reading adds the first one's chunked bars (named first-…) on the same axis.
+  picture: (_, { runs }, { held = null } = {}) => {
+    const budget = (n) => `${fmt.count(n)}-token steps`;
+    const here = budget(runs.chunked.serving.token_budget);
+    return {
+      groups: [
+        {
+          scale: 'linear',
+          unit: 'seconds',
+          title: 'Longest step, and the longest wait it allows',
+          rows: [
+            row('longest-first', 'Unchunked: longest step', true),
+            row('worst-first', 'Unchunked: longest wait (p99)', true),
+            ...(held ? [row('first-longest-chunked', `${held.budget}: longest step`), row('first-worst-chunked', `${held.budget}: longest wait (p99)`)] : []),
+            row('longest-chunked', `${held ? here : 'Chunked'}: longest step`),
+            row('worst-chunked', `${held ? here : 'Chunked'}: longest wait (p99)`),
+          ],
+        },
+      ],
+      held: { budget: here },
+    };
+  },
+  next: { label: 'steps of at most 512 tokens: a shorter longest step, more weight traffic' },
+};
+
+// --- DistServe: disaggregation and goodput ---------------------------------------------------
+
+const POLICIES = [
+  ['prefill-first', 'prefill first'],
+  ['chunked', 'chunked prefill'],
+  ['disaggregated', 'disaggregated prefill and decode'],
+];
+const SHORT = { 'prefill-first': 'Prefill first', chunked: 'Chunked', disaggregated: 'Disaggregated' };
+const SLOS = {
+  tight: { ttft_slo: 2, tpot_slo: 0.01 },
+  loose: { ttft_slo: 2, tpot_slo: 0.05 },
+};
+/** Requests per goodput search: enough that a burst cannot meet the objectives at any rate (docs/serving.md). */
+const GOODPUT_REQUESTS = 200;
+/** The search's final bracket, relative: 5% keeps it to a few runs per scheduler. */
+const GOODPUT_TOLERANCE = 0.05;
+
+/** The scheduler with the most goodput per device under `slo` ('tight' | 'loose'). */
+function winner(runs, slo) {
+  let best = null;
+  for (const [id] of POLICIES) {
+    const value = runs[`${slo}-${id}`].goodput_per_device ?? 0;
+    if (best === null || value > best.value) best = { id, value };
+  }
+  return best.id;
+}
+
+/** Why the winner wins, in the words of the paper whose case it is. */
+const WHY = {
+  disaggregated:
+    ': a prompt never delays a decode step there, which is worth more than the devices it adds — DistServe’s case',
+  chunked:
+    ': a chunk delays a decode step only a little, and each of disaggregation’s devices idles in the phase it does not serve — Sarathi-Serve’s case',
+  'prefill-first': ': the objective tolerates whole-prompt stalls, so no scheduler gains by avoiding them',
+};
+
+const distserve = {
+  id: 'distserve',
+  claim: 'DistServe: disaggregation and goodput, per device',
+  question:
+    'DistServe (Zhong et al., OSDI 2024) runs prefill and decode on separate devices, so a prompt never delays a ' +
+    'decode step; Sarathi-Serve (Agrawal et al., OSDI 2024) keeps both on one device and chunks the prompts. For ' +
+    '8,192-token prompts and 256-token answers, which serves the most requests per second per device within the ' +
+    'objectives — under a tight and under a loose time per output token?',
+  options: [
+    'Disaggregated under both: it never mixes the two phases',
+    'Disaggregated when tight, chunked prefill when it is loose',
+    'Chunked prefill under both: disaggregation needs two devices',
+  ],
+  terms: ['goodput', 'slo', 'tpot'],
+  explorer: { part: 'under-load' },
+  serving: (base, { changed, traceOf }) => {
+    const state = explorerState(base, 8192);
+    // The searches start at half the prefill's saturation rate (the trace's λ at ρ = 1), as "Under load" does.
+    const saturation = traceOf(state)?.steps[4].facts.saturation_arrival_rate;
+    const rate = saturation > 0 ? Number((saturation * 0.5).toPrecision(3)) : 1;
+    const runs = {};
+    for (const [slo, objectives] of Object.entries(SLOS)) {
+      for (const [policy] of POLICIES) {
+        runs[`${slo}-${policy}`] = {
+          policy,
+          rate,
+          requests: GOODPUT_REQUESTS,
+          prompt: 8192,
+          output: 256,
+          ...objectives,
+          goodput: true,
+          goodput_tolerance: GOODPUT_TOLERANCE,
+          timeline_points: 0,
+          // The changed condition: DistServe's other lever, devices matched to each phase's load.
+          ...(changed && policy === 'disaggregated' ? { prefill_devices: 2 } : {}),
+        };
+      }
+    }
+    return { state, runs };
+  },
+  verdict(_, { runs }) {
+    if (winner(runs, 'tight') !== 'disaggregated') return 2;
+    return winner(runs, 'loose') === 'disaggregated' ? 0 : 1;
+  },
+  read(_, { runs, state }) {
+    const clause = (slo, first) => {
+      const objectives = runs[`${slo}-chunked`].serving;
+      return [
+        `${first ? 'under' : 'Under'} a ${slo} objective (time per output token `,
+        figure(`${slo}-tpot-slo`, objectives.tpot_slo, fmt.seconds(objectives.tpot_slo)),
+        `, first token within ${fmt.seconds(objectives.ttft_slo)}), goodput per device is `,
+        POLICIES.map(([id, words], i) => {
+          const report = runs[`${slo}-${id}`];
+          const value = report.goodput_per_device;
+          const devices = report.devices;
+          return [
+            i === 0 ? '' : i === POLICIES.length - 1 ? ' and ' : ', ',
+            figure(`${slo}-${id}`, value ?? null, value > 0 ? fmt.rate(value) : 'none found'),
+            ` for ${words} (${fmt.count(devices)} ${devices === 1 ? 'device' : 'devices'})`,
+          ];
+        }),
+        WHY[winner(runs, slo)],
+        '. ',
+      ];
+    };
+    return [
+      `For ${fmt.count(state.prompt)}-token prompts and 256-token answers, `,
+      clause('tight', true),
+      clause('loose', false),
+      `Source: the engine’s goodput search (serve’s goodput_per_device: the highest arrival rate at which at least ${fmt.percent(
+        runs['tight-chunked'].goodput?.target ?? 0.9,
+      )} of ${fmt.count(GOODPUT_REQUESTS)} requests meet both objectives, divided by the devices).`,
+    ];
+  },
+  // Both objectives on one axis: the tight one's bars are read against the loose one's. The
+  // changed reading adds the first one's disaggregated bar (named first-…) above its own.
+  picture: (_, { runs }, { held = null } = {}) => {
+    const devices = (n) => `${fmt.count(n)} ${n === 1 ? 'device' : 'devices'}`;
+    const top = Math.max(...Object.values(runs).map((r) => r.goodput_per_device ?? 0), held?.top ?? 0);
+    const group = (slo) => ({
+      scale: 'linear',
+      title: `Goodput per device, ${slo} objective (requests/s)`,
+      top,
+      // Short labels with the device count (the sentence has the long names): a phone's width.
+      rows: POLICIES.flatMap(([id]) => [
+        ...(held && id === 'disaggregated' ? [row(`first-${slo}-${id}`, `${SHORT[id]} (${held.devices})`)] : []),
+        row(`${slo}-${id}`, `${SHORT[id]} (${devices(runs[`${slo}-${id}`].devices)})`, id !== 'disaggregated'),
+      ]),
+    });
+    return { groups: [group('tight'), group('loose')], held: { top, devices: devices(runs['tight-disaggregated'].devices) } };
+  },
+  next: { label: 'two prefill devices for each decode device (disaggregated: 3 devices), as DistServe sizes each phase' },
+};
+
+export const SERVING_INVESTIGATIONS = Object.freeze([stall, footprint, distserve]);
