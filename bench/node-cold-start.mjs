@@ -8,7 +8,7 @@
 // instantiation is compilation. Prints medians (and the range); figures only, no pass/fail.
 // Needs script/package (build/npm).
 //   node bench/node-cold-start.mjs [--runs 15] [--package build/npm] [--node-flag F]
-// --node-flag passes a flag to each child, e.g. --no-wasm-lazy-compilation (V8 then compiles the
+// --node-flag passes a flag to each child, e.g. --node-flag=--no-wasm-lazy-compilation (V8 then compiles the
 // whole module at instantiation instead of each function on its first call).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,27 +24,31 @@ if (!existsSync(path.join(pkg, 'package.json'))) throw new Error(`${pkg}: no pac
 
 const SCENARIO = JSON.stringify({ model: 'llama-3.1-8b', hardware: 'h100-sxm' });
 const CHILD = {
-  require: `const t0 = performance.now();
+  require: `const c0 = process.cpuUsage();
+const t0 = performance.now();
 const PrefillTrace = require(${JSON.stringify(pkg)});
 const t1 = performance.now();
 PrefillTrace().then((engine) => {
   const t2 = performance.now();
   if (!engine.computeTrace(${JSON.stringify(SCENARIO)}).ok) throw new Error('trace refused');
   const t3 = performance.now();
+  const c3 = process.cpuUsage(c0);
   engine.computeTrace(${JSON.stringify(SCENARIO)});
   const t4 = performance.now();
-  console.log(JSON.stringify({ load: t1 - t0, instantiate: t2 - t1, first: t3 - t2, total: t3 - t0, second: t4 - t3 }));
+  console.log(JSON.stringify({ load: t1 - t0, instantiate: t2 - t1, first: t3 - t2, total: t3 - t0, second: t4 - t3, cpu: (c3.user + c3.system) / 1000 }));
 });`,
-  import: `const t0 = performance.now();
+  import: `const c0 = process.cpuUsage();
+const t0 = performance.now();
 const { default: PrefillTrace } = await import(${JSON.stringify(path.join(pkg, 'node.mjs'))});
 const t1 = performance.now();
 const engine = await PrefillTrace();
 const t2 = performance.now();
 if (!engine.computeTrace(${JSON.stringify(SCENARIO)}).ok) throw new Error('trace refused');
 const t3 = performance.now();
+const c3 = process.cpuUsage(c0);
 engine.computeTrace(${JSON.stringify(SCENARIO)});
 const t4 = performance.now();
-console.log(JSON.stringify({ load: t1 - t0, instantiate: t2 - t1, first: t3 - t2, total: t3 - t0, second: t4 - t3 }));`,
+console.log(JSON.stringify({ load: t1 - t0, instantiate: t2 - t1, first: t3 - t2, total: t3 - t0, second: t4 - t3, cpu: (c3.user + c3.system) / 1000 }));`,
   compile: `const bytes = require('node:fs').readFileSync(${JSON.stringify(path.join(pkg, 'element/wasm/prefill_trace.wasm'))});
 const t0 = performance.now();
 WebAssembly.compile(bytes).then(() => console.log(JSON.stringify({ compile: performance.now() - t0, bytes: bytes.length })));`,
@@ -71,9 +75,9 @@ console.log(`Node ${process.version} ${options['node-flag'].join(' ')}, ${RUNS} 
 for (const kind of ['require', 'import']) {
   const runs = Array.from({ length: RUNS }, () => runChild(kind));
   console.log(`${kind}():`);
-  for (const key of ['load', 'instantiate', 'first', 'second', 'total', 'process']) {
+  for (const key of ['load', 'instantiate', 'first', 'second', 'total', 'cpu', 'process']) {
     const label = { load: `${kind} the entry`, instantiate: 'instantiate (read + compile + start)', first: 'first computeTrace', second: 'the same call again (warm: no lazy compilation)',
-      total: `${kind} + instantiate + first call`, process: 'whole process (Node start-up included)' }[key];
+      total: `${kind} + instantiate + first call`, cpu: 'its CPU time, every thread (less moved by load)', process: 'whole process (Node start-up included)' }[key];
     console.log(`  ${label.padEnd(50)} ${figure(runs.map((r) => r[key]))}`);
   }
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "checks.hpp"
 #include "json_path.hpp"
@@ -207,11 +208,13 @@ JsonReply generate_checks(std::string_view scenario_json) {
 }
 
 namespace {
-template <typename Reply, typename Write>
-Reply serve_with(std::string_view scenario_json, Write write) {
+// `check` may refuse the parsed request before anything is simulated.
+template <typename Reply, typename Write, typename Check>
+Reply serve_with(std::string_view scenario_json, Write write, Check check) {
   Reply reply;
   auto request = parse_serving_request(scenario_json);
   if (!request) return refuse(reply, request.failure());
+  if (auto error = check(request->config)) return refuse(reply, *error);
   auto report = prefill_trace::simulate_serving(request->scenario, request->config);
   if (!report) return refuse(reply, report.failure());
   write(report.value(), reply);
@@ -221,15 +224,30 @@ Reply serve_with(std::string_view scenario_json, Write write) {
 }  // namespace
 
 JsonReply simulate_serving(std::string_view scenario_json) {
-  return serve_with<JsonReply>(scenario_json, [](const ServingReport& report, JsonReply& reply) {
-    reply.json = dump_json(serving_report_to_json(report));
-  });
+  return serve_with<JsonReply>(
+      scenario_json,
+      [](const ServingReport& report, JsonReply& reply) {
+        reply.json = dump_json(serving_report_to_json(report));
+      },
+      [](const ServingConfig&) { return std::optional<Error>(); });
 }
 
 CsvReply simulate_serving_csv(std::string_view scenario_json) {
-  return serve_with<CsvReply>(scenario_json, [](const ServingReport& report, CsvReply& reply) {
-    reply.csv = serving_report_to_csv(report);
-  });
+  return serve_with<CsvReply>(
+      scenario_json,
+      [](const ServingReport& report, CsvReply& reply) {
+        reply.csv = serving_report_to_csv(report);
+      },
+      // A CSV is one row per request of one run: the sweep's runs keep no requests (ServingReport),
+      // so their rows would be missing without a word. Refused before anything runs.
+      [](const ServingConfig& config) {
+        return config.sweep_rates.empty()
+                   ? std::optional<Error>()
+                   : std::optional<Error>(error_at(
+                         ErrorCode::incompatible, "/serving/sweep_rates",
+                         "a CSV holds the requests of one rate; ask for the JSON report for a "
+                         "sweep, or one CSV per rate"));
+      });
 }
 
 JsonReply plan_serving(std::string_view scenario_json, double devices) {

@@ -111,7 +111,9 @@ JsonReply sweep(std::string_view scenario_json, std::string_view variable,
 /// JSON out (docs/serving.md, "Output"). Deterministic for a seed; the same bytes native and in
 /// wasm.
 JsonReply simulate_serving(std::string_view scenario_json);
-/// The same run's requests as CSV, one row each (docs/serving.md, "CSV").
+/// The same run's requests as CSV, one row each (docs/serving.md, "CSV"); a request with
+/// `sweep_rates` is refused (ErrorCode::incompatible at /serving/sweep_rates): the sweep's runs
+/// keep no rows, and a CSV of the base rate alone would drop them unseen.
 CsvReply simulate_serving_csv(std::string_view scenario_json);
 /// The placement search (docs/serving.md, "Placement search"): a scenario with its `serving`
 /// object (SLOs, workload, the rate each goodput search starts at; no policy, instance counts or

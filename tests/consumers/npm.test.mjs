@@ -308,6 +308,8 @@ const CLI_CASES = [
   [["help", "serve"], 0],
   [["-V"], 0],
   [["serve", "--rate", "5", "--requests", "10", "--prompt", "512", "--output", "16", "--sweep-rates", "1,2", "--csv"], 2],
+  // The sweep given in a file, not a flag: refused too, naming the file's /serving/sweep_rates.
+  [["serve", "--scenario", "cli-serve-sweep.json", "--csv"], 2],
 ];
 
 test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for byte", () => {
@@ -315,6 +317,8 @@ test("npx prefill-trace: the native CLI's stdout, stderr and exit code, byte for
   write("cli-scenario.json", JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: 4096,
     chunk_tokens: 512 }));
   write("cli-bad-scenario.json", JSON.stringify({ model: "llama-3.1-8b", batch: -1 }));
+  write("cli-serve-sweep.json", JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm",
+    serving: { rate: 5, requests: 10, prompt: 512, output: 16, sweep_rates: [1, 2] } }));
   // Through npm itself once, offline (npx = npm exec): the package's "bin" is wired up.
   assert.equal(run("npm", ["exec", "--offline", "--", "prefill-trace", "--version"]), `prefill-trace ${version}\n`);
   // The rest through the installed bin, the file npx runs, to keep npm's own start-up out.

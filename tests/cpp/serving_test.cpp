@@ -243,6 +243,31 @@ TEST(Serving, BadInputNamesThePath) {
   EXPECT_EQ(none.path, "/serving");
 }
 
+// A CSV is one rate's requests (issue 32): with sweep rates the CSV call is refused at the sweep's
+// path, where its rows would otherwise be the base rate's alone; without them it gives a header
+// and one row per request (10 requests: 11 CRLF-ended lines).
+TEST(Serving, CsvRefusesASweep) {
+  json doc = {{"model", "llama-3.1-8b"},
+              {"hardware", "h100-sxm"},
+              {"serving", {{"rate", 1}, {"requests", 10}, {"prompt", 128}, {"output", 8}}}};
+  const auto one_rate = api::simulate_serving_csv(doc.dump());
+  ASSERT_TRUE(one_rate.ok) << one_rate.error;
+  std::size_t lines = 0;
+  for (std::size_t at = one_rate.csv.find("\r\n"); at != std::string::npos;
+       at = one_rate.csv.find("\r\n", at + 2))
+    ++lines;
+  EXPECT_EQ(lines, 11u);
+  doc["serving"]["sweep_rates"] = {1, 2};
+  const auto sweep = api::simulate_serving_csv(doc.dump());
+  EXPECT_FALSE(sweep.ok);
+  EXPECT_TRUE(sweep.csv.empty());
+  EXPECT_EQ(sweep.code, ErrorCode::incompatible);
+  EXPECT_EQ(sweep.path, "/serving/sweep_rates");
+  EXPECT_EQ(sweep.error.rfind("/serving/sweep_rates: ", 0), 0u) << sweep.error;
+  // The JSON report still takes the sweep.
+  EXPECT_TRUE(api::simulate_serving(doc.dump()).ok);
+}
+
 // The goodput search's report for 5 requests of 128 prompt and 4 output tokens (Llama-3.1-8B on
 // an H100), starting at 1 req/s, against a TTFT objective of `ttft_slo` seconds.
 json goodput_search_of_five_short_requests(double ttft_slo) {

@@ -2,19 +2,80 @@
 // added only when an equation is typeset (its fonts go to the document once, because Chromium
 // ignores @font-face inside a shadow root; see katex-fonts.js).
 
-import { KATEX_STYLESHEET, absoluteUrl, assetUrl, isBundledBase } from '../config.js';
+import { KATEX_STYLESHEET, SHADOW_STYLESHEET, absoluteUrl, assetUrl, isBundledBase } from '../config.js';
 import { dataUrlBytes } from './loading.js';
 import { h } from '../dom.js';
 import { KATEX_FONTS } from '../katex-fonts.js';
 
-/** A <link rel=stylesheet> and a promise that settles when it has loaded (or failed to). */
+/**
+ * A rule each of the element's sheets has (its selector), to tell the sheet from what a bundler
+ * served in its place: Next.js's webpack (app router) runs every `.css` file, also one named by
+ * `new URL(…, import.meta.url)`, through its CSS loaders and serves their JS output at the
+ * address, which loads as a sheet with none of these rules.
+ */
+const SHEET_MARKERS = { [SHADOW_STYLESHEET]: ':host', [KATEX_STYLESHEET]: '.katex' };
+
+/**
+ * A <link rel=stylesheet> and a promise that settles when it has loaded (or failed to). Where a
+ * bundler left one of the element's own sheets at an address the page cannot load (a `file:`
+ * address under an http(s) page: Next 15.5's `next build --turbopack` emits no file for a `.css`
+ * named by `new URL(…, import.meta.url)`), or served something else there (Next's webpack), or
+ * nothing, the sheet comes from a script chunk instead (carriedSheet).
+ */
 export function stylesheet(path, base, attrs = {}) {
-  const link = h('link', { rel: 'stylesheet', href: assetUrl(path, base).href, ...attrs });
+  const url = assetUrl(path, base);
+  const own = isBundledBase(base) && Object.hasOwn(SHEET_MARKERS, path);
+  if (own && url.protocol === 'file:' && globalThis.location?.protocol !== 'file:') {
+    const link = h('link', { 'data-carried-sheet': path });
+    return { link, loaded: carriedSheet(link, path) };
+  }
+  const link = h('link', { rel: 'stylesheet', href: url.href, ...attrs });
   const loaded = new Promise((resolve) => {
-    link.addEventListener('load', resolve, { once: true });
-    link.addEventListener('error', resolve, { once: true });
+    link.addEventListener('load', () => resolve(own && !hasRule(link.sheet, SHEET_MARKERS[path]) ? carriedSheet(link, path) : undefined), { once: true });
+    link.addEventListener('error', () => resolve(own ? carriedSheet(link, path) : undefined), { once: true });
   });
   return { link, loaded };
+}
+
+/** Whether `sheet` has a style rule for `selector` (true when the sheet cannot be read: another origin's). */
+function hasRule(sheet, selector) {
+  try {
+    return [...(sheet?.cssRules ?? [])].some((rule) => rule.selectorText === selector);
+  } catch {
+    return true;
+  }
+}
+
+/** Per placeholder: its constructed sheet. */
+const carriedSheets = new WeakMap();
+/** Every constructed sheet of ours, to tell them from a shadow root's other adopted sheets. */
+const ownSheets = new WeakSet();
+
+/**
+ * The sheet at `path` from the CSS text a script chunk carries (element/carried-styles.js, filled
+ * by script/site/bundle-app.mjs), applied as a constructed sheet: a strict CSP's `style-src
+ * 'self'` admits it (it refuses a <style> element's text), the script chunk comes under
+ * `script-src 'self'` like the element's other chunks. `link` (a placeholder, or the link whose
+ * sheet was not the element's, then disabled) keeps its place among the shadow root's children:
+ * that order orders the adopted sheets (KaTeX's before the lesson's), as the links' order does.
+ * Settles once the sheet applies (or the chunk failed: the lesson then shows unstyled, as with a
+ * failed link, rather than hidden).
+ */
+function carriedSheet(link, path) {
+  link.disabled = true;
+  link.setAttribute('data-carried-sheet', path);
+  const loaded = import('./carried-styles.js').then(({ CARRIED_STYLES }) => {
+    const root = link.getRootNode();
+    const text = CARRIED_STYLES?.[path];
+    if (text == null || !(root instanceof ShadowRoot)) return;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    carriedSheets.set(link, sheet);
+    ownSheets.add(sheet);
+    const ordered = [...root.querySelectorAll('link[data-carried-sheet]')].map((p) => carriedSheets.get(p)).filter(Boolean);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets.filter((s) => !ownSheets.has(s)), ...ordered];
+  });
+  return loaded.catch(() => {});
 }
 
 let documentFonts = null;
