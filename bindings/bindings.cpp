@@ -77,6 +77,9 @@ EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_identifier_bytes() {
 EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_sweep_points() {
   return limits::max_sweep_points;
 }
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_request_trace_bytes() {
+  return limits::max_request_trace_bytes;
+}
 
 /// Computes the figures of the scenario in `text[0, length)`; returns how many there are, or -1
 /// when the scenario is refused (the error is then in the error buffer).
@@ -157,4 +160,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function("checkGenerated", &check_generated);
   function(
       "simulateServing", +[](const std::string& text) { return api::simulate_serving(text); });
+  function(
+      "simulateServingTrace", +[](const std::string& text, const std::string& trace) {
+        return api::simulate_serving(text, trace);
+      });
 }

@@ -201,10 +201,12 @@ JsonReply generate_checks(std::string_view scenario_json) {
 }
 
 namespace {
+// `trace_text`: a request trace beside the scenario, or none.
 template <typename Reply, typename Write>
-Reply serve_with(std::string_view scenario_json, Write write) {
+Reply serve_with(std::string_view scenario_json, const std::string_view* trace_text, Write write) {
   Reply reply;
-  auto request = parse_serving_request(scenario_json);
+  auto request = trace_text != nullptr ? parse_serving_request(scenario_json, *trace_text)
+                                       : parse_serving_request(scenario_json);
   if (!request) return refuse(reply, request.failure());
   auto report = prefill_trace::simulate_serving(request->scenario, request->config);
   if (!report) return refuse(reply, report.failure());
@@ -214,16 +216,26 @@ Reply serve_with(std::string_view scenario_json, Write write) {
 }
 }  // namespace
 
-JsonReply simulate_serving(std::string_view scenario_json) {
-  return serve_with<JsonReply>(scenario_json, [](const ServingReport& report, JsonReply& reply) {
-    reply.json = dump_json(serving_report_to_json(report));
-  });
+namespace {
+void write_json(const ServingReport& report, JsonReply& reply) {
+  reply.json = dump_json(serving_report_to_json(report));
 }
+void write_csv(const ServingReport& report, CsvReply& reply) {
+  reply.csv = serving_report_to_csv(report);
+}
+}  // namespace
 
+JsonReply simulate_serving(std::string_view scenario_json) {
+  return serve_with<JsonReply>(scenario_json, nullptr, write_json);
+}
+JsonReply simulate_serving(std::string_view scenario_json, std::string_view trace_text) {
+  return serve_with<JsonReply>(scenario_json, &trace_text, write_json);
+}
 CsvReply simulate_serving_csv(std::string_view scenario_json) {
-  return serve_with<CsvReply>(scenario_json, [](const ServingReport& report, CsvReply& reply) {
-    reply.csv = serving_report_to_csv(report);
-  });
+  return serve_with<CsvReply>(scenario_json, nullptr, write_csv);
+}
+CsvReply simulate_serving_csv(std::string_view scenario_json, std::string_view trace_text) {
+  return serve_with<CsvReply>(scenario_json, &trace_text, write_csv);
 }
 
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {
@@ -276,6 +288,9 @@ std::string child_path(std::string_view parent, std::string_view key) {
 
 std::size_t max_document_bytes() {
   return limits::max_document_bytes;
+}
+std::size_t max_request_trace_bytes() {
+  return limits::max_request_trace_bytes;
 }
 std::size_t max_sweep_points() {
   return limits::max_sweep_points;

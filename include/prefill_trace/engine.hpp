@@ -113,6 +113,14 @@ JsonReply sweep(std::string_view scenario_json, std::string_view variable,
 JsonReply simulate_serving(std::string_view scenario_json);
 /// The same run's requests as CSV, one row each (docs/serving.md, "CSV").
 CsvReply simulate_serving_csv(std::string_view scenario_json);
+/// Both with a request trace beside the scenario (docs/serving.md, "Real traces"): Azure's CSV
+/// or Mooncake-style JSON Lines, at most max_request_trace_bytes — bigger than a scenario may
+/// be, hence its own argument. Its requests replace rate, requests, prompt, output, arrival and
+/// rows (each refused beside it: "is set by the trace"); `trace_rate_scale` and `trace_limit`
+/// in the serving object say how it is read. An error in the trace has the path "/trace" and
+/// names its line ("/trace: line 3: ...").
+JsonReply simulate_serving(std::string_view scenario_json, std::string_view trace_text);
+CsvReply simulate_serving_csv(std::string_view scenario_json, std::string_view trace_text);
 
 struct GeneratedReply {
   bool ok = false;
@@ -169,5 +177,7 @@ std::string child_path(std::string_view parent, std::string_view key);
 /// document an entry point reads, in bytes, and the most values one sweep takes.
 std::size_t max_document_bytes();
 std::size_t max_sweep_points();
+/// The largest request trace simulate_serving reads, in bytes.
+std::size_t max_request_trace_bytes();
 
 }  // namespace prefill_trace::api

@@ -154,7 +154,8 @@ const std::vector<ServingFlag>& serving_flags() {
 
 // Options that take a value; every other --option is a switch.
 bool takes_value(const std::string& name) {
-  for (const char* option : {"--answer", "--check", "--scenario", "--variable", "--values"}) {
+  for (const char* option :
+       {"--answer", "--check", "--scenario", "--variable", "--values", "--trace"}) {
     if (name == option) return true;
   }
   for (const ServingFlag& spec : serving_flags()) {
@@ -214,26 +215,29 @@ const char* file_kind(mode_t mode) {
   return "not a regular file";
 }
 
-void refuse_unless_regular(const std::string& path, const struct stat& info) {
+// `limit`: the most bytes the file may hold (a document's, or a request trace's).
+void refuse_unless_regular(const std::string& path, const struct stat& info, std::size_t limit) {
   if (!S_ISREG(info.st_mode))
     fail(file_name(path) + ": is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
-  const auto limit = static_cast<off_t>(api::max_document_bytes());
-  if (info.st_size > limit) {
-    fail(file_name(path) + ": byte 0: document of " + std::to_string(info.st_size) +
-         " bytes exceeds the limit of " + std::to_string(limit));
+  if (info.st_size <= static_cast<off_t>(limit)) return;
+  if (limit != api::max_document_bytes()) {
+    fail(file_name(path) + ": a request trace of " + std::to_string(info.st_size) +
+         " bytes exceeds the limit of " + std::to_string(limit) + " bytes (refused unread)");
   }
+  fail(file_name(path) + ": byte 0: document of " + std::to_string(info.st_size) +
+       " bytes exceeds the limit of " + std::to_string(limit));
 }
 
-// Reads a lesson or scenario file. Only a regular file is read, and one over the loader's size
-// limit is refused by its size before any of it is read: a directory, a device or a FIFO is
-// refused by its kind from stat(), so a FIFO without a writer is never opened (opening it would
-// block). The file is then opened non-blocking and checked again through its descriptor, in case
-// the path was swapped between the two looks.
-std::string read_file(const std::string& path) {
+// Reads a lesson or scenario file (or, with a larger `limit`, a request trace). Only a regular
+// file is read, and one over the size limit is refused by its size before any of it is read: a
+// directory, a device or a FIFO is refused by its kind from stat(), so a FIFO without a writer is
+// never opened (opening it would block). The file is then opened non-blocking and checked again
+// through its descriptor, in case the path was swapped between the two looks.
+std::string read_file(const std::string& path, std::size_t limit = api::max_document_bytes()) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
     fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
-  refuse_unless_regular(path, info);
+  refuse_unless_regular(path, info, limit);
   // Closed on every path out, the failures (which throw) included.
   struct Descriptor {
     int fd;
@@ -244,9 +248,10 @@ std::string read_file(const std::string& path) {
   if (file.fd < 0) fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
   if (::fstat(file.fd, &info) != 0)
     fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
-  refuse_unless_regular(path, info);
-  // One byte over the limit is read, so a file that grew since fstat is still refused.
-  std::string text(api::max_document_bytes() + 1, '\0');
+  refuse_unless_regular(path, info, limit);
+  // One byte over the limit is read, so a file that grew since fstat is still refused; the
+  // buffer starts at the file's size (a trace's limit is 64 MiB) and grows if the file did.
+  std::string text(std::min(limit, static_cast<std::size_t>(info.st_size)) + 1, '\0');
   std::size_t filled = 0;
   while (filled < text.size()) {
     const ssize_t got = ::read(file.fd, text.data() + filled, text.size() - filled);
@@ -256,6 +261,8 @@ std::string read_file(const std::string& path) {
       fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
     }
     filled += static_cast<std::size_t>(got);
+    if (filled == text.size() && text.size() <= limit)
+      text.resize(std::min(limit + 1, text.size() * 2));
   }
   text.resize(filled);
   return text;
@@ -456,10 +463,9 @@ Format output_format(const Args& args, const std::string& command) {
 // Calls the facade's CSV or JSON entry point on `scenario` as `format` asks and prints the
 // reply: CSV and JSON as they are, the table by `print_table` from the parsed JSON. A refusal
 // fails with the words `explain` gives its error (naming the flag or file it came from).
-template <typename Explain>
-int print_reply(Format format, const std::string& scenario, api::CsvReply (*csv)(std::string_view),
-                api::JsonReply (*document)(std::string_view), void (*print_table)(const json&),
-                Explain explain) {
+template <typename Csv, typename Document, typename Explain>
+int print_reply(Format format, const std::string& scenario, Csv csv, Document document,
+                void (*print_table)(const json&), Explain explain) {
   if (format == Format::csv_text) {
     const auto reply = csv(scenario);
     if (!reply.ok) fail(explain(reply_error(reply)));
@@ -514,6 +520,8 @@ int run_sweep(const Args& args) {
 
 // Names the flag (or the file) an engine error's JSON path came from.
 std::string serve_error(const Args& args, const ScenarioInput& input, const Error& error) {
+  // A line of the request trace: the file and the line.
+  if (error.path == "/trace") return file_name(*option(args, "--trace")) + ": " + error.what;
   const std::string prefix = "/serving/";
   if (error.path.rfind(prefix, 0) == 0) {
     const std::string key =
@@ -589,9 +597,22 @@ int run_serve(const Args& args) {
     fail(source + ": --csv prints the requests of one rate; give --json or --table for a sweep," +
          " or run serve --csv --rate R once per rate");
   }
-  return print_reply(format, dump_json(input.value), api::simulate_serving_csv,
-                     api::simulate_serving, cli::print_serving_table,
-                     [&](const Error& error) { return serve_error(args, input, error); });
+  // A request trace (--trace FILE) is read whole and handed beside the scenario: it may be far
+  // larger than a scenario document (limits::max_request_trace_bytes).
+  const auto trace_file = option(args, "--trace");
+  const std::string trace =
+      trace_file ? read_file(*trace_file, api::max_request_trace_bytes()) : std::string();
+  return print_reply(
+      format, dump_json(input.value),
+      [&](std::string_view text) {
+        return trace_file ? api::simulate_serving_csv(text, trace)
+                          : api::simulate_serving_csv(text);
+      },
+      [&](std::string_view text) {
+        return trace_file ? api::simulate_serving(text, trace) : api::simulate_serving(text);
+      },
+      cli::print_serving_table,
+      [&](const Error& error) { return serve_error(args, input, error); });
 }
 
 int run_presets(const Args& args) {
@@ -650,7 +671,7 @@ int run(int argc, char** argv) {
       return run_sweep(parse_args(argc, argv, 2, options));
     }
     if (command == "serve") {
-      std::vector<std::string> options = {"--scenario", "--json", "--csv", "--table"};
+      std::vector<std::string> options = {"--scenario", "--json", "--csv", "--table", "--trace"};
       for (const ScenarioFlag& spec : scenario_flags()) {
         if (serve_takes_scenario_flag(spec)) options.emplace_back(spec.flag);
       }
