@@ -76,6 +76,9 @@ EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_identifier_bytes() {
 EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_sweep_points() {
   return api::max_sweep_points();
 }
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_request_trace_bytes() {
+  return limits::max_request_trace_bytes;
+}
 
 /// Computes the figures of the scenario in `text[0, length)`; returns how many there are, or -1
 /// when the scenario is refused (the error is then in the error buffer).
@@ -159,4 +162,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function(
       "planServing",
       +[](const std::string& text, double devices) { return api::plan_serving(text, devices); });
+  emscripten::function(
+      "simulateServingTrace", +[](const std::string& text, const std::string& trace) {
+        return api::simulate_serving(text, trace);
+      });
 }

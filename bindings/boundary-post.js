@@ -12,10 +12,12 @@
   var NAME = 2;      // a sweep variable or check id: at most limits::max_identifier_bytes
   var NUMBER = 3;
   var NUMBERS = 4;   // sweep values: an array or typed array of 1..limits::max_sweep_points
+  var TRACE = 5;     // a request trace's text: at most limits::max_request_trace_bytes of UTF-8
   // The limits, read once from src/limits.hpp through the module when the exports are wrapped.
   var maxDocumentBytes = 0;
   var maxIdentifierBytes = 0;
   var maxSweepPoints = 0;
+  var maxTraceBytes = 0;
   var lessonText = ["lessonText", DOCUMENT];
   var scenarioJson = ["scenarioJson", DOCUMENT];
 
@@ -37,6 +39,7 @@
                      function () { return { correct: false, expected: 0, explanation: "" }; }],
     simulateServing: [[scenarioJson], function () { return { json: "" }; }],
     planServing: [[scenarioJson, ["devices", NUMBER]], function () { return { json: "" }; }],
+    simulateServingTrace: [[scenarioJson, ["traceText", TRACE]], function () { return { json: "" }; }],
   };
 
   function describe(value) {
@@ -57,6 +60,15 @@
   // an ErrorCode; a sweep value's path is "/values/I", as the engine names it.
   function Refusal(code, message, path) { this.code = code; this.message = message; this.path = path || ""; }
   function take(name, kind, value) {
+    if (kind === TRACE) {
+      if (typeof value !== "string") throw new Refusal("wrong_type", name + " must be a string, not " + describe(value));
+      // As a document's: more UTF-16 units than the limit's bytes is over it, refused uncopied.
+      if (value.length > maxTraceBytes || lengthBytesUTF8(value) > maxTraceBytes) {
+        throw new Refusal("too_large", name + ": a request trace of more than " + maxTraceBytes +
+                          " bytes exceeds the limit of " + maxTraceBytes, "/trace");
+      }
+      return value;
+    }
     if (kind === DOCUMENT || kind === NAME) {
       if (typeof value !== "string") throw new Refusal("wrong_type", name + " must be a string, not " + describe(value));
       // UTF-8 never takes fewer bytes than UTF-16 units: a string longer than the limit in units
@@ -127,6 +139,7 @@
     maxDocumentBytes = _prefill_trace_max_text_bytes() >>> 0;
     maxIdentifierBytes = _prefill_trace_max_identifier_bytes() >>> 0;
     maxSweepPoints = _prefill_trace_max_sweep_points() >>> 0;
+    maxTraceBytes = _prefill_trace_max_request_trace_bytes() >>> 0;
     for (var name in EXPORTS) {
       Module[name] = guard(name, Module[name], EXPORTS[name][0], EXPORTS[name][1]);
     }

@@ -171,6 +171,10 @@ export interface ServingInput {
   gpu_memory_utilization?: number;
   /** Requests whose every token time the report returns (`token_times`), 0 to 64. */
   token_times?: number;
+  /** With a request trace (`simulateServingTrace`): its arrivals divided by this (1e-3 to 1e3). */
+  trace_rate_scale?: number;
+  /** With a request trace: its first N requests only; 0 = all. */
+  trace_limit?: number;
 }
 
 /** A scenario with its serving workload: what `simulateServing` takes (as JSON text). */
@@ -402,7 +406,7 @@ export interface ServingReport {
   requests: number;
   /** Time-average of the requests admitted and unfinished. */
   running_requests_mean: number;
-  /** The input with every default filled in; lengths and arrival as text ("rows" with rows). */
+  /** The input with every default filled in; lengths and arrival as text ("rows" with rows, "trace" and "trace:FORMAT" with a trace). */
   serving: {
     arrival: string;
     attainment: number;
@@ -429,6 +433,8 @@ export interface ServingReport {
     token_budget: number;
     token_times: number;
     tpot_slo: number | null;
+    trace_limit: number;
+    trace_rate_scale: number;
     ttft_slo: number | null;
   };
   simulated_seconds: number;
@@ -457,6 +463,13 @@ export interface ServingReport {
   ttft_seconds: ServingSummary | null;
 }
 
+/** One iteration that ran part of a request's prompt (seconds, tokens). */
+export interface ServingPrefillPass {
+  end_seconds: number;
+  start_seconds: number;
+  tokens: number;
+}
+
 /** One request's times for a chart of decode stalls (docs/serving.md, "Token times"); seconds. */
 export interface ServingTokenTimes {
   /** First admission; null when the run stopped before admitting it. */
@@ -467,11 +480,7 @@ export interface ServingTokenTimes {
   /** When each preemption (paged K/V) dropped its K/V. */
   preemption_seconds: number[];
   /** Each iteration that ran part of its prompt (or, after a preemption, its recomputation). */
-  prefill_passes: {
-    end_seconds: number;
-    start_seconds: number;
-    tokens: number;
-  }[];
+  prefill_passes: ServingPrefillPass[];
   prompt_tokens: number;
   /** Index in arrival order (the CSV's `request`). */
   request: number;
@@ -919,6 +928,15 @@ export interface PrefillTraceModule {
    * prints; a refusal of the budget has path "/devices".
    */
   planServing(scenarioJson: string, devices: number): PlanResult;
+  /**
+   * The same run with a request trace replayed (docs/serving.md, "Real traces"): `traceText` is
+   * Azure's LLM inference trace CSV (`TIMESTAMP,ContextTokens,GeneratedTokens`) or Mooncake-style
+   * JSON Lines, at most 64 MiB. Its requests replace the serving object's `rate`, `requests`,
+   * `prompt`, `output`, `arrival` and `rows` (each refused beside it: "is set by the trace");
+   * `trace_rate_scale` and `trace_limit` there say how it is read. An error in the trace has the
+   * path "/trace" and names its line. The same bytes as `prefill-trace serve --trace FILE --json`.
+   */
+  simulateServingTrace(scenarioJson: string, traceText: string): ServingResult;
 }
 
 /**

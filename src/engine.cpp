@@ -208,11 +208,14 @@ JsonReply generate_checks(std::string_view scenario_json) {
 }
 
 namespace {
-// `check` may refuse the parsed request before anything is simulated.
+// `trace_text`: a request trace beside the scenario, or none. `check` may refuse the parsed
+// request before anything is simulated.
 template <typename Reply, typename Write, typename Check>
-Reply serve_with(std::string_view scenario_json, Write write, Check check) {
+Reply serve_with(std::string_view scenario_json, const std::string_view* trace_text, Write write,
+                 Check check) {
   Reply reply;
-  auto request = parse_serving_request(scenario_json);
+  auto request = trace_text != nullptr ? parse_serving_request(scenario_json, *trace_text)
+                                       : parse_serving_request(scenario_json);
   if (!request) return refuse(reply, request.failure());
   if (auto error = check(request->config)) return refuse(reply, *error);
   auto report = prefill_trace::simulate_serving(request->scenario, request->config);
@@ -223,31 +226,37 @@ Reply serve_with(std::string_view scenario_json, Write write, Check check) {
 }
 }  // namespace
 
-JsonReply simulate_serving(std::string_view scenario_json) {
-  return serve_with<JsonReply>(
-      scenario_json,
-      [](const ServingReport& report, JsonReply& reply) {
-        reply.json = dump_json(serving_report_to_json(report));
-      },
-      [](const ServingConfig&) { return std::optional<Error>(); });
+namespace {
+void write_json(const ServingReport& report, JsonReply& reply) {
+  reply.json = dump_json(serving_report_to_json(report));
 }
+void write_csv(const ServingReport& report, CsvReply& reply) {
+  reply.csv = serving_report_to_csv(report);
+}
+std::optional<Error> no_check(const ServingConfig&) {
+  return std::nullopt;
+}
+// A CSV is one row per request of one run: the sweep's runs keep no requests (ServingReport),
+// so their rows would be missing without a word. Refused before anything runs.
+std::optional<Error> one_rate(const ServingConfig& config) {
+  if (config.sweep_rates.empty()) return std::nullopt;
+  return error_at(ErrorCode::incompatible, "/serving/sweep_rates",
+                  "a CSV holds the requests of one rate; ask for the JSON report for a sweep, "
+                  "or one CSV per rate");
+}
+}  // namespace
 
+JsonReply simulate_serving(std::string_view scenario_json) {
+  return serve_with<JsonReply>(scenario_json, nullptr, write_json, no_check);
+}
+JsonReply simulate_serving(std::string_view scenario_json, std::string_view trace_text) {
+  return serve_with<JsonReply>(scenario_json, &trace_text, write_json, no_check);
+}
 CsvReply simulate_serving_csv(std::string_view scenario_json) {
-  return serve_with<CsvReply>(
-      scenario_json,
-      [](const ServingReport& report, CsvReply& reply) {
-        reply.csv = serving_report_to_csv(report);
-      },
-      // A CSV is one row per request of one run: the sweep's runs keep no requests (ServingReport),
-      // so their rows would be missing without a word. Refused before anything runs.
-      [](const ServingConfig& config) {
-        return config.sweep_rates.empty()
-                   ? std::optional<Error>()
-                   : std::optional<Error>(error_at(
-                         ErrorCode::incompatible, "/serving/sweep_rates",
-                         "a CSV holds the requests of one rate; ask for the JSON report for a "
-                         "sweep, or one CSV per rate"));
-      });
+  return serve_with<CsvReply>(scenario_json, nullptr, write_csv, one_rate);
+}
+CsvReply simulate_serving_csv(std::string_view scenario_json, std::string_view trace_text) {
+  return serve_with<CsvReply>(scenario_json, &trace_text, write_csv, one_rate);
 }
 
 JsonReply plan_serving(std::string_view scenario_json, double devices) {
@@ -319,6 +328,9 @@ std::string child_path(std::string_view parent, std::string_view key) {
 
 std::size_t max_document_bytes() {
   return limits::max_document_bytes;
+}
+std::size_t max_request_trace_bytes() {
+  return limits::max_request_trace_bytes;
 }
 std::size_t max_sweep_points() {
   return limits::max_sweep_points;

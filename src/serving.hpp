@@ -88,6 +88,11 @@ struct ServingConfig {
   double gpu_memory_utilization = 0;
   // Requests whose token times the report returns (docs/serving.md, "Token times"); 0: none.
   int64_t token_times = 0;
+  // A request trace (docs/serving.md, "Real traces"): its format ("" without one; its requests
+  // are `rows`), and how it was read: arrivals divided by the rate scale, the first `limit`.
+  std::string trace_format;
+  double trace_rate_scale = 1;
+  int64_t trace_limit = 0;
   ServingCallLimits call_limits;
 };
 

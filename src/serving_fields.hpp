@@ -23,10 +23,10 @@
 namespace prefill_trace {
 
 /// The members of the `serving` object, in the order docs/serving.md states them.
-inline constexpr std::array<ScenarioField, 27> kServingFields = [] {
+inline constexpr std::array<ScenarioField, 29> kServingFields = [] {
   using namespace field_rows;
   constexpr int64_t max_seed = int64_t{1} << 53;  // every seed a JSON double holds exactly
-  return std::array<ScenarioField, 27>{
+  return std::array<ScenarioField, 29>{
       // In SchedulerPolicy's order.
       choice("policy", 1,
              {{"prefill-first", "Prefill first"},
@@ -167,6 +167,14 @@ inline constexpr std::array<ScenarioField, 27> kServingFields = [] {
           .with_docs("return every token time of this many requests: the longest prompt and its "
                      "neighbours in arrival order (\"Token times\" below); their output tokens "
                      "sum to at most 262,144 (`limits::max_token_times_tokens`)"),
+      number("trace_rate_scale", 1, limits::min_trace_rate_scale, limits::max_trace_rate_scale)
+          .with_flag("--trace-rate-scale")
+          .with_docs("with a request trace (`--trace FILE`): its arrival times divided by this "
+                     "(2 replays it at twice its rate)"),
+      integer("trace_limit", 0, 0, limits::max_serving_requests)
+          .with_unit("requests")
+          .with_flag("--trace-limit")
+          .with_docs("with a request trace: its first N requests only; 0 = all"),
   };
 }();
 

@@ -12,6 +12,7 @@
 #include "json_write.hpp"
 #include "limits.hpp"
 #include "prefill_trace/number_text.hpp"
+#include "serving/request_trace.hpp"
 #include "serving/sort.hpp"
 #include "serving_fields.hpp"
 #include "serving_schema.hpp"
@@ -251,6 +252,27 @@ void read_plain_members(const Fields& fields, ServingConfig& config) {
   config.token_times = integer("token_times");
 }
 
+// A request trace's reading (its rate scale and limit); refused without a trace.
+void read_trace_options(const Fields& fields, ServingConfig& config, bool traced) {
+  for (const char* key : {"trace_rate_scale", "trace_limit"}) {
+    if (!traced && fields.has(key))
+      fields.errors().fail(ErrorCode::incompatible, fields.path(key),
+                           "needs a request trace (the CLI's --trace FILE, or the trace text "
+                           "given to simulateServingTrace)");
+  }
+  config.trace_rate_scale = fields.number(serving_field("trace_rate_scale"));
+  config.trace_limit = fields.integer(serving_field("trace_limit"));
+}
+
+// The members that explicit rows or a trace replace: refused beside them.
+void refuse_replaced(const Fields& fields, bool traced) {
+  for (const char* key : {"rows", "prompt", "output", "rate", "requests", "arrival"}) {
+    if (!fields.has(key) || (!traced && std::string_view(key) == "rows")) continue;
+    fields.errors().fail(ErrorCode::incompatible, fields.path(key),
+                         traced ? "is set by the trace" : "is set by the rows when rows are given");
+  }
+}
+
 // K/V memory (docs/serving.md, "K/V memory"): the mode, its block size and the share of device
 // memory the engine may use (0 when absent: the mode's own default, serving/serve.cpp).
 void read_kv(const Fields& fields, ServingConfig& config) {
@@ -271,7 +293,7 @@ void read_kv(const Fields& fields, ServingConfig& config) {
     config.gpu_memory_utilization = fields.number(serving_field("gpu_memory_utilization"));
 }
 
-ServingConfig read_serving(const json& object, FirstError& errors) {
+ServingConfig read_serving(const json& object, FirstError& errors, bool traced) {
   ServingConfig config;
   if (!object.is_object()) {
     errors.fail(ErrorCode::wrong_type, "/serving",
@@ -289,8 +311,8 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
     errors.fail(ErrorCode::unknown_name, fields.path("policy"),
                 "must be prefill-first, chunked or disaggregated, not " + quoted_excerpt(policy));
   }
-  read_rows(fields, config);
-  const bool rows = !config.rows.empty();
+  if (!traced) read_rows(fields, config);
+  const bool rows = traced || !config.rows.empty();
   config.rate = fields.number(serving_field("rate"));
   config.requests = fields.integer(serving_field("requests"));
   config.seed = static_cast<uint64_t>(fields.integer(serving_field("seed")));
@@ -298,17 +320,27 @@ ServingConfig read_serving(const json& object, FirstError& errors) {
     config.prompt = read_length(fields, serving_field("prompt"));
     config.output = read_length(fields, serving_field("output"));
   } else {
-    for (const char* key : {"prompt", "output", "rate", "requests", "arrival"}) {
-      if (fields.has(key))
-        errors.fail(ErrorCode::incompatible, fields.path(key),
-                    "is set by the rows when rows are given");
-    }
+    refuse_replaced(fields, traced);
   }
   read_arrival(fields, config);
   read_plain_members(fields, config);
   check_arrival_span(fields, config);
   read_kv(fields, config);
+  read_trace_options(fields, config, traced);
   return config;
+}
+
+// The trace's requests as the run's rows; its errors at /trace, naming the line.
+std::optional<Error> read_trace(std::string_view text, ServingConfig& config) {
+  auto trace = read_request_trace(text, {config.trace_rate_scale, config.trace_limit});
+  if (!trace) return error_at(trace.failure().code, "/trace", trace.failure().what);
+  config.trace_format = request_trace_format_name(trace->format);
+  config.rows.reserve(trace->requests.size());
+  for (const TracedRequest& request : trace->requests) {
+    config.rows.push_back(
+        RequestRow{request.arrival_seconds, request.prompt_tokens, request.output_tokens});
+  }
+  return std::nullopt;
 }
 
 // An instance's tensor-parallel degree, checked by the scenario's own rules: the document again
@@ -337,9 +369,8 @@ int64_t read_instance_tensor_parallel(const json& scenario_document, const json&
   return value.get<int64_t>();
 }
 
-}  // namespace
-
-Result<ServingRequest> serving_request_from_json(const json& document) {
+// A scenario with its serving object; `traced`: a request trace comes beside it.
+Result<ServingRequest> read_serving_request(const json& document, bool traced) {
   if (!document.is_object())
     return error_at(ErrorCode::wrong_type, "/", "a scenario must be a JSON object");
   if (!document.contains("serving"))
@@ -350,7 +381,7 @@ Result<ServingRequest> serving_request_from_json(const json& document) {
   if (!scenario) return scenario.failure();
   const json& serving = document.find("serving").value();
   FirstError errors;
-  ServingRequest request{scenario.value(), read_serving(serving, errors)};
+  ServingRequest request{scenario.value(), read_serving(serving, errors, traced)};
   request.config.prefill_tensor_parallel =
       read_instance_tensor_parallel(scenario_document, serving, "prefill_tensor_parallel", errors);
   request.config.decode_tensor_parallel =
@@ -359,10 +390,26 @@ Result<ServingRequest> serving_request_from_json(const json& document) {
   return request;
 }
 
+}  // namespace
+
+Result<ServingRequest> serving_request_from_json(const json& document) {
+  return read_serving_request(document, false);
+}
+
 Result<ServingRequest> parse_serving_request(std::string_view json_text) {
   auto document = parse_strict_json(json_text);
   if (!document) return document.failure();
   return serving_request_from_json(document.value());
+}
+
+Result<ServingRequest> parse_serving_request(std::string_view json_text,
+                                             std::string_view trace_text) {
+  auto document = parse_strict_json(json_text);
+  if (!document) return document.failure();
+  auto request = read_serving_request(document.value(), true);
+  if (!request) return request;
+  if (auto error = read_trace(trace_text, request.value().config)) return *error;
+  return request;
 }
 
 std::string length_text(const LengthDistribution& d) {
@@ -378,6 +425,7 @@ std::string length_text(const LengthDistribution& d) {
 }
 
 std::string arrival_text(const ServingConfig& c) {
+  if (!c.trace_format.empty()) return "trace:" + c.trace_format;
   if (!c.rows.empty()) return "rows";
   return c.arrival == ArrivalKind::poisson ? "poisson" : "gamma:" + ten_digits(c.arrival_cv);
 }

@@ -20,7 +20,7 @@ namespace prefill_trace {
 
 /// "fixed:T", "uniform:A:B" or "lognormal:MEAN:SIGMA", as a distribution reads back.
 std::string length_text(const LengthDistribution& d);
-/// "poisson", "gamma:CV" or, with rows, "rows".
+/// "poisson", "gamma:CV" or, with rows, "rows"; with a trace "trace:FORMAT".
 std::string arrival_text(const ServingConfig& c);
 /// 101 nearest-rank quantiles (0 %, 1 %, …, 100 %) of `values`; empty when there are none.
 std::vector<double> quantile_curve(std::vector<double> values);
@@ -69,10 +69,12 @@ void number_unless(bool absent, std::string_view key, T value, V& v) {
 
 }  // namespace serving_schema
 
-/// The input with every default filled in (the report's `serving`); `rows` when rows were given.
+/// The input with every default filled in (the report's `serving`); `rows` when rows were given,
+/// `trace` when a request trace was.
 template <typename V>
 void visit_serving_config(const ServingConfig& c, V& v) {
   const bool rows = !c.rows.empty();
+  const std::string given = c.trace_format.empty() ? "rows" : "trace";
   v.text("arrival", arrival_text(c));
   v.number("attainment", c.attainment_target);
   if (c.kv == KvMode::paged) v.number("block_size", c.block_size);
@@ -84,12 +86,12 @@ void visit_serving_config(const ServingConfig& c, V& v) {
   v.text("kv", kv_mode_name(c.kv));
   v.number("max_batch", c.max_batch);
   v.number("max_queue", c.max_queue);
-  v.text("output", rows ? std::string("rows") : length_text(c.output));
+  v.text("output", rows ? given : length_text(c.output));
   v.text("policy", policy_name(c.policy));
   v.number("prefill_devices", c.prefill_devices);
   v.number("prefill_tensor_parallel", c.prefill_tensor_parallel);
   v.number("prefix_hit", c.prefix_hit);
-  v.text("prompt", rows ? std::string("rows") : length_text(c.prompt));
+  v.text("prompt", rows ? given : length_text(c.prompt));
   serving_schema::number_unless(rows, "rate", c.rate, v);
   v.number("requests", c.requests);
   serving_schema::number_unless(rows, "seed", c.seed, v);
@@ -97,6 +99,8 @@ void visit_serving_config(const ServingConfig& c, V& v) {
   v.number("token_budget", c.token_budget);
   v.number("token_times", c.token_times);
   v.maybe("tpot_slo", c.tpot_slo_seconds);
+  v.number("trace_limit", c.trace_limit);
+  v.number("trace_rate_scale", c.trace_rate_scale);
   v.maybe("ttft_slo", c.ttft_slo_seconds);
 }
 

@@ -123,6 +123,14 @@ CsvReply simulate_serving_csv(std::string_view scenario_json);
 /// goodput_per_device, bounded}], best, ...} out, best first. Deterministic; the same bytes
 /// native and in wasm.
 JsonReply plan_serving(std::string_view scenario_json, double devices);
+/// Both with a request trace beside the scenario (docs/serving.md, "Real traces"): Azure's CSV
+/// or Mooncake-style JSON Lines, at most max_request_trace_bytes — bigger than a scenario may
+/// be, hence its own argument. Its requests replace rate, requests, prompt, output, arrival and
+/// rows (each refused beside it: "is set by the trace"); `trace_rate_scale` and `trace_limit`
+/// in the serving object say how it is read. An error in the trace has the path "/trace" and
+/// names its line ("/trace: line 3: ...").
+JsonReply simulate_serving(std::string_view scenario_json, std::string_view trace_text);
+CsvReply simulate_serving_csv(std::string_view scenario_json, std::string_view trace_text);
 
 struct GeneratedReply {
   bool ok = false;
@@ -181,5 +189,7 @@ std::size_t max_document_bytes();
 std::size_t max_sweep_points();
 /// The longest preset id (model, accelerator) a reader looks up, in bytes.
 std::size_t max_identifier_bytes();
+/// The largest request trace simulate_serving reads, in bytes.
+std::size_t max_request_trace_bytes();
 
 }  // namespace prefill_trace::api

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "prefill_trace/engine.hpp"
+
 namespace prefill_trace::cli {
 
 constexpr int kOk = 0;
@@ -50,6 +52,6 @@ std::vector<double> parse_number_list(const std::string& flag, const std::string
 nlohmann::json json_number(double number);
 
 /// Reads a lesson or scenario file (regular files only, bounded by the loader's size limit).
-std::string read_file(const std::string& path);
+std::string read_file(const std::string& path, std::size_t limit = api::max_document_bytes());
 
 }  // namespace prefill_trace::cli

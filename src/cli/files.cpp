@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -24,28 +25,31 @@ const char* file_kind(mode_t mode) {
   return "not a regular file";
 }
 
-void refuse_unless_regular(const std::string& path, const struct stat& info) {
+// `limit`: the most bytes the file may hold (a document's, or a request trace's).
+void refuse_unless_regular(const std::string& path, const struct stat& info, std::size_t limit) {
   if (!S_ISREG(info.st_mode))
     fail(file_name(path) + ": is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
-  const auto limit = static_cast<off_t>(api::max_document_bytes());
-  if (info.st_size > limit) {
-    fail(file_name(path) + ": byte 0: document of " + std::to_string(info.st_size) +
-         " bytes exceeds the limit of " + std::to_string(limit));
+  if (info.st_size <= static_cast<off_t>(limit)) return;
+  if (limit != api::max_document_bytes()) {
+    fail(file_name(path) + ": a request trace of " + std::to_string(info.st_size) +
+         " bytes exceeds the limit of " + std::to_string(limit) + " bytes (refused unread)");
   }
+  fail(file_name(path) + ": byte 0: document of " + std::to_string(info.st_size) +
+       " bytes exceeds the limit of " + std::to_string(limit));
 }
 
 }  // namespace
 
-// Only a regular file is read, and one over the loader's size limit is refused by its size
-// before any of it is read: a directory, a device or a FIFO is refused by its kind from stat(),
+// Only a regular file is read, and one over the size limit (a document's, or with a larger
+// `limit` a request trace's) is refused by its size before any of it is read: a directory, a device or a FIFO is refused by its kind from stat(),
 // so a FIFO without a writer is never opened (opening it would block). The file is then opened
 // non-blocking and checked again through its descriptor, in case the path was swapped between
 // the two looks.
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, std::size_t limit) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
     fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
-  refuse_unless_regular(path, info);
+  refuse_unless_regular(path, info, limit);
   // Closed on every path out, the failures (which throw) included.
   struct Descriptor {
     int fd;
@@ -56,9 +60,10 @@ std::string read_file(const std::string& path) {
   if (file.fd < 0) fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
   if (::fstat(file.fd, &info) != 0)
     fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
-  refuse_unless_regular(path, info);
-  // One byte over the limit is read, so a file that grew since fstat is still refused.
-  std::string text(api::max_document_bytes() + 1, '\0');
+  refuse_unless_regular(path, info, limit);
+  // One byte over the limit is read, so a file that grew since fstat is still refused; the
+  // buffer starts at the file's size (a trace's limit is 64 MiB) and grows if the file did.
+  std::string text(std::min(limit, static_cast<std::size_t>(info.st_size)) + 1, '\0');
   std::size_t filled = 0;
   while (filled < text.size()) {
     const ssize_t got = ::read(file.fd, text.data() + filled, text.size() - filled);
@@ -68,6 +73,8 @@ std::string read_file(const std::string& path) {
       fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
     }
     filled += static_cast<std::size_t>(got);
+    if (filled == text.size() && text.size() <= limit)
+      text.resize(std::min(limit + 1, text.size() * 2));
   }
   text.resize(filled);
   return text;

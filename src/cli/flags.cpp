@@ -79,7 +79,7 @@ const std::vector<ServingFlag>& serving_flags() {
 
 bool takes_value(const std::string& name) {
   for (const char* option :
-       {"--answer", "--check", "--scenario", "--variable", "--values", "--devices"}) {
+       {"--answer", "--check", "--scenario", "--variable", "--values", "--devices", "--trace"}) {
     if (name == option) return true;
   }
   for (const ServingFlag& spec : serving_flags()) {

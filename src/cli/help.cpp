@@ -53,6 +53,10 @@ const char* const kServingFlagsHelp =
   --gpu-memory-utilization F (0..1; default 0.9 paged, 1 reserve)
   --token-times N         every token time of N requests (<= 64) around the longest prompt
                           (--json; the CSV leaves them out)
+  --trace FILE            replay a request trace: Azure's CSV (TIMESTAMP,ContextTokens,
+                          GeneratedTokens) or Mooncake JSON Lines; it sets the requests (no
+                          --rate, --requests, --prompt-length, --output-length, --arrival)
+  --trace-rate-scale X (arrivals / X; 1e-3..1e3)  --trace-limit N (its first N requests)
 )";
 
 const char* const kNumbersNote =

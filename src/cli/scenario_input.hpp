@@ -53,9 +53,8 @@ Format output_format(const Args& args, const std::string& command);
 /// Calls the facade's CSV or JSON entry point on `scenario` as `format` asks and prints the
 /// reply: CSV and JSON as they are, the table by `print_table` from the parsed JSON. A refusal
 /// fails with the words `explain` gives its error (naming the flag or file it came from).
-template <typename Explain>
-int print_reply(Format format, const std::string& scenario, api::CsvReply (*csv)(std::string_view),
-                api::JsonReply (*document)(std::string_view),
+template <typename Csv, typename Document, typename Explain>
+int print_reply(Format format, const std::string& scenario, Csv csv, Document document,
                 void (*print_table)(const nlohmann::json&), Explain explain) {
   if (format == Format::csv_text) {
     const auto reply = csv(scenario);

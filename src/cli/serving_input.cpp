@@ -78,6 +78,8 @@ ScenarioInput serving_input(const Args& args) {
 }
 
 std::string serve_error(const Args& args, const ScenarioInput& input, const Error& error) {
+  // A line of the request trace: the file and the line.
+  if (error.path == "/trace") return file_name(*option(args, "--trace")) + ": " + error.what;
   const std::string prefix = "/serving/";
   if (error.path.rfind(prefix, 0) == 0) {
     const std::string key =

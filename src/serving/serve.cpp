@@ -71,12 +71,13 @@ std::optional<Error> resolve(const Scenario& scenario, ServingConfig& config) {
       return serving_error(ErrorCode::missing_field, "/serving/requests",
                            "is required (at least 1)");
   } else {
+    const std::string given = config.trace_format.empty() ? "explicit rows" : "a request trace";
     if (config.goodput)
       return serving_error(ErrorCode::incompatible, "/serving/goodput",
-                           "needs generated arrivals (rate), not explicit rows");
+                           "needs generated arrivals (rate), not " + given);
     if (!config.sweep_rates.empty())
       return serving_error(ErrorCode::incompatible, "/serving/sweep_rates",
-                           "needs generated arrivals (rate), not explicit rows");
+                           "needs generated arrivals (rate), not " + given);
     config.requests = static_cast<int64_t>(config.rows.size());
   }
   if (config.goodput && !config.ttft_slo_seconds && !config.tpot_slo_seconds)

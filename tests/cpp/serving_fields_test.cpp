@@ -36,10 +36,15 @@ bool shape_dependent(const ScenarioField& field) {
   return field.name == "prefill_tensor_parallel" || field.name == "decode_tensor_parallel";
 }
 
+// A request trace's reading options are refused without a trace (tests/cpp/serving_trace_test.cpp).
+bool needs_trace(const ScenarioField& field) {
+  return field.name == "trace_rate_scale" || field.name == "trace_limit";
+}
+
 TEST(ServingFields, EachBoundAdmitsItsEndsAndRefusesBeyond) {
   int checked = 0;
   for (const ScenarioField& field : kServingFields) {
-    if (!is_bounded(field) || shape_dependent(field)) continue;
+    if (!is_bounded(field) || shape_dependent(field) || needs_trace(field)) continue;
     const std::string name(field.name);
     const std::string path = "/serving/" + name;
     // An open lower end is refused itself; rate's lowest admitted value depends on requests

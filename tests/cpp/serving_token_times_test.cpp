@@ -118,7 +118,9 @@ TEST(ServingTokenTimes, ChunksAreBlocksEndToEnd) {
   const int64_t tokens[] = {600, 600, 600, 200};
   for (std::size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(t.prefill_passes[i].tokens, tokens[i]);
-    if (i > 0) EXPECT_EQ(t.prefill_passes[i].start_seconds, t.prefill_passes[i - 1].end_seconds);
+    if (i > 0) {
+      EXPECT_EQ(t.prefill_passes[i].start_seconds, t.prefill_passes[i - 1].end_seconds);
+    }
   }
   ASSERT_EQ(t.token_seconds.size(), 2u);
   EXPECT_EQ(t.token_seconds[0], t.prefill_passes[3].end_seconds);

@@ -24,7 +24,7 @@ test("every declared function exists in the module, and nothing undeclared is ex
   // Both against the API the README documents, written out here: an export lost from both the
   // module and the .d.ts must still fail.
   assert.deepEqual(declaredMembers(), ["bundledLessonText", "checkAnswer", "checkGenerated", "computeTrace",
-    "figuresLayout", "generateChecks", "listPresets", "loadLesson", "planServing", "scenarioFields", "servingFields", "simulateServing", "sweep", "traceCsv",
+    "figuresLayout", "generateChecks", "listPresets", "loadLesson", "planServing", "scenarioFields", "servingFields", "simulateServing", "simulateServingTrace", "sweep", "traceCsv",
     "traceFigures", "version"]);
 });
 

@@ -11,8 +11,10 @@ import { figureIndex } from "../../web/src/explorer/trace-from-figures.js";
 const module = await loadModule();
 const lesson = readFileSync(lessonPath, "utf8");
 const scenario = JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm", prompt_tokens: 2048 });
+const trace = "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.5,100,3\n";
 
-// One valid call per export (argument kinds: D document, N name, # number, A number array).
+// One valid call per export (argument kinds: D document, N name, # number, A number array,
+// T request trace).
 // The parameter names are the .d.ts's, which the messages use.
 const CALLS = {
   loadLesson: [["D", lesson, "lessonText"]],
@@ -26,6 +28,7 @@ const CALLS = {
   checkGenerated: [["D", scenario, "scenarioJson"], ["N", "kv-bytes", "id"], ["#", 1, "answer"]],
   simulateServing: [["D", scenario, "scenarioJson"]],
   planServing: [["D", scenario, "scenarioJson"], ["#", 2, "devices"]],
+  simulateServingTrace: [["D", scenario, "scenarioJson"], ["T", trace, "traceText"]],
 };
 // A refusal that comes from C++ itself (a valid-typed but wrong value), for the shape of each reply.
 const CPP_REFUSALS = {
@@ -40,6 +43,7 @@ const CPP_REFUSALS = {
   checkGenerated: () => module.checkGenerated(scenario, "no-such-check", 1),
   simulateServing: () => module.simulateServing(scenario),  // no "serving" object: refused
   planServing: () => module.planServing(scenario, 0),  // no device budget: refused
+  simulateServingTrace: () => module.simulateServingTrace(scenario, trace),  // likewise
 };
 
 const hostileProxy = new Proxy([], { get() { throw new Error("trap"); } });
@@ -49,6 +53,7 @@ const WRONG = [undefined, null, true, 42, NaN, "text", {}, [], ["a"], Symbol("s"
 const RIGHT_TYPE = {
   D: (v) => typeof v === "string",
   N: (v) => typeof v === "string",
+  T: (v) => typeof v === "string",
   "#": (v) => typeof v === "number",
   A: () => false,  // none of WRONG is a usable array: empty, non-numbers, BigInt, a trap or a fake
 };
@@ -100,6 +105,7 @@ for (const [name, params] of Object.entries(CALLS)) {
       const reply = expectRefusal(name, args, `argument ${i} = 200 MiB string`);
       if (kind === "D") assert.match(reply.error, /: byte 0: document of more than 1048576 bytes exceeds the limit of 1048576$/);
       if (kind === "N") assert.match(reply.error, /: string of more than 256 bytes exceeds the limit of 256$/);
+      if (kind === "T") assert.equal(reply.error, "traceText: a request trace of more than 67108864 bytes exceeds the limit of 67108864");
       if (kind === "#") assert.match(reply.error, / must be a number, not string$/);
       if (kind === "A") assert.match(reply.error, /^sweep: values must be an array of between 1 and 4096 numbers$/);
     });

@@ -11,7 +11,7 @@ namespace prefill_trace::cli {
 
 int run_serve(int argc, char** argv) {
   auto options = serving_options();
-  options.insert(options.end(), {"--json", "--csv", "--table"});
+  options.insert(options.end(), {"--json", "--csv", "--table", "--trace"});
   const Args args = parse_args(argc, argv, 2, options);
   if (!args.positional.empty()) fail("serve: unexpected argument " + typed(args.positional[0]));
   const Format format = output_format(args, "serve");
@@ -26,9 +26,21 @@ int run_serve(int argc, char** argv) {
     fail(source + ": --csv prints the requests of one rate; give --json or --table for a sweep," +
          " or run serve --csv --rate R once per rate");
   }
-  return print_reply(format, dump_json(input.value), api::simulate_serving_csv,
-                     api::simulate_serving, print_serving_table,
-                     [&](const Error& error) { return serve_error(args, input, error); });
+  // A request trace (--trace FILE) is read whole and handed beside the scenario: it may be far
+  // larger than a scenario document (limits::max_request_trace_bytes).
+  const auto trace_file = option(args, "--trace");
+  const std::string trace =
+      trace_file ? read_file(*trace_file, api::max_request_trace_bytes()) : std::string();
+  return print_reply(
+      format, dump_json(input.value),
+      [&](std::string_view text) {
+        return trace_file ? api::simulate_serving_csv(text, trace)
+                          : api::simulate_serving_csv(text);
+      },
+      [&](std::string_view text) {
+        return trace_file ? api::simulate_serving(text, trace) : api::simulate_serving(text);
+      },
+      print_serving_table, [&](const Error& error) { return serve_error(args, input, error); });
 }
 
 }  // namespace prefill_trace::cli
