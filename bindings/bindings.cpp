@@ -44,19 +44,40 @@ std::string version() {
   return PREFILL_TRACE_VERSION;
 }
 
-// The members every reply shares, in the order JS sees them (ok, error, code, path); the
-// caller adds the reply's own. The registration completes when the temporary `object` is
-// destroyed, at the end of the caller's statement.
+// The members every reply shares, in the order JS sees them (ok, error, code, path, what,
+// detail); the caller adds the reply's own. The registration completes when the temporary `object`
+// is destroyed, at the end of the caller's statement.
 template <typename Reply>
 emscripten::value_object<Reply>& reply_fields(emscripten::value_object<Reply>&& object) {
   return object.field("ok", &Reply::ok)
       .field("error", &Reply::error)
       .field("code", &Reply::code)
-      .field("path", &Reply::path);
+      .field("path", &Reply::path)
+      .field("what", &Reply::what)
+      .field("detail", &Reply::detail);
 }
 
 // The reply of the last traceFigures call, read by figures-post.js before the next call.
 api::FiguresReply last_figures;
+
+// The refusal's `what` and detail texts by number, in figures-post.js's order: 0 what,
+// 1 expected, 2 found, 3 value.
+const std::string& figures_error_text(int member) {
+  const ErrorDetail& detail = last_figures.detail;
+  static const std::string none;
+  switch (member) {
+    case 0:
+      return last_figures.what;
+    case 1:
+      return detail.expected;
+    case 2:
+      return detail.found;
+    case 3:
+      return detail.value;
+    default:
+      return none;
+  }
+}
 
 }  // namespace
 
@@ -111,6 +132,22 @@ EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_figures_error_path_bytes() {
   return last_figures.path.size();
 }
 
+EMSCRIPTEN_KEEPALIVE const char* prefill_trace_figures_error_text(int member) {
+  return figures_error_text(member).data();
+}
+
+EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_figures_error_text_bytes(int member) {
+  return figures_error_text(member).size();
+}
+
+// The detail's numbers by number: 0 minimum, 1 maximum, 2 minimum_excluded, 3 zero_allowed.
+EMSCRIPTEN_KEEPALIVE double prefill_trace_figures_error_number(int member) {
+  const ErrorDetail& detail = last_figures.detail;
+  const double numbers[] = {detail.minimum, detail.maximum, detail.minimum_excluded ? 1.0 : 0.0,
+                            detail.zero_allowed ? 1.0 : 0.0};
+  return member >= 0 && member < 4 ? numbers[member] : 0;
+}
+
 }  // extern "C"
 
 EMSCRIPTEN_BINDINGS(prefill_trace) {
@@ -122,6 +159,15 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   // stable number of include/prefill_trace/result.hpp), registered from the one list of names.
   enum_<ErrorCode> codes("ErrorCode");
   for (const ErrorCodeEntry& entry : kErrorCodeNames) codes.value(entry.name, entry.code);
+  // Every reply's `detail` (include/prefill_trace/result.hpp says what each member holds).
+  value_object<ErrorDetail>("ErrorDetail")
+      .field("expected", &ErrorDetail::expected)
+      .field("found", &ErrorDetail::found)
+      .field("value", &ErrorDetail::value)
+      .field("minimum", &ErrorDetail::minimum)
+      .field("maximum", &ErrorDetail::maximum)
+      .field("minimumExcluded", &ErrorDetail::minimum_excluded)
+      .field("zeroAllowed", &ErrorDetail::zero_allowed);
 
   reply_fields(value_object<api::LessonReply>("LessonResult"))
       .field("lessonJson", &api::LessonReply::lesson_json);

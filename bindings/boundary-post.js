@@ -108,8 +108,13 @@
   }
 
   function guard(exportName, raw, params, emptyPayload) {
+    // Refused here, before the engine: `what` is the message (it does not begin with the path)
+    // and the detail is empty, as for every error raised outside the field readers.
     function refused(code, message, path) {
-      var reply = { ok: false, error: message, code: Module["ErrorCode"][code], path: path || "" };
+      var reply = { ok: false, error: message, code: Module["ErrorCode"][code], path: path || "",
+                    what: message,
+                    detail: { expected: "", found: "", value: "", minimum: NaN, maximum: NaN,
+                              minimumExcluded: false, zeroAllowed: false } };
       var payload = emptyPayload();
       for (var key in payload) reply[key] = payload[key];
       return reply;

@@ -17,9 +17,10 @@
 //   - sweep values that are not an array or typed array of 1 to 4096 numbers.
 // The limits are https://github.com/SemiAIFoundry/prefill-trace/blob/main/src/limits.hpp's (https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/robustness.md).
 //
-// Every result also carries `code` (an ErrorCode, ErrorCode.none when ok) and `path` (the JSON
-// Pointer of the value concerned, "" when none; a sweep value is "/values/I"). Branch on these,
-// never on the wording of `error`, which is for people and may change.
+// Every result also carries `code` (an ErrorCode, ErrorCode.none when ok), `path` (the JSON
+// Pointer of the value concerned, "" when none; a sweep value is "/values/I"), `what` (the
+// problem without the path) and `detail` (its parts: the expected kind, the bounds, the refused
+// value). Branch on these, never on the wording of `error`, which is for people and may change.
 
 /** What kind of problem a refusal is: stable names and numbers (include/prefill_trace/result.hpp). */
 export interface ErrorCodeValue<Name extends string = string> {
@@ -34,11 +35,35 @@ export type ErrorCodeEnum = { readonly [N in ErrorCodeName]: ErrorCodeValue<N> }
   readonly values: { readonly [value: number]: ErrorCodeValue };
 };
 
+/**
+ * What the engine's field readers knew about a value they refused (include/prefill_trace/result.hpp
+ * ErrorDetail): a member that does not apply is "" (texts) or NaN (bounds), as it is for every
+ * error raised outside the field readers.
+ */
+export interface ErrorDetail {
+  /** The kind the value must be: "integer", "number", "string", "boolean", "object", "one_of" (a field's choices), or "". */
+  expected: string;
+  /** A wrong_type value's JSON type ("string", "null", "number" for a fraction where an integer is expected), or "". */
+  found: string;
+  /** The refused value's JSON text (excerpted to one line), or "". */
+  value: string;
+  /** out_of_range: the allowed range, minimum to maximum; NaN otherwise. */
+  minimum: number;
+  maximum: number;
+  /** The range is above minimum, not from it. */
+  minimumExcluded: boolean;
+  /** 0 (none) is allowed besides the range. */
+  zeroAllowed: boolean;
+}
+
 /** The fields every result has when it is refused. */
 export interface Refusal {
   code: ErrorCodeValue;
   /** JSON Pointer of the value concerned ("/prompt_tokens"), or "" */
   path: string;
+  /** The problem without the path ("must be an integer from 1 to 4096"); `error` is "path: what", or `what` alone. */
+  what: string;
+  detail: ErrorDetail;
 }
 
 /** Result of validating a lesson-data file against the Atlas lesson contract. */

@@ -40,13 +40,14 @@ const std::vector<std::string>& bundled_mechanism() {
   return mechanism;
 }
 
-// Every reply reports a refusal the same way: its code, path and message (ok stays false).
+// Every reply reports a refusal the same way: its code, path, message and detail (ok stays false).
 template <typename Reply>
 Reply& refuse(Reply& reply, const Error& error) {
   reply.error = error.message;
   reply.code = error.code;
   reply.path = error.path;
   reply.what = error.what;
+  reply.detail = error.detail;
   return reply;
 }
 

@@ -18,6 +18,16 @@ std::string format_limit(double value) {
   return buffer;
 }
 
+namespace {
+
+// The value's JSON text as an error's detail quotes it: one line, at most the quoted length.
+// (Strings were checked as UTF-8 when parsed; `replace` keeps dump() from ever throwing.)
+std::string value_text(const nlohmann::json& value) {
+  return excerpt(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace
+
 std::string must_be_one_of(const ScenarioField& field) {
   std::string text = "must be ";
   for (std::size_t i = 0; i < field.choice_count; ++i) {
@@ -36,7 +46,10 @@ Fields::Fields(const nlohmann::json& object, std::string path, KnownKeys known, 
       errors_(errors),
       wording_(wording) {
   if (!object.is_object()) {
-    errors_.fail(ErrorCode::wrong_type, path_, "must be an object, not " + json_type_name(object));
+    ErrorDetail detail;
+    detail.expected = "object";
+    detail.found = json_type_name(object);
+    errors_.fail(ErrorCode::wrong_type, path_, "must be an object, not " + detail.found, detail);
     return;
   }
   // A linear scan of at most 23 names: no allocation on the per-change path.
@@ -48,33 +61,55 @@ Fields::Fields(const nlohmann::json& object, std::string path, KnownKeys known, 
 }
 
 void Fields::fail_choice(const ScenarioField& field) const {
-  errors_.fail(ErrorCode::unknown_name, path(field.name), must_be_one_of(field));
+  ErrorDetail detail;
+  detail.expected = "one_of";
+  detail.value = value_text(at(field.name));
+  errors_.fail(ErrorCode::unknown_name, path(field.name), must_be_one_of(field), detail);
 }
 
-void Fields::fail_type(std::string_view key, const char* expected,
+void Fields::fail_type(std::string_view key, const char* expected, const char* kind,
                        const nlohmann::json& value) const {
-  errors_.fail(ErrorCode::wrong_type, path(key),
-               std::string(expected) + ", not " + json_type_name(value));
+  ErrorDetail detail;
+  detail.expected = kind;
+  detail.found = json_type_name(value);
+  detail.value = value_text(value);
+  errors_.fail(ErrorCode::wrong_type, path(key), std::string(expected) + ", not " + detail.found,
+               detail);
 }
 
-// `allowed` opens a bare message: "must be from ", "must be 0 or from ", …
-void Fields::fail_range(std::string_view key, const char* allowed, double min, double max,
+// The detail of a range error: the bounds, and the value refused.
+ErrorDetail Fields::range_detail(std::string_view key, const char* kind, double min,
+                                 double max) const {
+  ErrorDetail detail;
+  detail.expected = kind;
+  detail.value = value_text(at(key));
+  detail.minimum = min;
+  detail.maximum = max;
+  return detail;
+}
+
+void Fields::fail_range(std::string_view key, bool zero_allowed, double min, double max,
                         bool open) const {
+  ErrorDetail detail = range_detail(key, "number", min, max);
+  detail.minimum_excluded = open;
+  detail.zero_allowed = zero_allowed;
   std::string what;
   if (wording_ == RangeWording::bare) {
-    what = allowed + format_limit(min) + " to " + format_limit(max);
+    what = (zero_allowed ? "must be 0 or from " : "must be from ") + format_limit(min) + " to " +
+           format_limit(max);
   } else if (open) {
     what = "must be a number > " + ten_digits(min) + " and ≤ " + ten_digits(max);
   } else {
     what = "must be a number from " + ten_digits(min) + " to " + ten_digits(max);
   }
-  errors_.fail(ErrorCode::out_of_range, path(key), what);
+  errors_.fail(ErrorCode::out_of_range, path(key), what, detail);
 }
 
 // Integer bounds in full (a seed's 2^53 too): format_limit would print it as %g.
 void Fields::fail_integer_range(std::string_view key, int64_t min, int64_t max) const {
   errors_.fail(ErrorCode::out_of_range, path(key),
-               "must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
+               "must be an integer from " + std::to_string(min) + " to " + std::to_string(max),
+               range_detail(key, "integer", static_cast<double>(min), static_cast<double>(max)));
 }
 
 }  // namespace prefill_trace

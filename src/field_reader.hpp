@@ -79,7 +79,7 @@ class Fields {
   // Infinity.
   double zero_or_number(std::string_view key, double fallback, double min, double max) const {
     if (has(key) && at(key).is_number() && at(key).get<double>() == 0) return 0;
-    return bounded_number(key, fallback, min, max, false, "must be 0 or from ");
+    return bounded_number(key, fallback, min, max, false, true);
   }
 
   int64_t integer(std::string_view key, int64_t fallback, int64_t min, int64_t max) const {
@@ -89,7 +89,7 @@ class Fields {
                           (value.is_number_float() && std::isfinite(value.get<double>()) &&
                            value.get<double>() == std::floor(value.get<double>()));
     if (!integral) {
-      fail_type(key, "must be an integer", value);
+      fail_type(key, "must be an integer", "integer", value);
       return fallback;
     }
     if (!integer_in_range(value, min, max)) {
@@ -106,7 +106,7 @@ class Fields {
     if (!has(key)) return fallback;
     const nlohmann::json& value = at(key);
     if (!value.is_string()) {
-      fail_type(key, "must be a string", value);
+      fail_type(key, "must be a string", "string", value);
       return fallback;
     }
     return value.get<std::string>();
@@ -116,7 +116,7 @@ class Fields {
     if (!has(key)) return fallback;
     const nlohmann::json& value = at(key);
     if (!value.is_boolean()) {
-      fail_type(key, "must be true or false", value);
+      fail_type(key, "must be true or false", "boolean", value);
       return fallback;
     }
     return value.get<bool>();
@@ -197,19 +197,19 @@ class Fields {
   }
 
  private:
-  // A finite number from min to max (above min when `open`), else fallback. `allowed` words a
-  // bare range for the error.
+  // A finite number from min to max (above min when `open`), else fallback. `zero_allowed`: the
+  // error says 0 is allowed too (zero_or_number has let it through before).
   double bounded_number(std::string_view key, double fallback, double min, double max, bool open,
-                        const char* allowed = "must be from ") const {
+                        bool zero_allowed = false) const {
     if (!has(key)) return fallback;
     const nlohmann::json& value = at(key);
     if (!value.is_number()) {
-      fail_type(key, "must be a number", value);
+      fail_type(key, "must be a number", "number", value);
       return fallback;
     }
     const double number = value.get<double>();
     if (!std::isfinite(number) || number > max || number < min || (open && number == min)) {
-      fail_range(key, allowed, min, max, open);
+      fail_range(key, zero_allowed, min, max, open);
       return fallback;
     }
     return number;
@@ -219,10 +219,12 @@ class Fields {
   // its caller on the per-change path, and the messages they build would otherwise be copied
   // into each one.
   [[gnu::noinline, gnu::cold]] void fail_choice(const ScenarioField& field) const;
+  // `expected` opens the message ("must be an integer"); `kind` names it in the detail.
   [[gnu::noinline, gnu::cold]] void fail_type(std::string_view key, const char* expected,
-                                              const nlohmann::json& value) const;
-  [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, const char* allowed,
-                                               double min, double max, bool open) const;
+                                              const char* kind, const nlohmann::json& value) const;
+  ErrorDetail range_detail(std::string_view key, const char* kind, double min, double max) const;
+  [[gnu::noinline, gnu::cold]] void fail_range(std::string_view key, bool zero_allowed, double min,
+                                               double max, bool open) const;
   [[gnu::noinline, gnu::cold]] void fail_integer_range(std::string_view key, int64_t min,
                                                        int64_t max) const;
 

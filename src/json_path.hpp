@@ -46,8 +46,9 @@ std::string child_path(const std::string& parent, std::size_t index);
 class FirstError {
  public:
   /// Records the problem at `path` ("path: what") unless one is already recorded.
-  void fail(ErrorCode code, const std::string& path, const std::string& what) {
-    if (!failed()) error_ = error_at(code, path, what);
+  void fail(ErrorCode code, const std::string& path, const std::string& what,
+            ErrorDetail detail = {}) {
+    if (!failed()) error_ = error_at(code, path, what, std::move(detail));
   }
   /// Records an error a nested reader returned, unless one is already recorded.
   void fail(const Error& error) {
@@ -58,7 +59,7 @@ class FirstError {
   const Error& error() const { return error_; }
 
  private:
-  Error error_{{}, ErrorCode::none, {}, {}};
+  Error error_{{}, ErrorCode::none, {}, {}, {}};
 };
 
 /// Placeholders a reader hands on after a failure: empty, so nothing more is read from them.

@@ -4,10 +4,12 @@
 // `ok == false` carries the error: `code` (what kind, stable: prefill_trace/result.hpp), `path`
 // (the JSON Pointer of the value concerned, or empty) and `error` (one line for people, which
 // callers show but never parse) and `what` (the same problem without the path, for a caller that
-// composes its own line: the CLI names the flag instead of the path). The bindings only convert
-// these structs to JS objects. Inputs and outputs are JSON text, so this header (the library's
-// public interface, with prefill_trace/version.hpp and prefill_trace/number_text.hpp) needs no
-// JSON library. The project's CLI (src/cli/) is a client of these headers only.
+// composes its own line: the CLI names the flag instead of the path), and `detail` (its parts:
+// the expected kind, the bounds, the refused value, for a caller that words it: the page). The
+// bindings only convert these structs to JS objects. Inputs and outputs are JSON text, so this
+// header (the library's public interface, with prefill_trace/version.hpp and
+// prefill_trace/number_text.hpp) needs no JSON library. The project's CLI (src/cli/) is a client of
+// these headers only.
 
 #include <cstddef>
 #include <string>
@@ -29,6 +31,7 @@ struct LessonReply {
   ErrorCode code = ErrorCode::none;
   std::string path;
   std::string what;         // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;       // the problem's parts (bounds, expected kind, the value), when known
   std::string lesson_json;  // the validated lesson, re-serialized (unknown fields kept)
 };
 
@@ -37,7 +40,8 @@ struct QuizReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
-  std::string what;  // the problem without the path: error is "path: what" (or what alone)
+  std::string what;    // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;  // the problem's parts (bounds, expected kind, the value), when known
   bool correct = false;
   int correct_index = -1;
   std::string explanation;
@@ -48,7 +52,8 @@ struct JsonReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
-  std::string what;  // the problem without the path: error is "path: what" (or what alone)
+  std::string what;    // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;  // the problem's parts (bounds, expected kind, the value), when known
   std::string json;
 };
 
@@ -59,7 +64,8 @@ struct FiguresReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
-  std::string what;  // the problem without the path: error is "path: what" (or what alone)
+  std::string what;    // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;  // the problem's parts (bounds, expected kind, the value), when known
   std::vector<double> figures;
 };
 /// [3, signature, every number of the trace document in its printed order]: layout 3.
@@ -98,7 +104,8 @@ struct CsvReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
-  std::string what;  // the problem without the path: error is "path: what" (or what alone)
+  std::string what;    // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;  // the problem's parts (bounds, expected kind, the value), when known
   std::string csv;
 };
 CsvReply compute_trace_csv(std::string_view scenario_json);
@@ -137,7 +144,8 @@ struct GeneratedReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
-  std::string what;  // the problem without the path: error is "path: what" (or what alone)
+  std::string what;    // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;  // the problem's parts (bounds, expected kind, the value), when known
   bool correct = false;
   double expected = 0;  // the numeric answer, or the correct option's index
   std::string explanation;
@@ -163,7 +171,8 @@ struct StatusReply {
   std::string error;
   ErrorCode code = ErrorCode::none;
   std::string path;
-  std::string what;  // the problem without the path: error is "path: what" (or what alone)
+  std::string what;    // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;  // the problem's parts (bounds, expected kind, the value), when known
 };
 /// Whether bytes are the published file `file_name` names ("NAME-<16 hex digits>.json", any
 /// directory before it): `sha256_hex`, the caller's digest of the bytes (the engine does no

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <utility>
 #include <variant>
@@ -74,19 +75,34 @@ constexpr const char* error_code_name(ErrorCode code) {
   return index < std::size(kErrorCodeNames) ? kErrorCodeNames[index].name : "internal";
 }
 
-/// Build one with error_at(code, path, what), so the four fields agree.
+/// What a field reader knew about the value it refused, for a caller that words the problem
+/// itself (the page) instead of parsing `what`. A member that does not apply is empty (texts)
+/// or NaN (bounds); errors raised outside the field readers (src/field_reader.cpp) leave it so.
+struct ErrorDetail {
+  std::string expected;  // the kind the value must be: "integer", "number", "string", "boolean",
+                         // "object", "one_of" (a field's named choices); "" when not a kind
+  std::string found;     // a wrong_type value's JSON type ("string", "null", "number", …)
+  std::string value;     // the refused value's JSON text (excerpted, one line), or ""
+  double minimum = std::numeric_limits<double>::quiet_NaN();  // out_of_range: the allowed range
+  double maximum = std::numeric_limits<double>::quiet_NaN();
+  bool minimum_excluded = false;  // the range is above minimum, not from it
+  bool zero_allowed = false;      // 0 (none) is allowed besides the range
+};
+
+/// Build one with error_at(code, path, what[, detail]), so the fields agree.
 struct Error {
   std::string message;  // one line for people: "path: what", or `what` when there is no path
   ErrorCode code = ErrorCode::internal;
   std::string path;  // JSON Pointer of the value concerned ("/hardware/peak_flops"); empty when
                      // the error concerns no one value (a byte offset, the whole document)
   std::string what;  // the problem itself, without the path: "must be from 1 to 16777216"
+  ErrorDetail detail = {};  // the problem's parts, as far as the reader knew them
 };
 
 /// An error about the value at `path` (empty: none): the message is "path: what".
-inline Error error_at(ErrorCode code, std::string path, std::string what) {
+inline Error error_at(ErrorCode code, std::string path, std::string what, ErrorDetail detail = {}) {
   std::string message = path.empty() ? what : path + ": " + what;
-  return Error{std::move(message), code, std::move(path), std::move(what)};
+  return Error{std::move(message), code, std::move(path), std::move(what), std::move(detail)};
 }
 
 template <typename T>

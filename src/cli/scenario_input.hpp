@@ -40,10 +40,10 @@ std::string with_source(const Args& args, const ScenarioInput& input, const Erro
 /// --scenario and every scenario flag.
 std::vector<std::string> scenario_options();
 
-/// A refused reply's error: code, path, message and the problem without the path.
+/// A refused reply's error: code, path, message, the problem without the path and its detail.
 template <typename Reply>
 Error reply_error(const Reply& reply) {
-  return Error{reply.error, reply.code, reply.path, reply.what};
+  return Error{reply.error, reply.code, reply.path, reply.what, reply.detail};
 }
 
 /// The output --json, --csv or --table (the default) asks for; two at once are refused.

@@ -62,6 +62,14 @@ TEST(ScenarioFields, EachBoundAdmitsItsEndsAndRefusesBeyond) {
       ASSERT_FALSE(refused.ok()) << path << " = " << beyond;
       EXPECT_EQ(refused.failure().code, ErrorCode::out_of_range) << path << " = " << beyond;
       EXPECT_EQ(refused.failure().path, path);
+      // The detail carries what the message says in words: the row's bounds, its kind, the value.
+      const ErrorDetail& detail = refused.failure().detail;
+      EXPECT_EQ(detail.minimum, field.min) << path;
+      EXPECT_EQ(detail.maximum, field.max) << path;
+      EXPECT_EQ(detail.expected, field.kind == FieldKind::integer ? "integer" : "number") << path;
+      EXPECT_EQ(detail.zero_allowed, field.kind == FieldKind::zero_or_number) << path;
+      EXPECT_EQ(detail.value, json(beyond).dump()) << path;
+      EXPECT_EQ(detail.found, "") << path;
     }
     ++checked;
   }
@@ -92,7 +100,27 @@ TEST(ScenarioFields, EveryChoiceIsReadAndAnythingElseRefusedAtItsPath) {
     ASSERT_FALSE(refused.ok()) << field.name;
     EXPECT_EQ(refused.failure().code, ErrorCode::unknown_name);
     EXPECT_EQ(refused.failure().path, "/" + std::string(field.name));
+    EXPECT_EQ(refused.failure().detail.expected, "one_of");
+    EXPECT_EQ(refused.failure().detail.value, "\"no-such-value\"");
+    EXPECT_TRUE(std::isnan(refused.failure().detail.minimum));
   }
+}
+
+// A value of the wrong type: the detail names the kind expected and the JSON type found; the
+// message is unchanged ("must be an integer, not string").
+TEST(ScenarioFields, WrongTypeDetailNamesTheKindAndTheTypeFound) {
+  const auto text = with_member("batch", "two");
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.failure().message, "/batch: must be an integer, not string");
+  EXPECT_EQ(text.failure().detail.expected, "integer");
+  EXPECT_EQ(text.failure().detail.found, "string");
+  EXPECT_EQ(text.failure().detail.value, "\"two\"");
+  const auto fraction = with_member("batch", 2.5);
+  EXPECT_EQ(fraction.failure().detail.found, "number");
+  const auto rate = with_member("arrival_rate", json());
+  EXPECT_EQ(rate.failure().message, "/arrival_rate: must be a number, not null");
+  EXPECT_EQ(rate.failure().detail.expected, "number");
+  EXPECT_EQ(rate.failure().detail.found, "null");
 }
 
 // The reader casts a choice's index to the enum: the names must be in the enum's order.

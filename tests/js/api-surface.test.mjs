@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadModule, root } from "./load-module.mjs";
+import { members } from "./field-tables.mjs";
 
 function declaredMembers() {
   const dts = readFileSync(path.join(root, "bindings/prefill-trace.d.ts"), "utf8");
@@ -52,8 +53,19 @@ test("declared argument counts match the module", async () => {
 test("result objects carry exactly the declared fields", async () => {
   const module = await loadModule();
   const lesson = readFileSync(path.join(root, "lesson-data/prefill-resource-trace-a76d037833bd69f7.json"), "utf8");
-  assert.deepEqual(Object.keys(module.loadLesson(lesson)).sort(), ["code", "error", "lessonJson", "ok", "path"]);
+  const refusal = ["code", "detail", "error", "ok", "path", "what"];
+  const sorted = (keys) => [...keys].sort();
+  assert.deepEqual(Object.keys(module.loadLesson(lesson)).sort(), sorted([...refusal, "lessonJson"]));
   assert.deepEqual(Object.keys(module.checkAnswer(lesson, 0, 0)).sort(),
-    ["code", "correct", "correctIndex", "error", "explanation", "ok", "path"]);
-  assert.deepEqual(Object.keys(module.listPresets()).sort(), ["code", "error", "json", "ok", "path"]);
+    sorted([...refusal, "correct", "correctIndex", "explanation"]));
+  assert.deepEqual(Object.keys(module.listPresets()).sort(), sorted([...refusal, "json"]));
+  // traceFigures is built without Embind (figures-post.js): the same fields, refused or not.
+  assert.deepEqual(Object.keys(module.traceFigures("{}")).sort(), sorted([...refusal, "figures"]));
+  assert.deepEqual(Object.keys(module.traceFigures("[")).sort(), sorted([...refusal, "figures"]));
+  // Every detail, from either path, has the d.ts's ErrorDetail members.
+  const dts = readFileSync(path.join(root, "bindings/prefill-trace.d.ts"), "utf8");
+  const declared = [...members(dts, "ErrorDetail").keys()].sort();
+  for (const reply of [module.listPresets(), module.computeTrace("["), module.traceFigures("["), module.traceFigures("{}")]) {
+    assert.deepEqual(Object.keys(reply.detail).sort(), declared);
+  }
 });

@@ -60,8 +60,10 @@ const RIGHT_TYPE = {
 const huge = "x".repeat(200 * 2 ** 20);
 
 function shapeOf(reply) {
-  // The message, code and path differ per refusal; their types must not.
-  const kind = (k, v) => (k === "error" || k === "path" ? typeof v : k === "code" ? typeof v?.value : v);
+  // The message, code, path, what and detail differ per refusal; their types must not.
+  const types = (object) => Object.fromEntries(Object.entries(object).map(([k, v]) => [k, typeof v]));
+  const kind = (k, v) =>
+    k === "error" || k === "path" || k === "what" ? typeof v : k === "code" ? typeof v?.value : k === "detail" ? types(v) : v;
   return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, kind(k, v)]));
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Where the lesson finds its data and which Atlas release it reproduces. One place for these
 // facts, so the view never hard-codes a path or a version.
 //
@@ -39,11 +40,13 @@ const BUNDLED = {
  * `url: 'relative'` and Turbopack) rewrites it to a URL-like object whose href is a path
  * ("/_next/static/media/style.….css"): a relative address the browser resolves against the
  * document, as done here. (Used as a base, such an object threw "Invalid base URL".)
+ * @param {string | URL | {href: string}} url
  */
 export function absoluteUrl(url) {
   return new URL(String(url), globalThis.document?.baseURI);
 }
 
+/** @type {URL|null} */
 let bundleBase = null;
 
 /**
@@ -56,6 +59,7 @@ function bundleBaseUrl() {
   return bundleBase;
 }
 
+/** @type {URL|null} */
 let documentAssetBase = null;
 
 /**
@@ -66,12 +70,18 @@ export function defaultAssetBase() {
   return documentAssetBase ?? bundleBaseUrl();
 }
 
-/** True when `base` is app.js's own folder: its files come from BUNDLED, as the bundler placed them. */
+/**
+ * True when `base` is app.js's own folder: its files come from BUNDLED, as the bundler placed them.
+ * @param {URL} base
+ */
 export function isBundledBase(base) {
   return base.href === bundleBaseUrl().href;
 }
 
-/** Sets (or with null, clears) the document-wide asset base; relative values resolve against the page. */
+/**
+ * Sets (or with null, clears) the document-wide asset base; relative values resolve against the page.
+ * @param {unknown} base
+ */
 export function setDefaultAssetBase(base) {
   documentAssetBase = base == null || base === '' ? null : folderUrl(base, 'PrefillTraceLesson.assetBase');
 }
@@ -89,7 +99,10 @@ export const MAX_ADDRESS_CHARS = 8192;
 /** At most this much of a refused address is quoted in a message. */
 const QUOTED_CHARS = 120;
 
-/** `value` in quotes for a message: at most QUOTED_CHARS of it, and its length when longer. */
+/**
+ * `value` in quotes for a message: at most QUOTED_CHARS of it, and its length when longer.
+ * @param {unknown} value
+ */
 export function quoted(value) {
   const text = String(value);
   return text.length <= QUOTED_CHARS ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, QUOTED_CHARS))}… (${text.length} characters)`;
@@ -100,6 +113,7 @@ export function quoted(value) {
  * QUOTED_CHARS characters and its length. The URL serializer has percent-encoded its control
  * characters, spaces and quotes, so it is one line of printable text either way. A 1 MB
  * lesson-src put 1,055,268 characters into the element's text (issue 33, W11).
+ * @param {string} text
  */
 export function addressText(text) {
   return text.length <= QUOTED_CHARS ? text : `${text.slice(0, QUOTED_CHARS)}… (${text.length} characters)`;
@@ -111,6 +125,8 @@ export function addressText(text) {
  * ("http://[") or one of a scheme that names no file (javascript:, data:, blob:, about:,
  * mailto:, …). Checked before anything is built from it: such a base made `new URL(path,
  * base)` throw deep inside a rendering.
+ * @param {unknown} value
+ * @param {string} what
  */
 export function fetchableUrl(value, what) {
   const text = String(value);
@@ -130,6 +146,8 @@ export function fetchableUrl(value, what) {
 /**
  * `base` as an absolute folder URL (a trailing slash added), resolved against the page; a
  * TypeError naming `what` when it is not an http(s) address (fetchableUrl).
+ * @param {unknown} base
+ * @param {string} [what]
  */
 export function folderUrl(base, what = 'asset-base') {
   const url = fetchableUrl(base, what);
@@ -142,9 +160,11 @@ export function folderUrl(base, what = 'asset-base') {
 /**
  * An asset of the built site, as an absolute URL, under `base` (default: defaultAssetBase()):
  * from BUNDLED when `base` is app.js's own folder, so a bundler's address wins.
+ * @param {string} path
+ * @param {URL} [base]
  */
 export function assetUrl(path, base = defaultAssetBase()) {
-  if (isBundledBase(base) && Object.hasOwn(BUNDLED, path)) return absoluteUrl(BUNDLED[path]());
+  if (isBundledBase(base) && Object.hasOwn(BUNDLED, path)) return absoluteUrl(BUNDLED[/** @type {keyof typeof BUNDLED} */ (path)]());
   return new URL(path, base);
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Loads the prefill-trace WebAssembly module (the package's ES-module build, through import())
 // and wraps its calls so the page always gets a plain result object: the module never throws
 // across the boundary by contract, but a trap or a missing export must still reach the reader
@@ -15,16 +16,30 @@
 
 import { ENGINE_DIR, assetUrl, defaultAssetBase, isBundledBase } from './config.js';
 
+/**
+ * @typedef {import('prefill-trace').PrefillTraceModule} PrefillTraceModule
+ * @typedef {import('prefill-trace').ModuleOptions} ModuleOptions
+ * @typedef {(options?: ModuleOptions) => Promise<PrefillTraceModule>} ModuleFactory
+ * @typedef {Map<number, string>} CodeNames  the module's ErrorCode names by number
+ */
+/**
+ * The module's functions (not its ErrorCode enum), by name: what #use calls.
+ * @typedef {{[K in keyof PrefillTraceModule as PrefillTraceModule[K] extends (...args: any[]) => any ? K : never]: PrefillTraceModule[K]}} ModuleCalls
+ */
+
+/** @param {unknown} error */
 function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** @type {ModuleFactory|null} */
 let hostFactory = null;
 
 /**
  * The module factory the element calls instead of the package's own (PrefillTraceLesson's
  * static `engineFactory`): a host that wraps the engine (counting calls, as the browser tests
  * do) or builds it some other way. Read when the engine is first loaded, not when set.
+ * @param {ModuleFactory|null|undefined} factory
  */
 export function setEngineFactory(factory) {
   if (factory != null && typeof factory !== 'function') throw new TypeError('engineFactory must be a function or null');
@@ -35,6 +50,7 @@ export function engineFactory() {
   return hostFactory;
 }
 
+/** @type {Promise<Engine>|null} */
 let enginePromise = null;
 
 /**
@@ -48,7 +64,7 @@ export function loadEngine(base = defaultAssetBase()) {
   enginePromise ??= (async () => {
     const imported = await import('prefill-trace');
     const factory = hostFactory ?? imported.default;
-    const options = isBundledBase(base) ? {} : { locateFile: (path) => new URL(path, assetUrl(ENGINE_DIR, base)).href };
+    const options = isBundledBase(base) ? {} : { locateFile: (/** @type {string} */ path) => new URL(path, assetUrl(ENGINE_DIR, base)).href };
     // The instance's abort (its WebAssembly memory at the 128 MB cap) is noted here; the Engine
     // then makes a new instance with the same options (issue 33, item 2).
     const life = { aborted: false };
@@ -65,28 +81,81 @@ const ABORTED =
   'the engine aborted (most likely its WebAssembly memory reached the 128 MB cap) and was discarded; a new instance answers later calls';
 const RENEWING = 'the engine aborted on an earlier call and its new instance is still loading; try again';
 
-/** Parses the `json` payload of a JsonResult into `{ok, error, value, json}`. */
+/**
+ * @typedef {object} PageErrorDetail  a refusal's detail (the d.ts's ErrorDetail), bounds that do not apply null
+ * @property {string} expected  the kind the value must be ("integer", "number", …), or ""
+ * @property {string} found     a wrong_type value's JSON type, or ""
+ * @property {string} value     the refused value's JSON text, or ""
+ * @property {number|null} minimum
+ * @property {number|null} maximum
+ * @property {boolean} minimumExcluded
+ * @property {boolean} zeroAllowed
+ */
+/**
+ * @typedef {object} PageRefusal  what a refusal is about (engine.js refusal)
+ * @property {string} code   the ErrorCode's stable name ("unknown_field")
+ * @property {string} path   the JSON Pointer of the value concerned ("" when none)
+ * @property {string} what   the problem without the path ("" when the engine itself failed)
+ * @property {PageErrorDetail} detail
+ */
+
+/** A detail that says nothing: the engine itself failed, no field is to blame. */
+const NO_DETAIL = Object.freeze({ expected: '', found: '', value: '', minimum: null, maximum: null, minimumExcluded: false, zeroAllowed: false });
+
+/** A bound as a plain number, null where the engine sent NaN (no bound). @param {unknown} value */
+const bound = (value) => (typeof value === 'number' && !Number.isNaN(value) ? value : null);
+
 /**
  * What a refusal is about: `code`, the ErrorCode's stable name ("unknown_field"; the module
- * exports the enum, include/prefill_trace/result.hpp lists them), and `path`, the JSON Pointer of
- * the value concerned ("" when none). The page branches on these, never on the message.
+ * exports the enum, include/prefill_trace/result.hpp lists them), `path`, the JSON Pointer of
+ * the value concerned ("" when none), `what` and the `detail` (bounds, expected kind, the
+ * refused value). The page branches and words on these, never on the message.
+ * @param {Partial<import('prefill-trace').Refusal>} reply
+ * @param {CodeNames} codes
+ * @returns {PageRefusal}
  */
 function refusal(reply, codes) {
-  return { code: codes.get(reply.code?.value) ?? 'internal', path: String(reply.path ?? '') };
+  /** @type {Partial<import('prefill-trace').ErrorDetail>} */
+  const detail = reply.detail ?? {};
+  return {
+    code: codes.get(Number(reply.code?.value)) ?? 'internal',
+    path: String(reply.path ?? ''),
+    what: String(reply.what ?? ''),
+    detail: {
+      expected: String(detail.expected ?? ''),
+      found: String(detail.found ?? ''),
+      value: String(detail.value ?? ''),
+      minimum: bound(detail.minimum),
+      maximum: bound(detail.maximum),
+      minimumExcluded: Boolean(detail.minimumExcluded),
+      zeroAllowed: Boolean(detail.zeroAllowed),
+    },
+  };
 }
 
-/** The module's ErrorCode values by number, to their names ("unknown_field"). */
+/**
+ * The module's ErrorCode values by number, to their names ("unknown_field").
+ * @param {PrefillTraceModule} module
+ * @returns {CodeNames}
+ */
 function codeNames(module) {
+  /** @type {[string, {value?: unknown}][]} */
   const entries = Object.entries(module.ErrorCode ?? {});
-  return new Map(entries.filter(([, v]) => typeof v?.value === 'number').map(([k, v]) => [v.value, k]));
+  return new Map(entries.flatMap(([k, v]) => (typeof v?.value === 'number' ? [[v.value, k]] : [])));
 }
 
-/** The engine itself failed (a trap, unreadable output): no field is to blame. */
-const FAILED = { code: 'internal', path: '' };
+/** The engine itself failed (a trap, unreadable output): no field is to blame. @type {PageRefusal} */
+const FAILED = Object.freeze({ code: 'internal', path: '', what: '', detail: NO_DETAIL });
 
 /**
  * Runs an answer-checking call and returns a plain `{ok, error, correct, explanation, ...}`;
  * `extra(reply)` adds the call's own fields, `fallback` holds them when the engine traps.
+ * @template {import('prefill-trace').QuizResult | import('prefill-trace').GeneratedCheckResult} R
+ * @template {object} X
+ * @param {() => R} call
+ * @param {(reply: R) => X} extra
+ * @param {X} fallback
+ * @param {CodeNames} codes
  */
 function answerResult(call, extra, fallback, codes) {
   try {
@@ -111,6 +180,19 @@ function answerResult(call, extra, fallback, codes) {
   }
 }
 
+/**
+ * @template T
+ * @typedef {{ok: true, error: '', value: T, json: string} | ({ok: false, error: string} & PageRefusal)} JsonOutcome
+ */
+/**
+ * Parses the `json` payload of a JsonResult into `{ok, error, value, json}`; `value` is what the
+ * d.ts says the call's JSON holds (a TraceDocument, a ServingReport, …).
+ * @template T
+ * @param {() => import('prefill-trace').JsonResult} call
+ * @param {string} what
+ * @param {CodeNames} codes
+ * @returns {JsonOutcome<T>}
+ */
 function jsonResult(call, what, codes) {
   let result;
   try {
@@ -128,17 +210,24 @@ function jsonResult(call, what, codes) {
 
 /** Thin wrapper over the module: same names as bindings/prefill-trace.d.ts, plain results. */
 export class Engine {
+  /** @type {PrefillTraceModule} */
   #module;
+  /** @type {CodeNames} */
   #codes;
+  /** @type {import('prefill-trace').FiguresLayout|null|undefined} */
   #layout;
+  /** @type {import('prefill-trace').ScenarioFields|undefined} */
   #fields;
+  /** @type {{life: {aborted: boolean}, make: () => Promise<PrefillTraceModule>}|null} */
   #life;
+  /** @type {Promise<void>|null} */
   #renewing = null;
+  /** @type {import('prefill-trace').ServingFields|null|undefined} */
   #servingFields;
 
   /**
-   * @param {object} module  the module instance
-   * @param {{life: {aborted: boolean}, make: () => Promise<object>}} [renewal]  how loadEngine
+   * @param {PrefillTraceModule} module  the module instance
+   * @param {{life: {aborted: boolean}, make: () => Promise<PrefillTraceModule>}|null} [renewal]  how loadEngine
    *   learns of an abort and makes a new instance; without it an aborted module stays aborted
    */
   constructor(module, renewal = null) {
@@ -151,12 +240,18 @@ export class Engine {
    * Calls export `name` on the live instance. A call that aborts the instance throws the reason
    * in words (each method's catch turns it into its reply) and starts a new instance: an aborted
    * module answered every later call with "Aborted()" until the page was reloaded.
+   * @template {keyof ModuleCalls} K
+   * @param {K} name
+   * @param {Parameters<ModuleCalls[K]>} args
+   * @returns {ReturnType<ModuleCalls[K]>}
    */
   #use(name, ...args) {
     if (this.#renewing) throw new Error(RENEWING);
-    const reply = this.#module[name](...args);
-    if (!this.#life?.life.aborted) return reply;
-    this.#renewing = this.#life.make().then(
+    const call = /** @type {(...args: Parameters<ModuleCalls[K]>) => ReturnType<ModuleCalls[K]>} */ (this.#module[name]);
+    const reply = call(...args);
+    const life = this.#life;
+    if (!life?.life.aborted) return reply;
+    this.#renewing = life.make().then(
       (module) => {
         this.#module = module;
         this.#codes = codeNames(module);
@@ -164,7 +259,7 @@ export class Engine {
       },
       () => {
         this.#renewing = null; // the next call meets the aborted instance and tries again
-        this.#life.life.aborted = true;
+        life.life.aborted = true;
       },
     );
     throw new Error(ABORTED);
@@ -180,7 +275,8 @@ export class Engine {
 
   /**
    * Validates lesson-data text.
-   * @returns {{ok: true, lesson: object} | {ok: false, error: string}}
+   * @param {string} text
+   * @returns {{ok: true, lesson: object} | ({ok: false, error: string} & PageRefusal)}
    */
   loadLesson(text) {
     let result;
@@ -199,6 +295,9 @@ export class Engine {
 
   /**
    * Checks one quiz answer (`checkIndex` 0 is the lesson's `check`).
+   * @param {string} text
+   * @param {number} checkIndex
+   * @param {number} choice
    * @returns {{ok: boolean, error: string, correct: boolean, correctIndex: number, explanation: string}}
    */
   checkAnswer(text, checkIndex, choice) {
@@ -218,17 +317,26 @@ export class Engine {
   /**
    * The serving simulation's report (docs/serving.md): `{ok, error, value, json}`. The page calls
    * it only when no Worker can run it (under-load/under-load.js): it takes seconds.
+   * @param {string} scenarioJson
+   * @returns {JsonOutcome<import('prefill-trace').ServingReport>}
    */
   simulateServing(scenarioJson) {
     return jsonResult(() => this.#use('simulateServing', scenarioJson), 'simulating', this.#codes);
   }
 
-  /** The built-in models, accelerators and precisions: `{ok, error, value}`. */
+  /**
+   * The built-in models, accelerators and precisions: `{ok, error, value}`.
+   * @returns {JsonOutcome<unknown>}
+   */
   listPresets() {
     return jsonResult(() => this.#use('listPresets'), 'listing presets', this.#codes);
   }
 
-  /** The trace of a scenario given as JSON text: `{ok, error, value: trace, json}`. */
+  /**
+   * The trace of a scenario given as JSON text: `{ok, error, value: trace, json}`.
+   * @param {string} scenarioJson
+   * @returns {JsonOutcome<import('prefill-trace').TraceDocument>}
+   */
   computeTrace(scenarioJson) {
     return jsonResult(() => this.#use('computeTrace', scenarioJson), 'computing the trace', this.#codes);
   }
@@ -278,17 +386,23 @@ export class Engine {
   /**
    * The trace's numbers without JSON (docs/trace-json.md, "Figures"): `{ok, error, figures}`,
    * figures a Float64Array. explorer/trace-from-figures.js turns it back into a trace.
+   * @param {string} scenarioJson
+   * @returns {({ok: true, error: string, figures: Float64Array} | {ok: false, error: string, figures: Float64Array|null}) & PageRefusal}
    */
   traceFigures(scenarioJson) {
     try {
       const r = this.#use('traceFigures', scenarioJson);
-      return { ok: Boolean(r.ok), error: String(r.error), ...refusal(r, this.#codes), figures: r.figures };
+      const reply = { error: String(r.error), ...refusal(r, this.#codes), figures: r.figures };
+      return r.ok ? { ok: true, ...reply } : { ok: false, ...reply };
     } catch (error) {
       return { ok: false, error: `the engine failed while computing the trace: ${describe(error)}`, ...FAILED, figures: null };
     }
   }
 
-  /** The trace's operators as CSV (the CLI's --csv schema): `{ok, error, csv}`. */
+  /**
+   * The trace's operators as CSV (the CLI's --csv schema): `{ok, error, csv}`.
+   * @param {string} scenarioJson
+   */
   traceCsv(scenarioJson) {
     try {
       const r = this.#use('traceCsv', scenarioJson);
@@ -298,7 +412,13 @@ export class Engine {
     }
   }
 
-  /** TTFT at each of `values` of `variable`, in one call: `{ok, error, value: {points}}`. */
+  /**
+   * TTFT at each of `values` of `variable`, in one call: `{ok, error, value: {points}}`.
+   * @param {string} scenarioJson
+   * @param {Parameters<PrefillTraceModule['sweep']>[1]} variable
+   * @param {ArrayLike<number>} values
+   * @returns {JsonOutcome<unknown>}
+   */
   sweep(scenarioJson, variable, values) {
     return jsonResult(
       () => this.#use('sweep', scenarioJson, variable, Float64Array.from(values)),
@@ -307,13 +427,20 @@ export class Engine {
     );
   }
 
-  /** Checks generated from the scenario: `{ok, error, value: {checks}}`. */
+  /**
+   * Checks generated from the scenario: `{ok, error, value: {checks}}`.
+   * @param {string} scenarioJson
+   * @returns {JsonOutcome<unknown>}
+   */
   generateChecks(scenarioJson) {
     return jsonResult(() => this.#use('generateChecks', scenarioJson), 'generating checks', this.#codes);
   }
 
   /**
    * Checks an answer to generated check `id`.
+   * @param {string} scenarioJson
+   * @param {string} id
+   * @param {number} answer
    * @returns {{ok: boolean, error: string, correct: boolean, expected: number, explanation: string}}
    */
   checkGenerated(scenarioJson, id, answer) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson file as bytes: its integrity against the SHA-256 prefix in its published name, and
 // its decoding to the text the engine validates. No DOM, so Node can import it too.
 //
@@ -25,7 +26,10 @@ export function canVerify() {
   return Boolean(globalThis.crypto?.subtle?.digest);
 }
 
-/** Lowercase hex SHA-256 of `bytes` (an ArrayBuffer), by Web Crypto. */
+/**
+ * Lowercase hex SHA-256 of `bytes` (an ArrayBuffer), by Web Crypto.
+ * @param {BufferSource} bytes
+ */
 export async function sha256OfBytes(bytes) {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -35,6 +39,8 @@ export async function sha256OfBytes(bytes) {
  * Compares the bytes with the prefix in their published name.
  * @returns {Promise<{status: 'verified'} | {status: 'mismatch', actual: string, expected: string}
  *   | {status: 'unchecked', reason: string} | {status: 'not-applicable'}>}
+ * @param {URL} url
+ * @param {BufferSource} bytes
  */
 export async function checkIntegrity(url, bytes) {
   const expected = claimedHashPrefix(url);
@@ -57,6 +63,7 @@ export async function checkIntegrity(url, bytes) {
  * 1-based position just after the byte it stopped on (bytes.length + 1 for a sequence cut off
  * by the end of the file). -1 when every sequence is well formed (RFC 3629: no overlong forms,
  * no surrogates, nothing above U+10FFFF).
+ * @param {ArrayBuffer | Uint8Array} bytes
  */
 export function firstInvalidUtf8(bytes) {
   const b = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
@@ -99,6 +106,7 @@ export function firstInvalidUtf8(bytes) {
  * is kept (the engine refuses it by name), and ill-formed UTF-8 is reported in the engine's own
  * words and position instead of being replaced by U+FFFD (fetch's text() does both silently).
  * @returns {{ok: true, text: string} | {ok: false, error: string}}
+ * @param {ArrayBuffer | Uint8Array} bytes
  */
 export function decodeLessonBytes(bytes) {
   try {

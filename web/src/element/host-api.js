@@ -1,3 +1,4 @@
+// @ts-check
 // The element's surface towards its host: the attributes it observes (each with a property of
 // the same meaning), the values they take, and the events it dispatches. README.md
 // ("Embedding in the Atlas") documents the same list; bindings/ carries its typings.
@@ -23,10 +24,16 @@ export const THEME_VALUES = Object.freeze(['auto', 'light', 'dark']);
 export const HEADER_VALUES = Object.freeze(['full', 'none']);
 export const STORAGE_VALUES = Object.freeze(['local', 'none']);
 
-/** An enumerated attribute's value: the given one when allowed, else the first (the default). */
+/**
+ * An enumerated attribute's value: the given one when allowed, else the first (the default).
+ * @template {string} V
+ * @param {unknown} value
+ * @param {readonly V[]} allowed
+ * @returns {V}
+ */
 export function enumValue(value, allowed) {
   const v = String(value ?? '').trim().toLowerCase();
-  return allowed.includes(v) ? v : allowed[0];
+  return allowed.find((a) => a === v) ?? allowed[0];
 }
 
 /**
@@ -48,6 +55,12 @@ export const EVENTS = Object.freeze([
   'prefill-trace-progress-reset',
 ]);
 
+/**
+ * Dispatches event `name` (one of EVENTS) with `detail` from `element`.
+ * @param {EventTarget} element
+ * @param {string} name
+ * @param {object} detail
+ */
 export function dispatch(element, name, detail) {
   element.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Where one rendering's lesson and its companions come from (element/mount.js): the lesson a
 // host or the URL names, else the bundled one; the equation pack; the origin each may come from.
 
@@ -7,7 +8,10 @@ import { PartError, assertSameOrigin, describe } from './loading.js';
 /** `<id>-<16 hex>.json`: the lesson id a published Atlas file name carries. */
 const PUBLISHED_NAME = /(?:^|\/)([a-z0-9]+(?:-[a-z0-9]+)*)-[0-9a-f]{16}\.json$/;
 
-/** The lesson id a published file name claims, or null for another kind of name. */
+/**
+ * The lesson id a published file name claims, or null for another kind of name.
+ * @param {URL} url
+ */
 export function claimedLessonId(url) {
   return PUBLISHED_NAME.exec(url.pathname)?.[1] ?? null;
 }
@@ -24,7 +28,10 @@ export function equationsUrl({ equationsSrc, base }) {
   return url.origin === window.location.origin ? url : assetUrl(EQUATIONS_PATH, base);
 }
 
-/** `?lesson=` when the element owns the URL, else null. */
+/**
+ * `?lesson=` when the element owns the URL, else null.
+ * @param {boolean} syncUrl
+ */
 function requestedLesson(syncUrl) {
   return syncUrl ? new URLSearchParams(window.location.search).get('lesson') : null;
 }

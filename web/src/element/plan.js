@@ -1,3 +1,4 @@
+// @ts-check
 // What one rendering of <prefill-trace-lesson> loads, where it places it and in what order,
 // for each view: data only. The mount (mount.js) runs a view's steps in order, each through
 // one helper that begins the step's task (explorer/scheduling.js nextTask) and stops the run
@@ -27,6 +28,13 @@
  * @property {boolean} [last]  the step whose outcome ends the rendering
  */
 
+/**
+ * @param {string|null} task
+ * @param {Step['part']} part
+ * @param {Step['action']} action
+ * @param {Partial<Step>} [extra]
+ * @returns {Step}
+ */
 const step = (task, part, action, extra = {}) => Object.freeze({ task, part, action, ...extra });
 
 /** @type {Readonly<Record<'full'|'lesson'|'explorer', readonly Step[]>>} */

@@ -127,7 +127,7 @@ export class Explorer {
       onEdit: (key, value, commit) => this.#edit(key, value, commit),
       onAction: (name) => this.#action(name),
     });
-    this.#messages = new ControlMessages(this.controls);
+    this.#messages = new ControlMessages(this.controls, engine.scenarioFields());
     this.glance = new Glance();
     this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }));
     this.view = new ExplorerView({
@@ -558,9 +558,9 @@ export class Explorer {
     this.controls.showShape(this.state.model === CUSTOM_MODEL);
     if (!result.ok) {
       const key = fieldOfError(result.path);
-      this.#messages.show(key ? { [key]: result.error } : {}, this.#notes);
+      this.#messages.show(key ? { [key]: result } : {}, this.#notes);
       this.controls.setPrecisionHint(null);
-      this.view.showEngineError(plainError(result.error), Boolean(key));
+      this.view.showEngineError(plainError(result, this.engine.scenarioFields()), Boolean(key));
       // Stale figures are not redrawn: only the checks follow the (rejected) scenario.
       this.#parts.clearStale((name) => name !== 'checks');
       this.#parts.show({ json, ok: false, trace: null });

@@ -1,3 +1,4 @@
+// @ts-check
 // The parts of the explorer's results (explorer.js, scheduling.js StaleParts): their names, and
 // the rules that say when one can be drawn and whether an update draws it at once.
 
@@ -6,7 +7,11 @@ import { STEP_COUNT } from './steps.js';
 /** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
 export const CHART_NAMES = ['roofline', 'intensity', 'time', 'bytes', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 
-/** Whether chart `chart` shows step `step`'s operators (a selected step marks it related). */
+/**
+ * Whether chart `chart` shows step `step`'s operators (a selected step marks it related).
+ * @param {string} chart
+ * @param {number|null} step  1 to 5, or null for none
+ */
 export function relatedToStep(chart, step) {
   if (!step) return false;
   if (step === 4) return chart === 'memory';
@@ -35,8 +40,9 @@ export const CHART_PARTS = new Set([...CHART_NAMES, ...DATA_PARTS]);
  * after the charts are placed: measured before it, a drawing would force the layout of the
  * new chart grid itself), and a chart's data table for its chart.
  * @param {string} name
- * @param {object} explorer  chartsFailed, charts (or null before they load), parts
- *   (scheduling.js StaleParts), visibility (visibility.js PartVisibility)
+ * @param {{chartsFailed: boolean, charts: object|null, parts: {isStale(name: string): boolean},
+ *   visibility: {width(name: string): number|undefined}}} explorer  the charts (null before they
+ *   load), the stale parts (scheduling.js StaleParts), their widths (visibility.js PartVisibility)
  */
 export function canRenderPart(name, { chartsFailed, charts, parts, visibility }) {
   if (chartsFailed || !CHART_PARTS.has(name)) return true;
@@ -56,7 +62,7 @@ export function canRenderPart(name, { chartsFailed, charts, parts, visibility })
  * (visibility.js).
  * @param {string} name
  * @param {boolean} firstDrawn
- * @param {import('./visibility.js').PartVisibility} visibility
+ * @param {{isInView(name: string): boolean}} visibility  visibility.js PartVisibility
  */
 export function isPartVisible(name, firstDrawn, visibility) {
   if (DATA_PARTS.has(name)) return false;

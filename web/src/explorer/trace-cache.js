@@ -1,3 +1,4 @@
+// @ts-check
 // The explorer's traces, computed once per scenario and refilled in place where possible.
 //
 // Traces computed as JSON are kept by their figures' shape signature (the last few shapes, so
@@ -8,14 +9,24 @@
 
 import { figuresSignature, refillTrace } from './trace-from-figures.js';
 
+/**
+ * @typedef {import('prefill-trace').TraceDocument} TraceDocument
+ * @typedef {{ok: true, error: string, value: TraceDocument, json?: string}
+ *   | ({ok: false, error: string} & import('../engine.js').PageRefusal)} TraceResult  a trace
+ *   (`json` when it was read as JSON, not refilled from figures) or the engine's refusal
+ */
+
 /** How many trace shapes (model, attention, … : trace-from-figures.js) are kept. */
 const SHAPES_KEPT = 8;
 
 export class TraceCache {
   #engine;
+  /** @type {Map<number, TraceDocument>} */
   #shapes = new Map();
   /** The last scenario's JSON text and its result (`{ok, value, error, path, json?}`). */
+  /** @type {string|null} */
   #lastJson = null;
+  /** @type {TraceResult|null} */
   #lastResult = null;
 
   /** @param {import('../engine.js').Engine} engine */
@@ -28,19 +39,30 @@ export class TraceCache {
     return { json: this.#lastJson, result: this.#lastResult };
   }
 
-  /** The result for `json`, computed unless it is the last scenario's. */
+  /**
+   * The result for `json`, computed unless it is the last scenario's.
+   * @param {string} json
+   */
   resultOf(json) {
     if (json !== this.#lastJson) this.remember(json, this.trace(json));
     return this.#lastResult;
   }
 
-  /** Makes `result` the last scenario's (one computed elsewhere: the permalink's, url-sync.js). */
+  /**
+   * Makes `result` the last scenario's (one computed elsewhere: the permalink's, url-sync.js).
+   * @param {string} json
+   * @param {TraceResult} result
+   */
   remember(json, result) {
     this.#lastJson = json;
     this.#lastResult = result;
   }
 
-  /** The trace of `json`: from its figures when the shape is known, else from its JSON. */
+  /**
+   * The trace of `json`: from its figures when the shape is known, else from its JSON.
+   * @param {string} json
+   * @returns {TraceResult}
+   */
   trace(json) {
     const engine = this.#engine;
     const figures = engine.traceFigures(json);
@@ -54,13 +76,18 @@ export class TraceCache {
     }
     const result = engine.computeTrace(json);
     if (result.ok) {
-      if (this.#shapes.size >= SHAPES_KEPT) this.#shapes.delete(this.#shapes.keys().next().value);
+      const oldest = this.#shapes.keys().next().value;
+      if (this.#shapes.size >= SHAPES_KEPT && oldest !== undefined) this.#shapes.delete(oldest);
       this.#shapes.set(signature, result.value);
     }
     return result;
   }
 
-  /** The shape signature of `trace` (one this cache gave out, else the trace of `json`), or NaN. */
+  /**
+   * The shape signature of `trace` (one this cache gave out, else the trace of `json`), or NaN.
+   * @param {TraceDocument} trace
+   * @param {string} json
+   */
   signatureOf(trace, json) {
     for (const [signature, kept] of this.#shapes) if (kept === trace) return signature;
     const own = this.#engine.traceFigures(json);

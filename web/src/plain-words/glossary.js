@@ -1,3 +1,4 @@
+// @ts-check
 // Plain words for the terms the lesson depends on: each is a <dfn> where the explorer first
 // uses it, with a button that shows its definition in an aside right after it (and hides it
 // again). Nothing is shown on hover alone: a tap, a click or Enter opens it, so it works the
@@ -81,6 +82,8 @@ let made = 0;
 /**
  * The term `key` of TERMS as a <dfn> holding a toggle, and its definition as an aside after
  * it (hidden until asked for); `text` overrides the words shown.
+ * @param {keyof typeof TERMS} key
+ * @param {string} [text]
  */
 export function term(key, text = TERMS[key].words) {
   made += 1;
@@ -97,14 +100,18 @@ export function term(key, text = TERMS[key].words) {
 
 /** "Words used here: …", every term once, for the head of the explorer. */
 export function glossaryLine() {
-  return termsLine(Object.keys(TERMS), 'glossary-line', ' (select one for its meaning)');
+  return termsLine(/** @type {(keyof typeof TERMS)[]} */ (Object.keys(TERMS)), 'glossary-line', ' (select one for its meaning)');
 }
 
 /**
  * "Words used here: a, b and c.", each a term() with its definition in place, in a <p> of
  * class `className` (a guided investigation's own words, beside its question).
+ * @param {(keyof typeof TERMS)[]} keys
+ * @param {string} className
+ * @param {string} [hint]
  */
 export function termsLine(keys, className, hint = '') {
+  /** @type {(string | HTMLElement[])[]} */
   const parts = [];
   keys.forEach((key, i) => {
     if (i > 0) parts.push(i === keys.length - 1 ? ' and ' : ', ');

@@ -1,3 +1,4 @@
+// @ts-check
 // What the "Under load" part draws of a serving report (docs/serving.md, "Output"): the rest of
 // the report is dropped where it was parsed (in the Worker, or on the page when no Worker can
 // run). Shared by worker.js and under-load.js.
@@ -5,6 +6,7 @@
 /**
  * A `{mean, p50, p90, p99}` summary, or null: the engine writes null when no finished request
  * has the figure (TPOT of one-token outputs, or nothing finished before an overload).
+ * @param {import('prefill-trace').ServingSummary | null | undefined} summary
  */
 function quantiles(summary) {
   if (summary == null) return null;
@@ -12,6 +14,10 @@ function quantiles(summary) {
   return { mean, p50, p90, p99 };
 }
 
+/**
+ * The figures "Under load" draws of `report`.
+ * @param {import('prefill-trace').ServingReport} report
+ */
 export function servingSummary(report) {
   return {
     policy: report.policy,
