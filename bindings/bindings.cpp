@@ -98,7 +98,7 @@ EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_sweep_points() {
   return api::max_sweep_points();
 }
 EMSCRIPTEN_KEEPALIVE std::size_t prefill_trace_max_request_trace_bytes() {
-  return limits::max_request_trace_bytes;
+  return api::max_request_trace_bytes();
 }
 
 /// Computes the figures of the scenario in `text[0, length)`; returns how many there are, or -1

@@ -142,7 +142,8 @@ std::vector<RequestOutcome> lone_request_outcomes(const HostOverheadProfile& hos
                      std::nullopt,
                      0,
                      config.kv,
-                     16};
+                     16,
+                     {}};  // no token times
   plan.host = host;
   serving::Simulation simulation(plan, specs, 0, serving::instances(config, fleet), work);
   return simulation.run(true).outcomes;
