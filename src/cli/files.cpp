@@ -41,10 +41,10 @@ void refuse_unless_regular(const std::string& path, const struct stat& info, std
 }  // namespace
 
 // Only a regular file is read, and one over the size limit (a document's, or with a larger
-// `limit` a request trace's) is refused by its size before any of it is read: a directory, a device or a FIFO is refused by its kind from stat(),
-// so a FIFO without a writer is never opened (opening it would block). The file is then opened
-// non-blocking and checked again through its descriptor, in case the path was swapped between
-// the two looks.
+// `limit` a request trace's) is refused by its size before any of it is read: a directory, a device
+// or a FIFO is refused by its kind from stat(), so a FIFO without a writer is never opened (opening
+// it would block). The file is then opened non-blocking and checked again through its descriptor,
+// in case the path was swapped between the two looks.
 std::string read_file(const std::string& path, std::size_t limit) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
