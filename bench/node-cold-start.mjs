@@ -23,6 +23,13 @@ const pkg = path.resolve(options.package);
 if (!existsSync(path.join(pkg, 'package.json'))) throw new Error(`${pkg}: no package; run script/package`);
 
 const SCENARIO = JSON.stringify({ model: 'llama-3.1-8b', hardware: 'h100-sxm' });
+// After the engine is ready (t2): the first call, the CPU time so far, a second call, the figures.
+const FIRST_CALLS = `if (!engine.computeTrace(${JSON.stringify(SCENARIO)}).ok) throw new Error('trace refused');
+const t3 = performance.now();
+const c3 = process.cpuUsage(c0);
+engine.computeTrace(${JSON.stringify(SCENARIO)});
+const t4 = performance.now();
+console.log(JSON.stringify({ load: t1 - t0, instantiate: t2 - t1, first: t3 - t2, total: t3 - t0, second: t4 - t3, cpu: (c3.user + c3.system) / 1000 }));`;
 const CHILD = {
   require: `const c0 = process.cpuUsage();
 const t0 = performance.now();
@@ -30,12 +37,7 @@ const PrefillTrace = require(${JSON.stringify(pkg)});
 const t1 = performance.now();
 PrefillTrace().then((engine) => {
   const t2 = performance.now();
-  if (!engine.computeTrace(${JSON.stringify(SCENARIO)}).ok) throw new Error('trace refused');
-  const t3 = performance.now();
-  const c3 = process.cpuUsage(c0);
-  engine.computeTrace(${JSON.stringify(SCENARIO)});
-  const t4 = performance.now();
-  console.log(JSON.stringify({ load: t1 - t0, instantiate: t2 - t1, first: t3 - t2, total: t3 - t0, second: t4 - t3, cpu: (c3.user + c3.system) / 1000 }));
+  ${FIRST_CALLS}
 });`,
   import: `const c0 = process.cpuUsage();
 const t0 = performance.now();
@@ -43,12 +45,7 @@ const { default: PrefillTrace } = await import(${JSON.stringify(path.join(pkg, '
 const t1 = performance.now();
 const engine = await PrefillTrace();
 const t2 = performance.now();
-if (!engine.computeTrace(${JSON.stringify(SCENARIO)}).ok) throw new Error('trace refused');
-const t3 = performance.now();
-const c3 = process.cpuUsage(c0);
-engine.computeTrace(${JSON.stringify(SCENARIO)});
-const t4 = performance.now();
-console.log(JSON.stringify({ load: t1 - t0, instantiate: t2 - t1, first: t3 - t2, total: t3 - t0, second: t4 - t3, cpu: (c3.user + c3.system) / 1000 }));`,
+${FIRST_CALLS}`,
   compile: `const bytes = require('node:fs').readFileSync(${JSON.stringify(path.join(pkg, 'element/wasm/prefill_trace.wasm'))});
 const t0 = performance.now();
 WebAssembly.compile(bytes).then(() => console.log(JSON.stringify({ compile: performance.now() - t0, bytes: bytes.length })));`,

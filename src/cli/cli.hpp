@@ -52,6 +52,9 @@ std::vector<double> parse_number_list(const std::string& flag, const std::string
 nlohmann::json json_number(double number);
 
 /// Reads a lesson or scenario file (regular files only, bounded by the loader's size limit).
-std::string read_file(const std::string& path, std::size_t limit = api::max_document_bytes());
+/// What a file read holds: a lesson or scenario document, or a request trace (far larger: its own
+/// limit, and its own words when refused by size).
+enum class FileKind { document, request_trace };
+std::string read_file(const std::string& path, FileKind kind = FileKind::document);
 
 }  // namespace prefill_trace::cli

@@ -25,12 +25,17 @@ const char* file_kind(mode_t mode) {
   return "not a regular file";
 }
 
-// `limit`: the most bytes the file may hold (a document's, or a request trace's).
-void refuse_unless_regular(const std::string& path, const struct stat& info, std::size_t limit) {
+std::size_t limit_of(FileKind kind) {
+  return kind == FileKind::request_trace ? api::max_request_trace_bytes()
+                                         : api::max_document_bytes();
+}
+
+void refuse_unless_regular(const std::string& path, const struct stat& info, FileKind kind) {
   if (!S_ISREG(info.st_mode))
     fail(file_name(path) + ": is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
+  const std::size_t limit = limit_of(kind);
   if (info.st_size <= static_cast<off_t>(limit)) return;
-  if (limit != api::max_document_bytes()) {
+  if (kind == FileKind::request_trace) {
     fail(file_name(path) + ": a request trace of " + std::to_string(info.st_size) +
          " bytes exceeds the limit of " + std::to_string(limit) + " bytes (refused unread)");
   }
@@ -40,16 +45,17 @@ void refuse_unless_regular(const std::string& path, const struct stat& info, std
 
 }  // namespace
 
-// Only a regular file is read, and one over the size limit (a document's, or with a larger
-// `limit` a request trace's) is refused by its size before any of it is read: a directory, a device
+// Only a regular file is read, and one over its kind's size limit (a document's, or a request
+// trace's) is refused by its size before any of it is read: a directory, a device
 // or a FIFO is refused by its kind from stat(), so a FIFO without a writer is never opened (opening
 // it would block). The file is then opened non-blocking and checked again through its descriptor,
 // in case the path was swapped between the two looks.
-std::string read_file(const std::string& path, std::size_t limit) {
+std::string read_file(const std::string& path, FileKind kind) {
+  const std::size_t limit = limit_of(kind);
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
     fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
-  refuse_unless_regular(path, info, limit);
+  refuse_unless_regular(path, info, kind);
   // Closed on every path out, the failures (which throw) included.
   struct Descriptor {
     int fd;
@@ -60,7 +66,7 @@ std::string read_file(const std::string& path, std::size_t limit) {
   if (file.fd < 0) fail(file_name(path) + ": cannot open the file (" + std::strerror(errno) + ")");
   if (::fstat(file.fd, &info) != 0)
     fail(file_name(path) + ": cannot read the file (" + std::strerror(errno) + ")");
-  refuse_unless_regular(path, info, limit);
+  refuse_unless_regular(path, info, kind);
   // One byte over the limit is read, so a file that grew since fstat is still refused; the
   // buffer starts at the file's size (a trace's limit is 64 MiB) and grows if the file did.
   std::string text(std::min(limit, static_cast<std::size_t>(info.st_size)) + 1, '\0');

@@ -30,7 +30,7 @@ int run_serve(int argc, char** argv) {
   // larger than a scenario document (limits::max_request_trace_bytes).
   const auto trace_file = option(args, "--trace");
   const std::string trace =
-      trace_file ? read_file(*trace_file, api::max_request_trace_bytes()) : std::string();
+      trace_file ? read_file(*trace_file, FileKind::request_trace) : std::string();
   return print_reply(
       format, dump_json(input.value),
       [&](std::string_view text) {
