@@ -371,7 +371,7 @@ export interface ServingSweepPoint {
 
 /**
  * The serving report (docs/serving.md, "Output"): `JSON.parse(simulateServing(s).json)`,
- * written from src/serving_schema.hpp; times in seconds. Keys print sorted.
+ * written from src/serving/serving_schema.hpp; times in seconds. Keys print sorted.
  */
 export interface ServingReport {
   busy_fraction: number;

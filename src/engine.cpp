@@ -11,14 +11,14 @@
 #include "lesson.hpp"
 #include "limits.hpp"
 #include "quiz.hpp"
-#include "scenario.hpp"
-#include "scenario_fields.hpp"
-#include "serving_fields.hpp"
-#include "serving_json.hpp"
-#include "serving_plan_json.hpp"
-#include "trace.hpp"
-#include "trace_figures.hpp"
-#include "trace_json.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/scenario_fields.hpp"
+#include "serving/serving_fields.hpp"
+#include "serving/serving_json.hpp"
+#include "serving/serving_plan_json.hpp"
+#include "trace/trace.hpp"
+#include "trace/trace_figures.hpp"
+#include "trace/trace_json.hpp"
 
 namespace prefill_trace {
 namespace data {

@@ -1,7 +1,7 @@
 // Every expected number below is derived by hand from the formulas in docs/model.md (or taken
 // from a published figure), with the derivation beside it; none is copied from program output.
 
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,10 +9,10 @@
 
 #include "collective.hpp"
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "test_support.hpp"
 #include "trace/queueing.hpp"
-#include "trace_json.hpp"
+#include "trace/trace_json.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "limits.hpp"  // the documented ranges every field is checked against
 #include "prefill_trace/result.hpp"
-#include "scenario_fields.hpp"  // the workload's defaults
+#include "scenario/scenario_fields.hpp"  // the workload's defaults
 
 namespace prefill_trace {
 
@@ -178,7 +178,7 @@ struct Accelerator {
   std::string id;
   std::string name;
   std::string source_url;
-  // "ampere", "ada", "hopper", "blackwell" or "cdna3" (src/attention_kernels.hpp): which named
+  // "ampere", "ada", "hopper", "blackwell" or "cdna3" (src/scenario/attention_kernels.hpp): which named
   // attention kernels exist on it. Empty (a custom accelerator that states none): not checked.
   std::string architecture;
   PeakRates peak_flops;         // dense FLOP/s (OP/s for integers) per arithmetic type
