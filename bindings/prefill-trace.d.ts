@@ -701,7 +701,14 @@ export interface TraceDocument {
     timing: "bound" | "estimate";
   };
   schema_version: number;
-  steps: TraceStep[];
+  /** Always the lesson's five steps, in order (src/trace/step_facts.cpp mechanism_steps). */
+  steps: [
+    TraceStep<Step1Facts>,
+    TraceStep<Step2Facts>,
+    TraceStep<Step3Facts>,
+    TraceStep<Step4Facts>,
+    TraceStep<Step5Facts>,
+  ];
   totals: {
     flops: number;
     hbm_bytes: number;
@@ -744,10 +751,10 @@ export interface TtftTotals extends QueueFigures {
   total_seconds_low: number | null;
 }
 
-/** One of the lesson's five mechanism steps; `facts` depends on `step`. */
-export interface TraceStep {
+/** One of the lesson's five mechanism steps; `facts` depends on `step` (TraceDocument.steps types each). */
+export interface TraceStep<Facts = Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts> {
   bound: Bound | null;
-  facts: Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts;
+  facts: Facts;
   operators: string[];
   step: number;
   text: string;

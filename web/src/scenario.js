@@ -143,15 +143,15 @@ export function parseValue(text, numeric) {
  * for a host's own accelerator object (the CLI's custom hardware: `{"preset"?, "name"?, …}`)
  * its `name`, else its preset's name marked "(modified)", else "Custom accelerator" — the names
  * the engine gives it (src/scenario.cpp read_accelerator), never "[object Object]".
- *  * @param {unknown} hardware  the scenario's value (a preset id, or a host's accelerator object)
+ * @param {unknown} hardware  the scenario's value (a preset id, or a host's accelerator object)
  * @param {Array<{id: string, name: string}>} accelerators  listPresets().accelerators
  */
 export function hardwareName(hardware, accelerators = []) {
-    /** @param {unknown} id */
+  /** @param {unknown} id */
   const presetName = (id) => accelerators.find((a) => a.id === id)?.name ?? null;
-    if (hardware && typeof hardware === 'object' && !Array.isArray(hardware)) {
+  if (hardware && typeof hardware === 'object' && !Array.isArray(hardware)) {
     const custom = /** @type {{name?: unknown, preset?: unknown}} */ (hardware);
-        if (typeof custom.name === 'string' && custom.name.trim()) return custom.name.trim();
+    if (typeof custom.name === 'string' && custom.name.trim()) return custom.name.trim();
     const base = typeof custom.preset === 'string' ? presetName(custom.preset) ?? custom.preset : null;
     return base ? `${base} (modified)` : 'Custom accelerator';
   }
@@ -223,7 +223,7 @@ export function fieldOfError(path) {
  * @returns {FieldValue}
  */
 export function getField(state, key) {
-    return key.startsWith('shape.') ? state.shape[key.slice(6)] : state[/** @type {ScenarioKey} */ (key)];
+  return key.startsWith('shape.') ? state.shape[key.slice(6)] : state[/** @type {ScenarioKey} */ (key)];
 }
 
 /**
@@ -269,7 +269,7 @@ export function isScenarioParam(name) {
  * @param {ScenarioState} base
  */
 export function fromQuery(params, base) {
-    let state = { ...base, shape: { ...base.shape } };
+  let state = { ...base, shape: { ...base.shape } };
   /** @type {Set<ControlKey>} */
   const fromUrl = new Set();
   for (const field of FIELDS) {
@@ -302,7 +302,7 @@ export function sameScenario(a, b) {
  * top of `base` (fields not named keep `base`'s values). The explorer has a control for the keys
  * of FIELDS and, for a custom model, SHAPE_FIELDS; any other key is refused by JSON path, so a
  * host never sees a scenario silently lose a field. Values are the engine's to judge.
-  * @param {unknown} scenario
+ * @param {unknown} scenario
  * @param {ScenarioState} base
  * @returns {{ok: true, state: ScenarioState} | {ok: false, error: string}}
  */

@@ -13,7 +13,10 @@ import { tick } from '../format.js';
 import { writeAttrs, writeText } from './writes.js';
 
 /** @typedef {import('./writes.js').Sel} Sel */
-/** A scale an axis is drawn from (linear, log or band). @typedef {import('d3-axis').AxisScale<number> & {ticks?: (...args: unknown[]) => number[]}} AxisScale */
+/** A scale an axis is drawn from (linear or log). @typedef {import('d3-axis').AxisScale<number> & {ticks?(count?: number): number[]}} AxisScale */
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** One operator of a trace. @typedef {TraceDocument['operators'][number]} TraceOperator */
+/** The model of a chart drawn from the trace alone. @typedef {{trace: TraceDocument}} TraceModel */
 /** A screen reader's data table: `{caption, columns, rows}` (rows of cell text). @typedef {{caption: string, columns: string[], rows: string[][]}} TableData */
 /**
  * What a chart module gives ChartPanel for its model type M.
@@ -59,13 +62,13 @@ export class ChartPanel {
     this.table = table;
     this.describe = describe;
     this.key = key;
-        /** @type {M | null} */
+    /** @type {M | null} */
     this.model = null;
     this.width = 0;
     /** @type {string | null} */
     this.lastKey = null;
     this.dataStale = false;
-        /** @type {Sel} */
+    /** @type {Sel} */
     this.svg = create('svg').call(writeAttrs, { role: 'img' });
     this.canvas = h('div', { class: 'chart-canvas' }, this.svg.node());
     this.caption = h('figcaption', { class: 'chart-caption', id: `${id}-caption` });
@@ -91,7 +94,7 @@ export class ChartPanel {
    * Draws `model` at `width` (default: the canvas's current width).
    * @returns {boolean} false when nothing changed (same key and width), so nothing was touched
    */
-    /**
+  /**
    * @param {M} model
    * @param {number} [width]
    */
@@ -124,17 +127,17 @@ export class ChartPanel {
   resize(width = this.measure()) {
     const w = drawWidth(width);
     if (!this.model || w === this.width) return false;
-        this.#render(w, this.describe(this.model));
+    this.#render(w, this.describe(this.model));
     return true;
   }
 
-    /**
+  /**
    * @param {number} width
    * @param {string} summary
    */
   #render(width, summary) {
     this.width = width;
-        this.draw(this.svg, width, /** @type {M} */ (this.model));
+    this.draw(this.svg, width, /** @type {M} */ (this.model));
     const svg = this.svg.node();
     setAttr(svg, 'aria-label', summary);
   }
@@ -196,7 +199,7 @@ export function part(parent, name, tag = 'g') {
   let parts = partsOf.get(node);
   if (!parts) partsOf.set(node, (parts = new Map()));
   const known = parts.get(name);
-    if (known && known.parentNode === node) return select(known);
+  if (known && known.parentNode === node) return select(known);
   /** @type {Sel} */
   let made = parent.selectChild(`[data-part="${name}"]`);
   if (made.empty()) made = parent.append(tag).call(writeAttrs, { 'data-part': name });
@@ -347,9 +350,9 @@ export function renderTable(container, { caption, columns, rows }) {
     container.replaceChildren(dataTable(caption, columns, rows));
     return;
   }
-    setText(/** @type {HTMLTableCaptionElement} */ (table.caption), caption);
+  setText(/** @type {HTMLTableCaptionElement} */ (table.caption), caption);
   const body = table.tBodies[0];
-    while (body.rows.length > rows.length) body.rows[body.rows.length - 1].remove();
+  while (body.rows.length > rows.length) body.rows[body.rows.length - 1].remove();
   rows.forEach((row, r) => {
     if (r >= body.rows.length) {
       body.append(tableRow(row));
@@ -396,10 +399,10 @@ export function decadeTicks(scale, max = 8) {
 function drawAxis(svg, name, className, transform, axis, scale, tickValues) {
   const g = part(svg, name).call(writeAttrs, { class: className, transform });
   const values = tickValues ?? (scale.ticks ? scale.ticks(...axis.tickArguments()) : scale.domain());
-    // Every axis here is given a format (bottomAxis, leftAxis).
+  // Every axis here is given a format (bottomAxis, leftAxis).
   const format = /** @type {(value: number) => string} */ (axis.tickFormat());
   const key = JSON.stringify([scale.range(), values.map((v) => [scale(v), format(v)])]);
-    /** @type {Element & {__axisKey?: string}} */
+  /** @type {Element & {__axisKey?: string}} */
   const node = g.node();
   if (node.__axisKey === key) return;
   node.__axisKey = key;
@@ -488,7 +491,7 @@ export function leftAxis(svg, scale, { x, title, ticks, format = tick, height, t
  */
 export function hatchPattern(svg, className) {
   const defs = part(svg, 'defs', 'defs');
-    /** @type {Sel} */
+  /** @type {Sel} */
   let pattern = defs.selectChild(`[data-hatch="${className}"]`);
   if (pattern.empty()) {
     pattern = defs
@@ -570,7 +573,7 @@ export function legend(items) {
           viewBox: '0 0 16 16',
           'aria-hidden': 'true',
         });
-            const shape = SWATCH_SYMBOLS[item.kind];
+      const shape = SWATCH_SYMBOLS[item.kind];
       if (shape) {
         swatch
           .append('path')

@@ -18,7 +18,7 @@ import { setAttr, setText } from '../dom.js';
  */
 /**
  * An attribute's or a text's value, or d3's per-element callback for one.
-  * d is the element's datum: that chart's own record (any, as Sel's).
+ * d is the element's datum: that chart's own record (any, as Sel's).
  * @typedef {string | number | boolean | null | undefined | ((this: Element, d: any, i: number, nodes: ArrayLike<Element>) => unknown)} Written
  */
 
@@ -34,7 +34,7 @@ import { setAttr, setText } from '../dom.js';
  */
 export function writeAttrs(selection, values) {
   const entries = Object.entries(values);
-    return selection.each(/** @this {Element} @param {unknown} d @param {number} i @param {ArrayLike<Element>} nodes */ function write(d, i, nodes) {
+  return selection.each(/** @this {Element} @param {unknown} d @param {number} i @param {ArrayLike<Element>} nodes */ function write(d, i, nodes) {
     for (const [name, value] of entries) {
       const v = typeof value === 'function' ? value.call(this, d, i, nodes) : value;
       if (v === null || v === undefined) {
@@ -55,7 +55,7 @@ export function writeAttrs(selection, values) {
  * @returns {Sel}
  */
 export function writeText(selection, value) {
-    return selection.each(/** @this {Element} @param {unknown} d @param {number} i @param {ArrayLike<Element>} nodes */ function write(d, i, nodes) {
+  return selection.each(/** @this {Element} @param {unknown} d @param {number} i @param {ArrayLike<Element>} nodes */ function write(d, i, nodes) {
     const v = typeof value === 'function' ? value.call(this, d, i, nodes) : value;
     setText(this, v === null || v === undefined ? '' : v);
   });
