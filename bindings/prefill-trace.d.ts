@@ -355,6 +355,23 @@ export interface ServingSummary {
   p99: number;
 }
 
+/** One value of a TTFT sweep (`SweepDocument.points`): the time to first token's parts there; seconds. */
+export interface SweepPoint {
+  value: number;
+  /** null when overloaded (the queue grows without bound). */
+  queue_seconds: number | null;
+  execution_seconds: number;
+  delivery_seconds: number;
+  total_seconds: number | null;
+  overloaded: boolean;
+}
+
+/** `JSON.parse(sweep(...).json)` (src/trace_json.cpp sweep_to_json). */
+export interface SweepDocument {
+  variable: "prompt_tokens" | "arrival_rate";
+  points: SweepPoint[];
+}
+
 /** One run of a sweep (`sweep_rates`): the figures of attainment against rate. */
 export interface ServingSweepPoint {
   busy_fraction: number;
@@ -617,8 +634,10 @@ export interface TraceDocument {
   }[];
   parameters: number;
   roofline: {
+    /** Bytes/s, × η_m. */
     bandwidth: number;
-    peak_flops: Record<string, number>;
+    /** FLOP/s of the activation format's arithmetic, × η_c (one number: src/trace.hpp Roofline). */
+    peak_flops: number;
     ridge_flops_per_byte: number;
     timing: "bound" | "estimate";
   };
@@ -924,6 +943,7 @@ export interface PrefillTraceModule {
    * TTFT (queue, execution, delivery, total; null total only when overloaded) at each value of
    * `variable`, computed in one call. 1 to 4096 values (an array of numbers or a typed array,
    * copied once); more is an error, not a long freeze. `variable` is at most 256 bytes.
+   * `JSON.parse(json)` is a `SweepDocument`.
    */
   sweep(scenarioJson: string, variable: "prompt_tokens" | "arrival_rate",
         values: Float64Array | number[]): JsonResult;

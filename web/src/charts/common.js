@@ -214,7 +214,7 @@ export function part(parent, name, tag = 'g') {
  * @param {string} tag
  * @param {string} className
  * @param {readonly unknown[]} items
- * @param {((d: any) => string | number) | undefined | null} key  d: one of `items` (each chart's own record)
+ * @param {((d: any) => string | number) | null} [key]  d: one of `items` (each chart's own record)
  * @returns {Sel}
  */
 export function joinMarks(parent, tag, className, items, key, withTitle = false) {

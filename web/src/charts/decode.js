@@ -105,7 +105,7 @@ function draw(svg, width, { trace }) {
   const top = m.top + rows.length * groupH;
   const group = part(svg, 'intensity');
   const ridge = roofsOf(trace).ridge;
-  const values = [d.prefill_intensity, d.intensity, ridge].filter((v) => v > 0);
+  const values = [d.prefill_intensity, d.intensity, ridge ?? 0].filter((v) => v > 0);
   const x = scaleLog()
     .domain([10 ** Math.floor(Math.log10(Math.min(...values) / 2)), 10 ** Math.ceil(Math.log10(Math.max(...values) * 2))])
     .range([m.left, width - m.right]);

@@ -47,7 +47,7 @@ const KEY_STEPS = { ArrowRight: 0.01, ArrowUp: 0.01, ArrowLeft: -0.01, ArrowDown
 /**
  * `value` moved by `fraction` of the axis `x` (a d3 scale, log or linear), kept inside it.
  * Exported for the tests' derivation to name, not to reuse: they compute the step themselves.
-* @param {Axis} x
+ * @param {Axis} x
  * @param {number} value
  * @param {number} fraction
  */

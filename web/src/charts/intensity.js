@@ -63,7 +63,7 @@ function key({ curve, trace }) {
 
 /**
  * Draws the chart; returns where the current prompt's handle goes (drag.js DragHandle.place).
-* @param {Sel} svg
+ * @param {Sel} svg
  * @param {number} width
  * @param {IntensityModel} model
  * @returns {import('./drag.js').HandlePlace}
@@ -139,7 +139,7 @@ function table({ curve }) {
 /**
  * The intensity chart; with `onPrompt`, the current prompt length is a handle (drag.js) that
  * reports a new length as `onPrompt(tokens, commit)`.
-* @param {((tokens: number, commit: boolean) => void) | null} [onPrompt]
+ * @param {((tokens: number, commit: boolean) => void) | null} [onPrompt]
  */
 export function intensityChart(onPrompt = null) {
   /** @type {DragHandle | null} */

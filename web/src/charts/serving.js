@@ -208,7 +208,7 @@ function drawAttainment(svg, width, { runs, target }) {
   part(svg, 'target', 'line').call(writeAttrs, { class: 'slo-rule', x1: m.left, x2: width - m.right, y1: y(target), y2: y(target) });
   label(svg, 'target-label', `target ${fmt.percent(target)}`, { class: 'chart-note', x: width - m.right, y: y(target) - 5, 'text-anchor': 'end' });
   const path = (/** @type {ServingRun} */ run) =>
-    /** @type {import('d3-shape').Line<SweepPoint>} */ (line())
+      /** @type {import('d3-shape').Line<SweepPoint>} */ (line())
       .defined((p) => p.slo_attainment !== null && !p.overloaded)
       .x((p) => x(p.rate / devicesOf(run)))
       .y((p) => y(p.slo_attainment ?? 0))(run.report.sweep);
@@ -325,7 +325,7 @@ function drawTimeline(svg, width, { runs }) {
      * @param {(d: MinuteRow) => number} upper
      */
     const steps = (scale, lower, upper) =>
-      /** @type {import('d3-shape').Area<MinuteRow>} */ (area())
+        /** @type {import('d3-shape').Area<MinuteRow>} */ (area())
         .curve(curveStepBefore)
         .x((d) => x(d.t))
         .y0((d) => scale(lower(d)))
