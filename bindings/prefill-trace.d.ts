@@ -355,6 +355,33 @@ export interface ServingSummary {
   p99: number;
 }
 
+/** `JSON.parse(listPresets().json)` (src/trace_json.cpp presets_to_json). */
+export interface PresetList {
+  /** Each built-in model's shape (as a trace's `scenario.model`) and its parameter count. */
+  models: (TraceDocument["scenario"]["model"] & { parameters: number })[];
+  /** Each built-in accelerator (as a trace's `scenario.hardware`). */
+  accelerators: TraceDocument["scenario"]["hardware"][];
+  /** The named precisions (the scenario's "precision" menu). */
+  precisions: string[];
+}
+
+/** One check of `GeneratedChecks` (src/engine.cpp generate_checks); answers are not included. */
+export interface GeneratedCheck {
+  id: string;
+  kind: "numeric" | "choice";
+  question: string;
+  /** Choice checks only. */
+  options?: string[];
+  /** Numeric checks only. */
+  unit?: string;
+  relative_tolerance?: number;
+}
+
+/** `JSON.parse(generateChecks(...).json)`. */
+export interface GeneratedChecks {
+  checks: GeneratedCheck[];
+}
+
 /** One value of a TTFT sweep (`SweepDocument.points`): the time to first token's parts there; seconds. */
 export interface SweepPoint {
   value: number;
@@ -937,7 +964,7 @@ export interface PrefillTraceModule {
    * byte for byte what `prefill-trace trace --csv` prints for the same scenario.
    */
   traceCsv(scenarioJson: string): CsvResult;
-  /** The built-in models, accelerators and precisions (with their source URLs) as JSON. */
+  /** The built-in models, accelerators and precisions (with their source URLs) as JSON: a `PresetList`. */
   listPresets(): JsonResult;
   /**
    * TTFT (queue, execution, delivery, total; null total only when overloaded) at each value of
@@ -949,7 +976,7 @@ export interface PrefillTraceModule {
         values: Float64Array | number[]): JsonResult;
   /**
    * Further checks generated from the scenario: `{"checks": [{id, kind: "numeric" | "choice",
-   * question, options?, unit?, relative_tolerance?}]}`. Answers are not included.
+   * question, options?, unit?, relative_tolerance?}]}` (`GeneratedChecks`). Answers are not included.
    */
   generateChecks(scenarioJson: string): JsonResult;
   /**

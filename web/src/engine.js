@@ -326,7 +326,7 @@ export class Engine {
 
   /**
    * The built-in models, accelerators and precisions: `{ok, error, value}`.
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').PresetList>}
    */
   listPresets() {
     return jsonResult(() => this.#use('listPresets'), 'listing presets', this.#codes);
@@ -417,7 +417,7 @@ export class Engine {
    * @param {string} scenarioJson
    * @param {Parameters<PrefillTraceModule['sweep']>[1]} variable
    * @param {ArrayLike<number>} values
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').SweepDocument>}
    */
   sweep(scenarioJson, variable, values) {
     return jsonResult(
@@ -430,7 +430,7 @@ export class Engine {
   /**
    * Checks generated from the scenario: `{ok, error, value: {checks}}`.
    * @param {string} scenarioJson
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').GeneratedChecks>}
    */
   generateChecks(scenarioJson) {
     return jsonResult(() => this.#use('generateChecks', scenarioJson), 'generating checks', this.#codes);
