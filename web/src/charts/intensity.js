@@ -32,7 +32,7 @@ import { writeAttrs, writeText } from './writes.js';
 /**
  * The projections' intensity at each of curvePrompts() (explorer/chart-inputs.js computes it
  * with the engine); `id` names what it was computed for.
- * @typedef {{id: string, series: {name: string, points: CurvePoint[]}[]}} IntensityCurve
+ * @typedef {{id: number, series: {name: string, points: CurvePoint[]}[]}} IntensityCurve
  */
 /** @typedef {{trace: TraceDocument, curve: IntensityCurve}} IntensityModel */
 
