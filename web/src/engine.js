@@ -361,16 +361,17 @@ export class Engine {
    * The scenario's input fields (docs/trace-json.md, "Scenario (input)"): `{scenario, model}`,
    * rows of {name, kind, default, min, max, choices, label, hint, …}, parsed once; what the
    * explorer's controls are built from.
+   * @returns {import('prefill-trace').ScenarioFields}
    */
   scenarioFields() {
-    this.#fields ??= JSON.parse(this.#module.scenarioFields());
-    return this.#fields;
+    return (this.#fields ??= JSON.parse(this.#module.scenarioFields()));
   }
 
   /**
    * The serving object's input fields (docs/serving.md, "Input"): `{serving, aliases}`, rows as
    * scenarioFields()'s plus `flag`, parsed once; null when the module has none. What the
    * Under-load controls take their labels and hints from.
+   * @returns {import('prefill-trace').ServingFields | null}
    */
   servingFields() {
     if (this.#servingFields === undefined) {
@@ -380,7 +381,7 @@ export class Engine {
         this.#servingFields = null;
       }
     }
-    return this.#servingFields;
+    return /** @type {import('prefill-trace').ServingFields | null} */ (this.#servingFields); // set above
   }
 
   /**
