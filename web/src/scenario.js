@@ -230,12 +230,14 @@ export function getField(state, key) {
  * A copy of `state` with one field changed.
  * @param {ScenarioState} state
  * @param {ControlKey} key
- * @param {FieldValue} value
+ * @param {FieldValue | undefined} value  undefined: a menu with no value (the key is then left out of the JSON)
  * @returns {ScenarioState}
  */
 export function withField(state, key, value) {
-  if (key.startsWith('shape.')) return { ...state, shape: { ...state.shape, [key.slice(6)]: value } };
-  return { ...state, [key]: value };
+  // An undefined value is kept as the reader's edit gave it (JSON then leaves the key out).
+  const v = /** @type {FieldValue} */ (value);
+  if (key.startsWith('shape.')) return { ...state, shape: { ...state.shape, [key.slice(6)]: v } };
+  return { ...state, [key]: v };
 }
 
 /**

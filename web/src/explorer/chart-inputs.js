@@ -77,17 +77,17 @@ export class ChartInputs {
         sweepChart.showError(`The engine could not sweep this scenario: ${sweep.error}`);
       }
     } else if (name === 'intensity') {
-      /** @type {Charts['intensity']} */ (chart).update({ trace, curve: this.#intensityCurve(module, trace, state) }, width);
+    /** @type {Charts['intensity']} */ (chart).update({ trace, curve: this.#intensityCurve(module, trace, state) }, width);
     } else if (name === 'memory') {
-      /** @type {Charts['memory']} */ (chart).update({ trace, related: stepIndex === 4 }, width);
+    /** @type {Charts['memory']} */ (chart).update({ trace, related: stepIndex === 4 }, width);
     } else if (name === 'roofline') {
-      /** @type {Charts['roofline']} */ (chart).update({ trace, highlight, ghost: comparison?.trace ?? null }, width);
+    /** @type {Charts['roofline']} */ (chart).update({ trace, highlight, ghost: comparison?.trace ?? null }, width);
     } else if (name === 'ttft') {
-      /** @type {Charts['ttft']} */ (chart).update({ trace, ghost: comparison?.trace ?? null, top: comparison?.ttftTop ?? this.#heldTtftTop(trace) }, width);
+    /** @type {Charts['ttft']} */ (chart).update({ trace, ghost: comparison?.trace ?? null, top: comparison?.ttftTop ?? this.#heldTtftTop(trace) }, width);
     } else if (name === 'time') {
-      /** @type {Charts['time']} */ (chart).update({ trace, highlight }, width);
+    /** @type {Charts['time']} */ (chart).update({ trace, highlight }, width);
     } else {
-      /** @type {Charts['bytes']} */ (chart).update({ trace }, width);
+    /** @type {Charts['bytes']} */ (chart).update({ trace }, width);
     }
   }
 

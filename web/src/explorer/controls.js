@@ -101,7 +101,7 @@ const NUMERIC_KINDS = ['integer', 'number', 'zero_or_number'];
  */
 export class Controls {
   // A host's own accelerator (an object in its scenario): its menu entry, and the object.
-  /** @type {{option: HTMLElement, value: unknown} | null} */
+  /** @type {{option: HTMLElement, value: import('../scenario.js').FieldValue} | null} */
   #hostHardware = null;
   /** @type {Map<string, HTMLElement>} */
   #fields = new Map();
@@ -115,7 +115,7 @@ export class Controls {
   /**
    * @param {PresetList} presets  listPresets() value: {models, accelerators, precisions}
    * @param {{fields: {scenario: ScenarioField[], model: ScenarioField[]},
-   *          onEdit: (key: string, value: unknown, commit: boolean) => void,
+   *          onEdit: (key: string, value: import('../scenario.js').FieldValue | undefined, commit: boolean) => void,
    *          onAction: (name: string) => void}} options  fields: the parsed scenarioFields()
    */
   constructor(presets, { fields, onEdit, onAction }) {
@@ -353,7 +353,7 @@ export class Controls {
   /**
    * A host's accelerator object in the hardware menu, by its name (scenario.js hardwareName), chosen.
    * @param {HTMLSelectElement} select
-   * @param {unknown} value
+   * @param {import('../scenario.js').FieldValue} value
    */
   #showHostHardware(select, value) {
     const name = hardwareName(value, this.presets.accelerators);
