@@ -27,8 +27,8 @@ import { writeAttrs, writeText } from './writes.js';
 /** @typedef {import('d3-scale').ScaleContinuousNumeric<number, number>} Scale */
 /**
  * A number of the sentence (investigations/catalog.js figure()): shown as `text`, kept as
- * `value` (not finite for an unbounded figure: an overloaded TTFT).
- * @typedef {{name: string, value: number, text: string}} Figure
+ * `value` (null, or not finite, for an unbounded figure: an overloaded TTFT).
+ * @typedef {{name: string, value: number | null, text: string}} Figure
  */
 /** A pair group's row: the figure `name`, labelled, in scenario A's or B's tone. @typedef {{name: string, label: string, tone?: string}} PairRow */
 /**
@@ -94,12 +94,12 @@ function altText(title, items) {
 
 /**
  * @param {PairGroup} group
- * @param {number[]} values
+ * @param {(number | null)[]} values
  * @param {number} w
  * @returns {Scale}
  */
 function pairScale(group, values, w) {
-  const found = values.filter((v) => Number.isFinite(v) && v > 0);
+  const found = values.filter((v) => v !== null).filter((v) => Number.isFinite(v) && v > 0);
   const finite = found.length ? found : [1];
   const range = [MARGIN.left, w - MARGIN.right];
   if (group.scale === 'log') {
@@ -134,7 +134,7 @@ function pairGroup(group, figures, w) {
   const format = TICK_FORMATS[group.unit ?? 'none'] ?? fmt.tick;
   bottomAxis(svg, x, { y: bottom, width: w - MARGIN.left - MARGIN.right, title: group.title, ticks: log ? decades(x) : undefined, format });
   drawRows(svg, x, rows, { log, top });
-  if (rule) drawRule(svg, clampTo(x, rule.figure.value), rule, { top: MARGIN.top, bottom, width: w });
+  if (rule) drawRule(svg, clampTo(x, /** @type {number} */ (rule.figure.value)), rule, { top: MARGIN.top, bottom, width: w });
   svg.call(writeAttrs, { role: 'img', 'aria-label': altText(group.title, [...rows, ...(rule ? [rule] : [])]) });
   return svg.node();
 }
