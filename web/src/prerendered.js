@@ -11,7 +11,7 @@
 import { wireQuiz } from './quiz.js';
 
 /** Marks the element's root in a pre-rendered shadow root; its value is the lesson's path. */
-/** A published check: its question and options. @typedef {{question: string, options: string[]}} QuizCheck */
+/** @typedef {import('./lesson-view.js').LessonCheck} QuizCheck */
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered-lesson';
 /**
  * A pre-rendered lesson: its shadow root, the lesson's root and article, its sheet's link and
@@ -79,7 +79,7 @@ export function placeExplorer(prerendered, { explorer, progress, extraChecks }) 
  * @param {Prerendered} prerendered
  * @param {object} options
  * @param {{check: QuizCheck, checks?: QuizCheck[]}} options.lesson  the lesson record
- * @param {URL} options.lessonUrl  the lesson file's address (the data link)
+ * @param {string} options.lessonUrl  the lesson file's address, as the page links it (the data link)
  * @param {(index: number, choice: number) => ReturnType<Parameters<typeof wireQuiz>[2]>} options.onCheck
  * @param {(index: number, choice: number, correct: boolean) => void} [options.onAnswered]
  * @param {(index: number, check: QuizCheck, form: HTMLFormElement) => void} [options.onQuizCreated]
@@ -100,7 +100,7 @@ export function adoptLesson(prerendered, { lesson, lessonUrl, onCheck, onAnswere
   for (const note of article.querySelectorAll(`.${NEEDS_SCRIPT_CLASS}`)) note.remove();
   // The build wrote the data link relative to index.html; this is where the page found it.
   const dataLink = /** @type {HTMLAnchorElement | null} */ (article.querySelector('#sources .meta-links a'));
-  if (dataLink) dataLink.href = lessonUrl.href;
+  if (dataLink) dataLink.href = lessonUrl;
   return article;
 }
 

@@ -89,7 +89,7 @@ export class ProgressSummary {
 
   /**
    * @param {string} id
-   * @param {boolean} correct
+   * @param {boolean | null} correct  null: not answered
    */
   set(id, correct) {
     this.#results.set(id, correct);
