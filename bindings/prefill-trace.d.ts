@@ -109,7 +109,7 @@ export interface FiguresResult extends Refusal {
   figures: Float64Array;
 }
 
-/** What a trace leaf's number counts (`TraceLeaves`); "none" for flags, texts and bounds. */
+/** What a trace leaf's number counts (`TraceLeaves`): "none" for flags, texts and bounds; a group's is the unit its members share, or "none". */
 export type LeafUnit =
   | "bytes" | "seconds" | "flop" | "flop_per_byte" | "flop_per_second" | "bytes_per_second"
   | "per_second" | "count" | "tokens" | "fraction" | "factor" | "version" | "none";
@@ -118,7 +118,8 @@ export type LeafUnit =
 export interface TraceLeaf {
   /** Keys from the root, "/"-separated; an array's items are "*" ("steps/*\/facts/kv_bytes_kept"). */
   path: string;
-  kind: "number" | "number_or_null" | "boolean" | "text" | "bound";
+  /** "object" is a group of members, listed so that a group has its label too. */
+  kind: "number" | "number_or_null" | "boolean" | "text" | "bound" | "object";
   unit: LeafUnit;
   /** A short label for a person; "" for texts the table does not describe. */
   label: string;

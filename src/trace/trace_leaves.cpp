@@ -57,7 +57,6 @@ constexpr LeafDescription kLeaves[] = {
     // roofline
     {"roofline/bandwidth", U::bytes_per_second, "Memory bandwidth used by the roofline"},
     {"roofline/peak_flops", U::flop_per_second, "Peak arithmetic used by the roofline"},
-    {"ridge_flops_per_byte", U::flop_per_byte, "Ridge point of the accelerator (P/β)"},
     // scenario: the input as the engine read it.
     {"scenario/arrival_rate", U::per_second, "Arrival rate"},
     {"scenario/attention_block", U::tokens, "Attention tile edge"},
@@ -112,6 +111,7 @@ constexpr LeafDescription kLeaves[] = {
     {"kernel_launches", U::count, "Kernel launches in all"},
     {"launch_overhead_total_seconds", U::seconds, "Launch overhead in all"},
     {"embedding_bytes", U::bytes, "Embedding traffic"},
+    {"ridge_flops_per_byte", U::flop_per_byte, "Ridge point of the accelerator (P/β)"},
     {"weight_reuse_rows", U::count, "Token rows sharing each weight load"},
     {"projection_flops_per_request", U::flop, "Projection work per request"},
     {"projections/d_in", U::count, "Input width"},
@@ -217,6 +217,7 @@ class LeafWalker {
   void bound(std::string_view key, const std::optional<Bound>&) { leaf(key, LeafKind::bound); }
   template <typename Members>
   void object(std::string_view key, Members members) {
+    if (!key.empty()) leaf(key, LeafKind::object);
     path_.push_back(key);
     members();
     path_.pop_back();
@@ -263,6 +264,8 @@ const char* kind_name(LeafKind kind) {
       return "boolean";
     case LeafKind::text:
       return "text";
+    case LeafKind::object:
+      return "object";
     default:
       return "bound";
   }

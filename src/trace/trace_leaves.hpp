@@ -35,12 +35,13 @@ enum class LeafUnit {
   none,              // not a number: a flag, a text or a bound
 };
 
-/// One leaf kind as the schema's visitor calls it.
-enum class LeafKind { number, maybe, flag, text, bound };
+/// One leaf kind as the schema's visitor calls it; `object` is a group of members (listed so a
+/// group has its label too).
+enum class LeafKind { number, maybe, flag, text, bound, object };
 
 struct LeafDescription {
   std::string_view path;   // trailing keys, "/"-separated ("memory/kv_bytes", "layers")
-  LeafUnit unit;           // LeafUnit::none for flags, texts and bounds
+  LeafUnit unit;           // none for flags, texts and bounds; a group's: its members' unit
   std::string_view label;  // a short label for a person; "" where none is shown
 };
 

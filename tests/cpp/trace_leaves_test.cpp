@@ -50,7 +50,9 @@ TEST(TraceLeaves, EveryNumberHasAUnitAndEveryShownFactALabel) {
         ASSERT_NE(leaf.description, nullptr) << leaf.path << " has no unit";
         EXPECT_NE(leaf.description->unit, LeafUnit::none) << leaf.path;
         EXPECT_FALSE(leaf.description->label.empty()) << leaf.path;
-      } else if (leaf.description) {
+      } else if (leaf.description && leaf.kind != LeafKind::object) {
+        // A group may carry the unit its members share (operators' hbm_bytes: bytes); a flag,
+        // a text or a bound has none.
         EXPECT_EQ(leaf.description->unit, LeafUnit::none) << leaf.path << " is not a number";
       }
       // The page lists every step fact under its label (web/src/explorer/steps.js).
@@ -71,18 +73,19 @@ TEST(TraceLeaves, UnitsFollowTheKeysDocumentedSuffixes) {
     if (leaf.kind != LeafKind::number && leaf.kind != LeafKind::maybe) continue;
     SCOPED_TRACE(leaf.path);
     const LeafUnit unit = leaf.description->unit;
-    if (ends_with(leaf.path, "flops_per_byte") || ends_with(leaf.path, "intensity"))
+    if (ends_with(leaf.path, "flops_per_byte") || ends_with(leaf.path, "intensity")) {
       EXPECT_EQ(unit, LeafUnit::flop_per_byte);
-    else if (ends_with(leaf.path, "_bytes") || ends_with(leaf.path, "_bytes_per_row") ||
-             leaf.path.find("hbm_bytes") != std::string::npos)
+    } else if (ends_with(leaf.path, "_bytes") || ends_with(leaf.path, "_bytes_per_row") ||
+               leaf.path.find("hbm_bytes") != std::string::npos) {
       EXPECT_EQ(unit, LeafUnit::bytes);
-    else if (ends_with(leaf.path, "seconds") || ends_with(leaf.path, "seconds_high") ||
-             ends_with(leaf.path, "seconds_low"))
+    } else if (ends_with(leaf.path, "seconds") || ends_with(leaf.path, "seconds_high") ||
+               ends_with(leaf.path, "seconds_low")) {
       EXPECT_EQ(unit, LeafUnit::seconds);
-    else if (ends_with(leaf.path, "_tokens"))
+    } else if (ends_with(leaf.path, "_tokens")) {
       EXPECT_EQ(unit, LeafUnit::tokens);
-    else if (ends_with(leaf.path, "efficiency"))
+    } else if (ends_with(leaf.path, "efficiency")) {
       EXPECT_EQ(unit, LeafUnit::fraction);
+    }
   }
 }
 

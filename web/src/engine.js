@@ -224,6 +224,8 @@ export class Engine {
   #renewing = null;
   /** @type {import('prefill-trace').ServingFields|null|undefined} */
   #servingFields;
+  /** @type {Map<string, import('prefill-trace').TraceLeaf>|null|undefined} */
+  #leaves;
 
   /**
    * @param {PrefillTraceModule} module  the module instance
@@ -365,6 +367,23 @@ export class Engine {
    */
   scenarioFields() {
     return (this.#fields ??= JSON.parse(this.#module.scenarioFields()));
+  }
+
+  /**
+   * The trace's leaves described (docs/trace-json.md, "Units and labels"): each leaf path
+   * ("steps/*\/facts/memory/peak_bytes") to its kind, unit, label and rank, read once from the
+   * trace of `scenarioJson` (the labels and units do not depend on the numbers). null when the
+   * module cannot say (then facts show under their keys).
+   * @param {string} scenarioJson
+   * @returns {Map<string, import('prefill-trace').TraceLeaf>|null}
+   */
+  traceLeaves(scenarioJson) {
+    if (this.#leaves === undefined) {
+      const result = jsonResult(() => this.#use('traceLeaves', scenarioJson), 'describing the trace', this.#codes);
+      const value = /** @type {import('prefill-trace').TraceLeaves|undefined} */ (result.ok ? result.value : undefined);
+      this.#leaves = value ? new Map(value.leaves.map((leaf) => [leaf.path, leaf])) : null;
+    }
+    return this.#leaves;
   }
 
   /**

@@ -130,7 +130,7 @@ export class Explorer {
     });
     this.#messages = new ControlMessages(this.controls, engine.scenarioFields());
     this.glance = new Glance();
-    this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }));
+    this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }), engine.traceLeaves(scenarioJson(this.defaults)));
     this.view = new ExplorerView({
       controls: this.controls.element,
       glance: this.glance.element,

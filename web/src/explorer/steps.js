@@ -16,114 +16,71 @@ import * as fmt from '../format.js';
  */
 
 /**
- * Labels of the engine's step facts, in the order they are shown (the engine's JSON is sorted
- * by key). A fact without a label still shows, under its key, after the known ones.
- * @type {Record<string, string>}
+ * The engine's description of the trace's leaves (Engine.traceLeaves: docs/trace-json.md, "Units
+ * and labels"), by path; null when the module could not say, and then facts show under their keys.
+ * @typedef {Map<string, import('prefill-trace').TraceLeaf>|null} Leaves
  */
-const FACT_LABELS = {
-  tensor_parallel: 'Devices each layer is split over (tensor parallel)',
-  kv_heads_per_device: 'Key/value heads held by each device',
-  kv_heads_replicated: 'Key/value heads copied to more than one device',
-  layers: 'Layers',
-  kernels_per_layer: 'Kernels per layer',
-  kernel_launches: 'Kernel launches in all',
-  launch_overhead_total_seconds: 'Launch overhead in all',
-  embedding_bytes: 'Embedding traffic',
-  ridge_flops_per_byte: 'Ridge point of the accelerator (P/β)',
-  weight_reuse_rows: 'Token rows sharing each weight load',
-  projection_flops_per_request: 'Projection work per request',
-  attention: 'Attention schedule',
-  block: 'Attention tile edge b (tokens)',
-  useful_pairs_per_head: 'Useful query–key pairs per head',
-  computed_pairs_per_head: 'Computed pairs per head (whole tiles)',
-  tiles_per_head: 'Tiles per head',
-  kv_bytes_per_token: 'KV bytes per token',
-  kv_bytes_written: 'KV state written',
-  sliding_window: 'Sliding attention window (tokens; 0 = none)',
-  kv_tokens_kept: 'Tokens whose keys and values are kept',
-  kv_bytes_kept: 'KV cache kept for decode',
-  score_matrix_bytes: 'Score matrix of the largest chunk',
-  score_traffic_bytes: 'Score traffic to HBM',
-  score_bytes_avoided: 'Score traffic avoided by fusing',
-  weight_bytes: 'Weights',
-  kv_bytes: 'KV state',
-  temporaries_bytes: 'Temporaries (largest simultaneous set)',
-  residual_bytes: 'Residual stream',
-  attention_workspace_bytes: 'Attention workspace',
-  score_bytes: 'Materialized scores',
-  mlp_workspace_bytes: 'MLP workspace',
-  logits_bytes: 'Logits',
-  peak_bytes: 'Peak',
-  capacity_bytes: 'Device capacity',
-  fits: 'Fits in device memory',
-  memory: 'Memory ledger',
-  chunking: 'Chunking',
-  exceeds_by_bytes: 'Exceeds capacity by',
-  chunk_tokens: 'Chunk length (tokens)',
-  chunks: 'Chunks (passes)',
-  extra_weight_bytes: 'Extra weight traffic from chunking',
-  kv_reread_bytes: 'Earlier KV re-read by later chunks',
-  temporaries_unchunked_bytes: 'Temporaries without chunking',
-  queue_seconds: 'Queueing, mean',
-  queue_p50_seconds: 'Queueing, median (p50)',
-  queue_p90_seconds: 'Queueing, 90th percentile',
-  queue_p99_seconds: 'Queueing, 99th percentile',
-  batch_formation_seconds: 'Batch formation (part of queueing)',
-  execution_seconds: 'Prompt execution',
-  delivery_seconds: 'First-token delivery',
-  service_seconds: 'Service time per batch',
-  saturation_arrival_rate: 'Saturation arrival rate (ρ reaches 1)',
-  total_seconds: 'Time to first token',
-  utilization: 'Utilization ρ',
-  overloaded: 'Overloaded (ρ ≥ 1)',
-};
 
-const FACT_ORDER = Object.keys(FACT_LABELS);
-
-/** @param {string} key */
-function factRank(key) {
-  const rank = FACT_ORDER.indexOf(key);
-  return rank === -1 ? FACT_ORDER.length : rank;
-}
+/** Where a step's facts sit in the trace document, as the leaves' paths spell it. */
+const FACTS_PATH = 'steps/*/facts';
+/** A fact the description does not rank comes after the ranked ones, in the JSON's key order. */
+const UNRANKED = Number.MAX_SAFE_INTEGER;
 
 /**
- * Formats one fact by its key's unit suffix; null means the engine has no value.
- * @param {string} key
+ * Formats one fact by the unit the engine gives it; null means the engine has no value (for a
+ * time of step 5: the queue is overloaded, so the wait is unbounded).
+ * @param {import('prefill-trace').TraceLeaf|undefined} leaf  the fact's description
  * @param {number | string | boolean | null} value  a leaf of a step's facts
  */
-function formatFact(key, value) {
-  if (value === null) {
-    return key.startsWith('queue_') || key === 'total_seconds' ? 'unbounded (overloaded)' : 'none';
-  }
+function formatFact(leaf, value) {
+  if (value === null) return leaf?.unit === 'seconds' ? 'unbounded (overloaded)' : 'none';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return value;
-  if (key.includes('bytes') && !key.includes('per_byte')) return fmt.bytes(value);
-  if (key.endsWith('_seconds')) return fmt.seconds(value);
-  if (key.includes('flops_per_byte')) return fmt.intensity(value);
-  if (key.includes('flops')) return `${fmt.flops(value)} (${fmt.count(value)})`;
-  if (key === 'utilization') return fmt.number(value, 3);
-  if (key.endsWith('_arrival_rate')) return fmt.rate(value);
-  return fmt.count(value);
+  switch (leaf?.unit) {
+    case 'bytes':
+      return fmt.bytes(value);
+    case 'seconds':
+      return fmt.seconds(value);
+    case 'flop_per_byte':
+      return fmt.intensity(value);
+    case 'flop':
+      return `${fmt.flops(value)} (${fmt.count(value)})`;
+    case 'fraction':
+      return fmt.number(value, 3);
+    case 'per_second':
+      return fmt.rate(value);
+    default:
+      return fmt.count(value);
+  }
 }
 
 /**
- * The facts in display order, nested groups flattened: `[{path, label, text | group}]`.
+ * The facts in the description's order, nested groups flattened: `[{path, label, text | group}]`.
  * @param {object} facts  a step's facts (or a group of them)
+ * @param {Leaves} leaves
  * @param {string[]} [skip]
  * @param {string} [prefix]
  * @returns {FactEntry[]}
  */
-function factEntries(facts, skip = [], prefix = '') {
+function factEntries(facts, leaves, skip = [], prefix = '') {
+  /** @param {string} key */
+  const described = (key) => leaves?.get(`${FACTS_PATH}${prefix}/${key}`);
+  /** @param {string} key */
+  const rank = (key) => {
+    const r = described(key)?.rank ?? -1;
+    return r < 0 ? UNRANKED : r;
+  };
   /** @type {FactEntry[]} */
   const entries = [];
-  const sorted = Object.entries(facts).sort(([a], [b]) => factRank(a) - factRank(b));
+  const sorted = Object.entries(facts).sort(([a], [b]) => rank(a) - rank(b));
   for (const [key, value] of sorted) {
     if (skip.includes(key)) continue;
     const path = `${prefix}/${key}`;
+    const label = described(key)?.label || key.replaceAll('_', ' ');
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      entries.push({ path, key, label: FACT_LABELS[key] ?? key, children: factEntries(value, [], path) });
+      entries.push({ path, key, label, children: factEntries(value, leaves, [], path) });
     } else if (!Array.isArray(value)) {
-      entries.push({ path, key, label: FACT_LABELS[key] ?? key.replaceAll('_', ' '), text: formatFact(key, /** @type {number | string | boolean | null} */ (value)) });
+      entries.push({ path, key, label, text: formatFact(described(key), /** @type {number | string | boolean | null} */ (value)) });
     }
   }
   return entries;
@@ -172,7 +129,9 @@ function leafTexts(entries, out = []) {
 
 /** A step's facts, rebuilt only when the set of facts changes; otherwise their text is updated. */
 class FactsView {
-  constructor() {
+  /** @param {Leaves} leaves  the labels, units and order of the facts */
+  constructor(leaves) {
+    this.leaves = leaves;
     this.element = h('div', { class: 'facts-view' });
     /** @type {string | null} */
     this.signature = null;
@@ -185,7 +144,7 @@ class FactsView {
    * @param {string[]} skip
    */
   update(facts, skip) {
-    const entries = factEntries(facts, skip);
+    const entries = factEntries(facts, this.leaves, skip);
     const signature = signatureOf(entries);
     if (signature !== this.signature) {
       this.signature = signature;
@@ -319,8 +278,13 @@ function badgeOf(step, trace) {
 export const STEP_COUNT = 5;
 
 export class StepTrace {
-  /** @param {(step: number|null) => void} onSelect */
-  constructor(onSelect) {
+  /**
+   * @param {(step: number|null) => void} onSelect
+   * @param {Leaves} [leaves]  the engine's description of the trace (Engine.traceLeaves): the
+   *   facts' labels, units and order
+   */
+  constructor(onSelect, leaves = null) {
+    this.leaves = leaves;
     /** @type {number | null} */
     this.selected = null;
     /** @type {StepCard[]} */
@@ -376,7 +340,7 @@ export class StepTrace {
       h('p', { class: 'step-totals' }, h('span', { class: 'label' }, 'Step totals'), ' ', totals),
       opsLine,
     );
-    const facts = new FactsView();
+    const facts = new FactsView(this.leaves);
     const projections = new ProjectionTable();
     const item = h(
       'li',
