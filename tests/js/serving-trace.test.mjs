@@ -20,17 +20,22 @@ function cli(args) {
   return spawnSync(nativeCli, args, { encoding: "utf8", timeout: 60_000 });
 }
 
-test("Azure's conversation trace replays natively and in wasm with the same bytes", { skip: noTraces }, () => {
-  const serving = { policy: "chunked", trace_limit: 300, trace_rate_scale: 2, timeline_points: 10, token_times: 2 };
+// The trace file replayed by the native CLI and by the wasm module: the same bytes; the report.
+function replayBoth(serving, trace, name) {
   const scenario = { model: "llama-3.1-8b", hardware: "h100-sxm", serving };
-  const file = path.join(scratch, "conv.json");
+  const file = path.join(scratch, `${name}.json`);
   writeFileSync(file, JSON.stringify(scenario));
-  const native = cli(["serve", "--scenario", file, "--trace", conv, "--json"]);
+  const native = cli(["serve", "--scenario", file, "--trace", trace, "--json"]);
   assert.equal(native.status, 0, native.stderr);
-  const wasm = module.simulateServingTrace(JSON.stringify(scenario), readFileSync(conv, "utf8"));
+  const wasm = module.simulateServingTrace(JSON.stringify(scenario), readFileSync(trace, "utf8"));
   assert.equal(wasm.ok, true, wasm.error);
   assert.equal(native.stdout, wasm.json + "\n");
-  const report = JSON.parse(wasm.json);
+  return JSON.parse(wasm.json);
+}
+
+test("Azure's conversation trace replays natively and in wasm with the same bytes", { skip: noTraces }, () => {
+  const serving = { policy: "chunked", trace_limit: 300, trace_rate_scale: 2, timeline_points: 10, token_times: 2 };
+  const report = replayBoth(serving, conv, "conv");
   assert.equal(report.requests, 300);
   assert.equal(report.serving.arrival, "trace:azure-csv");
   // The file's second request (line 3), read here on its own: its prompt, and its arrival
@@ -66,17 +71,9 @@ function hashTrace() {
 
 test("a trace's hash_ids decide the prefix cache the same natively and in wasm", () => {
   const serving = { policy: "chunked", gpu_memory_utilization: 0.25, timeline_points: 10, token_times: 3 };
-  const scenario = { model: "llama-3.1-8b", hardware: "h100-sxm", serving };
-  const file = path.join(scratch, "hash.json");
   const trace = path.join(scratch, "hash.jsonl");
-  writeFileSync(file, JSON.stringify(scenario));
   writeFileSync(trace, hashTrace());
-  const native = cli(["serve", "--scenario", file, "--trace", trace, "--json"]);
-  assert.equal(native.status, 0, native.stderr);
-  const wasm = module.simulateServingTrace(JSON.stringify(scenario), readFileSync(trace, "utf8"));
-  assert.equal(wasm.ok, true, wasm.error);
-  assert.equal(native.stdout, wasm.json + "\n");
-  const report = JSON.parse(wasm.json);
+  const report = replayBoth(serving, trace, "hash");
   // Every path of the cache ran: hits, evictions, preemptions (their recomputation looks again).
   assert.ok(report.prefix_cache.hit_tokens > 0, JSON.stringify(report.prefix_cache));
   assert.ok(report.prefix_cache.evicted_blocks > 0, JSON.stringify(report.prefix_cache));
