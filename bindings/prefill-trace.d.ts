@@ -494,6 +494,20 @@ export interface ServingReport {
   preemptions: number;
   prefill_busy_fraction: number;
   prefill_instance_devices: number;
+  /** With a request trace whose lines carry Mooncake `hash_ids` only: the LRU block cache
+   * that decided each request's cached prefix (docs/serving.md, "Prefix cache from hash_ids"). */
+  prefix_cache?: {
+    /** Prompt tokens one hash id names (Mooncake's block: 512). */
+    block_tokens: number;
+    /** Hash blocks evicted from the cache, every instance. */
+    evicted_blocks: number;
+    /** hit_tokens / prompt_tokens (0 when no request was admitted). */
+    hit_rate: number;
+    /** Prompt tokens found cached at each admitted request's first admission. */
+    hit_tokens: number;
+    /** Prompt tokens of the admitted requests. */
+    prompt_tokens: number;
+  };
   queue_seconds: ServingSummary | null;
   /** Prompt and generated tokens computed again after preemptions. */
   recomputed_tokens: number;

@@ -97,7 +97,8 @@ constexpr double max_efficiency = 1;
 
 namespace prefill_trace::limits {
 
-// --- Serving simulation (src/serving/serving.hpp, docs/serving.md) -----------------------------------
+// --- Serving simulation (src/serving/serving.hpp, docs/serving.md)
+// -----------------------------------
 /// Requests per run: 100,000 simulate in well under a second natively (docs/performance.md).
 constexpr int64_t max_serving_requests = 100000;
 /// Output tokens of one request, and prompt + output of one request (its context).
@@ -135,6 +136,13 @@ constexpr double max_slo_seconds = 1e6;
 /// (19,366 requests), a Mooncake trace with its hash ids ~10 MB; 64 MiB leaves room for the
 /// request limit above at any line length a real trace has, and refuses a 2 GB file unread.
 constexpr std::size_t max_request_trace_bytes = std::size_t{64} << 20;
+/// Mooncake hash ids of a whole trace (src/serving/request_trace.hpp): each is 8 bytes, kept
+/// twice (the rows and the run's requests), 32 MiB at most. Mooncake's published traces hold
+/// ~0.3–0.4 M (12,031–23,608 requests of ~15–25 blocks of 512 tokens); a text of "0," ids would
+/// otherwise reach 33 M within max_request_trace_bytes, 0.5 GB as integers.
+constexpr int64_t max_trace_hash_ids = int64_t{1} << 21;
+/// A hash id's value: whole numbers a JSON reader in JavaScript reads exactly (2^53).
+constexpr int64_t max_trace_hash_id = int64_t{1} << 53;
 /// A trace's rate scale (arrivals divided by it): a thousandfold either way.
 constexpr double min_trace_rate_scale = 1e-3;
 constexpr double max_trace_rate_scale = 1e3;

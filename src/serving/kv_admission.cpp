@@ -13,13 +13,19 @@ bool Simulation::fits(const Instance& in, int index) const {
 
 void Simulation::admit(Instance& in, int index) {
   RequestState& state = states_[static_cast<std::size_t>(index)];
-  if (state.admitted < 0) state.admitted = in.clock;
-  kv_->admit(in, specs_[static_cast<std::size_t>(index)], state);
+  const RequestSpec& spec = specs_[static_cast<std::size_t>(index)];
+  state.cached = spec.cached;  // a hit of the prefix cache replaces it (kv/paged.cpp)
+  kv_->admit(in, spec, state);
+  if (state.admitted < 0) {
+    state.admitted = in.clock;
+    state.first_cached = state.cached;
+  }
   in.running.push_back(index);
 }
 
 void Simulation::release(Instance& in, int index) {
-  kv_->release(in, states_[static_cast<std::size_t>(index)]);
+  const auto i = static_cast<std::size_t>(index);
+  kv_->release(in, specs_[i], states_[i]);
 }
 
 // vLLM v0 `Scheduler._schedule_running`: running requests in admission order (oldest first)
@@ -50,7 +56,7 @@ void Simulation::grow_decodes(Instance& in) {
 void Simulation::preempt(Instance& in, int index) {
   RequestState& s = states_[static_cast<std::size_t>(index)];
   const RequestSpec& spec = specs_[static_cast<std::size_t>(index)];
-  recomputed_tokens_ += (s.prefilled - spec.cached) + (s.generated > 0 ? s.generated - 1 : 0);
+  recomputed_tokens_ += (s.prefilled - s.cached) + (s.generated > 0 ? s.generated - 1 : 0);
   ++preemptions_;
   if (s.trace_slot >= 0) trace_preemption(s, in.clock);
   release(in, index);

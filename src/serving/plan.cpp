@@ -26,7 +26,8 @@ struct Search {
 // Runs the goodput searches of one plan, holding them to limits::max_plan_work together.
 class Searches {
  public:
-  Searches(const Scenario& scenario, int64_t devices) : scenario_(scenario), devices_(devices) {}
+  Searches(const Scenario& scenario, int64_t devices, double work)
+      : scenario_(scenario), devices_(devices), budget_(work), left_(work) {}
 
   // The goodput of the placement `config` describes, as `serve --goodput` would give it; an
   // error when the simulation refuses it or the plan's work is spent.
@@ -50,14 +51,15 @@ class Searches {
     return error_at(ErrorCode::too_large, "/devices",
                     "the placement search of " + std::to_string(devices_) +
                         " devices needs more than " +
-                        std::to_string(static_cast<int64_t>(limits::max_plan_work)) +
+                        std::to_string(static_cast<int64_t>(budget_)) +
                         " units of work (max_plan_work) in its " + std::to_string(count_) +
                         " goodput searches; ask for fewer devices, fewer requests or shorter "
                         "outputs");
   }
   const Scenario& scenario_;
   int64_t devices_;
-  double left_ = limits::max_plan_work;
+  double budget_;
+  double left_;
   int64_t count_ = 0;
 };
 
@@ -80,8 +82,8 @@ double split_cv(double cv, int64_t k) {
 
 class Planner {
  public:
-  Planner(const Scenario& scenario, const ServingConfig& base, PlanReport& report)
-      : base_(base), report_(report), searches_(scenario, report.devices) {}
+  Planner(const Scenario& scenario, const ServingConfig& base, PlanReport& report, double work)
+      : base_(base), report_(report), searches_(scenario, report.devices, work) {}
 
   // Colocated instances share nothing, so k of them serve k times one instance's goodput when
   // requests are routed at random (DistServe's replication, §4.1): one search per TP degree (per
@@ -187,7 +189,7 @@ std::optional<Error> check_input(const ServingConfig& base, int64_t devices) {
 }  // namespace
 
 Result<PlanReport> plan_serving(const Scenario& scenario, const ServingConfig& base,
-                                int64_t devices) {
+                                int64_t devices, PlanLimits bounds) {
   if (auto error = check_input(base, devices)) return *error;
   PlanReport report;
   report.model = scenario.model.id;
@@ -201,7 +203,7 @@ Result<PlanReport> plan_serving(const Scenario& scenario, const ServingConfig& b
   ServingConfig config = base;
   config.goodput = true;
   config.timeline_points = 0;  // the goodput's runs keep no timeline; the first run need not
-  Planner planner(scenario, config, report);
+  Planner planner(scenario, config, report, bounds.work);
   for (std::size_t i = 0; i < kSchedulerPolicyCount; ++i) {
     const auto policy = static_cast<SchedulerPolicy>(i);
     auto error =

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "limits.hpp"
 #include "prefill_trace/result.hpp"
 #include "serving/serving.hpp"
 
@@ -45,11 +46,21 @@ struct PlanReport {
   std::vector<PlanSkip> skipped;
 };
 
+/// The bound one plan is held to: src/limits.hpp's. A test sets a smaller one to reach it
+/// cheaply (the limit itself takes ~230 goodput searches, ~7 s). It cannot be checked before the
+/// searches: a goodput search's work depends on how many runs its bracketing takes and on how
+/// many iterations each run's batching needs, and the lower bound known beforehand (one run of
+/// every request's output rows per search, CallWork::check_before's) is ~100× below what a
+/// search does — a refusal from it would come only for inputs no search could finish anyway.
+struct PlanLimits {
+  double work = limits::max_plan_work;
+};
+
 /// Checks the budget (1 … limits::max_plan_devices, path /devices), then searches every
 /// placement; `base` is the user's serving object (rate: where each goodput search starts; its
-/// SLOs and workload), its placement fields unset. The whole search is held to
-/// limits::max_plan_work.
+/// SLOs and workload), its placement fields unset. The whole search is held to `bounds.work`
+/// (refused `too_large` at /devices once the searches pass it).
 Result<PlanReport> plan_serving(const Scenario& scenario, const ServingConfig& base,
-                                int64_t devices);
+                                int64_t devices, PlanLimits bounds = {});
 
 }  // namespace prefill_trace

@@ -50,7 +50,7 @@ RequestOutcome Simulation::outcome(std::size_t index) const {
   RequestOutcome out;
   out.arrival_seconds = s.arrival;
   out.prompt_tokens = spec.prompt;
-  out.cached_tokens = spec.cached;
+  out.cached_tokens = cached_tokens(index);
   out.output_tokens = spec.output;
   out.finished = s.finished_at >= 0;
   if (!out.finished) return out;
@@ -80,6 +80,25 @@ void Simulation::add_busy_fractions(ServingRun& run) const {
       prefill_devices > 0 ? prefill_busy / (prefill_devices * last_time_) : 0;
   run.decode_busy_fraction =
       decode_devices > 0 ? decode_busy / (decode_devices * last_time_) : run.prefill_busy_fraction;
+}
+
+// The prefix cache over the run: each admitted request's first lookup (a readmission after a
+// preemption looks again, but its hit is not a new request's), evictions on every instance.
+PrefixCacheFigures Simulation::prefix_cache_figures() const {
+  PrefixCacheFigures figures;
+  figures.block_tokens = kHashBlockTokens;
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    if (states_[i].admitted < 0) continue;
+    figures.hit_tokens += states_[i].first_cached;
+    figures.prompt_tokens += specs_[i].prompt;
+  }
+  if (figures.prompt_tokens > 0) {
+    figures.hit_rate =
+        static_cast<double>(figures.hit_tokens) / static_cast<double>(figures.prompt_tokens);
+  }
+  for (const Instance& instance : instances_)
+    figures.evicted_blocks += instance.prefix_cache.evicted_ids();
+  return figures;
 }
 
 ServingRun Simulation::report() const {
@@ -130,6 +149,7 @@ ServingRun Simulation::report() const {
     run.running_requests_mean = running_seconds_ / last_time_;
     add_busy_fractions(run);
   }
+  if (plan_.prefix_cache) run.prefix_cache = prefix_cache_figures();
   if (keep_detail_) {
     run.timeline = timeline();
     run.token_times = token_times();

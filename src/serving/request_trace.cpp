@@ -111,6 +111,7 @@ struct Reader {
   RequestTrace trace;
   int64_t first_nanoseconds = 0;
   int64_t last_nanoseconds = 0;
+  int64_t hash_ids = 0;  // Mooncake hash ids read so far
 
   /// Appends one request at `nanoseconds` (absolute), or the problem with it.
   std::optional<Error> add(std::size_t line, int64_t nanoseconds, int64_t prompt, int64_t output,
@@ -197,22 +198,45 @@ std::optional<std::string> json_count(const nlohmann::json& line, const char* ke
   return check_count(key, out, max);
 }
 
+/// A Mooncake line's hash ids, checked: an array of distinct whole numbers from 0 to 2^53, at
+/// most one per 512-token block of the prompt, within the trace's total (counted in `reader`).
 std::optional<Error> mooncake_ids(const nlohmann::json& object, std::size_t number, int64_t prompt,
-                                  std::vector<int64_t>& ids) {
+                                  Reader& reader, std::vector<int64_t>& ids) {
   const auto it = object.find("hash_ids");
   if (it == object.end()) return std::nullopt;
   if (!it->is_array())
     return trace_error(ErrorCode::wrong_type, number, "hash_ids must be an array of whole numbers");
-  if (static_cast<int64_t>(it->size()) > prompt) {
+  const int64_t blocks = (prompt + kHashBlockTokens - 1) / kHashBlockTokens;
+  const auto count = static_cast<int64_t>(it->size());
+  if (count > blocks) {
     return trace_error(ErrorCode::out_of_range, number,
-                       "hash_ids names more blocks than the prompt has tokens");
+                       "hash_ids names " + std::to_string(count) + " blocks; a prompt of " +
+                           std::to_string(prompt) + " tokens has " + std::to_string(blocks) +
+                           " of 512 tokens (one id each)");
+  }
+  reader.hash_ids += count;
+  if (reader.hash_ids > reader.options.max_hash_ids) {
+    return trace_error(ErrorCode::too_large, number,
+                       "the trace's hash_ids pass " + std::to_string(reader.options.max_hash_ids) +
+                           " in all (limits::max_trace_hash_ids; use a limit)");
   }
   for (const auto& id : *it) {
-    if (!id.is_number_unsigned() && !(id.is_number_integer() && id.get<int64_t>() >= 0)) {
-      return trace_error(ErrorCode::wrong_type, number, "hash_ids must hold whole numbers from 0");
+    const bool whole =
+        id.is_number_unsigned() || (id.is_number_integer() && id.get<int64_t>() >= 0);
+    if (!whole || id.get<uint64_t>() > uint64_t(limits::max_trace_hash_id)) {
+      return trace_error(
+          ErrorCode::wrong_type, number,
+          "hash_ids must hold whole numbers from 0 to 2^53, found " + quoted_excerpt(id.dump()));
     }
-    ids.push_back(
-        static_cast<int64_t>(std::min<uint64_t>(id.get<uint64_t>(), uint64_t(INT64_MAX))));
+    ids.push_back(id.get<int64_t>());
+  }
+  // Each id names a block with everything before it: one prompt cannot name one twice.
+  std::vector<int64_t> sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
+  if (repeated != sorted.end()) {
+    return trace_error(ErrorCode::out_of_range, number,
+                       "hash_ids names block " + std::to_string(*repeated) + " twice");
   }
   return std::nullopt;
 }
@@ -243,7 +267,7 @@ std::optional<Error> read_mooncake_line(Reader& reader, std::string_view line, s
     return trace_error(ErrorCode::out_of_range, number, *why);
   }
   std::vector<int64_t> ids;
-  if (auto error = mooncake_ids(object, number, prompt, ids)) return error;
+  if (auto error = mooncake_ids(object, number, prompt, reader, ids)) return error;
   // Milliseconds to whole nanoseconds: exact for the integers Mooncake writes.
   const auto nanoseconds = static_cast<int64_t>(std::llround(time->get<double>() * 1e6));
   return reader.add(number, nanoseconds, prompt, output, std::move(ids));

@@ -11,21 +11,32 @@
 //     52, "hash_ids": [46, 47, …]}`, the timestamp in milliseconds, each hash id naming one
 //     512-token block of the prompt (its prefix-cache identity).
 // Arrivals are taken relative to the first request, divided by `rate_scale` (2 = twice the rate).
-// Every bad line is refused with its line number (1-based, the header is line 1 of a CSV).
+// Every bad line is refused with its line number (1-based, the header is line 1 of a CSV); a
+// Mooncake line's hash_ids must be distinct whole numbers from 0 to 2^53, at most one per
+// 512-token block of its prompt, and limits::max_trace_hash_ids in the whole trace.
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "limits.hpp"
 #include "prefill_trace/result.hpp"
 
 namespace prefill_trace {
 
 enum class RequestTraceFormat { azure_csv, mooncake_jsonl };
 
+/// Prompt tokens one Mooncake hash id names: the trace's block. kvcache-ai/Mooncake's
+/// FAST25-release/README.md shows 6,955 input tokens with 14 ids and 6,472 with 13 — ⌈T/512⌉ —
+/// and NVIDIA Dynamo's reader of the format (benchmarks/data_generator/README.md) takes
+/// `block_size` 512 for it. The last id of a prompt names its partial last block.
+constexpr int64_t kHashBlockTokens = 512;
+
 struct RequestTraceOptions {
   double rate_scale = 1;  // arrival times are divided by it: > 1 compresses, < 1 stretches
   int64_t limit = 0;      // the first N requests only; 0 = all
+  // Hash ids in the whole trace: src/limits.hpp's; a test sets a smaller bound to reach it.
+  int64_t max_hash_ids = limits::max_trace_hash_ids;
 };
 
 struct TracedRequest {

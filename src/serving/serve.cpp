@@ -1,15 +1,15 @@
-// The serving simulation's entry point (src/serving/serving.hpp): resolves the configuration, builds the
-// fleet and the workload, then runs the requested runs (src/serving/runs.hpp).
+// The serving simulation's entry point (src/serving/serving.hpp): resolves the configuration,
+// builds the fleet and the workload, then runs the requested runs (src/serving/runs.hpp).
 
 #include <algorithm>
 #include <string>
 
 #include "limits.hpp"
-#include "serving/serving.hpp"
 #include "serving/fleet.hpp"
 #include "serving/kv/kv.hpp"
 #include "serving/runs.hpp"
 #include "serving/schedulers/scheduler.hpp"
+#include "serving/serving.hpp"
 #include "serving/simulation.hpp"
 #include "serving/token_times.hpp"
 #include "serving/workload.hpp"
@@ -86,6 +86,43 @@ std::optional<Error> resolve(const Scenario& scenario, ServingConfig& config) {
   return std::nullopt;
 }
 
+bool has_hash_ids(const ServingConfig& config) {
+  return std::any_of(config.rows.begin(), config.rows.end(),
+                     [](const RequestRow& row) { return !row.hash_ids.empty(); });
+}
+
+// A trace's hash ids decide prefix-cache hits in paged blocks (src/serving/kv/prefix_cache.hpp):
+// what that needs, each refusal naming the field that conflicts.
+std::optional<Error> check_prefix_cache(const Scenario& scenario, const ServingConfig& config) {
+  if (!has_hash_ids(config)) return std::nullopt;
+  const std::string why = "the trace's hash_ids decide prefix-cache hits";
+  if (config.prefix_hit > 0) {
+    return serving_error(ErrorCode::incompatible, "/serving/prefix_hit",
+                         why +
+                             " (an LRU block cache): a fixed cached share cannot join them; "
+                             "leave prefix_hit out, or strip hash_ids from the trace");
+  }
+  if (config.kv != KvMode::paged) {
+    return serving_error(ErrorCode::incompatible, "/serving/kv",
+                         why + " in paged K/V blocks (vLLM's prefix caching): kv must be paged");
+  }
+  if (kHashBlockTokens % config.block_size != 0) {
+    return serving_error(ErrorCode::incompatible, "/serving/block_size",
+                         why +
+                             ", each naming a block of 512 tokens: block_size must divide "
+                             "512 (1, 2, 4, … 512), not " +
+                             std::to_string(config.block_size));
+  }
+  if (scenario.model.sliding_window > 0) {
+    return serving_error(ErrorCode::incompatible, "/trace",
+                         why + ", which is not modelled for a sliding-window model (" +
+                             scenario.model.id + " keeps " +
+                             std::to_string(scenario.model.sliding_window) +
+                             " tokens): strip hash_ids from the trace");
+  }
+  return std::nullopt;
+}
+
 // The report's description of the run: what ran on what, and its devices.
 ServingReport report_header(const Scenario& scenario, const ServingConfig& config) {
   const bool disaggregated = policy_traits(config.policy).disaggregated;
@@ -157,6 +194,7 @@ std::optional<Error> run_all(const serving::Call& call, ServingReport& report) {
 
 Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config) {
   if (auto error = resolve(scenario, config)) return *error;
+  if (auto error = check_prefix_cache(scenario, config)) return *error;
   ServingReport report = report_header(scenario, config);
   const bool disaggregated = policy_traits(config.policy).disaggregated;
   const serving::Fleet fleet = serving::build_fleet(scenario, config);
@@ -178,6 +216,7 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
   report.kv_capacity_tokens = instance_kv;
   report.kv_capacity_blocks = disaggregated ? fleet.decode_kv_blocks : fleet.prefill_kv_blocks;
   serving::Plan plan = make_plan(scenario, config, report);
+  plan.prefix_cache = has_hash_ids(config);
   plan.token_time_requests = serving::token_time_requests(specs, config.token_times);
   if (auto error = serving::check_token_times(specs, plan.token_time_requests)) return *error;
   if (auto error = run_all(serving::Call{config, plan, specs, fleet, work}, report)) return *error;

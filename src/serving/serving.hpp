@@ -40,6 +40,7 @@ struct RequestRow {
   double arrival_seconds = 0;
   int64_t prompt_tokens = 0;
   int64_t output_tokens = 0;
+  std::vector<int64_t> hash_ids{};  // a Mooncake trace's prompt block identities; else empty
 };
 
 /// The bounds one call is held to (src/serving/work.hpp): src/limits.hpp's; a test sets smaller
@@ -153,6 +154,16 @@ struct RequestTokenTimes {
   bool truncated = false;
 };
 
+/// The prefix cache decided by a trace's hash ids (docs/serving.md, "Prefix cache from
+/// hash_ids"), over the requests admitted: tokens found cached at their first admission.
+struct PrefixCacheFigures {
+  int64_t block_tokens = 0;  // tokens one hash id names (Mooncake's block: 512)
+  int64_t hit_tokens = 0;
+  int64_t prompt_tokens = 0;   // of the admitted requests: what was looked up
+  double hit_rate = 0;         // hit_tokens / prompt_tokens (0 when none was admitted)
+  int64_t evicted_blocks = 0;  // hash blocks evicted, every instance
+};
+
 struct ServingRun {
   double rate = 0;
   int64_t requests = 0;
@@ -169,6 +180,7 @@ struct ServingRun {
   int64_t recomputed_tokens = 0;     // paged: K/V tokens computed, dropped and computed again
   double running_requests_mean = 0;  // running requests over the run's time, all instances
   double host_seconds = 0;           // host time of the stack's iterations, summed over instances
+  std::optional<PrefixCacheFigures> prefix_cache;  // with a trace's hash ids only
   Summary ttft, tpot, tbt_max, e2e, queue;
   std::optional<double> slo_attainment;  // none without an SLO
   double throughput_requests_per_second = 0;

@@ -13,9 +13,9 @@
 #include "limits.hpp"
 #include "prefill_trace/number_text.hpp"
 #include "serving/request_trace.hpp"
-#include "serving/sort.hpp"
 #include "serving/serving_fields.hpp"
 #include "serving/serving_schema.hpp"
+#include "serving/sort.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -336,9 +336,9 @@ std::optional<Error> read_trace(std::string_view text, ServingConfig& config) {
   if (!trace) return error_at(trace.failure().code, "/trace", trace.failure().what);
   config.trace_format = request_trace_format_name(trace->format);
   config.rows.reserve(trace->requests.size());
-  for (const TracedRequest& request : trace->requests) {
-    config.rows.push_back(
-        RequestRow{request.arrival_seconds, request.prompt_tokens, request.output_tokens});
+  for (TracedRequest& request : trace.value().requests) {
+    config.rows.push_back(RequestRow{request.arrival_seconds, request.prompt_tokens,
+                                     request.output_tokens, std::move(request.hash_ids)});
   }
   return std::nullopt;
 }

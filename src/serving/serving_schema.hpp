@@ -148,6 +148,16 @@ void visit_goodput(const GoodputSearch& g, V& v) {
   v.number("tolerance", g.tolerance);
 }
 
+/// The prefix cache of a trace's hash ids (docs/serving.md, "Prefix cache from hash_ids").
+template <typename V>
+void visit_prefix_cache(const PrefixCacheFigures& p, V& v) {
+  v.number("block_tokens", p.block_tokens);
+  v.number("evicted_blocks", p.evicted_blocks);
+  v.number("hit_rate", p.hit_rate);
+  v.number("hit_tokens", p.hit_tokens);
+  v.number("prompt_tokens", p.prompt_tokens);
+}
+
 /// One request's token times (docs/serving.md, "Token times").
 template <typename V>
 void visit_token_times(const RequestTokenTimes& t, V& v) {
@@ -217,6 +227,8 @@ void visit_serving_report(const ServingReport& report, V& v) {
   v.number("preemptions", run.preemptions);
   v.number("prefill_busy_fraction", run.prefill_busy_fraction);
   v.number("prefill_instance_devices", report.prefill_instance_devices);
+  // Only where a trace's hash ids decide the hits: every other report keeps its bytes.
+  if (run.prefix_cache) v.object("prefix_cache", [&] { visit_prefix_cache(*run.prefix_cache, v); });
   summary("queue_seconds", run.queue, v);
   v.number("recomputed_tokens", run.recomputed_tokens);
   v.number("requests", run.requests);

@@ -14,7 +14,7 @@ Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, 
       specs_(specs),
       instances_(std::move(instances)),
       work_(work),
-      kv_(kv_mode_traits(plan.kv).make(plan.block_size, plan.window)) {
+      kv_(kv_mode_traits(plan.kv).make(plan.block_size, plan.window, plan.prefix_cache)) {
   states_.resize(specs.size());
   arrivals_.resize(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -179,6 +179,7 @@ void Simulation::advance_requests(Instance& in, double start, double end) {
     const auto i = static_cast<std::size_t>(chunk.index);
     RequestState& s = states_[i];
     s.prefilled += chunk.tokens;
+    kv_->computed(in, specs_[i], s);
     if (s.trace_slot >= 0) trace_pass(s, start, end, chunk.tokens);
     if (s.prefilled < s.target) continue;
     if (s.generated == 0) {

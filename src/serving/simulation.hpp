@@ -13,9 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "serving/serving.hpp"
 #include "serving/cost.hpp"
 #include "serving/kv/kv.hpp"
+#include "serving/kv/prefix_cache.hpp"
+#include "serving/serving.hpp"
 #include "serving/timeline.hpp"
 #include "serving/work.hpp"
 #include "serving/workload.hpp"
@@ -37,9 +38,13 @@ struct RequestState {
   int64_t target = 0;     // tokens to prefill before its next token: the prompt, or after a
                           // preemption prompt + generated (recomputation)
   int64_t generated = 0;
-  int64_t kv_tokens = 0;  // K/V tokens held on its current instance (0: none)
-  int64_t kv_blocks = 0;  // paged: blocks held
-  int trace_slot = -1;    // its record among the token times (token_times.cpp); −1: none
+  int64_t kv_tokens = 0;     // K/V tokens held on its current instance (0: none)
+  int64_t kv_blocks = 0;     // paged: blocks held (those of shared hash ids included)
+  int64_t cached = 0;        // prompt tokens found cached at its latest admission
+  int64_t first_cached = 0;  // … at its first admission: the report's cached_tokens
+  int64_t hash_refs = 0;     // hash ids it references on its instance (kv/prefix_cache.hpp)
+  int64_t hash_marked = 0;   // of those, how many it has seen computed
+  int trace_slot = -1;       // its record among the token times (token_times.cpp); −1: none
 };
 
 enum class Role { colocated, prefill, decode };
@@ -59,6 +64,7 @@ struct Instance {
   std::vector<int> pending;   // decode: handed over, not admitted, by (ready, id)
   std::deque<int> preempted;  // paged: preempted here, first in line for readmission
   int64_t assigned = 0;       // decode: handed over and not finished
+  PrefixCache prefix_cache;   // paged with a trace's hash ids: the prompts' cached blocks
 };
 
 // The configuration with every default filled in and every instance's figures worked out.
@@ -77,6 +83,8 @@ struct Plan {
   // The stack's host time (src/trace/host_overhead.hpp): added to every iteration's device time,
   // and its front-end delay to every request's arrival at the scheduler. Zero by default.
   HostOverheadProfile host{};
+  bool prefix_cache =
+      false;  // the requests' hash ids decide prefix-cache hits (kv/prefix_cache.hpp)
 };
 
 // Tokens of one iteration: prompt tokens prefilled and decode rows; and the requests that
@@ -180,6 +188,12 @@ class Simulation {
   // The report (report.cpp).
   ServingRun report() const;
   RequestOutcome outcome(std::size_t index) const;
+  // The prompt tokens request `index` found cached: the fraction's, or the prefix cache's hit
+  // at its first admission (0 if it never was admitted).
+  int64_t cached_tokens(std::size_t index) const {
+    return plan_.prefix_cache ? states_[index].first_cached : specs_[index].cached;
+  }
+  PrefixCacheFigures prefix_cache_figures() const;
   void add_busy_fractions(ServingRun& run) const;
   Timeline timeline() const;
 

@@ -79,6 +79,7 @@ std::vector<RequestTokenTimes> Simulation::token_times() const {
   for (RequestTokenTimes& times : out) {
     const double admitted = states_[static_cast<std::size_t>(times.request)].admitted;
     if (admitted >= 0) times.admitted_seconds = admitted;
+    times.cached_tokens = cached_tokens(static_cast<std::size_t>(times.request));
   }
   return out;
 }

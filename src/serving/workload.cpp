@@ -53,7 +53,7 @@ std::vector<RequestSpec> workload(const ServingConfig& config) {
   if (!config.rows.empty()) {
     for (const RequestRow& row : config.rows) {
       specs.push_back(RequestSpec{row.arrival_seconds, row.prompt_tokens,
-                                  cached_of(row.prompt_tokens), row.output_tokens});
+                                  cached_of(row.prompt_tokens), row.output_tokens, row.hash_ids});
     }
     return specs;
   }

@@ -15,6 +15,7 @@ struct RequestSpec {
   int64_t prompt = 0;
   int64_t cached = 0;
   int64_t output = 0;
+  std::vector<int64_t> hash_ids{};  // a trace's prompt block identities (kv/prefix_cache.hpp)
 };
 
 /// The requests: explicit rows, or arrivals at rate 1 (scaled by each run's rate: every run of

@@ -76,6 +76,7 @@ TEST(RequestTrace, MooncakeLinesCarryMillisecondsAndBlockHashes) {
 
 TEST(RequestTrace, EveryMalformedKindIsRefusedWithItsLine) {
   const std::string h = kHeader;
+  const std::string m = "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 1}\n";
   const std::pair<std::string, std::string> cases[] = {
       {"", "line 1: not a request trace"},
       {"time,in,out\n1,2,3\n", "line 1: not a request trace"},
@@ -97,8 +98,26 @@ TEST(RequestTrace, EveryMalformedKindIsRefusedWithItsLine) {
        "line 1: unknown key \"extra\""},
       {"{\"timestamp\": -1, \"input_length\": 5, \"output_length\": 1}\n",
        "line 1: timestamp must be milliseconds"},
+      // One id per 512-token block: 513 tokens have ⌈513/512⌉ = 2.
       {"{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1, 2]}\n",
-       "line 1: hash_ids names more blocks than the prompt has tokens"},
+       "line 1: hash_ids names 2 blocks; a prompt of 1 tokens has 1 of 512 tokens"},
+      {"{\"timestamp\": 0, \"input_length\": 513, \"output_length\": 1, \"hash_ids\": [1, 2, 3]}\n",
+       "line 1: hash_ids names 3 blocks; a prompt of 513 tokens has 2"},
+      {m + "{\"timestamp\": 1, \"input_length\": 600, \"output_length\": 1, \"hash_ids\": [1, "
+           "1.5]}\n",
+       "line 2: hash_ids must hold whole numbers from 0 to 2^53, found \"1.5\""},
+      {m + "{\"timestamp\": 1, \"input_length\": 600, \"output_length\": 1, \"hash_ids\": "
+           "[\"7\"]}\n",
+       "line 2: hash_ids must hold whole numbers from 0 to 2^53, found"},
+      {m + "{\"timestamp\": 1, \"input_length\": 600, \"output_length\": 1, \"hash_ids\": [-1]}\n",
+       "line 2: hash_ids must hold whole numbers from 0 to 2^53, found \"-1\""},
+      // 2^53 + 1 = 9,007,199,254,740,993.
+      {m + "{\"timestamp\": 1, \"input_length\": 600, \"output_length\": 1, \"hash_ids\": "
+           "[9007199254740993]}\n",
+       "line 2: hash_ids must hold whole numbers from 0 to 2^53"},
+      {m + "{\"timestamp\": 1, \"input_length\": 1100, \"output_length\": 1, \"hash_ids\": [4, 9, "
+           "4]}\n",
+       "line 2: hash_ids names block 4 twice"},
       {"{\"timestamp\": 0,\n", "line 1: "},
   };
   for (const auto& [text, expected] : cases) {
@@ -112,6 +131,23 @@ TEST(RequestTrace, EveryMalformedKindIsRefusedWithItsLine) {
   EXPECT_NE(read_error(h + "2023-11-16 18:00:00,1,1\n2023-11-18 18:00:00,1,1\n", {1e-3, 0})
                 .find("line 3: arrives more than a year"),
             std::string::npos);
+}
+
+TEST(RequestTrace, HashIdsPastTheTracesBoundAreRefusedAtTheirLine) {
+  // A bound of 5 ids (the limit itself, 2^21, is a 15 MB text): 2 + 3 ids fit, the third line's
+  // sixth id does not.
+  const std::string lines =
+      "{\"timestamp\": 0, \"input_length\": 1024, \"output_length\": 1, \"hash_ids\": [1, 2]}\n"
+      "{\"timestamp\": 1, \"input_length\": 1100, \"output_length\": 1, \"hash_ids\": [1, 2, 3]}\n";
+  RequestTraceOptions options;
+  options.max_hash_ids = 5;
+  EXPECT_EQ(read_ok(lines, options).requests.size(), 2u);
+  EXPECT_NE(read_error(lines + "{\"timestamp\": 2, \"input_length\": 9, \"output_length\": 1, "
+                               "\"hash_ids\": [8]}\n",
+                       options)
+                .find("line 3: the trace's hash_ids pass 5 in all"),
+            std::string::npos);
+  EXPECT_EQ(RequestTraceOptions{}.max_hash_ids, limits::max_trace_hash_ids);
 }
 
 TEST(RequestTrace, TextOverTheLimitIsRefusedUnread) {

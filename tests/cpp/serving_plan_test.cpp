@@ -14,8 +14,8 @@
 
 #include "prefill_trace/engine.hpp"
 #include "scenario/scenario.hpp"
-#include "serving/serving.hpp"
 #include "serving/plan.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -144,6 +144,40 @@ TEST(ServingPlan, OneDeviceHasOnlyColocatedPlacements) {
   // one instance under each colocated policy.
   ASSERT_EQ(plan.value().candidates.size(), 2u);
   for (const PlanCandidate& c : plan.value().candidates) EXPECT_EQ(c.devices, 1);
+}
+
+TEST(ServingPlan, APlanPastItsWorkIsRefusedAtTheSearchThatPassesIt) {
+  // limits::max_plan_work itself takes ~230 searches (~7 s; docs/performance.md), so the bound
+  // is set small here. The first search the plan runs is prefill-first on one TP-1 instance
+  // (policies in the enum's order, degrees ascending); its work W1 is that of `serve --goodput`
+  // on that placement alone. A budget of W1 + 0.5 lets it finish with 0.5 units left; the next
+  // search (prefill-first at TP 2: TP 1 × 2 instances reuses the first, Poisson arrivals split
+  // at random) cannot start within 0.5 (one run of 40 × 16 output rows alone is more): refused
+  // as the plan's, at /devices, in its 2nd search.
+  ServingConfig first = small_workload();
+  first.policy = SchedulerPolicy::prefill_first;
+  first.prefill_tensor_parallel = 1;
+  first.goodput = true;
+  first.timeline_points = 0;
+  const auto alone = simulate_serving(llama_on_h100(), first);
+  ASSERT_TRUE(alone.ok()) << alone.error();
+  const double w1 = alone.value().work;
+  const auto refused = plan_serving(llama_on_h100(), small_workload(), 2, PlanLimits{w1 + 0.5});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.failure().code, ErrorCode::too_large);
+  EXPECT_EQ(refused.failure().path, "/devices");
+  EXPECT_NE(refused.failure().what.find("units of work (max_plan_work) in its 2 goodput searches"),
+            std::string::npos)
+      << refused.failure().what;
+  // A budget of 1 unit: the first search is refused before it runs.
+  const auto at_once = plan_serving(llama_on_h100(), small_workload(), 2, PlanLimits{1});
+  ASSERT_FALSE(at_once.ok());
+  EXPECT_NE(at_once.failure().what.find("needs more than 1 units of work (max_plan_work) in its 1 "
+                                        "goodput searches"),
+            std::string::npos)
+      << at_once.failure().what;
+  // The default is src/limits.hpp's.
+  EXPECT_EQ(PlanLimits{}.work, limits::max_plan_work);
 }
 
 TEST(ServingPlan, BadBudgetsAndInputsAreRefusedByPath) {

@@ -32,6 +32,14 @@ const reports = servings.map((serving) => {
   assert.equal(reply.ok, true, reply.error);
   reports.push(JSON.parse(reply.json));
 }
+// A request trace with Mooncake hash_ids: the report's `prefix_cache`.
+{
+  const trace = '{"timestamp": 0, "input_length": 1100, "output_length": 4, "hash_ids": [1, 2, 3]}\n' +
+    '{"timestamp": 5000, "input_length": 1100, "output_length": 4, "hash_ids": [1, 2, 4]}\n';
+  const reply = module.simulateServingTrace(JSON.stringify({ ...base, serving: {} }), trace);
+  assert.equal(reply.ok, true, reply.error);
+  reports.push(JSON.parse(reply.json));
+}
 const written = new Set();
 for (const report of reports) documentPaths(report, "", written);
 

@@ -20,17 +20,22 @@ function cli(args) {
   return spawnSync(nativeCli, args, { encoding: "utf8", timeout: 60_000 });
 }
 
-test("Azure's conversation trace replays natively and in wasm with the same bytes", { skip: noTraces }, () => {
-  const serving = { policy: "chunked", trace_limit: 300, trace_rate_scale: 2, timeline_points: 10, token_times: 2 };
+// The trace file replayed by the native CLI and by the wasm module: the same bytes; the report.
+function replayBoth(serving, trace, name) {
   const scenario = { model: "llama-3.1-8b", hardware: "h100-sxm", serving };
-  const file = path.join(scratch, "conv.json");
+  const file = path.join(scratch, `${name}.json`);
   writeFileSync(file, JSON.stringify(scenario));
-  const native = cli(["serve", "--scenario", file, "--trace", conv, "--json"]);
+  const native = cli(["serve", "--scenario", file, "--trace", trace, "--json"]);
   assert.equal(native.status, 0, native.stderr);
-  const wasm = module.simulateServingTrace(JSON.stringify(scenario), readFileSync(conv, "utf8"));
+  const wasm = module.simulateServingTrace(JSON.stringify(scenario), readFileSync(trace, "utf8"));
   assert.equal(wasm.ok, true, wasm.error);
   assert.equal(native.stdout, wasm.json + "\n");
-  const report = JSON.parse(wasm.json);
+  return JSON.parse(wasm.json);
+}
+
+test("Azure's conversation trace replays natively and in wasm with the same bytes", { skip: noTraces }, () => {
+  const serving = { policy: "chunked", trace_limit: 300, trace_rate_scale: 2, timeline_points: 10, token_times: 2 };
+  const report = replayBoth(serving, conv, "conv");
   assert.equal(report.requests, 300);
   assert.equal(report.serving.arrival, "trace:azure-csv");
   // The file's second request (line 3), read here on its own: its prompt, and its arrival
@@ -47,6 +52,38 @@ test("Azure's conversation trace replays natively and in wasm with the same byte
   assert.ok(Math.abs(Number(row[1]) - (seconds(t2) - seconds(t1)) / 2) < 1e-9, row[1]);
 });
 
+// A Mooncake-style trace with hash_ids (docs/serving.md, "Prefix cache from hash_ids"), made up
+// here: 400 requests 40 ms apart, each opening with one of 5 shared prefixes of 0–3 blocks, then
+// blocks of its own; a K/V small enough (a quarter of the memory) that the cache evicts and
+// running requests are preempted. Native and wasm must write the same bytes.
+function hashTrace() {
+  let next = 1000;
+  const lines = [];
+  for (let i = 0; i < 400; ++i) {
+    const prompt = 600 + ((i * 797) % 3400);
+    const blocks = Math.ceil(prompt / 512);  // one id per 512-token block, the last partial
+    const shared = Array.from({ length: Math.min(i % 4, blocks) }, (_, k) => (i % 5) * 10 + k);
+    const ids = shared.concat(Array.from({ length: blocks - shared.length }, () => next++));
+    lines.push(JSON.stringify({ timestamp: i * 40, input_length: prompt, output_length: 200 + (i % 300), hash_ids: ids }));
+  }
+  return lines.join("\n") + "\n";
+}
+
+test("a trace's hash_ids decide the prefix cache the same natively and in wasm", () => {
+  const serving = { policy: "chunked", gpu_memory_utilization: 0.25, timeline_points: 10, token_times: 3 };
+  const trace = path.join(scratch, "hash.jsonl");
+  writeFileSync(trace, hashTrace());
+  const report = replayBoth(serving, trace, "hash");
+  // Every path of the cache ran: hits, evictions, preemptions (their recomputation looks again).
+  assert.ok(report.prefix_cache.hit_tokens > 0, JSON.stringify(report.prefix_cache));
+  assert.ok(report.prefix_cache.evicted_blocks > 0, JSON.stringify(report.prefix_cache));
+  assert.ok(report.preemptions > 0, `${report.preemptions} preemptions`);
+  assert.equal(report.prefix_cache.hit_rate, report.prefix_cache.hit_tokens / report.prefix_cache.prompt_tokens);
+  // A hit is whole 512-token blocks.
+  assert.equal(report.prefix_cache.hit_tokens % 512, 0);
+  for (const t of report.token_times) assert.equal(t.cached_tokens % 512, 0);
+});
+
 // The bad traces of issue 29, item 8: each refused with one line naming the file and the line.
 const BAD = [
   ["missing-column.csv", HEADER + "2023-11-16 18:17:03.5000000,100\n",
@@ -60,6 +97,11 @@ const BAD = [
   ["negative.jsonl", '{"timestamp": 0, "input_length": 10, "output_length": -1}\n',
     "line 1: output_length must be a whole number from 1 to 1048576"],
   ["binary.csv", HEADER + "2023-11-16 18:17:04.0,10\u00002\n", "line 2: not text (a control byte 0)"],
+  ["fractional-hash.jsonl", '{"timestamp": 0, "input_length": 600, "output_length": 2}\n' +
+    '{"timestamp": 5, "input_length": 600, "output_length": 2, "hash_ids": [3, 4.5]}\n',
+    'line 2: hash_ids must hold whole numbers from 0 to 2^53, found "4.5"'],
+  ["too-many-hashes.jsonl", '{"timestamp": 0, "input_length": 600, "output_length": 2, "hash_ids": [1, 2, 3]}\n',
+    "line 1: hash_ids names 3 blocks; a prompt of 600 tokens has 2 of 512 tokens (one id each)"],
 ];
 
 for (const [name, text, expected] of BAD) {

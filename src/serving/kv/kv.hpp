@@ -22,25 +22,29 @@ class KvGrant {
   virtual bool fits(const Instance& in, const RequestSpec& spec, const RequestState& s) const = 0;
   virtual void admit(Instance& in, const RequestSpec& spec, RequestState& s) const = 0;
   /// Frees everything the request holds on `in`.
-  virtual void release(Instance& in, RequestState& s) const = 0;
+  virtual void release(Instance& in, const RequestSpec& spec, RequestState& s) const = 0;
   /// Whether a running request's K/V grows as it decodes: then grow() runs before each decode.
   virtual bool grows() const = 0;
   /// Room for `tokens` K/V tokens of a running request; false when memory is out.
   virtual bool grow(Instance& in, RequestState& s, int64_t tokens) const = 0;
+  /// After a prompt chunk ran (s.prefilled moved on): what the mode keeps of it (the prefix
+  /// cache's computed blocks); nothing by default.
+  virtual void computed(Instance&, const RequestSpec&, RequestState&) const {}
 };
 
 struct KvModeTraits {
   KvMode mode;
   const char* name;                   // as the input and the report spell it
   double default_memory_utilization;  // when gpu_memory_utilization is 0 (unset)
-  // Block size, and the model's sliding window (0: none): the K/V a request keeps.
-  std::unique_ptr<KvGrant> (*make)(int64_t block_size, int64_t window);
+  // Block size, and the model's sliding window (0: none): the K/V a request keeps; whether the
+  // requests' hash ids decide prefix-cache hits (paged only: kv/prefix_cache.hpp).
+  std::unique_ptr<KvGrant> (*make)(int64_t block_size, int64_t window, bool prefix_cache);
 };
 
 const KvModeTraits& kv_mode_traits(KvMode mode);
 
-std::unique_ptr<KvGrant> make_paged_kv(int64_t block_size, int64_t window);
-std::unique_ptr<KvGrant> make_reserve_kv(int64_t block_size, int64_t window);
+std::unique_ptr<KvGrant> make_paged_kv(int64_t block_size, int64_t window, bool prefix_cache);
+std::unique_ptr<KvGrant> make_reserve_kv(int64_t block_size, int64_t window, bool prefix_cache);
 
 /// vLLM's block manager keeps this share of the blocks free when admitting a prompt
 /// (v0 BlockSpaceManager, `watermark=0.01`: watermark_blocks = int(0.01 × num_gpu_blocks)).

@@ -23,7 +23,7 @@ class Reserve final : public KvGrant {
     s.kv_tokens = need(in, spec);
     in.kv_used_tokens += static_cast<double>(s.kv_tokens);
   }
-  void release(Instance& in, RequestState& s) const override {
+  void release(Instance& in, const RequestSpec&, RequestState& s) const override {
     in.kv_used_tokens -= static_cast<double>(s.kv_tokens);
     s.kv_tokens = 0;
   }
@@ -40,7 +40,7 @@ class Reserve final : public KvGrant {
 
 }  // namespace
 
-std::unique_ptr<KvGrant> make_reserve_kv(int64_t, int64_t window) {
+std::unique_ptr<KvGrant> make_reserve_kv(int64_t, int64_t window, bool) {
   return std::make_unique<Reserve>(window);
 }
 
