@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "scenarios.hpp"
-#include "trace.hpp"
-#include "trace_json.hpp"
+#include "trace/trace.hpp"
+#include "trace/trace_json.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "serving.hpp"
-#include "serving_json.hpp"
+#include "serving/serving.hpp"
+#include "serving/serving_json.hpp"
 
 namespace {
 

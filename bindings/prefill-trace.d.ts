@@ -109,6 +109,30 @@ export interface FiguresResult extends Refusal {
   figures: Float64Array;
 }
 
+/** What a trace leaf's number counts (`TraceLeaves`); "none" for flags, texts and bounds. */
+export type LeafUnit =
+  | "bytes" | "seconds" | "flop" | "flop_per_byte" | "flop_per_second" | "bytes_per_second"
+  | "per_second" | "count" | "tokens" | "fraction" | "factor" | "version" | "none";
+
+/** One leaf of a trace document, as `traceLeaves` describes it. */
+export interface TraceLeaf {
+  /** Keys from the root, "/"-separated; an array's items are "*" ("steps/*\/facts/kv_bytes_kept"). */
+  path: string;
+  kind: "number" | "number_or_null" | "boolean" | "text" | "bound";
+  unit: LeafUnit;
+  /** A short label for a person; "" for texts the table does not describe. */
+  label: string;
+  /** The description's row in the engine's table: the order to show facts in; -1 for none. */
+  rank: number;
+}
+
+/** `JSON.parse(traceLeaves(s).json)`: every leaf path of the scenario's trace, in document order. */
+export interface TraceLeaves {
+  leaves: TraceLeaf[];
+  /** Every LeafUnit name, in the engine's order. */
+  units: LeafUnit[];
+}
+
 /** What limits a kernel, a step or a decode step (the engine's Bound, in code order). */
 export type Bound = "compute" | "memory" | "overhead" | "interconnect";
 
@@ -415,7 +439,7 @@ export interface ServingSweepPoint {
 
 /**
  * The serving report (docs/serving.md, "Output"): `JSON.parse(simulateServing(s).json)`,
- * written from src/serving_schema.hpp; times in seconds. Keys print sorted.
+ * written from src/serving/serving_schema.hpp; times in seconds. Keys print sorted.
  */
 export interface ServingReport {
   busy_fraction: number;
@@ -945,6 +969,12 @@ export interface PrefillTraceModule {
    * Two scenarios with the same signature give documents that differ only in those numbers.
    */
   traceFigures(scenarioJson: string): FiguresResult;
+  /**
+   * The scenario's trace described for readers: `JSON.parse(traceLeaves(s).json)` is a
+   * `TraceLeaves` — each leaf's path (array items as "*"), kind, unit and label
+   * (https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "Units and labels").
+   */
+  traceLeaves(scenarioJson: string): JsonResult;
   /** The figures' layout as JSON text (`FiguresLayout`). Cannot fail; arguments are ignored. */
   figuresLayout(): string;
   /**

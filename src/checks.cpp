@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "json_path.hpp"  // quoted_excerpt: an unknown id is shown bounded and escaped
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 namespace {

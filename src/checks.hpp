@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "prefill_trace/result.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace prefill_trace {
 

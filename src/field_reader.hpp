@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "json_path.hpp"
-#include "scenario_fields.hpp"
+#include "scenario/scenario_fields.hpp"
 
 namespace prefill_trace {
 

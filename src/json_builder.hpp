@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "trace.hpp"  // Bound
+#include "trace/trace.hpp"  // Bound
 
 namespace prefill_trace {
 namespace json_building {

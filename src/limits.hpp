@@ -97,7 +97,7 @@ constexpr double max_efficiency = 1;
 
 namespace prefill_trace::limits {
 
-// --- Serving simulation (src/serving.hpp, docs/serving.md) -----------------------------------
+// --- Serving simulation (src/serving/serving.hpp, docs/serving.md) -----------------------------------
 /// Requests per run: 100,000 simulate in well under a second natively (docs/performance.md).
 constexpr int64_t max_serving_requests = 100000;
 /// Output tokens of one request, and prompt + output of one request (its context).

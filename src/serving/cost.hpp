@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "limits.hpp"
-#include "trace.hpp"
+#include "trace/trace.hpp"
 #include "trace/operator_model.hpp"
 #include "trace/roofs.hpp"
 

@@ -7,7 +7,7 @@
 #include "limits.hpp"
 #include "serving/kv/kv.hpp"
 #include "serving/schedulers/scheduler.hpp"
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace::serving {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "prefill_trace/result.hpp"
-#include "serving.hpp"
+#include "serving/serving.hpp"
 #include "serving/cost.hpp"
 #include "serving/simulation.hpp"
 #include "serving/workload.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "prefill_trace/result.hpp"
-#include "serving.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "serving.hpp"
+#include "serving/serving.hpp"
 #include "serving/fleet.hpp"
 #include "serving/simulation.hpp"
 #include "serving/work.hpp"

@@ -1,11 +1,11 @@
-// The serving simulation's entry point (src/serving.hpp): resolves the configuration, builds the
+// The serving simulation's entry point (src/serving/serving.hpp): resolves the configuration, builds the
 // fleet and the workload, then runs the requested runs (src/serving/runs.hpp).
 
 #include <algorithm>
 #include <string>
 
 #include "limits.hpp"
-#include "serving.hpp"
+#include "serving/serving.hpp"
 #include "serving/fleet.hpp"
 #include "serving/kv/kv.hpp"
 #include "serving/runs.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The serving simulation's event loop and the state it keeps (src/serving.hpp; semantics in
+// The serving simulation's event loop and the state it keeps (src/serving/serving.hpp; semantics in
 // docs/serving.md). The loop (simulation.cpp) picks the instance whose next iteration starts
 // first and lets the policy's scheduler (schedulers/) fill that iteration through the calls in
 // the "Scheduling" section below; K/V admission is in kv_admission.cpp, the run's report in
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "serving.hpp"
+#include "serving/serving.hpp"
 #include "serving/cost.hpp"
 #include "serving/kv/kv.hpp"
 #include "serving/timeline.hpp"

@@ -11,7 +11,7 @@
 
 #include "limits.hpp"
 #include "prefill_trace/result.hpp"
-#include "serving.hpp"
+#include "serving/serving.hpp"
 #include "serving/cost.hpp"
 #include "serving/workload.hpp"
 

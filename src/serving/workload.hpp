@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "serving.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace::serving {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace prefill_trace {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace prefill_trace {
 

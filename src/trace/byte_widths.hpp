@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace prefill_trace {
 

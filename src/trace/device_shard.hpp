@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "trace/byte_widths.hpp"
 
 namespace prefill_trace {

@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "scenario.hpp"
-#include "trace.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario.hpp"
-#include "trace.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/trace.hpp"
 #include "trace/attention_schedule.hpp"
 #include "trace/byte_widths.hpp"
 #include "trace/device_shard.hpp"

@@ -13,11 +13,11 @@
 #include "json_path.hpp"
 #include "lesson.hpp"
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "test_support.hpp"
-#include "trace.hpp"
+#include "trace/trace.hpp"
 #include "trace/queueing.hpp"  // time_to_first_token
-#include "trace_json.hpp"
+#include "trace/trace_json.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "scenario.hpp"
-#include "trace.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 namespace {

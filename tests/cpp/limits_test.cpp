@@ -9,10 +9,10 @@
 #include "json_path.hpp"
 #include "prefill_trace/engine.hpp"
 #include "prefill_trace/number_text.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "test_support.hpp"
-#include "trace.hpp"
-#include "trace_json.hpp"
+#include "trace/trace.hpp"
+#include "trace/trace_json.hpp"
 
 namespace prefill_trace {
 namespace {

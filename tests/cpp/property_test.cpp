@@ -7,9 +7,9 @@
 #include <cmath>
 #include <random>
 
-#include "scenario.hpp"
-#include "trace.hpp"
-#include "trace_json.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/trace.hpp"
+#include "trace/trace_json.hpp"
 
 namespace prefill_trace {
 namespace {

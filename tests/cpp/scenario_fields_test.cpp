@@ -1,9 +1,9 @@
-// The scenario's field tables (src/scenario_fields.hpp) against the reader that uses them and the
+// The scenario's field tables (src/scenario/scenario_fields.hpp) against the reader that uses them and the
 // enums their choices select: each bound admits its own ends and refuses one step beyond, each
 // choice's index is the enum value of that name, each required field is, and the structs'
 // defaults are the tables'.
 
-#include "scenario_fields.hpp"
+#include "scenario/scenario_fields.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <tuple>
 
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
-#include "trace_schema.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/trace_schema.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -328,7 +328,7 @@ TEST(AcceleratorFields, ChoicesAreReadInTheirEnumsOrder) {
     ASSERT_TRUE(read.ok());
     EXPECT_EQ(static_cast<std::size_t>(read->hardware.interconnect_kind), i);
   }
-  // architecture: the names src/attention_kernels.hpp knows, or "" (not checked).
+  // architecture: the names src/scenario/attention_kernels.hpp knows, or "" (not checked).
   const ScenarioField& architecture = accelerator_field("architecture");
   ASSERT_EQ(architecture.choice_count, std::size(kArchitectures));
   for (std::size_t i = 0; i < architecture.choice_count; ++i) {

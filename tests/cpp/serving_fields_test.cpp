@@ -1,16 +1,16 @@
-// The serving object's field table (src/serving_fields.hpp) against the reader that uses it
-// (src/serving_json.cpp) and the config it fills: each bound admits its own ends and refuses
+// The serving object's field table (src/serving/serving_fields.hpp) against the reader that uses it
+// (src/serving/serving_json.cpp) and the config it fills: each bound admits its own ends and refuses
 // one step beyond at the field's path, each policy choice's index is the enum of that name, and
 // ServingConfig's defaults are the table's.
 
-#include "serving_fields.hpp"
+#include "serving/serving_fields.hpp"
 
 #include <gtest/gtest.h>
 
 #include <array>
 #include <string>
 
-#include "serving_json.hpp"
+#include "serving/serving_json.hpp"
 
 namespace prefill_trace {
 namespace {

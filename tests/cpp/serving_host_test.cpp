@@ -9,13 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "scenario.hpp"
-#include "serving.hpp"
+#include "scenario/scenario.hpp"
+#include "serving/serving.hpp"
 #include "serving/fleet.hpp"
 #include "serving/simulation.hpp"
 #include "serving/work.hpp"
 #include "serving/workload.hpp"
-#include "serving_json.hpp"
+#include "serving/serving_json.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenario.hpp"
-#include "serving.hpp"
+#include "scenario/scenario.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
-#include "serving.hpp"
+#include "scenario/scenario.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -13,8 +13,8 @@
 #include <tuple>
 
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
-#include "serving.hpp"
+#include "scenario/scenario.hpp"
+#include "serving/serving.hpp"
 #include "serving/plan.hpp"
 
 namespace prefill_trace {

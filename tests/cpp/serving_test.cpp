@@ -5,7 +5,7 @@
 // (compute_trace), an independent path from the simulator's iteration cost; every tolerance is
 // a sampling error derived in the comment beside it.
 
-#include "serving.hpp"
+#include "serving/serving.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -17,9 +17,9 @@
 #include "limits.hpp"
 #include "numeric/md1.hpp"
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
-#include "serving_json.hpp"
-#include "trace.hpp"
+#include "scenario/scenario.hpp"
+#include "serving/serving_json.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 namespace {

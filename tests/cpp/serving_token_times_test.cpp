@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "scenario.hpp"
-#include "serving.hpp"
+#include "scenario/scenario.hpp"
+#include "serving/serving.hpp"
 #include "serving/token_times.hpp"
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 namespace {

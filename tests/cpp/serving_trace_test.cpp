@@ -7,7 +7,7 @@
 #include <string>
 
 #include "prefill_trace/engine.hpp"
-#include "serving_json.hpp"
+#include "serving/serving_json.hpp"
 
 namespace prefill_trace {
 namespace {

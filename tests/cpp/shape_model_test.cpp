@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "serving/cost.hpp"
-#include "trace.hpp"
+#include "trace/trace.hpp"
 #include "trace/occupancy.hpp"
 
 namespace prefill_trace {

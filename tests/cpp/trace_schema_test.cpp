@@ -1,8 +1,8 @@
-// The trace document's one description (src/trace_schema.hpp) against what is generated from it:
+// The trace document's one description (src/trace/trace_schema.hpp) against what is generated from it:
 // members in printed order, bound keys, the CSV's columns, and the figures read against the JSON
 // text leaf by leaf (the JSON is parsed back, so its order is the text's, not the description's).
 
-#include "trace_schema.hpp"
+#include "trace/trace_schema.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +15,9 @@
 
 #include "json_write.hpp"
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
-#include "trace_figures.hpp"
-#include "trace_json.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/trace_figures.hpp"
+#include "trace/trace_json.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -222,7 +222,7 @@ TEST(TraceSchema, TheLayoutNamesTheBoundCodes) {
   const json layout = json::parse(api::figures_layout());
   EXPECT_EQ(layout["version"], 3);
   EXPECT_EQ(layout["bound_keys"], json({"bound", "prefill_bound"}));
-  // Bound's enum order (src/trace.hpp): compute, memory, overhead, interconnect.
+  // Bound's enum order (src/trace/trace.hpp): compute, memory, overhead, interconnect.
   EXPECT_EQ(layout["bound_names"], json({"compute", "memory", "overhead", "interconnect"}));
 }
 

@@ -1,18 +1,18 @@
 // Every expected number below is derived by hand from the formulas in docs/model.md (or taken
 // from a published figure), with the derivation beside it; none is copied from program output.
 
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "collective.hpp"
+#include "trace/collective.hpp"
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "test_support.hpp"
 #include "trace/queueing.hpp"
-#include "trace_json.hpp"
+#include "trace/trace_json.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -503,7 +503,7 @@ TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
 }
 
 TEST(Estimate, AllReduceTakesNcclsFastestChoice) {
-  // NCCL 2.19's tuning model (src/collective.hpp), all by hand, bandwidth 450 GB/s one way.
+  // NCCL 2.19's tuning model (src/trace/collective.hpp), all by hand, bandwidth 450 GB/s one way.
   // 2 MiB (2,097,152 B) over 8 NVLink devices whose switch reduces in-network; a ring sends
   // 2·7/8 of it = 3,670,016 B, NVLS 7/8 = 1,835,008 B:
   //   ring LL     6.6 + 14·0.6 = 15.0 µs + 3,670,016 / 112.5e9 = 32.62 µs → 47.62 µs

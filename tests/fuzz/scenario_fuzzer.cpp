@@ -6,9 +6,9 @@
 #include <string_view>
 
 #include "prefill_trace/engine.hpp"
-#include "scenario.hpp"
-#include "trace.hpp"
-#include "trace_json.hpp"
+#include "scenario/scenario.hpp"
+#include "trace/trace.hpp"
+#include "trace/trace_json.hpp"
 
 namespace {
 

@@ -194,7 +194,7 @@ test("the estimate's table gives the TTFT's held-out range; the bound's gives no
   // Llama-3.1-70B on H100 at TP 8: the whole prefill's interval is end_to_end_parallel for a stack
   // the profile has a gap for (tensorrt-llm) and end_to_end_parallel_unseen_stack for one it has
   // not (vllm), here read from the preset file. The TTFT's low and high scale the device's
-  // service time by those factors and keep queue and delivery (src/trace.cpp,
+  // service time by those factors and keep queue and delivery (src/trace/trace.cpp,
   // whole_prefill_interval): total − service·(1 − low) and total + service·(high − 1), printed at
   // three significant digits.
   const hardware = JSON.parse(readFileSync(path.join(lessonPath, "../hardware.json"), "utf8"));

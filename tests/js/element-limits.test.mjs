@@ -81,7 +81,7 @@ test("a host's accelerator object is named as the engine names it", () => {
   const accelerators = [{ id: "h100-sxm", name: "NVIDIA H100 SXM" }];
   assert.equal(hardwareName("h100-sxm", accelerators), "NVIDIA H100 SXM");
   assert.equal(hardwareName({ name: "Lab board X", peak_flops: { bf16: 1e15 } }, accelerators), "Lab board X");
-  // src/scenario.cpp read_accelerator: a preset changed by the scenario is "<name> (modified)",
+  // src/scenario/scenario.cpp read_accelerator: a preset changed by the scenario is "<name> (modified)",
   // one without preset or name "Custom accelerator".
   assert.equal(hardwareName({ preset: "h100-sxm", memory_bandwidth: 2e12 }, accelerators), "NVIDIA H100 SXM (modified)");
   assert.equal(hardwareName({ peak_flops: { bf16: 1e15 } }, accelerators), "Custom accelerator");

@@ -1,4 +1,4 @@
-// The scenario's input fields are described once, in the engine (src/scenario_fields.hpp,
+// The scenario's input fields are described once, in the engine (src/scenario/scenario_fields.hpp,
 // exported as scenarioFields()): the scenario's own, a model shape's, an accelerator's and its
 // estimate profile's. Here the places that state them for people and programs are checked
 // against those tables: docs/trace-json.md's field tables (each row rendered from the table),

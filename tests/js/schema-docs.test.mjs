@@ -1,4 +1,4 @@
-// Every field of the trace document (src/trace_schema.hpp, walked here from real documents) is
+// Every field of the trace document (src/trace/trace_schema.hpp, walked here from real documents) is
 // declared in bindings/prefill-trace.d.ts at its path and named in docs/trace-json.md: adding an
 // output number without its types and docs fails here.
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// The serving object's input fields are described once, in the engine (src/serving_fields.hpp,
+// The serving object's input fields are described once, in the engine (src/serving/serving_fields.hpp,
 // exported as servingFields()). Here the places that state them for people and programs are
 // checked against that table: docs/serving.md's input table (each row rendered from it),
 // bindings/prefill-trace.d.ts's ServingInput, the CLI's serve flags (its --help and what it

@@ -1,4 +1,4 @@
-// Every member of the serving report (src/serving_schema.hpp, walked here from real reports) is
+// Every member of the serving report (src/serving/serving_schema.hpp, walked here from real reports) is
 // declared in bindings/prefill-trace.d.ts's ServingReport at its path, every declared path is
 // written by some report, and docs/serving.md's "Output" names each key; the CSV's columns are
 // the ones the docs list. Adding an output without its types and docs fails here.

@@ -141,7 +141,7 @@ export function parseValue(text, numeric) {
  * The name to show for the scenario's `hardware`: a preset's name (or its id when unknown), or
  * for a host's own accelerator object (the CLI's custom hardware: `{"preset"?, "name"?, …}`)
  * its `name`, else its preset's name marked "(modified)", else "Custom accelerator" — the names
- * the engine gives it (src/scenario.cpp read_accelerator), never "[object Object]".
+ * the engine gives it (src/scenario/scenario.cpp read_accelerator), never "[object Object]".
  * @param {unknown} hardware  the scenario's value (a preset id, or a host's accelerator object)
  * @param {Array<{id: string, name: string}>} accelerators  listPresets().accelerators
  */

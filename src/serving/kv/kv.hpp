@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "serving.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace::serving {
 

@@ -1,12 +1,12 @@
 #pragma once
 // The scheduler interface and the policy table: one file per policy in this folder, one row per
 // policy in registry.cpp (docs/serving.md, "Schedulers"). A new policy is a new enum value in
-// src/serving.hpp, a class here implementing `Scheduler`, and its row; the registry's
+// src/serving/serving.hpp, a class here implementing `Scheduler`, and its row; the registry's
 // static_assert refuses a table whose rows do not follow the enum.
 
 #include <cstdint>
 
-#include "serving.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace::serving {
 

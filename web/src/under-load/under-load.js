@@ -32,7 +32,7 @@ import { TRUSTED_TYPES_POLICY, policyRefused, workerScriptUrl } from './trusted-
 const POLICY_IDS = ['prefill-first', 'chunked', 'disaggregated'];
 /**
  * The serving keys the reader sets, in the form's order; each control's label and hint are the
- * engine's (servingFields(): src/serving_fields.hpp; tests/js/serving-fields.test.mjs).
+ * engine's (servingFields(): src/serving/serving_fields.hpp; tests/js/serving-fields.test.mjs).
  */
 export const SERVING_CONTROLS = ['rate', 'output', 'ttft_slo', 'tpot_slo'];
 /** The sweep's rates, as fractions of the prefill's saturation rate (the trace's λ at ρ = 1). */

@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "limits.hpp"
-#include "scenario_fields.hpp"
+#include "scenario/scenario_fields.hpp"
 
 namespace prefill_trace {
 

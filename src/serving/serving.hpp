@@ -13,7 +13,7 @@
 
 #include "limits.hpp"
 #include "prefill_trace/result.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace prefill_trace {
 

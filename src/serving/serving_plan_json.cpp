@@ -1,6 +1,6 @@
 // The placement search's input and report (serving_plan_json.hpp).
 
-#include "serving_plan_json.hpp"
+#include "serving/serving_plan_json.hpp"
 
 #include <optional>
 #include <string_view>

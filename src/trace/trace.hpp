@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "prefill_trace/result.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "trace/device_shard.hpp"  // parameter_count, device_shard: every trace is one device's
 
 namespace prefill_trace {

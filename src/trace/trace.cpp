@@ -1,4 +1,4 @@
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 
 #include "prefill_trace/result.hpp"
 #include "serving/plan.hpp"
-#include "serving_json.hpp"
+#include "serving/serving_json.hpp"
 
 namespace prefill_trace {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "prefill_trace/result.hpp"
-#include "serving.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace {
 

@@ -1,7 +1,7 @@
-#include "scenario_fields.hpp"
+#include "scenario/scenario_fields.hpp"
 
 #include "json_write.hpp"
-#include "serving_fields.hpp"
+#include "serving/serving_fields.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -1,4 +1,4 @@
-#include "trace_json.hpp"
+#include "trace/trace_json.hpp"
 
 #include <optional>
 #include <string_view>

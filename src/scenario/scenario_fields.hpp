@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-#include "attention_kernels.hpp"  // the architectures an accelerator may state
+#include "scenario/attention_kernels.hpp"  // the architectures an accelerator may state
 #include "limits.hpp"
 
 namespace prefill_trace {
@@ -452,7 +452,7 @@ inline constexpr std::array<ScenarioField, 19> kAcceleratorFields = [] {
           .with_docs("host cost per kernel launch (an assumption; under bound beside the total)"),
       choice_of_names("architecture", kArchitectures)
           .without_default()
-          .with_docs("which named attention kernels run on it (src/attention_kernels.hpp); absent "
+          .with_docs("which named attention kernels run on it (src/scenario/attention_kernels.hpp); absent "
                      "or \"\" = not checked"),
       text("interconnect_name").with_docs("the device-to-device link, for people"),
       text("interconnect_source_url").with_docs("where the link's bandwidth is stated"),

@@ -1,4 +1,4 @@
-#include "serving_json.hpp"
+#include "serving/serving_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,8 +14,8 @@
 #include "prefill_trace/number_text.hpp"
 #include "serving/request_trace.hpp"
 #include "serving/sort.hpp"
-#include "serving_fields.hpp"
-#include "serving_schema.hpp"
+#include "serving/serving_fields.hpp"
+#include "serving/serving_schema.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "json_write.hpp"
-#include "scenario.hpp"
-#include "trace.hpp"
-#include "trace_schema.hpp"  // kTraceSchemaVersion, the description these writers follow
+#include "scenario/scenario.hpp"
+#include "trace/trace.hpp"
+#include "trace/trace_schema.hpp"  // kTraceSchemaVersion, the description these writers follow
 
 namespace prefill_trace {
 

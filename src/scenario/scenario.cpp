@@ -1,4 +1,4 @@
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,11 +6,11 @@
 #include <iterator>
 #include <string_view>
 
-#include "attention_kernels.hpp"  // which attention kernels run on which architecture
+#include "scenario/attention_kernels.hpp"  // which attention kernels run on which architecture
 #include "enum_table.hpp"
 #include "field_reader.hpp"
 #include "json_path.hpp"
-#include "scenario_fields.hpp"
+#include "scenario/scenario_fields.hpp"
 
 namespace prefill_trace {
 namespace data {

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace prefill_trace {
 

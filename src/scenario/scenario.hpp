@@ -15,7 +15,7 @@
 
 #include "limits.hpp"  // the documented ranges every field is checked against
 #include "prefill_trace/result.hpp"
-#include "scenario_fields.hpp"  // the workload's defaults
+#include "scenario/scenario_fields.hpp"  // the workload's defaults
 
 namespace prefill_trace {
 
@@ -96,7 +96,7 @@ const char* interval_family_name(IntervalFamily family);
 
 /// The class of link an all-reduce crosses, as NCCL's tuning model tells them apart: NVLink-like
 /// point-to-point GPU links (Infinity Fabric uses the same constants) or PCIe. It selects the
-/// per-step latencies of src/collective.hpp.
+/// per-step latencies of src/trace/collective.hpp.
 enum class LinkKind { nvlink, pcie };
 
 struct ModelShape {
@@ -178,7 +178,7 @@ struct Accelerator {
   std::string id;
   std::string name;
   std::string source_url;
-  // "ampere", "ada", "hopper", "blackwell" or "cdna3" (src/attention_kernels.hpp): which named
+  // "ampere", "ada", "hopper", "blackwell" or "cdna3" (src/scenario/attention_kernels.hpp): which named
   // attention kernels exist on it. Empty (a custom accelerator that states none): not checked.
   std::string architecture;
   PeakRates peak_flops;         // dense FLOP/s (OP/s for integers) per arithmetic type

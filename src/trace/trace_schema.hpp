@@ -31,7 +31,7 @@
 #include <utility>
 
 #include "prefill_trace/version.hpp"
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 

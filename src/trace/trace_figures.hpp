@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "trace.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "serving.hpp"
+#include "serving/serving.hpp"
 
 namespace prefill_trace {
 

@@ -1,4 +1,4 @@
-#include "trace_figures.hpp"
+#include "trace/trace_figures.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "json_write.hpp"
-#include "trace_schema.hpp"
+#include "trace/trace_schema.hpp"
 
 namespace prefill_trace {
 namespace {
