@@ -379,7 +379,7 @@ export interface ServingSummary {
   p99: number;
 }
 
-/** `JSON.parse(listPresets().json)` (src/trace_json.cpp presets_to_json). */
+/** `JSON.parse(listPresets().json)` (src/trace/trace_json.cpp presets_to_json). */
 export interface PresetList {
   /** Each built-in model's shape (as a trace's `scenario.model`) and its parameter count. */
   models: (TraceDocument["scenario"]["model"] & { parameters: number })[];
@@ -417,7 +417,7 @@ export interface SweepPoint {
   overloaded: boolean;
 }
 
-/** `JSON.parse(sweep(...).json)` (src/trace_json.cpp sweep_to_json). */
+/** `JSON.parse(sweep(...).json)` (src/trace/trace_json.cpp sweep_to_json). */
 export interface SweepDocument {
   variable: "prompt_tokens" | "arrival_rate";
   points: SweepPoint[];
@@ -687,7 +687,7 @@ export interface TraceDocument {
   roofline: {
     /** Bytes/s, × η_m. */
     bandwidth: number;
-    /** FLOP/s of the activation format's arithmetic, × η_c (one number: src/trace.hpp Roofline). */
+    /** FLOP/s of the activation format's arithmetic, × η_c (one number: src/trace/trace.hpp Roofline). */
     peak_flops: number;
     ridge_flops_per_byte: number;
     timing: "bound" | "estimate";
