@@ -772,13 +772,7 @@ export interface TraceDocument {
   };
   schema_version: number;
   /** Always the lesson's five steps, in order (src/trace/step_facts.cpp mechanism_steps). */
-  steps: [
-    TraceStep<Step1Facts>,
-    TraceStep<Step2Facts>,
-    TraceStep<Step3Facts>,
-    TraceStep<Step4Facts>,
-    TraceStep<Step5Facts>,
-  ];
+  steps: [TraceStep1, TraceStep2, TraceStep3, TraceStep4, TraceStep5];
   totals: {
     flops: number;
     hbm_bytes: number;
@@ -821,10 +815,10 @@ export interface TtftTotals extends QueueFigures {
   total_seconds_low: number | null;
 }
 
-/** One of the lesson's five mechanism steps; `facts` depends on `step` (TraceDocument.steps types each). */
-export interface TraceStep<Facts = Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts> {
+/** One of the lesson's five mechanism steps; `facts` depends on `step` (TraceDocument.steps types each: TraceStep1…TraceStep5). */
+export interface TraceStep {
   bound: Bound | null;
-  facts: Facts;
+  facts: Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts;
   operators: string[];
   step: number;
   text: string;
@@ -837,6 +831,31 @@ export interface TraceStep<Facts = Step1Facts | Step2Facts | Step3Facts | Step4F
     seconds_high: number;
     seconds_low: number;
   };
+}
+
+/** steps[0]: the embedding and the kernel launches. */
+export interface TraceStep1 extends TraceStep {
+  facts: Step1Facts;
+}
+
+/** steps[1]: the projections. */
+export interface TraceStep2 extends TraceStep {
+  facts: Step2Facts;
+}
+
+/** steps[2]: attention. */
+export interface TraceStep3 extends TraceStep {
+  facts: Step3Facts;
+}
+
+/** steps[3]: memory and chunking (no kernels of its own). */
+export interface TraceStep4 extends TraceStep {
+  facts: Step4Facts;
+}
+
+/** steps[4]: the queue and the first token. */
+export interface TraceStep5 extends TraceStep {
+  facts: Step5Facts;
 }
 
 /** steps[0].facts */
