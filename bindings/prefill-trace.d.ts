@@ -380,7 +380,7 @@ export interface ServingSummary {
   p99: number;
 }
 
-/** `JSON.parse(listPresets().json)` (src/trace_json.cpp presets_to_json). */
+/** `JSON.parse(listPresets().json)` (src/trace/trace_json.cpp presets_to_json). */
 export interface PresetList {
   /** Each built-in model's shape (as a trace's `scenario.model`) and its parameter count. */
   models: (TraceDocument["scenario"]["model"] & { parameters: number })[];
@@ -418,7 +418,7 @@ export interface SweepPoint {
   overloaded: boolean;
 }
 
-/** `JSON.parse(sweep(...).json)` (src/trace_json.cpp sweep_to_json). */
+/** `JSON.parse(sweep(...).json)` (src/trace/trace_json.cpp sweep_to_json). */
 export interface SweepDocument {
   variable: "prompt_tokens" | "arrival_rate";
   points: SweepPoint[];
@@ -702,7 +702,7 @@ export interface TraceDocument {
   roofline: {
     /** Bytes/s, × η_m. */
     bandwidth: number;
-    /** FLOP/s of the activation format's arithmetic, × η_c (one number: src/trace.hpp Roofline). */
+    /** FLOP/s of the activation format's arithmetic, × η_c (one number: src/trace/trace.hpp Roofline). */
     peak_flops: number;
     ridge_flops_per_byte: number;
     timing: "bound" | "estimate";
@@ -787,13 +787,7 @@ export interface TraceDocument {
   };
   schema_version: number;
   /** Always the lesson's five steps, in order (src/trace/step_facts.cpp mechanism_steps). */
-  steps: [
-    TraceStep<Step1Facts>,
-    TraceStep<Step2Facts>,
-    TraceStep<Step3Facts>,
-    TraceStep<Step4Facts>,
-    TraceStep<Step5Facts>,
-  ];
+  steps: [TraceStep1, TraceStep2, TraceStep3, TraceStep4, TraceStep5];
   totals: {
     flops: number;
     hbm_bytes: number;
@@ -836,10 +830,10 @@ export interface TtftTotals extends QueueFigures {
   total_seconds_low: number | null;
 }
 
-/** One of the lesson's five mechanism steps; `facts` depends on `step` (TraceDocument.steps types each). */
-export interface TraceStep<Facts = Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts> {
+/** One of the lesson's five mechanism steps; `facts` depends on `step` (TraceDocument.steps types each: TraceStep1…TraceStep5). */
+export interface TraceStep {
   bound: Bound | null;
-  facts: Facts;
+  facts: Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts;
   operators: string[];
   step: number;
   text: string;
@@ -852,6 +846,31 @@ export interface TraceStep<Facts = Step1Facts | Step2Facts | Step3Facts | Step4F
     seconds_high: number;
     seconds_low: number;
   };
+}
+
+/** steps[0]: the embedding and the kernel launches. */
+export interface TraceStep1 extends TraceStep {
+  facts: Step1Facts;
+}
+
+/** steps[1]: the projections. */
+export interface TraceStep2 extends TraceStep {
+  facts: Step2Facts;
+}
+
+/** steps[2]: attention. */
+export interface TraceStep3 extends TraceStep {
+  facts: Step3Facts;
+}
+
+/** steps[3]: memory and chunking (no kernels of its own). */
+export interface TraceStep4 extends TraceStep {
+  facts: Step4Facts;
+}
+
+/** steps[4]: the queue and the first token. */
+export interface TraceStep5 extends TraceStep {
+  facts: Step5Facts;
 }
 
 /** steps[0].facts */

@@ -395,6 +395,19 @@ test('every guided investigation: predict, show, a sentence of the engine’s nu
   const error = root.locator('[data-field="batch"] .field-error');
   await error.waitFor();
   assert.match(await error.innerText(), /^Requests per batch must be a whole number, without a fraction\. \(\/batch: /);
+
+  // "Forget my answers" with every investigation's form built (each was opened above): every
+  // prediction is cleared and the host told. (It used to throw at the first built form, leaving
+  // the predictions after it and sending no prefill-trace-progress-reset.)
+  await page.evaluate(() => {
+    window.__resets = 0;
+    document.querySelector('prefill-trace-lesson').addEventListener('prefill-trace-progress-reset', () => (window.__resets += 1));
+  });
+  await root.getByRole('button', { name: 'Forget my answers' }).click();
+  await page.waitForFunction(() => window.__resets === 1);
+  assert.equal(await root.locator('details.investigation[data-result]').count(), 0, 'no prediction is shown after forgetting');
+  assert.equal(await root.locator('details.investigation form.investigation-form').count(), 0, 'the forms are removed, to be built afresh');
+  assert.match(await block.locator('.investigations-count').innerText(), new RegExp(`0 of ${WALK.length}`));
   assert.deepEqual(problems, []);
 });
 

@@ -65,8 +65,10 @@ export function declaredPaths(dts, rootName) {
         if (type.startsWith("{") && !type.endsWith(";")) {
           stack.push(here);
         } else {
-          for (const other of type.replace(/[;[\]]|\| null/g, " ").split(/[\s|]+/)) {
-            if (interfaces.has(other)) expand(other, type.includes("[]") ? `${here}/*` : here, depth + 1);
+          // A tuple ([A, B, …]) holds its items at "*", as an array (T[]) does.
+          const items = type.includes("[]") || type.startsWith("[");
+          for (const other of type.replace(/[;[\],]|\| null/g, " ").split(/[\s|]+/)) {
+            if (interfaces.has(other)) expand(other, items ? `${here}/*` : here, depth + 1);
           }
         }
       } else if (/^\s*\}(\[\])?( \| null)?;$/.test(line)) {

@@ -1,4 +1,3 @@
-// @ts-check
 // Where the lesson finds its data and which Atlas release it reproduces. One place for these
 // facts, so the view never hard-codes a path or a version.
 //

@@ -1,4 +1,3 @@
-// @ts-check
 // DOM building without markup strings: every piece of lesson text becomes a Text node, so
 // nothing in a lesson file can inject elements, attributes or script.
 

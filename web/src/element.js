@@ -74,23 +74,33 @@ export class PrefillTraceLesson extends ElementBase {
     setEngineFactory(factory);
   }
 
+  /** @type {ShadowRoot | null} */
   #shadow = null;
+  /** @type {Element | null} */
   #sheet = null;
+  /** @type {string | null} */
   #sheetBase = null;
+  /** @type {Promise<void> | null} */
   #styled = null;
+  /** @type {Mount | null} */
   #mount = null;
+  /** @type {HTMLElement | null} */
   #root = null;
   #generation = 0;
   // The scenario and answers that outlive one rendering (a new view keeps them).
+  /** @type {unknown} */
   #scenario = null;
+  /** @type {import('./progress.js').Answers | null} */
   #answers = null;
   #reflecting = false;
   // The last scenario the host set (attribute or property), as canonical JSON: setting an equal
   // one again changes nothing (#hostScenarioSet).
+  /** @type {string | null} */
   #hostScenario = null;
 
   // The lesson built into the page (a declarative shadow root, prerendered.js), until the
   // first rendering takes it over.
+  /** @type {import('./prerendered.js').Prerendered | null} */
   #prerendered = null;
 
   connectedCallback() {
@@ -107,6 +117,11 @@ export class PrefillTraceLesson extends ElementBase {
     this.#release();
   }
 
+  /**
+   * @param {string} name
+   * @param {string | null} previous
+   * @param {string | null} value
+   */
   attributeChangedCallback(name, previous, value) {
     // (Before the first connection the rendering reads every attribute; a refused rendering,
     // #refuse, has no mount but must still follow a corrected attribute.)
@@ -209,8 +224,9 @@ export class PrefillTraceLesson extends ElementBase {
     return this.#mount?.answers ?? this.#answers ?? {};
   }
 
+  /** @param {unknown} value */
   set progress(value) {
-    this.#answers = value && typeof value === 'object' ? value : null;
+    this.#answers = value && typeof value === 'object' ? /** @type {import('./progress.js').Answers} */ (value) : null;
     if (this.#mount) this.#mount.answers = this.#answers;
   }
 
@@ -218,6 +234,7 @@ export class PrefillTraceLesson extends ElementBase {
    * The asset base of this element: its attribute, else the document's; `{problem}` when the
    * attribute is not an http(s) address (nothing is then loaded from it, config.js fetchableUrl).
    */
+  /** @returns {{base: URL, problem?: undefined} | {base: null, problem: string}} */
   #base() {
     const own = this.getAttribute('asset-base');
     if (!own) return { base: defaultAssetBase() };
@@ -238,11 +255,12 @@ export class PrefillTraceLesson extends ElementBase {
   }
 
   /** The style sheet of the current asset base, linked once per base; hidden content until it applies. */
+  /** @param {URL} base */
   #ensureStyles(base) {
     if (this.#sheet && (this.#sheetBase === base.href || this.#prerendered)) return;
     const sheet = stylesheet(SHADOW_STYLESHEET, base);
     if (this.#sheet) this.#sheet.replaceWith(sheet.link);
-    else this.#shadow.prepend(sheet.link);
+    else /** @type {ShadowRoot} */ (this.#shadow).prepend(sheet.link);
     this.#sheet = sheet.link;
     this.#sheetBase = base.href;
     this.#styled = sheet.loaded;
@@ -253,7 +271,7 @@ export class PrefillTraceLesson extends ElementBase {
     const generation = ++this.#generation;
     this.setAttribute('data-state', 'loading');
     const { base, problem } = this.#base();
-    if (problem) {
+    if (base === null) {
       this.#refuse(problem);
       return;
     }
@@ -262,7 +280,7 @@ export class PrefillTraceLesson extends ElementBase {
     const prerendered = this.#prerendered;
     this.#prerendered = null;
     const root = prerendered?.root ?? this.#loadingRoot();
-    const styled = this.#styled.then(() => {
+    const styled = /** @type {Promise<void>} */ (this.#styled).then(() => { // set by #ensureStyles
       root.hidden = false;
     });
     const mount = new Mount(
@@ -276,8 +294,8 @@ export class PrefillTraceLesson extends ElementBase {
         timeoutMs: PrefillTraceLesson.lessonTimeoutMs,
         maxBytes: PrefillTraceLesson.maxLessonBytes,
         answers: this.#answers,
-        shadow: this.#shadow,
-        sheet: this.#sheet,
+        shadow: /** @type {ShadowRoot} */ (this.#shadow),
+        sheet: /** @type {Element} */ (this.#sheet),
         prerendered,
       },
       root,
@@ -290,12 +308,13 @@ export class PrefillTraceLesson extends ElementBase {
   }
 
   /** A new root in the shadow root, hidden until the style sheet applies, saying the lesson is loading. */
+  /** @returns {HTMLElement} */
   #loadingRoot() {
     const article = h('article', { class: 'lesson', part: 'lesson', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading the lesson…'));
     const root = h('div', { class: 'ptl', hidden: true }, article);
     this.#root?.remove();
     this.#root = root;
-    this.#shadow.append(root);
+    /** @type {ShadowRoot} */ (this.#shadow).append(root);
     return root;
   }
 
@@ -304,9 +323,13 @@ export class PrefillTraceLesson extends ElementBase {
    * version and the lesson's integrity, and `prefill-trace-ready` when every part is drawn. A
    * rendering that threw shows why in place of the lesson.
    */
+  /**
+   * @param {Promise<{state: string, lessonId: string | null} | null>} run
+   * @param {{mount: Mount, root: HTMLElement, styled: Promise<void>, generation: number, view: string}} rendering
+   */
   #settle(run, { mount, root, styled, generation, view }) {
     run
-      .catch((error) => {
+      .catch((/** @type {unknown} */ error) => {
         if (mount.signal.aborted) return null;
         dispatch(this, 'prefill-trace-error', { part: 'lesson', message: describe(error) });
         root.replaceChildren(
@@ -329,6 +352,7 @@ export class PrefillTraceLesson extends ElementBase {
    * styles are. The message takes the place of the lesson (styled from the document's asset
    * base, when that has the style sheet).
    */
+  /** @param {string} problem */
   #refuse(problem) {
     this.#ensureStyles(defaultAssetBase());
     const root = h(
@@ -342,11 +366,15 @@ export class PrefillTraceLesson extends ElementBase {
     );
     this.#root?.remove();
     this.#root = root;
-    this.#shadow.append(root);
+    /** @type {ShadowRoot} */ (this.#shadow).append(root);
     this.setAttribute('data-state', 'error');
     dispatch(this, 'prefill-trace-error', { part: 'asset-base', message: problem });
   }
 
+  /**
+   * @param {string} name
+   * @param {Record<string, unknown>} detail
+   */
   #onMountEvent(name, detail) {
     if (name === 'prefill-trace-scenario-change') {
       this.#scenario = detail.scenario;
@@ -361,6 +389,7 @@ export class PrefillTraceLesson extends ElementBase {
   /**
    * A scenario the host set: shown unless it equals (canonical JSON) the last one the host set,
    * which the reader may have edited since.
+   * @param {string | null} text
    */
   #hostScenarioSet(text) {
     const canonical = canonicalJson(text ?? '');
@@ -369,7 +398,10 @@ export class PrefillTraceLesson extends ElementBase {
     this.#applyScenarioText(text);
   }
 
-  /** A host-set `scenario`: parsed, then shown in the explorer (or kept for it). */
+  /**
+   * A host-set `scenario`: parsed, then shown in the explorer (or kept for it).
+   * @param {string | null} text
+   */
   #applyScenarioText(text) {
     if (text === null || text.trim() === '') return;
     let parsed;
@@ -404,6 +436,7 @@ export class PrefillTraceLesson extends ElementBase {
  * `text` as canonical JSON (object keys sorted at every depth, no spacing), to tell whether two
  * host values are the same scenario; text that is not JSON stays as it is (it cannot equal
  * canonical JSON).
+ * @param {string} text
  */
 function canonicalJson(text) {
   let value;
@@ -412,9 +445,10 @@ function canonicalJson(text) {
   } catch {
     return text;
   }
+  /** @type {(v: unknown) => unknown} */
   const sorted = (v) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((key) => [key, sorted(v[key])]))
+      ? Object.fromEntries(Object.keys(v).sort().map((key) => [key, sorted(/** @type {Record<string, unknown>} */ (v)[key])]))
       : Array.isArray(v) ? v.map(sorted) : v;
   return JSON.stringify(sorted(value));
 }

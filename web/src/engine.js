@@ -1,4 +1,3 @@
-// @ts-check
 // Loads the prefill-trace WebAssembly module (the package's ES-module build, through import())
 // and wraps its calls so the page always gets a plain result object: the module never throws
 // across the boundary by contract, but a trap or a missing export must still reach the reader

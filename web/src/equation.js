@@ -1,4 +1,3 @@
-// @ts-check
 // Typesets one science equation with KaTeX and always pairs it with a text reading, so the
 // formula survives a KaTeX failure, a screen reader, and a copy-paste.
 //

@@ -1,4 +1,3 @@
-// @ts-check
 // Number formatting for the page: SI prefixes, bytes in both GB and GiB, times, counts.
 // Presentation only — every value formatted here comes from the engine. No DOM, so the browser
 // tests import this file in Node and format the engine's numbers exactly as the page does.

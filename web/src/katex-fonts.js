@@ -1,4 +1,3 @@
-// @ts-check
 // KaTeX's @font-face rules (node_modules/katex/dist/katex.min.css, woff2 only), as the element
 // declares them in the host document (Chromium ignores @font-face inside a shadow root): FontFace
 // objects added to document.fonts, each font file written as `new URL('<literal>', import.meta.url)`

@@ -1,4 +1,3 @@
-// @ts-check
 // The lesson file as bytes: its integrity against the SHA-256 prefix in its published name, and
 // its decoding to the text the engine validates. No DOM, so Node can import it too.
 //

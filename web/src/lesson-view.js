@@ -1,4 +1,3 @@
-// @ts-check
 // Builds the lesson page from a validated lesson record, in the published lesson's section
 // order (see shared/seeds/*.publication.json `sections`). Pure DOM construction: no fetching,
 // no engine calls except through the `onCheck` callback the caller passes.

@@ -1,4 +1,3 @@
-// @ts-check
 // Entry point of app.js: defines <prefill-trace-lesson>. A page shows the lesson with two tags,
 // this script (type="module") and the element; see element.js.
 

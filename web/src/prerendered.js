@@ -1,4 +1,3 @@
-// @ts-check
 // The lesson rendered into index.html at build time (script/site/prerender.mjs): the same
 // view code (lesson-view.js) run in Node, inside the element as a declarative shadow root
 // (<template shadowrootmode="open">), so it is readable before any script runs, and with
@@ -16,7 +15,7 @@ export const PRERENDERED_ATTRIBUTE = 'data-prerendered-lesson';
 /**
  * A pre-rendered lesson: its shadow root, the lesson's root and article, its sheet's link and
  * the lesson file it was rendered from (relative to the page).
- * @typedef {{shadow: ShadowRoot, root: Element, article: HTMLElement, sheet: Element|null, lessonPath: string}} Prerendered
+ * @typedef {{shadow: ShadowRoot, root: HTMLElement, article: HTMLElement, sheet: Element|null, lessonPath: string}} Prerendered
  */
 /** Text shown where a part needs JavaScript; removed on adoption. */
 export const NEEDS_SCRIPT_CLASS = 'needs-script';
@@ -37,7 +36,7 @@ export function findPrerendered(element) {
   const shadow = element.shadowRoot;
   // (`:scope >` matches nothing in a shadow root, which is not an element: walk its children.)
   const top = [...(shadow?.children ?? [])];
-  const root = top.find((child) => child.matches(`.ptl[${PRERENDERED_ATTRIBUTE}]`));
+  const root = /** @type {HTMLElement | undefined} */ (top.find((child) => child.matches(`.ptl[${PRERENDERED_ATTRIBUTE}]`)));
   const article = /** @type {HTMLElement | null | undefined} */ (root?.querySelector(':scope > article.lesson'));
   if (!article || !shadow || !root) return null;
   return {

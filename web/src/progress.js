@@ -1,4 +1,3 @@
-// @ts-check
 // Saved quiz progress in localStorage, as the Atlas keeps it: each saved answer is keyed by
 // the SHA-256 of the question, its options and its answer (for generated checks: the question,
 // the options or unit, and the engine's expected value). When any of those change, the key
@@ -26,6 +25,7 @@
 const MAX_ENTRIES = 200;
 
 /** One saved answer. @typedef {{answer: number, correct: boolean, savedAt: number}} SavedEntry */
+/** Every saved answer by question key (answers()): what a host keeps under storage="none". @typedef {Record<string, {answer: number, correct: boolean}>} Answers */
 /**
  * The stored progress: answers by question key, and each published check's slot's current key.
  * @typedef {{entries: Record<string, SavedEntry>, slots: Record<string, string>}} Progress
@@ -223,7 +223,7 @@ export class ProgressStore {
     if (changed) this.#onSave(key, answer, Boolean(correct));
   }
 
-  /** Every saved answer: `{[questionKey]: {answer, correct}}` (a copy). Never throws. */
+  /** Every saved answer: `{[questionKey]: {answer, correct}}` (a copy). Never throws. @returns {Answers} */
   answers() {
     return Object.fromEntries(
       Object.entries(this.#current().entries).map(([key, e]) => [key, { answer: e.answer, correct: e.correct }]),

@@ -1,4 +1,3 @@
-// @ts-check
 // "Check your understanding": a native radio group in a form, so Tab, the arrow keys, Space and
 // Enter work without custom key handling. The verdict comes from the engine, never from the
 // page comparing indices itself.

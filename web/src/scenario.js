@@ -1,4 +1,3 @@
-// @ts-check
 // The explorer's scenario: the controls' values, their query-parameter names in a permalink,
 // and the scenario JSON handed to the engine. The page never validates a value itself (beyond
 // reading text as a number): the engine does, and its error names the JSON path, which

@@ -1,4 +1,3 @@
-// @ts-check
 // Where each operator's memory traffic goes: its HBM bytes (every run: × count) split into
 // weights, activations, K/V cache and materialized scores, stacked (the engine's
 // `hbm_bytes{weights, activations, kv, scores}` per operator). Short prompts are weight

@@ -1,4 +1,3 @@
-// @ts-check
 // Shared pieces of the explorer's charts: the figure frame (title, SVG, caption, and a data
 // table for screen readers), in-place updates of the SVG (parts, joins, axes), and log-axis
 // ticks.
@@ -164,10 +163,7 @@ function drawWidth(width) {
 
 /**
  * Sizes the chart's <svg> (and its class) for this drawing.
- * @param {Sel} svg
- * @param {number} width
- * @param {number} height
- * @param {string} className
+ * @param {Sel} svg @param {number} width @param {number} height @param {string} className
  */
 export function sizeSvg(svg, width, height, className) {
   const node = svg.node();
@@ -246,12 +242,7 @@ export function chartPanel(id, title, { draw, describe, table, key = null }, leg
 /**
  * A vertical rule across y1…y2 at x in the part `name` (a <line> of class `className`), hidden
  * when x is null.
- * @param {Sel} parent
- * @param {string} name
- * @param {string} className
- * @param {number | null} x
- * @param {number} y1
- * @param {number} y2
+ * @param {Sel} parent @param {string} name @param {string} className @param {number | null} x @param {number} y1 @param {number} y2
  */
 export function verticalRule(parent, name, className, x, y1, y2) {
   return part(parent, name, 'line').call(writeAttrs, {
@@ -307,10 +298,7 @@ const LABEL_INSET_PX = 5;
 
 /**
  * Labels `segments` ({key, label, x0, w}) inside the bar at barY…barY + barH.
- * @param {Sel} svg
- * @param {{key: string, label: string, x0: number, w: number}[]} segments
- * @param {number} barY
- * @param {number} barH
+ * @param {Sel} svg @param {{key: string, label: string, x0: number, w: number}[]} segments @param {number} barY @param {number} barH
  */
 export function segmentLabels(svg, segments, barY, barH) {
   return joinMarks(
@@ -326,10 +314,7 @@ export function segmentLabels(svg, segments, barY, barH) {
 
 /**
  * A data table for screen readers as data: `{caption, columns, rows}`.
- * @param {string} caption
- * @param {string[]} columns
- * @param {string[][]} rows
- * @returns {TableData}
+ * @param {string} caption @param {string[]} columns @param {string[][]} rows @returns {TableData}
  */
 export function tableData(caption, columns, rows) {
   return { caption, columns, rows };
@@ -486,8 +471,7 @@ export function leftAxis(svg, scale, { x, title, ticks, format = tick, height, t
 
 /**
  * A diagonal-hatch <pattern> for "overhead" and "unbounded" areas (made once); returns its url().
- * @param {Sel} svg
- * @param {string} className
+ * @param {Sel} svg @param {string} className
  */
 export function hatchPattern(svg, className) {
   const defs = part(svg, 'defs', 'defs');
@@ -512,9 +496,7 @@ export function hatchPattern(svg, className) {
 
 /**
  * A data table: `columns` are header strings, `rows` arrays of cell text.
- * @param {string} caption
- * @param {string[]} columns
- * @param {string[][]} rows
+ * @param {string} caption @param {string[]} columns @param {string[][]} rows
  */
 export function dataTable(caption, columns, rows) {
   return h(

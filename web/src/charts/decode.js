@@ -1,4 +1,3 @@
-// @ts-check
 // Prefill beside one decode step at the same shapes: small multiples for work (FLOPs), HBM
 // traffic and time on linear axes, and arithmetic intensity on a log axis with the ridge.
 // The lesson's point is in the contrast: decode moves about as many bytes as prefill for a

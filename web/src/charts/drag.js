@@ -1,4 +1,3 @@
-// @ts-check
 // Direct manipulation on a chart: the point that marks the current scenario (the prompt length
 // on the intensity chart, the swept value on the TTFT sweep) as a handle a reader can drag with
 // a mouse, a pen or a finger, or move with the keyboard.

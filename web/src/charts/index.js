@@ -1,4 +1,3 @@
-// @ts-check
 // The explorer's seven charts, and d3 with them: bundled alone by script/build-site (as
 // chunks/charts.js, config.js CHARTS_MODULE) and imported by the explorer when it has drawn its
 // first trace, since the charts sit below the figures and the steps. A cold load fetches,
@@ -11,9 +10,10 @@ import { memoryChart } from './memory.js';
 import { reuseChart } from './reuse.js';
 import { rooflineChart } from './roofline.js';
 import { timeChart } from './time.js';
-import { sweepChart, ttftChart } from './ttft.js';
+import { sweepChart } from './sweep.js';
+import { ttftChart } from './ttft.js';
 
-export { sweepValues } from './ttft.js';
+export { sweepValues } from './sweep.js';
 export { inlineFigure } from './inline.js';
 export { curvePrompts, projectionNames } from './intensity.js';
 export { POLICIES, attainmentChart, percentileChart, timelineChart } from './serving.js';

@@ -1,4 +1,3 @@
-// @ts-check
 // The evidence beside a guided investigation's sentence (investigations/form.js): its key
 // figure, small, right under the sentence, so a reader on a phone sees the result without
 // scrolling to the explorer's charts. Drawn from the sentence's own figures (the <data> values,

@@ -1,4 +1,3 @@
-// @ts-check
 // The reuse claim as one picture: the arithmetic intensity of each step-2 projection against
 // the prompt length, with the accelerator's ridge point drawn across. Below the ridge a
 // projection is memory-bound (its weights are loaded for too few token rows); the curve crosses

@@ -1,4 +1,3 @@
-// @ts-check
 // Memory ledger: weights, KV state and the largest simultaneous temporaries stacked against the
 // device's capacity. When the peak exceeds the capacity the overflow is hatched and labelled
 // "does not fit". All figures are the engine's step-4 ledger.

@@ -1,4 +1,3 @@
-// @ts-check
 // The lesson's engineering example made live: one weight tile (the q-projection, d × h_q·d_h)
 // shared by 128 token rows versus used by 1 row. The engine's reuse_example gives, for each,
 // the weight bytes each row pays for and the arithmetic intensity; the ridge shows how far

@@ -1,4 +1,3 @@
-// @ts-check
 // Roofline (log–log): arithmetic intensity against attainable FLOP/s, with the accelerator's
 // memory slope and compute roof, the ridge point, and each operator as a point at the rate the
 // engine's time gives it (useful FLOPs / modelled seconds, per kernel instance).

@@ -1,4 +1,3 @@
-// @ts-check
 // K/V memory in use over the simulated minute, per scheduler ("Under load", issue 30 item 3):
 // the engine's paged K/V timeline (docs/serving.md, "Output": `timeline.kv_blocks`, the blocks
 // in use on every instance after each step's last iteration) against one instance's capacity

@@ -1,4 +1,3 @@
-// @ts-check
 // A few requests' tokens over time, per scheduler ("Under load", issue 30 item 3): the engine's
 // `token_times` (docs/serving.md, "Token times": the request with the longest prompt and its
 // neighbours in arrival order). Per request a row: a thin line from its arrival to its first

@@ -1,4 +1,3 @@
-// @ts-check
 // The "Under load" pictures (under-load/under-load.js): the engine's serving simulation of the
 // same scenario under three schedulers. Every figure is a field of a report the engine wrote
 // (docs/serving.md, "Output"), read in the worker (under-load/worker.js).

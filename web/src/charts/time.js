@@ -1,4 +1,3 @@
-// @ts-check
 // Time breakdown: one stacked bar per mechanism step; each segment is one operator's device
 // time (count × its roofline time), and the step's kernel-launch overhead is a separate hatched
 // segment at the end. All figures are the engine's per-operator seconds.

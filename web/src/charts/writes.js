@@ -1,4 +1,3 @@
-// @ts-check
 // Writing attributes and text through d3 selections, without touching what is already there.
 // Charts are updated in place, and on a new scenario most of an SVG's attributes and texts keep
 // their values (axis titles, labels, sizes). d3's own `selection.attr` and `selection.text`

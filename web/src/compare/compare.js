@@ -1,4 +1,3 @@
-// @ts-check
 // Pin and compare: the reader pins the scenario shown as A, changes anything, and sees the
 // scenario now shown (B) beside A — the glance figures of both with B's signed difference, and
 // the charts on fixed axes with A drawn as a ghost series (explorer.js passes `comparison` to

@@ -1,4 +1,3 @@
-// @ts-check
 // The element's own lesson data, when app.js carries it: script/site/bundle-app.mjs builds
 // app.js with this module replaced by one holding the three files, keyed by their paths
 // (config.js): the lesson's bytes as text (its integrity is checked as a fetched file's is) and

@@ -1,4 +1,3 @@
-// @ts-check
 // The element's surface towards its host: the attributes it observes (each with a property of
 // the same meaning), the values they take, and the events it dispatches. README.md
 // ("Embedding in the Atlas") documents the same list; bindings/ carries its typings.
@@ -19,10 +18,10 @@ export const ATTRIBUTES = Object.freeze([
 /** Attributes whose change makes a new rendering (what is fetched changes). */
 export const RELOADING = new Set(['lesson-src', 'view', 'storage', 'sync-url', 'asset-base', 'equations-src']);
 
-export const VIEW_VALUES = Object.freeze(['full', 'lesson', 'explorer']);
-export const THEME_VALUES = Object.freeze(['auto', 'light', 'dark']);
-export const HEADER_VALUES = Object.freeze(['full', 'none']);
-export const STORAGE_VALUES = Object.freeze(['local', 'none']);
+export const VIEW_VALUES = Object.freeze(/** @type {const} */ (['full', 'lesson', 'explorer']));
+export const THEME_VALUES = Object.freeze(/** @type {const} */ (['auto', 'light', 'dark']));
+export const HEADER_VALUES = Object.freeze(/** @type {const} */ (['full', 'none']));
+export const STORAGE_VALUES = Object.freeze(/** @type {const} */ (['local', 'none']));
 
 /**
  * An enumerated attribute's value: the given one when allowed, else the first (the default).

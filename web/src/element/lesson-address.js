@@ -1,4 +1,3 @@
-// @ts-check
 // Where one rendering's lesson and its companions come from (element/mount.js): the lesson a
 // host or the URL names, else the bundled one; the equation pack; the origin each may come from.
 

@@ -1,4 +1,3 @@
-// @ts-check
 // The lesson's part of one rendering (element/mount.js): the published lesson drawn (or the
 // one built into the page adopted) with its checks wired to the stored answers, and the
 // blocks that stand in for a part that could not be shown.

@@ -1,4 +1,3 @@
-// @ts-check
 // What the element fetches, and the rules each fetch keeps:
 //
 // - The lesson file must be on the page's own origin (or, for the element's bundled lesson and
@@ -212,7 +211,7 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin 
  * The lesson file's text from its bytes (fetched, or carried by app.js for `url`, its address
  * beside app.js): integrity-checked against the published name, then decoded.
  * @param {URL} url
- * @param {ArrayBuffer} bytes
+ * @param {ArrayBuffer | Uint8Array<ArrayBuffer>} bytes
  * @returns {Promise<{text: string, integrity: Integrity}>}
  */
 export async function lessonFromBytes(url, bytes) {

@@ -41,11 +41,12 @@ import { PartError, carriedData, describe, fetchLesson, fetchOptionalJson, lesso
 import { loadKatexStyles } from './styles.js';
 import { nextTask } from '../explorer/scheduling.js';
 import { PLANS } from './plan.js';
+/** @typedef {import('../engine.js').Engine} Engine */ /** @typedef {import('./plan.js').Step} Step */ /** @typedef {{json: unknown, problem?: string}} Companion */
 
 /** Thrown by a step once the rendering is disposed of: the run stops there (#step, stoppable). */
 const STOPPED = Symbol('the rendering was disposed of');
 
-/** What `work()` settles to, or null when it stopped because its rendering was disposed of. */
+/** What `work()` settles to, or null when it stopped because its rendering was disposed of. @template T @param {() => Promise<T>} work @returns {Promise<T | null>} */
 async function stoppable(work) {
   try {
     return await work();
@@ -63,31 +64,31 @@ async function stoppable(work) {
  * tokens: the reader, the presets, the checks), then the default one (the trace and its
  * figures) — 49-69 ms at 4x in one task, 34-38 and 6-25 ms in two.
  */
-const ENGINE_WARM_UP = Object.freeze([
-  ['engine-warm', (engine) => engine.traceFigures(scenarioJson({ ...DEFAULTS, prompt: -1 }))],
-  ['engine-warm-trace', (engine) => engine.traceFigures(scenarioJson(DEFAULTS))],
-]);
+const ENGINE_WARM_UP = Object.freeze(/** @type {[string, (engine: Engine) => unknown][]} */ ([
+  ['engine-warm', (/** @type {Engine} */ engine) => engine.traceFigures(scenarioJson(/** @type {import('../scenario.js').ScenarioState} */ ({ ...DEFAULTS, prompt: -1 })))],
+  ['engine-warm-trace', (/** @type {Engine} */ engine) => engine.traceFigures(scenarioJson(/** @type {import('../scenario.js').ScenarioState} */ (DEFAULTS)))],
+]));
 
 export class Mount {
   #abort = new AbortController();
   #options;
   #root;
   #emit;
-  #engine = null;
-  #explorer = null;
-  #investigations = null;
-  #generated = null;
-  #summary = null;
+  #engine = /** @type {Engine | null} */ (null);
+  #explorer = /** @type {Explorer | null} */ (null);
+  #investigations = /** @type {Investigations | null} */ (null);
+  #generated = /** @type {GeneratedChecks | null} */ (null);
+  #summary = /** @type {ProgressSummary | null} */ (null);
   #progress;
-  #failed = [];
-  #publishedForms = new Map();
-  #pendingScenario = null;
+  #failed = /** @type {string[]} */ ([]);
+  #publishedForms = /** @type {Map<string, HTMLFormElement>} */ (new Map());
+  #pendingScenario = /** @type {unknown} */ (null);
   /** Why stored progress was discarded, once it was (the progress line says so). */
-  #discarded = null;
+  #discarded = /** @type {string | null} */ (null);
   /** The lesson file's integrity status (lesson-file.js), once known. */
-  integrity = null;
+  integrity = /** @type {string | null} */ (null);
   /** The engine's version, once it has loaded. */
-  engineVersion = null;
+  engineVersion = /** @type {string | null} */ (null);
 
   /**
    * @param {object} options
@@ -99,13 +100,13 @@ export class Mount {
    * @param {URL} options.base                   the asset base
    * @param {number} options.timeoutMs           the lesson fetch's time limit
    * @param {number} options.maxBytes            the lesson file's size limit
-   * @param {object|null} options.initialState   the explorer's scenario to start from
-   * @param {object|null} options.answers        progress handed back by the host
+   * @param {object|null} [options.initialState]  the explorer's scenario to start from
+   * @param {import('../progress.js').Answers|null} options.answers  progress handed back by the host
    * @param {ShadowRoot} options.shadow
    * @param {Element} options.sheet              the lesson's style sheet (KaTeX's goes before it)
-   * @param {object|null} options.prerendered    the lesson built into the page (prerendered.js)
+   * @param {import('../prerendered.js').Prerendered|null} options.prerendered  the lesson built into the page (prerendered.js)
    * @param {HTMLElement} root   where the rendering goes
-   * @param {(name: string, detail: object) => void} emit   dispatches one of the element's events
+   * @param {(name: string, detail: Record<string, unknown>) => void} emit   dispatches one of the element's events
    */
   constructor(options, root, emit) {
     this.#options = options;
@@ -147,7 +148,7 @@ export class Mount {
 
   /**
    * Shows `scenario` (a parsed CLI --scenario object) in the explorer; before the explorer
-   * exists, it is kept for it. @returns {{ok: boolean, error?: string}}
+   * exists, it is kept for it. @param {unknown} scenario @returns {{ok: boolean, error?: string}}
    */
   setScenario(scenario) {
     if (!this.#explorer) {
@@ -169,7 +170,7 @@ export class Mount {
     return this.#progress.answers();
   }
 
-  /** Replaces the saved answers and shows them on every check already drawn. */
+  /** Replaces the saved answers and shows them on every check already drawn. @param {import('../progress.js').Answers | null} answers */
   set answers(answers) {
     this.#progress.replaceAnswers(answers);
     this.#showStoredAnswers();
@@ -190,7 +191,7 @@ export class Mount {
     this.#investigations?.showStored();
   }
 
-  /** Notes a broken part: the element's state becomes `error`, and the host hears of it. */
+  /** Notes a broken part: the element's state becomes `error`, and the host hears of it. @param {string} part @param {unknown} error */
   #fail(part, error) {
     if (this.signal.aborted) return;
     const message = describe(error);
@@ -209,33 +210,33 @@ export class Mount {
     this.#styled = styled;
     return stoppable(async () => {
       for (const step of PLANS[this.#options.view]) {
-        const outcome = await this.#step(step.task, () => step.part && this.#parts[step.part][step.action](step));
-        if (outcome) return outcome;
+        const outcome = await this.#step(step.task, () => step.part && /** @type {(step: Step) => Promise<unknown>} */ (this.#parts[step.part][/** @type {'load' | 'place'} */ (step.action)])(step));
+        if (outcome) return /** @type {{state: 'ready' | 'error', lessonId: string | null}} */ (outcome);
       }
       throw new Error(`The plan of the ${this.#options.view} view ended without an outcome`);
     });
   }
 
   /** The parts a plan names, each with the same two actions (plan.js). */
-  #parts = {
+  #parts = /** @type {Record<NonNullable<Step['part']>, Partial<Record<'load' | 'place', (step: Step) => unknown>>>} */ ({
     engine: { load: () => this.#loadEngine(), place: () => this.#placeEngine() },
     lesson: { load: () => this.#loadLesson(), place: () => this.#placeLesson() },
     explorer: { place: (step) => this.#placeExplorer(step) },
     equations: { place: () => this.#placeEquations() },
-  };
+  });
 
   /**
    * Begins `task` (a task of its own, explorer/scheduling.js nextTask; none when null), runs
    * `work` and returns what it returns; throws STOPPED instead once the rendering is disposed of,
-   * before or after the work.
+   * before or after the work. @template T @param {string | null} task @param {() => T} [work] @returns {Promise<Awaited<T>>}
    */
-  async #step(task, work = () => {}) {
+  async #step(task, work = /** @type {() => T} */ (() => {})) {
     if (task) await nextTask(task);
     this.#live();
     return this.#wait(work());
   }
 
-  /** What `promise` settles to, once it has; throws STOPPED if the rendering was disposed of meanwhile. */
+  /** What `promise` settles to, once it has; throws STOPPED if the rendering was disposed of meanwhile. @template T @param {T} promise @returns {Promise<Awaited<T>>} */
   async #wait(promise) {
     const value = await promise;
     this.#live();
@@ -247,36 +248,36 @@ export class Mount {
     if (this.signal.aborted) throw STOPPED;
   }
 
-  /** The rendering's outcome once every part is drawn: `error` when one of them broke. */
+  /** The rendering's outcome once every part is drawn: `error` when one of them broke. @param {string | null} lessonId @returns {{state: 'ready' | 'error', lessonId: string | null}} */
   #outcome(lessonId) {
     return { state: this.#failed.length ? 'error' : 'ready', lessonId };
   }
 
   // What the parts' load actions started and their place actions wait for.
-  #styled = null;
-  #engineLoaded = null;
-  #lessonUrl = null;
-  #lessonFile = null;
-  #companions = null;
+  #styled = /** @type {Promise<void> | null} */ (null);
+  #engineLoaded = /** @type {Promise<Engine> | null} */ (null);
+  #lessonUrl = /** @type {URL | null} */ (null);
+  #lessonFile = /** @type {Promise<{text: string, integrity: import('./loading.js').Integrity, finalUrl: URL}> | null} */ (null);
+  #companions = /** @type {Promise<[Companion, Companion]> | null} */ (null);
   /** Settles when every part of the explorer is drawn (#showExplorer), or null. */
-  #explorerShown = null;
+  #explorerShown = /** @type {Promise<unknown> | null} */ (null);
   /** The lesson and its article, once placed. */
-  #lesson = null;
-  #article = null;
+  #lesson = /** @type {import('../lesson-view.js').Lesson | null} */ (null);
+  #article = /** @type {HTMLElement | null} */ (null);
 
   // This task evaluated app.js and adopted the lesson. The engine comes next, in a task of its
   // own (it downloads and compiles off the main thread while the rest runs; the first fetch()
   // of a page costs a phone-speed CPU 10-30 ms), then the lesson's requests.
   #loadEngine() {
-    this.#engineLoaded = loadEngine(this.#options.base);
-    this.#engineLoaded.catch(() => {}); // awaited when placed
+    const loaded = (this.#engineLoaded = loadEngine(this.#options.base));
+    loaded.catch(() => {}); // awaited when placed
   }
 
   /** Waits for the engine; without it nothing but a message (or the built-in lesson) is shown. */
   async #placeEngine() {
     let engine;
     try {
-      engine = await this.#engineLoaded;
+      engine = /** @type {Engine} */ (await this.#engineLoaded); // started by #loadEngine
     } catch (error) {
       this.#live();
       await this.#wait(this.#styled);
@@ -305,9 +306,9 @@ export class Mount {
     const signal = this.signal;
     try {
       this.#lessonUrl = lessonAddress(this.#options);
-      // The element's own lesson (no lesson-src, no ?lesson=) as app.js carries it, if it does.
-      const carried = lessonSource(this.#options) ? undefined : carriedData(DEFAULT_LESSON_PATH, this.#lessonUrl, base);
       const url = this.#lessonUrl;
+      // The element's own lesson (no lesson-src, no ?lesson=) as app.js carries it, if it does.
+      const carried = lessonSource(this.#options) ? undefined : carriedData(DEFAULT_LESSON_PATH, url, base);
       this.#lessonFile =
         carried === undefined
           ? fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin: ownOrigin(url, base) })
@@ -315,10 +316,10 @@ export class Mount {
     } catch (error) {
       this.#lessonFile = Promise.reject(error);
     }
-    this.#lessonFile.catch(() => {}); // awaited when placed, after the explorer is drawn
-    const companion = (url, path) => {
+    /** @type {Promise<unknown>} */ (this.#lessonFile).catch(() => {}); // awaited when placed, after the explorer is drawn
+    const companion = (/** @type {URL} */ url, /** @type {string} */ path) => {
       const json = carriedData(path, url, base);
-      if (json !== undefined) return Promise.resolve({ json });
+      if (json !== undefined) return Promise.resolve(/** @type {Companion} */ ({ json }));
       return fetchOptionalJson(url, { signal, timeoutMs, maxBytes: MAX_COMPANION_BYTES, ownOrigin: ownOrigin(url, base) });
     };
     let equations;
@@ -335,7 +336,7 @@ export class Mount {
 
   /**
    * Shows the explorer unless the lesson is known to be another one: a published file name says
-   * which lesson it holds before it arrives; another name waits for the lesson (#placeLesson).
+   * which lesson it holds before it arrives; another name waits for the lesson (#placeLesson). @param {Step} step
    */
   async #placeExplorer({ lead, refuseOtherLesson, last }) {
     if (refuseOtherLesson) {
@@ -377,7 +378,7 @@ export class Mount {
   async #placeLesson() {
     const { lesson, text, integrity, problem } = await this.#validatedLesson();
     if (integrity) this.integrity = integrity.status;
-    const [{ json: equationPack, problem: packProblem }, { json: relatedFile }] = await this.#wait(this.#companions);
+    const [{ json: equationPack, problem: packProblem }, { json: relatedFile }] = await this.#wait(/** @type {Promise<[Companion, Companion]>} */ (this.#companions));
     await this.#wait(this.#styled);
     // The explorer is built over several tasks: what follows expects it in place.
     await this.#wait(this.#explorerPlaced);
@@ -386,13 +387,13 @@ export class Mount {
       // Not the bytes the build rendered (or they could not be checked): drawn from the file.
       this.#leaveBuiltIn();
     }
-    if (!lesson) return this.#showLessonProblem(problem);
+    if (!lesson) return this.#showLessonProblem(/** @type {PartError} */ (problem));
     await this.#matchExplorerTo(lesson);
     // The equations need their pack: without it they are shown as text, with the reason, and
     // the host hears of it; the rest of the lesson is unaffected. (The lesson built into the
     // page has its equations typeset already.)
     if (packProblem && !this.#adopting && Array.isArray(lesson.science) && lesson.science.length) this.#fail('equations', packProblem);
-    const article = this.#renderLesson({ lesson, text, lessonUrl: this.#lessonUrl, integrity, equationPack, relatedFile, packProblem: packProblem ?? null });
+    const article = this.#renderLesson({ lesson, text: /** @type {string} */ (text), lessonUrl: /** @type {URL} */ (this.#lessonUrl), integrity, equationPack: /** @type {Record<string, unknown> | null} */ (equationPack), relatedFile: /** @type {{lessons?: unknown} | null} */ (relatedFile), packProblem: packProblem ?? null });
     article.setAttribute('aria-busy', 'true');
     if (article.parentNode !== this.#root) this.#root.replaceChildren(article);
     await this.#explorerShown;
@@ -403,25 +404,25 @@ export class Mount {
     return null;
   }
 
-  /** `{lesson, text, integrity}` once the file has arrived and the engine has validated it, else `{problem, integrity}`. */
+  /** `{lesson, text, integrity}` once the file has arrived and the engine has validated it, else `{problem, integrity}`. @returns {Promise<{lesson: import('../lesson-view.js').Lesson, text: string, integrity: import('./loading.js').Integrity | null, problem?: undefined} | {lesson: null, text?: undefined, problem: PartError, integrity: import('./loading.js').Integrity | null | undefined}>} */
   async #validatedLesson() {
     let integrity = null;
     try {
-      const file = await this.#lessonFile;
+      const file = /** @type {{text: string, integrity: import('./loading.js').Integrity}} */ (await this.#lessonFile); // requested by #loadLesson
       integrity = file.integrity;
       // Validating the lesson is 50-60 ms of wasm at 4x (parsing, checking, writing it back
       // as JSON, compiling those functions on first use): a task of its own.
-      const validated = await this.#step('lesson-validate', () => this.#engine.loadLesson(file.text));
+      const validated = await this.#step('lesson-validate', () => /** @type {Engine} */ (this.#engine).loadLesson(file.text));
       if (!validated.ok) throw new PartError('This lesson file is not valid', validated.error);
-      return { lesson: validated.lesson, text: file.text, integrity };
+      return { lesson: /** @type {import('../lesson-view.js').Lesson} */ (validated.lesson), text: file.text, integrity };
     } catch (error) {
       this.#live();
       const problem = error instanceof PartError ? error : new PartError('The lesson could not be shown', describe(error));
-      return { lesson: null, problem, integrity: error?.integrity ?? integrity };
+      return { lesson: null, problem, integrity: /** @type {PartError} */ (error)?.integrity ?? integrity };
     }
   }
 
-  /** A lesson that could not be shown: its message in its place; the explorer, if any, works on. */
+  /** A lesson that could not be shown: its message in its place; the explorer, if any, works on. @param {PartError} problem */
   async #showLessonProblem(problem) {
     this.#fail('lesson', problem.message);
     if (!this.#explorer && this.#options.view !== 'lesson' && !this.#explorerShown) {
@@ -436,7 +437,7 @@ export class Mount {
     return { state: 'error', lessonId: null };
   }
 
-  /** The explorer goes with its own lesson only: removed beside another, made when the name did not say. */
+  /** The explorer goes with its own lesson only: removed beside another, made when the name did not say. @param {import('../lesson-view.js').Lesson} lesson */
   async #matchExplorerTo(lesson) {
     if (lesson.id !== EXPLORER_LESSON_ID && this.#explorer) {
       // The file name did not say; the lesson does: no explorer beside another lesson.
@@ -453,38 +454,40 @@ export class Mount {
   /** Below the first screen, after the first trace: KaTeX, loaded only when an equation is shown. */
   async #placeEquations() {
     const { shadow, sheet, base, syncUrl } = this.#options;
-    await this.#wait(typesetEquations(this.#article, () => loadKatexStyles(shadow, sheet, base), { signal: this.signal }));
-    if (syncUrl) document.title = `${this.#lesson.name} · AI Machinery Atlas`;
-    return this.#outcome(this.#lesson.id);
+    const [article, lesson] = [/** @type {HTMLElement} */ (this.#article), /** @type {import('../lesson-view.js').Lesson} */ (this.#lesson)]; // placed by #placeLesson
+    await this.#wait(typesetEquations(article, () => loadKatexStyles(shadow, sheet, base), { signal: this.signal }));
+    if (syncUrl) document.title = `${lesson.name} · AI Machinery Atlas`;
+    return this.#outcome(lesson.id);
   }
 
-  #placeholder = null;
+  #placeholder = /** @type {HTMLElement | null} */ (null);
   /** Settles once the explorer being made is in the page (#showExplorer). */
-  #explorerPlaced = null;
+  #explorerPlaced = /** @type {Promise<void> | null} */ (null);
 
   /**
    * Makes the explorer and its checks and shows them (in a frame that `lead` heads: the
    * lesson's loading note or error); settles when every part of it is drawn. The warm-up calls,
-   * the presets, the explorer's making and its first drawing are tasks of their own.
+   * the presets, the explorer's making and its first drawing are tasks of their own. @param {HTMLElement | null} lead
    */
   #showExplorer(lead) {
-    let placed;
+    let placed = () => {};
     this.#explorerPlaced = new Promise((resolve) => {
-      placed = resolve;
+      placed = () => resolve(undefined);
     });
     // (Also when it stops early: nothing waits for a part that will not come.)
     return stoppable(() => this.#makeExplorer(lead, placed)).finally(placed);
   }
 
+  /** @param {HTMLElement | null} lead @param {() => void} placed */
   async #makeExplorer(lead, placed) {
-    const engine = this.#engine;
+    const engine = /** @type {Engine} */ (this.#engine); // placed by #placeEngine first
     for (const [task, call] of ENGINE_WARM_UP) await this.#step(task, () => call(engine));
     const presets = await this.#step('presets', () => engine.listPresets());
     const explorerNode = await this.#step('explorer-build', () => this.#buildExplorer(presets));
     if (this.#adopting) {
       placeExplorer(this.#adopting, {
         explorer: explorerNode,
-        progress: this.#generated ? this.#summary.element : null,
+        progress: this.#generated ? /** @type {ProgressSummary} */ (this.#summary).element : null,
         extraChecks: this.#generated?.element ?? null,
       });
     } else {
@@ -498,10 +501,10 @@ export class Mount {
     await explorer.fullyShown();
   }
 
-  /** The explorer, its checks and the investigations made (not yet in the page); its node, or a message without presets. */
+  /** The explorer, its checks and the investigations made (not yet in the page); its node, or a message without presets. @param {ReturnType<Engine['listPresets']>} presets */
   #buildExplorer(presets) {
-    const engine = this.#engine;
-    this.#summary = this.#newSummary();
+    const engine = /** @type {Engine} */ (this.#engine);
+    const summary = (this.#summary = this.#newSummary());
     if (!presets.ok) {
       const problem = `The engine could not list its presets: ${presets.error}`;
       this.#fail('explorer', problem);
@@ -511,8 +514,8 @@ export class Mount {
         errorBlock('The trace explorer could not start', problem),
       );
     }
-    this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary: this.#summary });
-    this.#explorer = new Explorer({
+    const generated = (this.#generated = new GeneratedChecks({ engine, progress: this.#progress, summary }));
+    const explorer = (this.#explorer = new Explorer({
       engine,
       presets: presets.value,
       syncUrl: this.#options.syncUrl,
@@ -520,28 +523,29 @@ export class Mount {
       onScenario: (json) => this.#generated?.update(json),
       onCommit: (state) => this.#emit('prefill-trace-scenario-change', { scenario: scenarioObject(state), query: toQuery(state).toString() }),
       onError: (part, message) => this.#fail(part, message),
-      scenarioElement: this.#generated.element,
-    });
-    const node = this.#explorer.element;
+      scenarioElement: generated.element,
+    }));
+    const node = explorer.element;
     // The guided investigations drive the explorer and keep predictions like answers.
-    this.#investigations = new Investigations({ engine, explorer: this.#explorer, compare: this.#explorer.compare, progress: this.#progress });
-    this.#explorer.view.showInvestigations(this.#investigations.element);
+    this.#investigations = new Investigations({ engine, explorer, compare: explorer.compare, progress: this.#progress });
+    explorer.view.showInvestigations(this.#investigations.element);
     node.setAttribute('part', 'explorer');
     node.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
-    this.#explorer.view.chartsBlock.setAttribute('part', 'charts');
+    explorer.view.chartsBlock.setAttribute('part', 'charts');
     return node;
   }
 
   /** The scenario the host set before the explorer existed, shown now (quietly: no change event). */
   #applyPendingScenario() {
-    if (!this.#pendingScenario) return;
-    const result = stateFromScenario(this.#pendingScenario, this.#explorer.defaults);
+    const explorer = this.#explorer;
+    if (!this.#pendingScenario || !explorer) return; // (called once the explorer is made)
+    const result = stateFromScenario(this.#pendingScenario, explorer.defaults);
     this.#pendingScenario = null;
-    if (result.ok) this.#explorer.setState(result.state, { quiet: true });
+    if (result.ok) explorer.setState(result.state, { quiet: true });
     else this.#fail('scenario', result.error);
   }
 
-  /** The explorer (and its checks) in an article of their own, headed by `lead`. */
+  /** The explorer (and its checks) in an article of their own, headed by `lead`. @param {HTMLElement | null} lead @param {HTMLElement} explorerNode */
   #showPartial(lead, explorerNode) {
     this.#placeholder = lead;
     this.#root.replaceChildren(
@@ -550,7 +554,7 @@ export class Mount {
         { class: lead ? 'lesson lesson--partial' : 'lesson lesson--explorer', part: 'lesson' },
         lead,
         explorerNode,
-        this.#generated ? checksSection(this.#summary.element, this.#generated.element) : null,
+        this.#generated ? checksSection(/** @type {ProgressSummary} */ (this.#summary).element, this.#generated.element) : null,
       ),
     );
   }
@@ -561,14 +565,15 @@ export class Mount {
     if (this.#explorer) this.#showPartial(h('p', { class: 'loading' }, 'Loading the lesson…'), this.#explorer.element);
   }
 
-  #adopting = null;
+  #adopting = /** @type {import('../prerendered.js').Prerendered | null} */ (null);
 
+  /** @param {import('./lesson-part.js').LessonPart} lessonPart */
   #renderLesson(lessonPart) {
-    this.#summary = this.#explorer ? this.#summary : this.#newSummary();
+    const summary = (this.#summary = (this.#explorer ? this.#summary : null) ?? this.#newSummary());
     return renderLessonPart(lessonPart, {
-      engine: this.#engine,
+      engine: /** @type {Engine} */ (this.#engine),
       progress: this.#progress,
-      summary: this.#summary,
+      summary,
       adopting: this.#adopting,
       explorer: this.#explorer?.element ?? null,
       extraChecks: this.#generated?.element ?? null,
@@ -588,7 +593,7 @@ export class Mount {
   #forgetAnswers() {
     this.#progress.clear();
     this.#summary?.reset();
-    for (const form of this.#root.querySelectorAll('form.quiz')) resetQuiz(form);
+    for (const form of this.#root.querySelectorAll('form.quiz')) resetQuiz(/** @type {HTMLFormElement} */ (form));
     this.#investigations?.reset();
     this.#emit('prefill-trace-progress-reset', {});
   }

@@ -1,4 +1,3 @@
-// @ts-check
 // What one rendering of <prefill-trace-lesson> loads, where it places it and in what order,
 // for each view: data only. The mount (mount.js) runs a view's steps in order, each through
 // one helper that begins the step's task (explorer/scheduling.js nextTask) and stops the run

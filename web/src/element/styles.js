@@ -1,4 +1,3 @@
-// @ts-check
 // The element's style sheets: the lesson's own (style.css) in the shadow root, and KaTeX's,
 // added only when an equation is typeset (its fonts go to the document once, because Chromium
 // ignores @font-face inside a shadow root; see katex-fonts.js).

@@ -1,4 +1,3 @@
-// @ts-check
 // The explorer's action buttons (controls.js): copy the permalink, download the trace as JSON
 // or CSV, reset the scenario. Each says what it did in the controls' status line.
 

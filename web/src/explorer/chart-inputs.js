@@ -1,4 +1,3 @@
-// @ts-check
 // What each chart of the explorer (explorer.js) is drawn with: the trace, and for some of them
 // more engine calls — the sweep's TTFT curve, the intensity chart's per-length curves — each
 // kept while only what it does not depend on changes (a slider drag), and the held TTFT axis.
@@ -24,7 +23,7 @@ import { figureIndex, figuresSignature } from './trace-from-figures.js';
 
 export class ChartInputs {
   /** The sweep chart's variable and scale (its radio groups). */
-  /** @type {import('../charts/ttft.js').SweepVariable} */
+  /** @type {import('../charts/sweep.js').SweepVariable} */
   sweepVariable = 'prompt_tokens';
   sweepScale = 'log';
   // "Hold this axis" on the TTFT bar: the axis's end once held (widened, never narrowed).

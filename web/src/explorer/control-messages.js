@@ -1,4 +1,3 @@
-// @ts-check
 // What the explorer's controls say beside them (explorer.js): the engine's refusal of a value,
 // in plain words beside its field, and hints that follow the trace shown (the rate at which the
 // scenario saturates, TTFT's range under the estimate).

@@ -1,4 +1,3 @@
-// @ts-check
 // The explorer's controls: native form fields, each with a visible <label>, an optional hint
 // and a place for the engine's error about its value. Reports every edit as
 // `onEdit(key, value, commit)`: commit is false while a value is still moving (typing, dragging)

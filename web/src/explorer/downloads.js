@@ -1,4 +1,3 @@
-// @ts-check
 // "Download trace": the engine's trace JSON byte for byte, or its CSV of the operators (the
 // engine writes it: the same schema as `prefill-trace trace --csv`, docs/trace-json.md).
 

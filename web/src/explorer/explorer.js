@@ -1,4 +1,3 @@
-// @ts-check
 // The trace explorer: controls → engine → every number and chart, once per change.
 //
 // A control edit marks `control-change` and updates the scenario at once (FrameScheduler in
@@ -364,7 +363,7 @@ export class Explorer {
         this.#charts = module.createCharts(
           (variable) => {
             this.#measure.mark();
-            this.#chartInputs.sweepVariable = /** @type {import('../charts/ttft.js').SweepVariable} */ (variable);
+            this.#chartInputs.sweepVariable = /** @type {import('../charts/sweep.js').SweepVariable} */ (variable);
             this.#frames.schedule();
           },
           (scale) => {
@@ -467,7 +466,7 @@ export class Explorer {
   /**
    * Brings chart `name` into view (a guided investigation's "Open in the explorer"), with the
    * sweep set to `sweep` ({variable, scale}) when given; before the charts have loaded, the
-   * charts' block, and the chart once it is there. @param {keyof import('./chart-inputs.js').Charts} name @param {{sweep?: {variable?: import('../charts/ttft.js').SweepVariable, scale?: string} | null}} [options]
+   * charts' block, and the chart once it is there. @param {keyof import('./chart-inputs.js').Charts} name @param {{sweep?: {variable?: import('../charts/sweep.js').SweepVariable, scale?: string} | null}} [options]
    */
   revealChart(name, { sweep = null } = {}) {
     if (this.#disposed) return;

@@ -1,4 +1,3 @@
-// @ts-check
 // "At a glance": a one-paragraph summary (announced politely to screen readers after each
 // update), the key figures of the trace, and the trace's stated assumptions and omissions,
 // which stay visible beside the numbers they qualify.

@@ -1,4 +1,3 @@
-// @ts-check
 // The parts of the explorer's results (explorer.js, scheduling.js StaleParts): their names, and
 // the rules that say when one can be drawn and whether an update draws it at once.
 

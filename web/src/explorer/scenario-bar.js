@@ -1,4 +1,3 @@
-// @ts-check
 // The scenario bar of a narrow column (a phone, the Atlas's inspector): there the controls are
 // folded away and this bar takes their place, sticky at the top of the box the explorer scrolls
 // in, with the scenario's key values. A tap opens the controls as a sheet under the bar, inside

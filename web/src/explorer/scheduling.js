@@ -1,4 +1,3 @@
-// @ts-check
 // When the explorer draws. FrameScheduler: the first edit in a frame is rendered in its own
 // event handler (no wait for the next frame); further edits in the same frame are coalesced
 // into one requestAnimationFrame. StaleParts: which parts of the results do not show the

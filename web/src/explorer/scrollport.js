@@ -1,4 +1,3 @@
-// @ts-check
 // The box the explorer scrolls in: the page, or a host's scrolling panel (the Atlas's
 // inspector, its lab modal). Sticky parts (the controls beside the results, the phone's
 // scenario bar and its sheet) size themselves from it, not from the viewport: `100vh` is taller

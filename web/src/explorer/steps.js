@@ -1,4 +1,3 @@
-// @ts-check
 // The five mechanism steps as a trace: each lesson step with the engine's facts for it, its
 // totals and its dominant bound. A toggle per step selects it, and the charts highlight its
 // operators. The cards persist across updates and are updated in place (only text that

@@ -1,4 +1,3 @@
-// @ts-check
 // The explorer's traces, computed once per scenario and refilled in place where possible.
 //
 // Traces computed as JSON are kept by their figures' shape signature (the last few shapes, so

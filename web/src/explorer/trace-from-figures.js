@@ -1,4 +1,3 @@
-// @ts-check
 // A trace document refilled from the engine's figures (layout 3, docs/trace-json.md, "Figures"):
 // a control change costs one JSON-free `traceFigures` call instead of building, sending and
 // parsing the whole JSON text. The figures are [3, signature, every number of the document in

@@ -1,4 +1,3 @@
-// @ts-check
 // `control-to-update` (explorer.js): from the first reader's change not yet shown to the moment
 // everything on screen shows it. A benchmark reads these measures.
 

@@ -1,4 +1,3 @@
-// @ts-check
 // The scenario in the page's URL (`sync-url`): read at start and on back/forward, pushed after
 // committed edits, and the permalink the "Copy link" button offers.
 

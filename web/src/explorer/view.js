@@ -1,4 +1,3 @@
-// @ts-check
 // The explorer's DOM: the section, its intro, the controls beside the results (the figures,
 // the steps, the step picker and the chart grid) and the engine's message above them. It only
 // builds and shows; what to show is decided in explorer.js.

@@ -1,4 +1,3 @@
-// @ts-check
 // Which parts of the results are in the viewport or near it, and how wide each chart is, from
 // three observers: two IntersectionObservers (a part in view is drawn with the update; one
 // coming near the viewport is brought up to date before it shows) and a ResizeObserver on the

@@ -1,4 +1,3 @@
-// @ts-check
 // The lesson's claims, one guided investigation each (investigations.js shows them). An
 // investigation asks a question, takes the reader's prediction, then sets one or two scenarios
 // (B is shown in the explorer; A, when there is one, is pinned beside it for comparison) and
@@ -33,7 +32,7 @@ import * as fmt from '../format.js';
 
 /** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
 /** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
-/** @typedef {import('../charts/ttft.js').SweepVariable} SweepVariable */
+/** @typedef {import('../charts/sweep.js').SweepVariable} SweepVariable */
 /** The engine's trace of a scenario, or null when it refuses it. @typedef {(state: ScenarioState) => TraceDocument | null} TraceOf */
 /** @typedef {import('../charts/inline.js').Figure} Figure */
 /** A sentence: texts and figures, nested as the entry builds them (flattened when shown). @typedef {string | Figure | NestedSentence} SentencePart */
@@ -498,7 +497,7 @@ function ratesToSaturation(trace) {
 /**
  * The queueing claim as its curve: TTFT against the arrival rate (the engine's sweep), linear
  * axes up to saturation and to ten times the TTFT of an idle accelerator (the explorer's linear
- * sweep's rule, charts/ttft.js linearTop), the reading's point marked. The second reading keeps
+ * sweep's rule, charts/sweep.js linearTop), the reading's point marked. The second reading keeps
  * the first's curve and axes (`held`) and marks both points.
  * @param {TraceDocument} _
  * @param {TraceDocument} b

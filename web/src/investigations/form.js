@@ -1,4 +1,3 @@
-// @ts-check
 // One guided investigation's form (investigations.js): the reader commits to a prediction,
 // "Show me" sets the investigation's scenario(s) in the explorer and reads the engine's
 // traces in one sentence, "Change one condition" changes them alike and reads again.
@@ -86,7 +85,7 @@ export class InvestigationForm {
    * @param {import('../explorer/explorer.js').Explorer} options.explorer
    * @param {import('../compare/compare.js').Compare} options.compare
    * @param {(answer: number, correct: boolean) => void} options.onPredicted  after each reading of the prediction
-   * @param {(state: ScenarioState, variable: import('../charts/ttft.js').SweepVariable, values: number[]) => import('../engine.js').JsonOutcome<import('prefill-trace').SweepDocument> | {ok: false}} [options.sweepOf]  the
+   * @param {(state: ScenarioState, variable: import('../charts/sweep.js').SweepVariable, values: number[]) => import('../engine.js').JsonOutcome<import('prefill-trace').SweepDocument> | {ok: false}} [options.sweepOf]  the
    *        engine's sweep of a scenario ({ok, value: {points}}), for a picture that draws one
    * @param {(state: ScenarioState, serving: object) => import('prefill-trace').ServingReport | null} [options.serveOf]  the engine's
    *        serving report of a scenario with a `serving` object, or null (serving-catalog.js)

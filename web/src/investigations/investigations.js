@@ -1,4 +1,3 @@
-// @ts-check
 // Guided investigations (catalog.js): one per claim of the lesson. The reader commits to a
 // prediction, then "Show me" sets the scenario(s) in the explorer (A pinned beside B when the
 // claim is a comparison, compare.js) and the result is read in one sentence made from the
@@ -120,10 +119,8 @@ export class Investigations {
     ));
     const state = /** @type {HTMLElement} */ (element.querySelector('.investigation-state'));
     const keyPromise = sha256Hex(questionKeyText({ investigation: spec.id, question: spec.question, options: spec.options })).catch(() => null);
-    /** @type {InvestigationForm | null} */
-    let form = null;
-    /** @type {{answer: number, correct: boolean} | null} */
-    let saved = null;
+    let form = /** @type {InvestigationForm | null} */ (null);
+    let saved = /** @type {{answer: number, correct: boolean} | null} */ (null);
     const show = (/** @type {{answer: number, correct: boolean}} */ stored) => {
       saved = stored;
       this.#done.set(spec.id, stored.correct);
@@ -132,7 +129,6 @@ export class Investigations {
       this.#renderCount();
       form?.restore(stored.answer);
     };
-    /** @type {Item} */
     const item = {
       element,
       reset: () => {

@@ -1,4 +1,3 @@
-// @ts-check
 // The lesson's service-time claims as guided investigations (issue 30 item 1), read from the
 // engine's serving simulation (docs/serving.md) instead of the single-request trace. Each entry
 // has catalog.js's fields (id, claim, question, options, terms, verdict, read, next, picture),

@@ -1,4 +1,3 @@
-// @ts-check
 // An engine error in a sentence for people, still naming the field. The sentence names the
 // field as its control is labelled ("Requests per batch must be a whole number") — the label
 // from the engine's field tables (scenarioFields(): the rows with a control) — and says the

@@ -1,4 +1,3 @@
-// @ts-check
 // Plain words for the terms the lesson depends on: each is a <dfn> where the explorer first
 // uses it, with a button that shows its definition in an aside right after it (and hides it
 // again). Nothing is shown on hover alone: a tap, a click or Enter opens it, so it works the

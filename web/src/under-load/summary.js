@@ -1,4 +1,3 @@
-// @ts-check
 // What the "Under load" part draws of a serving report (docs/serving.md, "Output"): the rest of
 // the report is dropped where it was parsed (in the Worker, or on the page when no Worker can
 // run). Shared by worker.js and under-load.js.

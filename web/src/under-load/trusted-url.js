@@ -1,4 +1,3 @@
-// @ts-check
 // The serving Worker under a host that enforces Trusted Types (`require-trusted-types-for
 // 'script'` in its CSP): `new Worker(url)` is a script-URL sink there, and a plain string is
 // refused. The element hands that sink one URL only, its own serving Worker's, and does it through

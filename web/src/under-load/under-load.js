@@ -1,4 +1,3 @@
-// @ts-check
 // "Under load": the explorer's scenario served to many requests under the engine's three
 // schedulers (prefill first, chunked prefill, disaggregated prefill and decode; docs/serving.md),
 // simulated in a Worker (worker.js) so the page never waits on it. The reader sets the arrival

@@ -1,4 +1,3 @@
-// @ts-check
 // The serving simulation off the page's main thread (a classic Worker, bundled by
 // script/build-site as chunks/serving-worker.js). It runs each job — a scenario JSON with a
 // `serving` object, the engine's `simulateServing` (docs/serving.md) — and posts back, per job,
