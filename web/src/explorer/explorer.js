@@ -102,16 +102,8 @@ export class Explorer {
    * @param {(state: import('../scenario.js').ScenarioState) => void} [options.onCommit]  after the reader commits a change
    * @param {(part: string, message: string) => void} [options.onError]  a part failed to load
    */
-  constructor({
-    engine,
-    presets,
-    syncUrl,
-    onScenario = () => {},
-    scenarioElement = null,
-    assetBase = undefined,
-    onCommit = () => {},
-    onError = () => {},
-  }) {
+  constructor({ engine, presets, syncUrl, onScenario = () => {}, scenarioElement = null,
+    assetBase = undefined, onCommit = () => {}, onError = () => {} }) {
     this.engine = engine;
     this.presets = presets;
     this.assetBase = assetBase;

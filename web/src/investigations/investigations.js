@@ -121,12 +121,16 @@ export class Investigations {
     const keyPromise = sha256Hex(questionKeyText({ investigation: spec.id, question: spec.question, options: spec.options })).catch(() => null);
     let form = /** @type {InvestigationForm | null} */ (null);
     let saved = /** @type {{answer: number, correct: boolean} | null} */ (null);
-    const show = (/** @type {{answer: number, correct: boolean}} */ stored) => {
+    /** A prediction made here or restored from the store: the summary says how it went. */
+    const mark = (/** @type {{answer: number, correct: boolean}} */ stored) => {
       saved = stored;
       this.#done.set(spec.id, stored.correct);
       element.dataset.result = stored.correct ? 'matched' : 'missed';
       setText(state, stored.correct ? '— predicted right' : '— predicted, not borne out');
       this.#renderCount();
+    };
+    const show = (/** @type {{answer: number, correct: boolean}} */ stored) => {
+      mark(stored);
       form?.restore(stored.answer);
     };
     const item = {
@@ -154,13 +158,7 @@ export class Investigations {
     };
     const build = () => {
       if (form) return;
-      form = this.#form(spec, keyPromise, (answer, correct) => {
-        saved = { answer, correct };
-        this.#done.set(spec.id, correct);
-        element.dataset.result = correct ? 'matched' : 'missed';
-        setText(state, correct ? '— predicted right' : '— predicted, not borne out');
-        this.#renderCount();
-      });
+      form = this.#form(spec, keyPromise, (answer, correct) => mark({ answer, correct }));
       element.append(form.element);
       if (saved) form.restore(saved.answer);
     };
