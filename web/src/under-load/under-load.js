@@ -301,6 +301,7 @@ export class UnderLoad {
     setText(this.whereHint, `Simulated by the engine on this page itself, in short steps between which the page stays responsive (${reason}).`);
     const runs = [];
     let budget = FIRST_BUDGET;
+    let shown = -Infinity;
     for (const [index, job] of jobs.entries()) {
       await yieldToPage();
       if (id !== this.#run) return {};
@@ -315,7 +316,11 @@ export class UnderLoad {
           if (!step.ok) return { error: `The engine rejected the ${job.policy} run: ${step.error}` };
           budget = nextBudget(budget, performance.now() - started);
           done = step.done;
-          setText(this.status, onPageStatus(index, jobs.length, step));
+          // A new text lays the page out again: twice a second is enough to read it.
+          if (performance.now() - shown >= STATUS_MS) {
+            shown = performance.now();
+            setText(this.status, onPageStatus(index, jobs.length, step));
+          }
         }
         await yieldToPage();
         if (id !== this.#run) return {};
@@ -356,6 +361,8 @@ const SLICE_MS = 8;
 /** The first slice's budget, in the engine's work units (~5 ns each natively: ~1 ms here). */
 const FIRST_BUDGET = 50_000;
 const MIN_BUDGET = 2_000;
+/** How often the status follows the run (ms). */
+const STATUS_MS = 500;
 const MAX_BUDGET = 20_000_000;
 
 /** The next slice's budget from the last one's time: toward SLICE_MS, at most doubling or halving at once. */
@@ -371,17 +378,33 @@ function onPageStatus(index, count, step) {
 }
 
 /**
- * Resolves in a new task, so the page paints and handles input between two slices: the
- * scheduler's yield where the browser has one (it keeps the run's place ahead of other
- * tasks), else a message to ourselves (a macrotask with none of setTimeout's 4 ms clamp).
+ * Resolves in a new task after the page's next frame, so it paints and handles input between two
+ * slices: one slice per frame. Not `scheduler.yield()`: its continuation goes ahead of the
+ * frame, and Chromium ran ten slices back to back before painting (frames of ~115 ms on a 4×
+ * throttled phone, measured with long-animation-frame entries; docs/performance.md). The frame's
+ * callback posts a message to ourselves, so the slice runs after the paint, not inside the
+ * frame. A hidden page has no frames, and a throttled frame (an offscreen frame) may not come:
+ * 100 ms at most.
  */
 function yieldToPage() {
-  const scheduler = /** @type {{yield?: () => Promise<void>}|undefined} */ (globalThis.scheduler);
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve(undefined);
-    channel.port2.postMessage(null);
+    let posted = false;
+    const post = () => {
+      if (posted) return;
+      posted = true;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(undefined);
+      channel.port2.postMessage(null);
+    };
+    if (typeof requestAnimationFrame !== 'function' || globalThis.document?.visibilityState !== 'visible') {
+      post();
+      return;
+    }
+    const timer = setTimeout(post, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      post();
+    });
   });
 }
 
