@@ -398,7 +398,7 @@ export class Engine {
 
   /**
    * The built-in models, accelerators and precisions: `{ok, error, value}`.
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').PresetList>}
    */
   listPresets() {
     return jsonResult(() => this.#use('listPresets'), 'listing presets', this.#codes);
@@ -433,16 +433,17 @@ export class Engine {
    * The scenario's input fields (docs/trace-json.md, "Scenario (input)"): `{scenario, model}`,
    * rows of {name, kind, default, min, max, choices, label, hint, …}, parsed once; what the
    * explorer's controls are built from.
+   * @returns {import('prefill-trace').ScenarioFields}
    */
   scenarioFields() {
-    this.#fields ??= JSON.parse(this.#module.scenarioFields());
-    return this.#fields;
+    return (this.#fields ??= JSON.parse(this.#module.scenarioFields()));
   }
 
   /**
    * The serving object's input fields (docs/serving.md, "Input"): `{serving, aliases}`, rows as
    * scenarioFields()'s plus `flag`, parsed once; null when the module has none. What the
    * Under-load controls take their labels and hints from.
+   * @returns {import('prefill-trace').ServingFields | null}
    */
   servingFields() {
     if (this.#servingFields === undefined) {
@@ -452,7 +453,7 @@ export class Engine {
         this.#servingFields = null;
       }
     }
-    return this.#servingFields;
+    return /** @type {import('prefill-trace').ServingFields | null} */ (this.#servingFields); // set above
   }
 
   /**
@@ -489,7 +490,7 @@ export class Engine {
    * @param {string} scenarioJson
    * @param {Parameters<PrefillTraceModule['sweep']>[1]} variable
    * @param {ArrayLike<number>} values
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').SweepDocument>}
    */
   sweep(scenarioJson, variable, values) {
     return jsonResult(
@@ -502,7 +503,7 @@ export class Engine {
   /**
    * Checks generated from the scenario: `{ok, error, value: {checks}}`.
    * @param {string} scenarioJson
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').GeneratedChecks>}
    */
   generateChecks(scenarioJson) {
     return jsonResult(() => this.#use('generateChecks', scenarioJson), 'generating checks', this.#codes);

@@ -1,3 +1,4 @@
+// @ts-check
 // K/V memory in use over the simulated minute, per scheduler ("Under load", issue 30 item 3):
 // the engine's paged K/V timeline (docs/serving.md, "Output": `timeline.kv_blocks`, the blocks
 // in use on every instance after each step's last iteration) against one instance's capacity
@@ -13,29 +14,45 @@ import { bottomAxis, chartPanel, label, leftAxis, part, sizeSvg, tableData } fro
 import { POLICIES } from './serving.js';
 import { writeAttrs } from './writes.js';
 
-const MINUTE = 60;
-const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
-const seriesOf = (id) => `series-${Math.max(0, POLICIES.findIndex((p) => p.id === id))}`;
+/** @typedef {import('./common.js').Sel} Sel */
+/** @typedef {import('./serving.js').ServingModel} ServingModel */
+/** @typedef {import('./serving.js').ServingFigures} ServingFigures */
 
-/** The minute's K/V column of a run: [{t, blocks}], empty under reserve K/V (no such column). */
+const MINUTE = 60;
+const policyLabel = (/** @type {string} */ id) => POLICIES.find((p) => p.id === id)?.label ?? id;
+const seriesOf = (/** @type {string} */ id) => `series-${Math.max(0, POLICIES.findIndex((p) => p.id === id))}`;
+
+/**
+ * The minute's K/V column of a run: [{t, blocks}], empty under reserve K/V (no such column).
+ * @param {ServingFigures} report
+ */
 function blocksOf(report) {
   const t = report.timeline;
-  if (!t?.kv_blocks) return [];
-  return t.time_seconds.map((time, i) => ({ t: time, blocks: t.kv_blocks[i] })).filter((d) => d.t <= MINUTE + 1e-9);
+  const blocks = t?.kv_blocks;
+  if (!blocks) return [];
+  return t.time_seconds.map((time, i) => ({ t: time, blocks: blocks[i] })).filter((d) => d.t <= MINUTE + 1e-9);
 }
 
 /** A run's most blocks in use over the minute. */
-const peakOf = (report) => Math.max(0, ...blocksOf(report).map((d) => d.blocks));
+const peakOf = (/** @type {ServingFigures} */ report) => Math.max(0, ...blocksOf(report).map((d) => d.blocks));
 
-/** "1,476 of 26,656 blocks at most (5.5%), no preemption" for a run. */
+/**
+ * "1,476 of 26,656 blocks at most (5.5%), no preemption" for a run.
+ * @param {ServingFigures} report
+ */
 function readingOf(report) {
   const peak = peakOf(report);
   const capacity = report.kv_capacity_blocks;
-  const share = capacity > 0 ? ` (${fmt.percent(peak / capacity)} of one instance’s ${fmt.count(capacity)})` : '';
+  const share = capacity !== null && capacity > 0 ? ` (${fmt.percent(peak / capacity)} of one instance’s ${fmt.count(capacity)})` : '';
   const preempted = report.preemptions > 0 ? `${fmt.count(report.preemptions)} preemptions` : 'no preemption';
   return `at most ${fmt.count(peak)} blocks in use${share}, ${preempted}`;
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {ServingModel} model
+ */
 function drawKv(svg, width, { runs }) {
   const panelH = 84;
   const gap = 46;
@@ -54,20 +71,20 @@ function drawKv(svg, width, { runs }) {
     const capacity = r.report.kv_capacity_blocks;
     part(g, 'capacity', 'line').call(writeAttrs, {
       class: 'slo-rule',
-      display: capacity > 0 ? null : 'none',
+      display: capacity !== null && capacity > 0 ? null : 'none',
       x1: m.left,
       x2: width - m.right,
       y1: y(capacity ?? 0),
       y2: y(capacity ?? 0),
     });
-    label(g, 'capacity-label', capacity > 0 ? `one instance holds ${fmt.count(capacity)}` : null, {
+    label(g, 'capacity-label', capacity !== null && capacity > 0 ? `one instance holds ${fmt.count(capacity)}` : null, {
       class: 'chart-note',
       x: width - m.right,
       y: y(capacity ?? 0) + 12,
       'text-anchor': 'end',
     });
     const rows = blocksOf(r.report);
-    const path = line()
+    const path = /** @type {import('d3-shape').Line<{t: number, blocks: number}>} */ (line())
       .curve(curveStepBefore)
       .x((d) => x(d.t))
       .y((d) => y(d.blocks));
@@ -77,6 +94,7 @@ function drawKv(svg, width, { runs }) {
   });
 }
 
+/** @param {ServingModel} model */
 function describeKv({ runs }) {
   const size = runs[0]?.report.block_size;
   return (
@@ -86,6 +104,7 @@ function describeKv({ runs }) {
   );
 }
 
+/** @param {ServingModel} model */
 function tableKv({ runs }) {
   return tableData(
     'K/V blocks in use',
@@ -96,7 +115,7 @@ function tableKv({ runs }) {
 
 export function kvChart() {
   return chartPanel('chart-serving-kv', 'K/V memory in use over the minute, per scheduler', { draw: drawKv, describe: describeKv, table: tableKv }, [
-    ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
+    ...POLICIES.map((p, i) => /** @type {import('./common.js').LegendItem} */ ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
     { kind: 'rule', className: 'slo-rule', label: 'capacity of one instance (dashed)' },
   ]);
 }

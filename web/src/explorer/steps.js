@@ -1,3 +1,4 @@
+// @ts-check
 // The five mechanism steps as a trace: each lesson step with the engine's facts for it, its
 // totals and its dominant bound. A toggle per step selects it, and the charts highlight its
 // operators. The cards persist across updates and are updated in place (only text that
@@ -7,9 +8,17 @@
 import { h, setAttr, setText } from '../dom.js';
 import * as fmt from '../format.js';
 
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {import('prefill-trace').Step2Facts['projections'][number]} Projection */
+/**
+ * One fact as shown: its JSON path, key and label, and its text or, for a group, its facts.
+ * @typedef {{path: string, key: string, label: string, text?: string, children?: FactEntry[]}} FactEntry
+ */
+
 /**
  * Labels of the engine's step facts, in the order they are shown (the engine's JSON is sorted
  * by key). A fact without a label still shows, under its key, after the known ones.
+ * @type {Record<string, string>}
  */
 const FACT_LABELS = {
   tensor_parallel: 'Devices each layer is split over (tensor parallel)',
@@ -71,12 +80,17 @@ const FACT_LABELS = {
 
 const FACT_ORDER = Object.keys(FACT_LABELS);
 
+/** @param {string} key */
 function factRank(key) {
   const rank = FACT_ORDER.indexOf(key);
   return rank === -1 ? FACT_ORDER.length : rank;
 }
 
-/** Formats one fact by its key's unit suffix; null means the engine has no value. */
+/**
+ * Formats one fact by its key's unit suffix; null means the engine has no value.
+ * @param {string} key
+ * @param {number | string | boolean | null} value  a leaf of a step's facts
+ */
 function formatFact(key, value) {
   if (value === null) {
     return key.startsWith('queue_') || key === 'total_seconds' ? 'unbounded (overloaded)' : 'none';
@@ -92,8 +106,15 @@ function formatFact(key, value) {
   return fmt.count(value);
 }
 
-/** The facts in display order, nested groups flattened: `[{path, label, text | group}]`. */
+/**
+ * The facts in display order, nested groups flattened: `[{path, label, text | group}]`.
+ * @param {object} facts  a step's facts (or a group of them)
+ * @param {string[]} [skip]
+ * @param {string} [prefix]
+ * @returns {FactEntry[]}
+ */
 function factEntries(facts, skip = [], prefix = '') {
+  /** @type {FactEntry[]} */
   const entries = [];
   const sorted = Object.entries(facts).sort(([a], [b]) => factRank(a) - factRank(b));
   for (const [key, value] of sorted) {
@@ -102,17 +123,26 @@ function factEntries(facts, skip = [], prefix = '') {
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       entries.push({ path, key, label: FACT_LABELS[key] ?? key, children: factEntries(value, [], path) });
     } else if (!Array.isArray(value)) {
-      entries.push({ path, key, label: FACT_LABELS[key] ?? key.replaceAll('_', ' '), text: formatFact(key, value) });
+      entries.push({ path, key, label: FACT_LABELS[key] ?? key.replaceAll('_', ' '), text: formatFact(key, /** @type {number | string | boolean | null} */ (value)) });
     }
   }
   return entries;
 }
 
+/**
+ * @param {FactEntry[]} entries
+ * @returns {string}
+ */
 function signatureOf(entries) {
   return entries.map((e) => (e.children ? `${e.path}{${signatureOf(e.children)}}` : e.path)).join('|');
 }
 
-/** The <dl> of `entries`; the value <dd> of each fact is pushed to `values` in order. */
+/**
+ * The <dl> of `entries`; the value <dd> of each fact is pushed to `values` in order.
+ * @param {FactEntry[]} entries
+ * @param {HTMLElement[]} values
+ * @returns {HTMLElement}
+ */
 function factList(entries, values) {
   return h(
     'dl',
@@ -128,10 +158,14 @@ function factList(entries, values) {
   );
 }
 
+/**
+ * @param {FactEntry[]} entries
+ * @param {string[]} [out]
+ */
 function leafTexts(entries, out = []) {
   for (const e of entries) {
     if (e.children) leafTexts(e.children, out);
-    else out.push(e.text);
+    else out.push(/** @type {string} */ (e.text));
   }
   return out;
 }
@@ -140,10 +174,16 @@ function leafTexts(entries, out = []) {
 class FactsView {
   constructor() {
     this.element = h('div', { class: 'facts-view' });
+    /** @type {string | null} */
     this.signature = null;
+    /** @type {HTMLElement[]} */
     this.values = [];
   }
 
+  /**
+   * @param {object} facts
+   * @param {string[]} skip
+   */
   update(facts, skip) {
     const entries = factEntries(facts, skip);
     const signature = signatureOf(entries);
@@ -159,6 +199,7 @@ class FactsView {
 
 const PROJECTION_COLUMNS = ['Projection', 'd_in × d_out', 'FLOPs per request', 'Intensity (FLOP/byte)', 'Rows to ridge', 'Bound'];
 
+/** @param {Projection} p */
 function projectionCells(p) {
   return [
     p.name,
@@ -174,10 +215,13 @@ function projectionCells(p) {
 class ProjectionTable {
   constructor() {
     this.element = h('div', { class: 'projections' });
+    /** @type {string | null} */
     this.signature = null;
+    /** @type {(HTMLElement | null)[][]} */
     this.rows = [];
   }
 
+  /** @param {Projection[] | undefined} projections */
   update(projections) {
     if (!Array.isArray(projections)) {
       this.signature = null;
@@ -226,8 +270,10 @@ class ProjectionTable {
       );
     }
     projections.forEach((p, r) => {
-      projectionCells(p).forEach((text, c) => setText(this.rows[r][c], text));
-      setAttr(this.rows[r][PROJECTION_COLUMNS.length - 1], 'class', `bound-badge bound-${p.bound}`);
+      // Every cell was made with the table (above).
+      const cells = /** @type {HTMLElement[]} */ (this.rows[r]);
+      projectionCells(p).forEach((text, c) => setText(cells[c], text));
+      setAttr(cells[PROJECTION_COLUMNS.length - 1], 'class', `bound-badge bound-${p.bound}`);
     });
   }
 }
@@ -236,13 +282,16 @@ class ProjectionTable {
  * A step's verdict: its bound, or for step 4 (no kernels) whether the memory fits. Step 5's
  * time to first token is mostly waiting when the queue holds more of it than the kernels do:
  * then the badge says so (the kernels' bound stays in `data-bound`).
+ * @param {TraceDocument['steps'][number]} step
+ * @param {TraceDocument} trace
+ * @returns {{className: string, bound: string, text: string, dominant?: string}}
  */
 function badgeOf(step, trace) {
-  const facts = step.facts ?? {};
+  const facts = /** @type {Partial<import('prefill-trace').Step5Facts>} */ (step.facts ?? {});
   if (step.step === 5 && facts.overloaded) {
     return { className: 'bound-badge bound-queue', bound: step.bound ?? 'none', text: 'queueing dominates · overloaded', dominant: 'queueing' };
   }
-  if (step.step === 5 && facts.total_seconds > 0 && facts.queue_seconds / facts.total_seconds > 0.5) {
+  if (step.step === 5 && facts.total_seconds != null && facts.total_seconds > 0 && facts.queue_seconds != null && facts.queue_seconds / facts.total_seconds > 0.5) {
     return {
       className: 'bound-badge bound-queue',
       bound: step.bound ?? 'none',
@@ -261,13 +310,20 @@ function badgeOf(step, trace) {
   };
 }
 
+/**
+ * One step's card and the nodes an update writes.
+ * @typedef {{item: HTMLElement, toggle: HTMLElement, heading: HTMLElement, badge: HTMLElement, text: HTMLElement, totals: HTMLElement, ops: HTMLElement, opsLine: HTMLElement, facts: FactsView, projections: ProjectionTable}} StepCard
+ */
+
 /** The mechanism's steps: the engine's trace has one entry per step, in order. */
 export const STEP_COUNT = 5;
 
 export class StepTrace {
   /** @param {(step: number|null) => void} onSelect */
   constructor(onSelect) {
+    /** @type {number | null} */
     this.selected = null;
+    /** @type {StepCard[]} */
     this.cards = [];
     this.list = h('ol', { class: 'trace-steps' });
     // Made up front, so each card can be watched and drawn on its own (updateStep).
@@ -291,6 +347,10 @@ export class StepTrace {
     this.onSelect = onSelect;
   }
 
+  /**
+   * @param {number} index
+   * @returns {StepCard}
+   */
   #card(index) {
     const toggle = h(
       'button',
@@ -339,6 +399,9 @@ export class StepTrace {
     return { item, toggle, heading, badge, text, totals, ops, opsLine, facts, projections };
   }
 
+  /**
+   * @param {number | null} step
+   */
   select(step) {
     this.selected = step;
     this.cards.forEach((card, i) => {
@@ -348,7 +411,11 @@ export class StepTrace {
     });
   }
 
-  /** The card of step `index + 1` (0-based `index`) from `trace`. */
+  /**
+   * The card of step `index + 1` (0-based `index`) from `trace`.
+   * @param {number} index
+   * @param {TraceDocument} trace
+   */
   updateStep(index, trace) {
     const step = trace.steps[index];
     const card = this.cards[index];
@@ -366,7 +433,7 @@ export class StepTrace {
     );
     setText(card.ops, step.operators.join(', '));
     if (card.opsLine.hidden !== !step.operators.length) card.opsLine.hidden = !step.operators.length;
-    const facts = step.facts ?? {};
+    const facts = /** @type {Partial<import('prefill-trace').Step2Facts>} */ (step.facts ?? {});
     card.facts.update(facts, ['projections', 'reuse_example']);
     card.projections.update(facts.projections);
   }

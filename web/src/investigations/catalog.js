@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson's claims, one guided investigation each (investigations.js shows them). An
 // investigation asks a question, takes the reader's prediction, then sets one or two scenarios
 // (B is shown in the explorer; A, when there is one, is pinned beside it for comparison) and
@@ -30,24 +31,78 @@
 import { niceCeil } from '../compare/compare.js';
 import * as fmt from '../format.js';
 
-/** A number in a sentence: shown as `text`, kept exactly as `value` (a <data> element). */
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
+/** @typedef {import('../charts/ttft.js').SweepVariable} SweepVariable */
+/** The engine's trace of a scenario, or null when it refuses it. @typedef {(state: ScenarioState) => TraceDocument | null} TraceOf */
+/** @typedef {import('../charts/inline.js').Figure} Figure */
+/** A sentence: texts and figures, nested as the entry builds them (flattened when shown). @typedef {string | Figure | NestedSentence} SentencePart */
+/** @typedef {Array<SentencePart>} NestedSentence */
+/** What the first reading's picture keeps for the second's (its axes, its curve). @typedef {{points?: import('prefill-trace').SweepPoint[], xTop?: number, yTop?: number, utilization?: number, top?: number, devices?: string, prompt?: string, budget?: string}} Held */
+/** @typedef {import('../charts/inline.js').Picture & {held?: Held}} EntryPicture */
+/** The engine's sweep when the entry asks for one, and the first reading's `held`. @typedef {{sweep?: import('prefill-trace').SweepDocument | null, held?: Held | null}} PictureExtra */
+/**
+ * A serving investigation's reading (serving-catalog.js): each simulation's report, the traces
+ * its sentence reads and the scenario shown.
+ * @typedef {{runs: Record<string, import('prefill-trace').ServingReport>, traces: Record<string, TraceDocument>, state: ScenarioState}} ServingReading
+ */
+/**
+ * What a serving investigation runs: the scenario shown, each simulation's `serving` object and
+ * the scenarios whose traces the sentence reads.
+ * @typedef {{state: ScenarioState, runs: Record<string, object>, traces?: Record<string, ScenarioState>}} ServingSetup
+ */
+/**
+ * One investigation, reading scenario A as an A and B as a B (the fields described above).
+ * Methods, not function-valued members: form.js holds any entry as Investigation<unknown, unknown>.
+ * @template A, B
+ * @typedef {{
+ *   id: string, claim: string, question: string, options: string[],
+ *   terms: (keyof typeof import('../plain-words/glossary.js').TERMS)[],
+ *   explorer: {chart?: string, part?: string, sweep?: {variable: SweepVariable, scale: string}},
+ *   verdict(a: A, b: B): number,
+ *   read(a: A, b: B): SentencePart[],
+ *   picture?(a: A, b: B, extra: PictureExtra): EntryPicture | null,
+ *   next: {label: string, apply?(state: ScenarioState, traceOf: TraceOf): ScenarioState},
+ *   scenarios?(base: ScenarioState, traceOf: TraceOf): {a: ScenarioState | null, b: ScenarioState},
+ *   sweep?(b: B): {variable: SweepVariable, values: number[]},
+ *   serving?(base: ScenarioState, options: {changed: boolean, traceOf: TraceOf}): ServingSetup,
+ * }} Investigation
+ */
+
+/**
+ * A number in a sentence: shown as `text`, kept exactly as `value` (a <data> element).
+ * @param {string} name
+ * @param {number | null} value  null: the engine has none (an overloaded TTFT)
+ * @param {string} text
+ * @returns {Figure}
+ */
 export function figure(name, value, text) {
   return { name, value, text };
 }
 
-const projection = (trace, name = 'qkv_projection') => trace.steps[1].facts.projections.find((p) => p.name === name);
-const ridgeOf = (trace) => trace.steps[1].facts.ridge_flops_per_byte;
-const queueing = (trace) => trace.steps[4].facts;
-const tokens = (n) => `${fmt.count(n)} ${n === 1 ? 'token' : 'tokens'}`;
+/** @type {(trace: TraceDocument, name?: string) => import('prefill-trace').Step2Facts['projections'][number]} */
+const projection = (trace, name = 'qkv_projection') =>
+  // Every trace has the three projections by name (src/trace/step_facts.cpp).
+/** @type {import('prefill-trace').Step2Facts['projections'][number]} */ (trace.steps[1].facts.projections.find((p) => p.name === name));
+const ridgeOf = (/** @type {TraceDocument} */ trace) => trace.steps[1].facts.ridge_flops_per_byte;
+const queueing = (/** @type {TraceDocument} */ trace) => trace.steps[4].facts;
+const tokens = (/** @type {number} */ n) => `${fmt.count(n)} ${n === 1 ? 'token' : 'tokens'}`;
 /** A trace's prompt as the sentence needs it: "32 tokens", or "8 prompts of 32 tokens" in a batch. */
+/** @type {(trace: TraceDocument) => string} */
 export const promptOf = ({ scenario: { batch, prompt_tokens: n } }) =>
   batch > 1 ? `${fmt.count(batch)} prompts of ${tokens(n)}` : tokens(n);
 /** A quotient of two engine figures, with the digits a reader needs. */
-const times = (value) => `${fmt.number(value, 3)}×`;
+/** A queue figure of a scenario that is not overloaded: the engine gives every one then. */
+const known = (/** @type {number | null} */ value) => /** @type {number} */ (value);
+const times = (/** @type {number} */ value) => `${fmt.number(value, 3)}×`;
 const INTENSITY_AXIS = 'Q/K/V projection intensity (FLOP/byte, log scale)';
 /** An inline picture's row: the sentence's figure `name`, labelled `label` (`a`: scenario A's tone). */
+/** @type {(name: string, label: string, a?: boolean) => import('../charts/inline.js').PairRow} */
 const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
 
+/**
+ * @type {readonly Investigation<TraceDocument, TraceDocument>[]}
+ */
 export const INVESTIGATIONS = Object.freeze([
   {
     id: 'reuse-grows',
@@ -201,7 +256,7 @@ export const INVESTIGATIONS = Object.freeze([
     verdict(_, b) {
       const q = queueing(b);
       if (q.overloaded) return 2;
-      const share = q.queue_seconds / q.total_seconds;
+      const share = known(q.queue_seconds) / known(q.total_seconds);
       return share < 0.25 ? 0 : share <= 0.75 ? 1 : 2;
     },
     read(_, b) {
@@ -223,7 +278,7 @@ export const INVESTIGATIONS = Object.freeze([
         ' of the time; a request waits ',
         figure('queue', q.queue_seconds, fmt.seconds(q.queue_seconds)),
         ' in the queue on average, ',
-        figure('queue-share', q.queue_seconds / q.total_seconds, fmt.percent(q.queue_seconds / q.total_seconds)),
+        figure('queue-share', known(q.queue_seconds) / known(q.total_seconds), fmt.percent(known(q.queue_seconds) / known(q.total_seconds))),
         ' of its ',
         figure('ttft', q.total_seconds, fmt.seconds(q.total_seconds)),
         ' time to first token, against a service time of ',
@@ -262,7 +317,7 @@ export const INVESTIGATIONS = Object.freeze([
     verdict(a, b) {
       const rises = projection(b).intensity > projection(a).intensity * 1.5;
       if (!rises) return 2;
-      const later = b.totals.ttft.overloaded || b.totals.ttft.total_seconds > a.totals.ttft.total_seconds;
+      const later = b.totals.ttft.overloaded || known(b.totals.ttft.total_seconds) > known(a.totals.ttft.total_seconds);
       return later ? 1 : 0;
     },
     read(a, b) {
@@ -339,7 +394,7 @@ export const INVESTIGATIONS = Object.freeze([
     },
     next: {
       label: 'use chunks of 512 tokens: shorter passes, more weight traffic',
-      apply: (state) => (state.chunk > 0 ? { ...state, chunk: 512 } : state),
+      apply: (state) => (Number(state.chunk) > 0 ? { ...state, chunk: 512 } : state),
     },
   },
   {
@@ -397,12 +452,18 @@ export const INVESTIGATIONS = Object.freeze([
   },
 ]);
 
-/** Prefill's modelled time per prompt token (the trace's seconds over its B·T tokens). */
+/**
+ * Prefill's modelled time per prompt token (the trace's seconds over its B·T tokens).
+ * @param {TraceDocument} trace
+ */
 export function prefillPerToken(trace) {
   return trace.totals.seconds / (trace.scenario.batch * trace.scenario.prompt_tokens);
 }
 
-/** One decode step's time per token made (the step makes one token for each of B requests). */
+/**
+ * One decode step's time per token made (the step makes one token for each of B requests).
+ * @param {TraceDocument} trace
+ */
 export function decodePerToken(trace) {
   return trace.decode_comparison.seconds / trace.scenario.batch;
 }
@@ -411,15 +472,22 @@ export function decodePerToken(trace) {
  * The arrival rate at which `state` keeps its accelerator busy `utilization` of the time: that
  * fraction of the engine's saturation rate (λ where ρ = 1), to four significant digits so the
  * field shows a readable number.
+ * @param {ScenarioState} state
+ * @param {TraceOf} traceOf
+ * @param {number} utilization
+ * @returns {import('../scenario.js').FieldValue}
  */
 function atUtilization(state, traceOf, utilization) {
   const trace = traceOf(state);
   const saturation = trace?.steps[4].facts.saturation_arrival_rate;
-  if (!(saturation > 0)) return state.rate;
+  if (!(saturation !== undefined && saturation > 0)) return state.rate;
   return Number((saturation * utilization).toPrecision(4));
 }
 
-/** Arrival rates from 0 to just under saturation (λ where ρ = 1), evenly spaced: the curve's x. */
+/**
+ * Arrival rates from 0 to just under saturation (λ where ρ = 1), evenly spaced: the curve's x.
+ * @param {TraceDocument} trace
+ */
 function ratesToSaturation(trace) {
   const saturation = trace.steps[4].facts.saturation_arrival_rate;
   if (!(saturation > 0)) return [0];
@@ -432,25 +500,30 @@ function ratesToSaturation(trace) {
  * axes up to saturation and to ten times the TTFT of an idle accelerator (the explorer's linear
  * sweep's rule, charts/ttft.js linearTop), the reading's point marked. The second reading keeps
  * the first's curve and axes (`held`) and marks both points.
+ * @param {TraceDocument} _
+ * @param {TraceDocument} b
+ * @param {PictureExtra} [extra]
+ * @returns {EntryPicture | null}
  */
 function queueingPicture(_, b, { sweep = null, held = null } = {}) {
   const points = held?.points ?? sweep?.points;
   const saturation = b.steps[4].facts.saturation_arrival_rate;
   if (!points?.length || !(saturation > 0)) return null;
   const idle = points[0].total_seconds;
-  const busy = (name) => `${fmt.percent(name === 'first' ? held.utilization : queueing(b).utilization)} busy`;
+  const busy = (/** @type {string} */ name) => `${fmt.percent(name === 'first' ? held?.utilization : queueing(b).utilization)} busy`;
   const marks = held
     ? [
         { rate: 'first-rate', ttft: 'first-ttft', label: busy('first'), tone: 'inline-a' },
         { rate: 'rate', ttft: 'ttft', label: busy('this'), tone: 'inline-b' },
       ]
     : [{ rate: 'rate', ttft: 'ttft', label: busy('this'), tone: 'inline-b' }];
+  /** @type {import('../charts/inline.js').CurveGroup} */
   const group = {
     kind: 'curve',
     title: 'Time to first token against the arrival rate',
     points,
     xTop: held?.xTop ?? saturation,
-    yTop: held?.yTop ?? niceCeil(10 * idle),
+    yTop: held?.yTop ?? niceCeil(10 * (idle ?? 0)),
     saturationText: `saturation ${fmt.rate(saturation)}`,
     marks,
   };

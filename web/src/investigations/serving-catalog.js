@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson's service-time claims as guided investigations (issue 30 item 1), read from the
 // engine's serving simulation (docs/serving.md) instead of the single-request trace. Each entry
 // has catalog.js's fields (id, claim, question, options, terms, verdict, read, next, picture),
@@ -16,26 +17,38 @@
 import * as fmt from '../format.js';
 import { figure } from './catalog.js';
 
+/** @typedef {import('./catalog.js').ServingReading} ServingReading */
+/** @typedef {import('./catalog.js').Investigation<null, ServingReading>} ServingInvestigation */
+/** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
+/** @typedef {import('prefill-trace').ServingReport} ServingReport */
+/** An explicit arrival: [time (s), prompt tokens, output tokens]. @typedef {[number, number, number]} ArrivalRow */
+
 /**
  * Eight chat requests (512-token prompts, 128-token answers) arriving 50 ms apart from 0 s (as
  * written, not i × 0.05: tests/browser/fixtures/serving-investigations/ holds the same rows for
  * the CLI).
  */
-const CHAT = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35].map((t) => [t, 512, 128]);
+const CHAT = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35].map((t) => /** @type {ArrivalRow} */ ([t, 512, 128]));
 /** The long prompt arrives at 0.5 s, while every chat request decodes; it asks for one token. */
 const LONG_AT = 0.5;
 /** Explicit arrivals: the same requests under every scheduler, no sampling between them. */
-const rowsWith = (longPrompt) => [...CHAT, [LONG_AT, longPrompt, 1]];
+const rowsWith = (/** @type {number} */ longPrompt) => [...CHAT, [LONG_AT, longPrompt, 1]];
 /** What the explorer shows for a serving investigation: its long prompt, one request, no queue. */
+/** The long prompt explorerState set (a number). */
+const promptOf = (/** @type {ScenarioState} */ state) => /** @type {number} */ (state.prompt);
+/** @type {(base: ScenarioState, prompt: number) => ScenarioState} */
 const explorerState = (base, prompt) => ({ ...base, prompt, batch: 1, chunk: 0, rate: 0 });
-const tokensOf = (state) => `${fmt.count(state.prompt)} tokens`;
+const tokensOf = (/** @type {ScenarioState} */ state) => `${fmt.count(promptOf(state))} tokens`;
+/** @type {(name: string, label: string, a?: boolean) => import('../charts/inline.js').PairRow} */
 const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
-const times = (value) => `${fmt.number(value, 3)}×`;
+const times = (/** @type {number} */ value) => `${fmt.number(value, 3)}×`;
+/** @type {(summary: import('prefill-trace').ServingSummary | null, p: 'p50' | 'p99') => number | null} */
 const seconds = (summary, p) => summary?.[p] ?? null;
-const secondsText = (value) => (value === null ? 'no figure' : fmt.seconds(value));
+const secondsText = (/** @type {number | null} */ value) => (value === null ? 'no figure' : fmt.seconds(value));
 
 // --- A long prompt stalls everyone's next token ---------------------------------------------
 
+/** @type {ServingInvestigation} */
 const stall = {
   id: 'decode-stall',
   claim: 'A long prompt stalls everyone’s next token',
@@ -68,10 +81,12 @@ const stall = {
   },
   read(_, { runs, state }) {
     const { first, chunked } = runs;
+    /** @type {(run: ServingReport, p: 'p50' | 'p99', name: string) => import('./catalog.js').Figure} */
     const gap = (run, p, name) => figure(name, seconds(run.tbt_max_seconds, p), secondsText(seconds(run.tbt_max_seconds, p)));
-    const ratio = seconds(first.tbt_max_seconds, 'p50') / seconds(chunked.tbt_max_seconds, 'p50');
+    // null / null is NaN, shown as the missing figure (format.js).
+    const ratio = /** @type {number} */ (seconds(first.tbt_max_seconds, 'p50')) / /** @type {number} */ (seconds(chunked.tbt_max_seconds, 'p50'));
     return [
-      `When the ${fmt.count(state.prompt)}-token prompt arrives, prefill first runs it whole: the median chat request’s longest wait between two tokens is `,
+      `When the ${fmt.count(promptOf(state))}-token prompt arrives, prefill first runs it whole: the median chat request’s longest wait between two tokens is `,
       gap(first, 'p50', 'gap-p50-first'),
       ' (99th percentile ',
       gap(first, 'p99', 'gap-p99-first'),
@@ -91,6 +106,7 @@ const stall = {
   // The changed reading draws the first one's bars above its own, on one axis (`held`: the
   // first reading's prompt, and that its figures are there, named first-…).
   picture: (_, { state }, { held = null } = {}) => {
+    /** @type {(name: string, title: string) => import('../charts/inline.js').PairGroup} */
     const pair = (name, title) => ({
       scale: 'linear',
       unit: 'seconds',
@@ -111,6 +127,7 @@ const stall = {
 
 // --- Chunking limits a prompt's footprint ---------------------------------------------------
 
+/** @type {ServingInvestigation} */
 const footprint = {
   id: 'chunk-footprint',
   claim: 'Chunking limits one prompt’s footprint',
@@ -146,7 +163,9 @@ const footprint = {
     const { first, chunked } = runs;
     const chunking = traces.chunked.steps[3].facts.chunking;
     const average = traces.chunked.totals.seconds / chunking.chunks;
+    /** @type {(run: ServingReport, name: string) => import('./catalog.js').Figure} */
     const longest = (run, name) => figure(name, run.longest_iteration_seconds, fmt.seconds(run.longest_iteration_seconds));
+    /** @type {(run: ServingReport, name: string) => import('./catalog.js').Figure} */
     const worst = (run, name) => figure(name, seconds(run.tbt_max_seconds, 'p99'), secondsText(seconds(run.tbt_max_seconds, 'p99')));
     return [
       'Unchunked, the longest step is the whole prompt’s prefill, ',
@@ -172,7 +191,7 @@ const footprint = {
   },
   // The changed reading adds the first one's chunked bars (named first-…) on the same axis.
   picture: (_, { runs }, { held = null } = {}) => {
-    const budget = (n) => `${fmt.count(n)}-token steps`;
+    const budget = (/** @type {number} */ n) => `${fmt.count(n)}-token steps`;
     const here = budget(runs.chunked.serving.token_budget);
     return {
       groups: [
@@ -197,11 +216,13 @@ const footprint = {
 
 // --- DistServe: disaggregation and goodput ---------------------------------------------------
 
+/** @type {[ServingReport['policy'], string][]} */
 const POLICIES = [
   ['prefill-first', 'prefill first'],
   ['chunked', 'chunked prefill'],
   ['disaggregated', 'disaggregated prefill and decode'],
 ];
+/** @type {Record<ServingReport['policy'], string>} */
 const SHORT = { 'prefill-first': 'Prefill first', chunked: 'Chunked', disaggregated: 'Disaggregated' };
 const SLOS = {
   tight: { ttft_slo: 2, tpot_slo: 0.01 },
@@ -212,17 +233,23 @@ const GOODPUT_REQUESTS = 200;
 /** The search's final bracket, relative: 5% keeps it to a few runs per scheduler. */
 const GOODPUT_TOLERANCE = 0.05;
 
-/** The scheduler with the most goodput per device under `slo` ('tight' | 'loose'). */
+/**
+ * The scheduler with the most goodput per device under `slo` ('tight' | 'loose').
+ * @param {Record<string, ServingReport>} runs
+ * @param {string} slo
+ */
 function winner(runs, slo) {
+  /** @type {{id: ServingReport['policy'], value: number} | null} */
   let best = null;
   for (const [id] of POLICIES) {
     const value = runs[`${slo}-${id}`].goodput_per_device ?? 0;
     if (best === null || value > best.value) best = { id, value };
   }
-  return best.id;
+  return /** @type {{id: ServingReport['policy']}} */ (best).id; // POLICIES is not empty
 }
 
 /** Why the winner wins, in the words of the paper whose case it is. */
+/** @type {Record<ServingReport['policy'], string>} */
 const WHY = {
   disaggregated:
     ': a prompt never delays a decode step there, which is worth more than the devices it adds — DistServe’s case',
@@ -231,6 +258,7 @@ const WHY = {
   'prefill-first': ': the objective tolerates whole-prompt stalls, so no scheduler gains by avoiding them',
 };
 
+/** @type {ServingInvestigation} */
 const distserve = {
   id: 'distserve',
   claim: 'DistServe: disaggregation and goodput, per device',
@@ -250,7 +278,8 @@ const distserve = {
     const state = explorerState(base, 8192);
     // The searches start at half the prefill's saturation rate (the trace's λ at ρ = 1), as "Under load" does.
     const saturation = traceOf(state)?.steps[4].facts.saturation_arrival_rate;
-    const rate = saturation > 0 ? Number((saturation * 0.5).toPrecision(3)) : 1;
+    const rate = saturation !== undefined && saturation > 0 ? Number((saturation * 0.5).toPrecision(3)) : 1;
+    /** @type {Record<string, object>} */
     const runs = {};
     for (const [slo, objectives] of Object.entries(SLOS)) {
       for (const [policy] of POLICIES) {
@@ -276,6 +305,7 @@ const distserve = {
     return winner(runs, 'loose') === 'disaggregated' ? 0 : 1;
   },
   read(_, { runs, state }) {
+    /** @type {(slo: string, first: boolean) => import('./catalog.js').SentencePart[]} */
     const clause = (slo, first) => {
       const objectives = runs[`${slo}-chunked`].serving;
       return [
@@ -288,7 +318,7 @@ const distserve = {
           const devices = report.devices;
           return [
             i === 0 ? '' : i === POLICIES.length - 1 ? ' and ' : ', ',
-            figure(`${slo}-${id}`, value ?? null, value > 0 ? fmt.rate(value) : 'none found'),
+            figure(`${slo}-${id}`, value ?? null, value != null && value > 0 ? fmt.rate(value) : 'none found'),
             ` for ${words} (${fmt.count(devices)} ${devices === 1 ? 'device' : 'devices'})`,
           ];
         }),
@@ -297,7 +327,7 @@ const distserve = {
       ];
     };
     return [
-      `For ${fmt.count(state.prompt)}-token prompts and 256-token answers, `,
+      `For ${fmt.count(promptOf(state))}-token prompts and 256-token answers, `,
       clause('tight', true),
       clause('loose', false),
       `Source: the engine’s goodput search (serve’s goodput_per_device: the highest arrival rate at which at least ${fmt.percent(
@@ -308,8 +338,9 @@ const distserve = {
   // Both objectives on one axis: the tight one's bars are read against the loose one's. The
   // changed reading adds the first one's disaggregated bar (named first-…) above its own.
   picture: (_, { runs }, { held = null } = {}) => {
-    const devices = (n) => `${fmt.count(n)} ${n === 1 ? 'device' : 'devices'}`;
+    const devices = (/** @type {number} */ n) => `${fmt.count(n)} ${n === 1 ? 'device' : 'devices'}`;
     const top = Math.max(...Object.values(runs).map((r) => r.goodput_per_device ?? 0), held?.top ?? 0);
+    /** @type {(slo: string) => import('../charts/inline.js').PairGroup} */
     const group = (slo) => ({
       scale: 'linear',
       title: `Goodput per device, ${slo} objective (requests/s)`,
