@@ -17,12 +17,14 @@
 // Needs build/web (script/build-site). Minutes on a loaded machine: the 4× slowdown multiplies
 // the machine's own load.
 //   node bench/phone-bench.mjs [--cpu 4] [--only investigations|under-load] [--rate R]
+//                              [--refuse trusted-types|worker-src]
+// --refuse worker-src refuses the Worker by `worker-src 'none'` instead of Trusted Types.
 import { parseArgs } from 'node:util';
 
 import { assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
 
 const { values: options } = parseArgs({
-  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' } },
+  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' } },
 });
 const CPU_SLOWDOWN = Number(options.cpu) || 4;
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -102,9 +104,10 @@ async function investigations(browser, url) {
 }
 
 async function underLoadOnPage(browser, url) {
-  const { context, page } = await throttledPage(browser, { csp: "require-trusted-types-for 'script'; trusted-types 'none'" });
+  const csp = options.refuse === 'worker-src' ? "worker-src 'none'" : "require-trusted-types-for 'script'; trusted-types 'none'";
+  const { context, page } = await throttledPage(browser, { csp });
   try {
-    console.log(`(b) Under load with the Worker refused (trusted-types 'none'), CPU ${CPU_SLOWDOWN}× slower`);
+    console.log(`(b) Under load with the Worker refused (${csp}), CPU ${CPU_SLOWDOWN}× slower`);
     await loadReady(page, url);
     const root = page.locator('prefill-trace-lesson');
     const part = root.locator('details.under-load');
@@ -116,7 +119,7 @@ async function underLoadOnPage(browser, url) {
       // The status as the reader reads it, sampled while the run goes on.
       for (;;) {
         const done = await page.evaluate(() => !document.querySelector('prefill-trace-lesson').shadowRoot.querySelector('details.under-load button[type=submit]').disabled);
-        statuses.add((await part.locator('.under-load-status').innerText()).replace(/run \d+ of/, 'run k of'));
+        statuses.add((await part.locator('.under-load-status').innerText()).replace(/run \d+ of/, 'run k of').replace(/, [\d,]+ of [\d,]+ requests done/, ', i of n requests done'));
         if (done) return;
         await page.waitForTimeout(500);
       }
@@ -124,6 +127,14 @@ async function underLoadOnPage(browser, url) {
     const durations = run.tasks.map((t) => t.duration).sort((a, b) => a - b);
     console.log(`  rate ${rate} req/s: ran in "${await part.getAttribute('data-ran-in')}", ${ms(run.elapsed)} in all`);
     console.log(`  main-thread tasks over ${LONG_TASK_MS} ms: ${durations.length}; longest ${ms(longest(run.tasks))}; median ${ms(durations[durations.length >> 1] ?? 0)}`);
+    console.log(`  each (ms, in order): ${run.tasks.map((t) => t.duration.toFixed(0)).join(', ') || 'none'}`);
+    // The page marks where the simulation ended and the drawing began (a page without the mark:
+    // every task counts as the simulation's).
+    const drawn = await page.evaluate(() => performance.getEntriesByName('prefill-trace:under-load:simulated').at(-1)?.startTime ?? Infinity);
+    const simulating = run.tasks.filter((t) => t.start < drawn);
+    const drawing = run.tasks.filter((t) => t.start >= drawn);
+    console.log(`  of which while simulating: ${simulating.length} (${simulating.map((t) => t.duration.toFixed(0)).join(', ') || 'none'}); drawing the results: ${drawing.length} (${drawing.map((t) => t.duration.toFixed(0)).join(', ') || 'none'})`);
+    console.log(`  hint: ${await part.locator('.under-load-where').innerText({ timeout: 1000 }).catch(() => '(none)')}`);
     for (const status of statuses) console.log(`  status: ${status}`);
   } finally {
     await context.close();

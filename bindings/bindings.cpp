@@ -57,6 +57,21 @@ emscripten::value_object<Reply>& reply_fields(emscripten::value_object<Reply>&& 
       .field("detail", &Reply::detail);
 }
 
+// The serving simulation in slices: its methods, each only converting (the facade checks use).
+api::JsonReply serving_start(api::ServingSimulation& self, const std::string& text) {
+  return self.start(text);
+}
+api::JsonReply serving_start_trace(api::ServingSimulation& self, const std::string& text,
+                                   const std::string& trace) {
+  return self.start(text, trace);
+}
+api::ProgressReply serving_advance(api::ServingSimulation& self, double budget) {
+  return self.advance(budget);
+}
+api::JsonReply serving_result(api::ServingSimulation& self) {
+  return self.result();
+}
+
 // The reply of the last traceFigures call, read by figures-post.js before the next call.
 api::FiguresReply last_figures;
 
@@ -181,6 +196,19 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .field("correct", &api::GeneratedReply::correct)
       .field("expected", &api::GeneratedReply::expected)
       .field("explanation", &api::GeneratedReply::explanation);
+
+  reply_fields(value_object<api::ProgressReply>("ServingProgress"))
+      .field("done", &api::ProgressReply::done)
+      .field("runs", &api::ProgressReply::runs)
+      .field("requestsFinished", &api::ProgressReply::requests_finished)
+      .field("requests", &api::ProgressReply::requests);
+  // A class: JS must call .delete() on each (Embind frees no C++ object by itself).
+  emscripten::class_<api::ServingSimulation>("ServingSimulation")
+      .constructor<>()
+      .function("start", &serving_start)
+      .function("startTrace", &serving_start_trace)
+      .function("advance", &serving_advance)
+      .function("result", &serving_result);
 
   function("version", &version);
   function(

@@ -42,6 +42,16 @@
     planServing: [[scenarioJson, ["devices", NUMBER]], function () { return { json: "" }; }],
     simulateServingTrace: [[scenarioJson, ["traceText", TRACE]], function () { return { json: "" }; }],
   };
+  // The methods of ServingSimulation (the serving simulation in slices), guarded alike: its
+  // object is the wrapper's `this`. A deleted object's method throws in Embind: refused as
+  // "internal" by the guard, never thrown.
+  function noProgress() { return { done: false, runs: 0, requestsFinished: 0, requests: 0 }; }
+  var SERVING_SIMULATION = {
+    start: [[scenarioJson], function () { return { json: "" }; }],
+    startTrace: [[scenarioJson, ["traceText", TRACE]], function () { return { json: "" }; }],
+    advance: [[["budget", NUMBER]], noProgress],
+    result: [[], function () { return { json: "" }; }],
+  };
 
   function describe(value) {
     if (value === null) return "null";
@@ -130,7 +140,7 @@
         }
         var args = new Array(params.length);
         for (var i = 0; i < params.length; ++i) args[i] = take(params[i][0], params[i][1], arguments[i]);
-        return raw.apply(null, args);
+        return raw.apply(this, args);
       } catch (e) {
         if (e instanceof Refusal) return refused(e.code, e.message, e.path);
         // Reading a hostile argument threw (a getter, a Proxy), or the module itself failed.
@@ -148,6 +158,11 @@
     maxTraceBytes = _prefill_trace_max_request_trace_bytes() >>> 0;
     for (var name in EXPORTS) {
       Module[name] = guard(name, Module[name], EXPORTS[name][0], EXPORTS[name][1]);
+    }
+    var methods = Module["ServingSimulation"].prototype;
+    for (var method in SERVING_SIMULATION) {
+      methods[method] = guard("ServingSimulation." + method, methods[method],
+                              SERVING_SIMULATION[method][0], SERVING_SIMULATION[method][1]);
     }
     // version() cannot fail and returns a plain string: extra arguments are ignored.
     var version = Module["version"];

@@ -606,6 +606,39 @@ export interface ServingResult extends Refusal {
   json: string;
 }
 
+/** How far a `ServingSimulation` is (its `advance`), or why it cannot advance. */
+export interface ServingProgress extends Refusal {
+  ok: boolean;
+  error: string;
+  /** `result()` is ready. */
+  done: boolean;
+  /** Runs finished: the run, then the goodput search's probes, then the sweep's rates. */
+  runs: number;
+  /** Requests finished in the run under way (0 when done). */
+  requestsFinished: number;
+  /** Requests per run. */
+  requests: number;
+}
+
+/**
+ * `simulateServing` in slices (docs/serving.md, "In slices"), for a page that must not wait for
+ * the whole call (no Worker): `start` takes what `simulateServing` takes and refuses what it
+ * refuses, with the same reply; each `advance(budget)` runs the simulation until its work has
+ * grown by `budget` units (a request row 1, an iteration 40, an operator-model evaluation 50;
+ * at most one iteration more) and says how far it is; once `done`, `result()` is
+ * `simulateServing`'s reply, the same bytes. Start twice, advance before start, after a refusal
+ * or once done, or read the result before done: refused with code `usage`; a budget not above 0:
+ * `out_of_range` at "/budget". An Embind object: call `delete()` when finished with it, also
+ * when abandoning it mid-run (its memory is not collected otherwise).
+ */
+export interface ServingSimulation {
+  start(scenarioJson: string): ServingResult;
+  startTrace(scenarioJson: string, traceText: string): ServingResult;
+  advance(budget: number): ServingProgress;
+  result(): ServingResult;
+  delete(): void;
+}
+
 /** One placement the search tried (`PlanDocument.candidates`). */
 export interface PlanCandidate {
   policy: "prefill-first" | "chunked" | "disaggregated";
@@ -1080,6 +1113,8 @@ export interface PrefillTraceModule {
    * path "/trace" and names its line. The same bytes as `prefill-trace serve --trace FILE --json`.
    */
   simulateServingTrace(scenarioJson: string, traceText: string): ServingResult;
+  /** `new module.ServingSimulation()`: the serving simulation in slices (`ServingSimulation`). */
+  ServingSimulation: new () => ServingSimulation;
 }
 
 /**

@@ -13,6 +13,7 @@
 #include "quiz.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_fields.hpp"
+#include "serving/call.hpp"
 #include "serving/serving_fields.hpp"
 #include "serving/serving_json.hpp"
 #include "serving/serving_plan_json.hpp"
@@ -265,6 +266,100 @@ CsvReply simulate_serving_csv(std::string_view scenario_json) {
 }
 CsvReply simulate_serving_csv(std::string_view scenario_json, std::string_view trace_text) {
   return serve_with<CsvReply>(scenario_json, &trace_text, write_csv, one_rate);
+}
+
+// --- The serving simulation in slices --------------------------------------------------------
+
+struct ServingSimulation::State {
+  enum class Stage { fresh, running, refused, done };
+  Stage stage = Stage::fresh;
+  std::unique_ptr<serving::ServingCall> call;
+  Error refusal;    // start's, once refused
+  JsonReply reply;  // result's, once done (written at the first result())
+  bool written = false;
+};
+
+namespace {
+Error misuse(const std::string& what) {
+  return error_at(ErrorCode::usage, "", what);
+}
+
+JsonReply start_call(ServingSimulation::State& state, Result<ServingRequest> request) {
+  JsonReply reply;
+  if (state.stage != ServingSimulation::State::Stage::fresh)
+    return refuse(reply, misuse("start: this simulation has started already; make a new one"));
+  if (request) {
+    auto call = serving::start_serving(request->scenario, request->config);
+    if (call) {
+      state.call = std::move(call).value();
+      state.stage = ServingSimulation::State::Stage::running;
+      reply.ok = true;
+      return reply;
+    }
+    state.refusal = call.failure();
+  } else {
+    state.refusal = request.failure();
+  }
+  state.stage = ServingSimulation::State::Stage::refused;
+  return refuse(reply, state.refusal);
+}
+}  // namespace
+
+ServingSimulation::ServingSimulation() : state_(std::make_unique<State>()) {}
+ServingSimulation::~ServingSimulation() = default;
+
+JsonReply ServingSimulation::start(std::string_view scenario_json) {
+  return start_call(*state_, parse_serving_request(scenario_json));
+}
+JsonReply ServingSimulation::start(std::string_view scenario_json, std::string_view trace_text) {
+  return start_call(*state_, parse_serving_request(scenario_json, trace_text));
+}
+
+ProgressReply ServingSimulation::advance(double budget) {
+  ProgressReply reply;
+  switch (state_->stage) {
+    case State::Stage::fresh:
+      return refuse(reply, misuse("advance: call start first"));
+    case State::Stage::refused:
+      return refuse(reply, misuse("advance: the simulation was refused when it started (" +
+                                  state_->refusal.message + ")"));
+    case State::Stage::done:
+      return refuse(reply, misuse("advance: the simulation is done; read result()"));
+    case State::Stage::running:
+      break;
+  }
+  // NaN fails the test: a slice needs some work to make progress.
+  if (!(budget > 0)) {
+    return refuse(reply, error_at(ErrorCode::out_of_range, "/budget",
+                                  "must be a number of work units above 0"));
+  }
+  if (state_->call->advance(budget)) state_->stage = State::Stage::done;
+  const serving::CallProgress progress = state_->call->progress();
+  reply.ok = true;
+  reply.done = progress.done;
+  reply.runs = static_cast<double>(progress.runs);
+  reply.requests_finished = static_cast<double>(progress.requests_finished);
+  reply.requests = static_cast<double>(progress.requests);
+  return reply;
+}
+
+JsonReply ServingSimulation::result() {
+  if (state_->stage != State::Stage::done) {
+    JsonReply reply;
+    return refuse(reply, misuse("result: the simulation is not done; advance it until done"));
+  }
+  if (!state_->written) {
+    auto report = state_->call->take();
+    state_->call.reset();
+    if (report) {
+      write_json(report.value(), state_->reply);
+      state_->reply.ok = true;
+    } else {
+      refuse(state_->reply, report.failure());
+    }
+    state_->written = true;
+  }
+  return state_->reply;
 }
 
 JsonReply plan_serving(std::string_view scenario_json, double devices) {

@@ -12,6 +12,7 @@
 // these headers only.
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -142,6 +143,47 @@ JsonReply plan_serving(std::string_view scenario_json, double devices);
 /// names its line ("/trace: line 3: ...").
 JsonReply simulate_serving(std::string_view scenario_json, std::string_view trace_text);
 CsvReply simulate_serving_csv(std::string_view scenario_json, std::string_view trace_text);
+
+/// How far a serving simulation in slices is (ServingSimulation::advance).
+struct ProgressReply {
+  bool ok = false;
+  std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
+  std::string what;    // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;  // the problem's parts (bounds, expected kind, the value), when known
+  bool done = false;   // result() is ready
+  double runs = 0;     // runs finished: the run, then the goodput search's probes, then the sweep's
+  double requests_finished = 0;  // of the run under way (0 when done)
+  double requests = 0;           // requests per run
+};
+
+/// simulate_serving in slices (docs/serving.md, "In slices"), for a caller that must not wait
+/// for the whole call: a page without a background thread. start() takes what simulate_serving
+/// takes and refuses what it refuses, with the same reply; each advance(budget) runs iterations
+/// until the call's work has grown by `budget` units (src/serving/work.hpp: a row 1, an
+/// iteration 40, an operator-model evaluation 50; at most one iteration more) and says how far
+/// it is; once done, result() is simulate_serving's reply, the same bytes. simulate_serving is
+/// the same object advanced without a limit. Misuse (start twice, advance before start, after a
+/// refusal or once done, result before done, a budget not above 0) is refused with
+/// ErrorCode::usage (out_of_range for the budget), never undefined.
+class ServingSimulation {
+ public:
+  ServingSimulation();
+  ~ServingSimulation();
+  ServingSimulation(const ServingSimulation&) = delete;
+  ServingSimulation& operator=(const ServingSimulation&) = delete;
+
+  JsonReply start(std::string_view scenario_json);
+  JsonReply start(std::string_view scenario_json, std::string_view trace_text);
+  ProgressReply advance(double budget);
+  JsonReply result();
+
+  struct State;  // src/engine.cpp
+
+ private:
+  std::unique_ptr<State> state_;
+};
 
 struct GeneratedReply {
   bool ok = false;

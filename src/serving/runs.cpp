@@ -11,15 +11,30 @@ constexpr int kMaxSearchRuns = 64;  // goodput: doubling, halving and bisection
 
 }  // namespace
 
-ServingRun run_at(double rate, const Call& call, bool keep_detail) {
-  Simulation simulation(call.plan, call.specs, rate, instances(call.config, call.fleet), call.work);
-  ServingRun run = simulation.run(keep_detail);
-  if (simulation.timeline_dropped() && !call.work.refused()) {
-    Simulation again(call.plan, call.specs, rate, instances(call.config, call.fleet), call.work);
-    again.fold_timeline(run.simulated_seconds);
-    run.timeline = again.run(true).timeline;
-  }
-  run.rate = rate;
+RateRun::RateRun(double rate, const Call& call, bool keep_detail) : rate_(rate), call_(call) {
+  start(keep_detail);
+}
+
+void RateRun::start(bool keep_detail) {
+  simulation_ = std::make_unique<Simulation>(call_.plan, call_.specs, rate_,
+                                             instances(call_.config, call_.fleet), call_.work);
+  simulation_->begin(keep_detail);
+}
+
+bool RateRun::advance(double work_until) {
+  if (!simulation_->advance(work_until)) return false;
+  if (first_ || !simulation_->timeline_dropped() || call_.work.refused()) return true;
+  // The timeline was too long to keep: the same requests again, folded over the known span.
+  first_ = simulation_->report();
+  start(true);
+  simulation_->fold_timeline(first_->simulated_seconds);
+  return simulation_->advance(work_until);
+}
+
+ServingRun RateRun::take() {
+  ServingRun run = first_ ? std::move(*first_) : simulation_->report();
+  if (first_) run.timeline = simulation_->report().timeline;
+  run.rate = rate_;
   return run;
 }
 
@@ -32,107 +47,93 @@ int64_t certain_runs(const ServingConfig& config, const std::vector<RequestSpec>
          (config.goodput ? 1 : 0);
 }
 
-namespace {
-
-// The goodput search's runs: each probe runs the requests at one rate and records it.
-class GoodputProbes {
- public:
-  GoodputProbes(const Call& call, GoodputSearch& search)
-      : call_(call), config_(call.config), specs_(call.specs), search_(search) {}
-
-  // Whether the run at `rate` meets the attainment target.
-  bool meets(double rate) {
-    const ServingRun run = run_at(rate, call_, false);
-    const double attainment = run.slo_attainment.value_or(0);
-    search_.probes.push_back(GoodputSearch::Probe{rate, attainment, run.overloaded});
-    median_ttft_ = run.ttft.p50;
-    return attainment >= config_.attainment_target;
-  }
-
-  // From a rate that meets the target, doubling until one misses: [low, high] with high = 0
-  // when none did.
-  void bracket_up(double rate, double& low, double& high) {
-    // Arrivals at rate 1 divided by the rate: the last one's time is the run's arrival span.
-    const double unit_span = specs_.empty() ? 0 : specs_.back().unit_arrival;
-    low = rate;
-    while (runs_++ < kMaxSearchRuns / 2 && rate * 2 <= limits::max_arrival_rate &&
-           !call_.work.refused()) {
-      // Every request arrived within the median TTFT and the target still holds: the run is
-      // one burst, and a higher rate cannot load the device more. Too few requests to find a
-      // rate that misses: the goodput is unbounded for this run, not the last rate tried.
-      if (unit_span / rate < median_ttft_) {
-        search_.bounded = false;
-        break;
-      }
-      rate *= 2;
-      if (!meets(rate)) {
-        high = rate;
-        break;
-      }
-      low = rate;
-    }
-  }
-
-  // From a rate that misses, halving until one meets the target: low = 0 when none did.
-  void bracket_down(double rate, double& low, double& high) {
-    high = rate;
-    // Halving stops where the arrivals would span more than limits::max_arrival_seconds.
-    const double floor = static_cast<double>(specs_.size()) / limits::max_arrival_seconds;
-    while (runs_++ < kMaxSearchRuns / 2 && rate / 2 >= floor && !call_.work.refused()) {
-      rate /= 2;
-      if (meets(rate)) {
-        low = rate;
-        break;
-      }
-      high = rate;
-    }
-  }
-
-  // Bisection of [low, high] until its width is within the tolerance of its upper end.
-  void bisect(double& low, double& high) {
-    while (runs_++ < kMaxSearchRuns && high - low > config_.goodput_tolerance * high &&
-           !call_.work.refused()) {
-      const double mid = 0.5 * (low + high);
-      (meets(mid) ? low : high) = mid;
-    }
-  }
-
- private:
-  const Call& call_;
-  const ServingConfig& config_;
-  const std::vector<RequestSpec>& specs_;
-  GoodputSearch& search_;
-  double median_ttft_ = 0;  // of the last run
-  int runs_ = 0;
-};
-
-}  // namespace
-
 // The largest rate whose attainment reaches the target: doubling (or halving) from the
 // configured rate until the target is bracketed, then bisection until the bracket's width is
 // within the tolerance of its upper end. Every run draws the same requests (common random
 // numbers: arrival times scale as 1/rate), so attainment falls with rate without sampling noise
-// between runs; where it is not monotonic the search returns a rate at a crossing.
-GoodputSearch search_goodput(const Call& call, int64_t devices) {
-  const ServingConfig& config = call.config;
-  GoodputSearch search;
-  search.target = config.attainment_target;
-  search.tolerance = config.goodput_tolerance;
-  GoodputProbes probes(call, search);
-  double low = 0;
-  double high = 0;
-  if (probes.meets(config.rate)) {
-    probes.bracket_up(config.rate, low, high);
-  } else {
-    probes.bracket_down(config.rate, low, high);
+// between runs; where it is not monotonic the search returns a rate at a crossing. Each phase's
+// loop condition is evaluated once per next(), and counts against kMaxSearchRuns as it did when
+// the search was three loops.
+GoodputSearcher::GoodputSearcher(const Call& call, int64_t devices)
+    : call_(call), devices_(devices), rate_(call.config.rate) {
+  search_.target = call.config.attainment_target;
+  search_.tolerance = call.config.goodput_tolerance;
+}
+
+std::optional<double> GoodputSearcher::next() {
+  const bool refused = call_.work.refused();
+  switch (phase_) {
+    case Phase::first:
+      return rate_;
+    case Phase::up: {
+      // Arrivals at rate 1 divided by the rate: the last one's time is the run's arrival span.
+      const double unit_span = call_.specs.empty() ? 0 : call_.specs.back().unit_arrival;
+      if (runs_++ < kMaxSearchRuns / 2 && rate_ * 2 <= limits::max_arrival_rate && !refused) {
+        // Every request arrived within the median TTFT and the target still holds: the run is
+        // one burst, and a higher rate cannot load the device more. Too few requests to find a
+        // rate that misses: the goodput is unbounded for this run, not the last rate tried.
+        if (!(unit_span / rate_ < median_ttft_)) return rate_ *= 2;
+        search_.bounded = false;
+      }
+      break;
+    }
+    case Phase::down: {
+      // Halving stops where the arrivals would span more than limits::max_arrival_seconds.
+      const double floor = static_cast<double>(call_.specs.size()) / limits::max_arrival_seconds;
+      if (runs_++ < kMaxSearchRuns / 2 && rate_ / 2 >= floor && !refused) return rate_ /= 2;
+      break;
+    }
+    case Phase::bisect:
+      if (runs_++ < kMaxSearchRuns && high_ - low_ > call_.config.goodput_tolerance * high_ &&
+          !refused)
+        return rate_ = 0.5 * (low_ + high_);
+      phase_ = Phase::done;
+      return std::nullopt;
+    case Phase::done:
+      return std::nullopt;
   }
-  if (low > 0 && high > 0) probes.bisect(low, high);
-  search.goodput_requests_per_second = low;
-  search.goodput_per_device = low / static_cast<double>(devices);
+  bracketed();  // a bracketing phase ended without a probe
+  return next();
+}
+
+// The bracket is complete (or cannot be): bisect it when both ends are known.
+void GoodputSearcher::bracketed() {
+  phase_ = low_ > 0 && high_ > 0 ? Phase::bisect : Phase::done;
+}
+
+void GoodputSearcher::record(const ServingRun& run) {
+  const double attainment = run.slo_attainment.value_or(0);
+  search_.probes.push_back(GoodputSearch::Probe{rate_, attainment, run.overloaded});
+  median_ttft_ = run.ttft.p50;
+  const bool meets = attainment >= call_.config.attainment_target;
+  switch (phase_) {
+    case Phase::first:  // from a rate that meets the target, doubling; else halving
+      (meets ? low_ : high_) = rate_;
+      phase_ = meets ? Phase::up : Phase::down;
+      break;
+    case Phase::up:
+      (meets ? low_ : high_) = rate_;
+      if (!meets) bracketed();
+      break;
+    case Phase::down:
+      (meets ? low_ : high_) = rate_;
+      if (meets) bracketed();
+      break;
+    case Phase::bisect:
+      (meets ? low_ : high_) = rate_;
+      break;
+    case Phase::done:
+      break;
+  }
+}
+
+GoodputSearch GoodputSearcher::result() {
+  search_.goodput_requests_per_second = low_;
+  search_.goodput_per_device = low_ / static_cast<double>(devices_);
   std::sort(
-      search.probes.begin(), search.probes.end(),
+      search_.probes.begin(), search_.probes.end(),
       [](const GoodputSearch::Probe& a, const GoodputSearch::Probe& b) { return a.rate < b.rate; });
-  return search;
+  return search_;
 }
 
 }  // namespace prefill_trace::serving

@@ -1,10 +1,13 @@
 // The serving simulation's entry point (src/serving/serving.hpp): resolves the configuration,
-// builds the fleet and the workload, then runs the requested runs (src/serving/runs.hpp).
+// builds the fleet and the workload into a call (src/serving/call.hpp), then runs it.
 
 #include <algorithm>
+#include <limits>
+#include <memory>
 #include <string>
 
 #include "limits.hpp"
+#include "serving/call.hpp"
 #include "serving/fleet.hpp"
 #include "serving/kv/kv.hpp"
 #include "serving/runs.hpp"
@@ -175,29 +178,16 @@ serving::Plan make_plan(const Scenario& scenario, const ServingConfig& config,
   return plan;
 }
 
-// The call's runs: the run itself, the goodput search, the sweep; refused as soon as the
-// call's work passes a limit (src/serving/work.hpp).
-std::optional<Error> run_all(const serving::Call& call, ServingReport& report) {
-  const ServingConfig& config = call.config;
-  report.run = serving::run_at(config.rows.empty() ? config.rate : 0, call, true);
-  if (!config.rows.empty()) report.run.rate = 0;
-  if (config.goodput && !call.work.refused())
-    report.goodput = serving::search_goodput(call, report.devices);
-  for (const double rate : config.sweep_rates) {
-    if (call.work.refused()) break;
-    report.sweep.push_back(serving::run_at(rate, call, false));
-  }
-  return call.work.refusal();
-}
-
 }  // namespace
 
-Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config) {
+namespace serving {
+
+Result<std::unique_ptr<ServingCall>> start_serving(const Scenario& scenario, ServingConfig config) {
   if (auto error = resolve(scenario, config)) return *error;
   if (auto error = check_prefix_cache(scenario, config)) return *error;
   ServingReport report = report_header(scenario, config);
   const bool disaggregated = policy_traits(config.policy).disaggregated;
-  const serving::Fleet fleet = serving::build_fleet(scenario, config);
+  Fleet fleet = build_fleet(scenario, config);
   const double instance_kv = disaggregated ? fleet.decode_kv_tokens : fleet.prefill_kv_tokens;
   if (instance_kv < 1 || fleet.prefill_kv_tokens < 1) {
     return serving_error(ErrorCode::incompatible, "/serving",
@@ -205,24 +195,32 @@ Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig c
                          "no memory for K/V on an instance of " +
                              scenario.hardware.id);
   }
-  const std::vector<serving::RequestSpec> specs = serving::workload(config);
-  if (auto error = serving::check_workload(config, specs, fleet, scenario.model.sliding_window))
+  std::vector<RequestSpec> specs = workload(config);
+  if (auto error = check_workload(config, specs, fleet, scenario.model.sliding_window))
     return *error;
-  serving::CallWork work({fleet.prefill_cost.get(), fleet.decode_cost.get()}, config.call_limits);
-  if (auto error = work.check_before(specs, serving::certain_runs(config, specs))) return *error;
-  serving::reserve_decode_contexts(fleet, specs);
+  CallWork work({fleet.prefill_cost.get(), fleet.decode_cost.get()}, config.call_limits);
+  if (auto error = work.check_before(specs, certain_runs(config, specs))) return *error;
+  reserve_decode_contexts(fleet, specs);
 
   report.kv_bytes_per_token = fleet.prefill_cost->kv_bytes_per_token();
   report.kv_capacity_tokens = instance_kv;
   report.kv_capacity_blocks = disaggregated ? fleet.decode_kv_blocks : fleet.prefill_kv_blocks;
-  serving::Plan plan = make_plan(scenario, config, report);
+  Plan plan = make_plan(scenario, config, report);
   plan.prefix_cache = has_hash_ids(config);
-  plan.token_time_requests = serving::token_time_requests(specs, config.token_times);
-  if (auto error = serving::check_token_times(specs, plan.token_time_requests)) return *error;
-  if (auto error = run_all(serving::Call{config, plan, specs, fleet, work}, report)) return *error;
-  report.work = work.work();
-  report.config = std::move(config);
-  return report;
+  plan.token_time_requests = token_time_requests(specs, config.token_times);
+  if (auto error = check_token_times(specs, plan.token_time_requests)) return *error;
+  return std::make_unique<ServingCall>(std::move(config), std::move(fleet), std::move(specs),
+                                       std::move(plan), std::move(work), std::move(report));
+}
+
+}  // namespace serving
+
+// One advance with no limit on its work: the same object a caller in slices advances.
+Result<ServingReport> simulate_serving(const Scenario& scenario, ServingConfig config) {
+  auto call = serving::start_serving(scenario, std::move(config));
+  if (!call) return call.failure();
+  call.value()->advance(std::numeric_limits<double>::infinity());
+  return call.value()->take();
 }
 
 }  // namespace prefill_trace

@@ -27,31 +27,39 @@ Simulation::Simulation(const Plan& plan, const std::vector<RequestSpec>& specs, 
   }
 }
 
-ServingRun Simulation::run(bool keep_detail) {
+void Simulation::begin(bool keep_detail) {
   keep_detail_ = keep_detail;
   if (keep_detail_) start_token_times();
-  const auto total = static_cast<int64_t>(specs_.size());
+}
+
+bool Simulation::advance(double work_until) {
   // A call past a limit (work_) stops every run of it at once: the call is refused.
-  while (finished_ < total && !work_.refused()) {
-    Instance* next = nullptr;
-    double next_time = kNever;
-    for (Instance& instance : instances_) {
-      const double t = next_action(instance);
-      if (t < next_time) {
-        next_time = t;
-        next = &instance;
-      }
-    }
-    if (next == nullptr) break;  // unreachable: an unfinished request always has a next step
-    next->clock = std::max(next->clock, next_time);
-    if (queued_at(next->clock) > plan_.max_queue) {
-      stop("more than " + std::to_string(plan_.max_queue) + " requests waited for admission",
-           next->clock);
-      break;
-    }
-    step(*next);
+  while (!done_ && work_.work() < work_until) {
+    if (finished_ >= static_cast<int64_t>(specs_.size()) || work_.refused() || !next_iteration())
+      done_ = true;
   }
-  return report();
+  return done_;
+}
+
+bool Simulation::next_iteration() {
+  Instance* next = nullptr;
+  double next_time = kNever;
+  for (Instance& instance : instances_) {
+    const double t = next_action(instance);
+    if (t < next_time) {
+      next_time = t;
+      next = &instance;
+    }
+  }
+  if (next == nullptr) return false;  // unreachable: an unfinished request always has a next step
+  next->clock = std::max(next->clock, next_time);
+  if (queued_at(next->clock) > plan_.max_queue) {
+    stop("more than " + std::to_string(plan_.max_queue) + " requests waited for admission",
+         next->clock);
+    return false;
+  }
+  step(*next);
+  return true;
 }
 
 // Requests that have arrived by `time` and wait for admission anywhere.

@@ -103,7 +103,18 @@ class Simulation {
   /// Folds the timeline as the run goes over a span known from an earlier run of the same
   /// requests, instead of keeping its iterations.
   void fold_timeline(double end_seconds);
-  ServingRun run(bool keep_detail);
+  /// Starts the run: `keep_detail` keeps outcomes, token times and the timeline (not a goodput
+  /// probe or sweep run). Then advance() until done, then report().
+  void begin(bool keep_detail);
+  /// Runs iterations while the call's work (CallWork's units) is below `work_until`; true once
+  /// the run is over (every request finished, the queue overflowed, or the call was refused).
+  /// Slicing changes nothing: the state between two iterations is the whole state.
+  bool advance(double work_until);
+  bool done() const { return done_; }
+  /// Requests finished so far (the progress of a run in slices).
+  int64_t finished() const { return finished_; }
+  /// The run's report; once done.
+  ServingRun report() const;
   /// The run had more than kLoggedIterations iterations and no fold: its timeline is empty.
   bool timeline_dropped() const { return log_dropped_; }
 
@@ -185,8 +196,10 @@ class Simulation {
   void trace_preemption(const RequestState& s, double time);
   std::vector<RequestTokenTimes> token_times() const;
 
+  // One iteration of the instance that acts first; false when the run is over.
+  bool next_iteration();
+
   // The report (report.cpp).
-  ServingRun report() const;
   RequestOutcome outcome(std::size_t index) const;
   // The prompt tokens request `index` found cached: the fraction's, or the prefix cache's hit
   // at its first admission (0 if it never was admitted).
@@ -227,6 +240,7 @@ class Simulation {
   int64_t iterations_ = 0;
   double longest_iteration_ = 0;  // seconds
   bool overloaded_ = false;
+  bool done_ = false;
   std::string reason_;
   double last_time_ = 0;
 };

@@ -10,7 +10,8 @@
 // - Item 2: an engine that aborts in the Worker (its WebAssembly memory at the 128 MB cap: 400,000
 //   output tokens did it at 770e613, issue 33 V1) is discarded; the next run gets a new one. At
 //   770e613 every later run said "simulateServing: Aborted()" until the page was reloaded.
-// - L2: without a Worker, a removed element stops simulating (its page run went on to 36 calls).
+// - L2: without a Worker, a removed element stops simulating (its page run went on to 36 calls),
+//   and frees the engine's simulation it abandoned.
 // - Item 2 without a Worker: the page's own engine (web/src/engine.js) replaces an aborted instance.
 
 import assert from 'node:assert/strict';
@@ -80,22 +81,26 @@ test('without a Worker, a removed element stops simulating (L2)', { skip }, asyn
       await p.addInitScript(() => {
         window.Worker = undefined;
       });
-      // Counts the page's simulateServing calls through the element's engine hook.
-      await p.addInitScript(countEngineCalls, ['simulateServing']);
+      // Counts the page's slices (and the simulations it starts and frees) through the
+      // element's engine hook.
+      await p.addInitScript(countEngineCalls, ['ServingSimulation.start', 'ServingSimulation.advance', 'ServingSimulation.delete']);
     },
   });
-  const calls = () => page.evaluate(() => window.__engineCalls.simulateServing.length);
+  const calls = () => page.evaluate(() => Object.fromEntries(Object.entries(window.__engineCalls).map(([k, v]) => [k.split('.')[1], v.length])));
   await partOf(page).locator('summary').click();
   await page.locator('prefill-trace-lesson').getByLabel('Output tokens per request').fill('64');
   await partOf(page).getByRole('button', { name: 'Run the simulation' }).click();
-  await page.waitForFunction(() => window.__engineCalls.simulateServing.length >= 2, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.__engineCalls['ServingSimulation.start'].length >= 2, null, { timeout: 60_000 });
   const atRemoval = await page.evaluate(() => {
     document.querySelector('prefill-trace-lesson').remove();
-    return window.__engineCalls.simulateServing.length;
+    return window.__engineCalls['ServingSimulation.advance'].length;
   });
-  // 36 jobs, one per idle slice (~16–250 ms each plus the call): 3 s is room for many more.
+  // 36 jobs in slices a macrotask apart: 3 s is room for many more slices.
   await page.waitForTimeout(3_000);
-  assert.equal(await calls(), atRemoval);
+  const after = await calls();
+  assert.equal(after.advance, atRemoval);
+  // Every simulation started was freed, the one abandoned mid-run too (Embind frees nothing itself).
+  assert.equal(after.delete, after.start);
 });
 
 test('without a Worker, an engine that aborts on the page is replaced for the next call (item 2)', { skip }, async (t) => {

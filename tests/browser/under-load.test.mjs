@@ -25,7 +25,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadModule } from '../js/load-module.mjs';
-import { openPage, useBrowser } from './helpers.mjs';
+import { countEngineCalls, openPage, useBrowser } from './helpers.mjs';
 
 const env = useBrowser();
 const engine = await loadModule();
@@ -138,7 +138,8 @@ test('under load: the simulation runs in a Worker and the reading states the eng
 });
 
 // Without a Worker (a browser, or a page's CSP, that refuses one), the page's own engine runs
-// the simulation on the main thread and says so. One output token per request: the engine
+// the simulation on the main thread, in slices (docs/serving.md, "In slices"), and says so in
+// plain words: the hint says it runs on this page, not in a background thread. One output token per request: the engine
 // reports no TPOT at all (null: a request of one token has no "per output token" gap), which
 // the reading and the percentile chart must say rather than fail on or draw as 0. TTFT is as
 // above: at 0.05 requests/s the disaggregated median is D.
@@ -146,10 +147,12 @@ test('under load without a Worker: the page runs the simulation itself; one-toke
   const service = serviceSeconds();
   const { page, problems } = await openPage(env, t, '/?prompt=2048', {
     viewport: { width: 1280, height: 900 },
-    setup: (p) =>
-      p.addInitScript(() => {
+    setup: async (p) => {
+      await p.addInitScript(() => {
         window.Worker = undefined;
-      }),
+      });
+      await p.addInitScript(countEngineCalls, ['ServingSimulation.start', 'ServingSimulation.advance', 'ServingSimulation.delete']);
+    },
   });
   const root = page.locator('prefill-trace-lesson');
   const part = root.locator('details.under-load');
@@ -163,6 +166,14 @@ test('under load without a Worker: the page runs the simulation itself; one-toke
     { timeout: 240_000 },
   );
   assert.equal(await part.getAttribute('data-ran-in'), 'page');
+  const hint = await part.locator('.under-load-where').innerText();
+  assert.match(hint, /^Simulated by the engine on this page itself, in short steps/);
+  assert.doesNotMatch(hint, /in a background thread/);
+  // 36 jobs, each its own simulation, freed, in at least one slice each.
+  const counts = await page.evaluate(() => Object.fromEntries(Object.entries(window.__engineCalls).map(([k, v]) => [k.split('.')[1], v.length])));
+  assert.equal(counts.start, 36);
+  assert.equal(counts.delete, 36);
+  assert.ok(counts.advance >= 36, `${counts.advance} slices`);
   const ttft = Number(await part.locator('data[data-name="ttft-p50-disaggregated"]').getAttribute('value'));
   assert.ok(Math.abs(ttft - service) <= 1e-9 * service, `median TTFT ${ttft} s (disaggregated) against D = ${service} s`);
   assert.equal(await part.locator('data[data-name^="tpot-"]').count(), 0, 'no TPOT figure in the reading');

@@ -6,16 +6,17 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "scenario/scenario.hpp"
-#include "serving/serving.hpp"
 #include "serving/fleet.hpp"
+#include "serving/serving.hpp"
+#include "serving/serving_json.hpp"
 #include "serving/simulation.hpp"
 #include "serving/work.hpp"
 #include "serving/workload.hpp"
-#include "serving/serving_json.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -146,7 +147,9 @@ std::vector<RequestOutcome> lone_request_outcomes(const HostOverheadProfile& hos
                      {}};  // no token times
   plan.host = host;
   serving::Simulation simulation(plan, specs, 0, serving::instances(config, fleet), work);
-  return simulation.run(true).outcomes;
+  simulation.begin(true);
+  simulation.advance(std::numeric_limits<double>::infinity());
+  return simulation.report().outcomes;
 }
 
 TEST(ServingHost, TheFrontEndDelaysTheFirstTokenOnly) {

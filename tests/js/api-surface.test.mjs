@@ -18,10 +18,23 @@ function declaredMembers() {
 test("every declared function exists in the module, and nothing undeclared is exported", async () => {
   const module = await loadModule();
   // Embind marks the functions it registers with an `argCount` property.
+  // Embind classes (their prototype has delete()) are declared as constructors, not methods.
+  const isClass = (key) => typeof module[key].prototype?.delete === "function";
   const exported = Object.keys(module)
-    .filter((key) => typeof module[key] === "function" && "argCount" in module[key])
+    .filter((key) => typeof module[key] === "function" && "argCount" in module[key] && !isClass(key))
     .sort();
   assert.deepEqual(exported, declaredMembers());
+  const classes = Object.keys(module).filter((key) => typeof module[key] === "function" && isClass(key)).sort();
+  const dts = readFileSync(path.join(root, "bindings/prefill-trace.d.ts"), "utf8");
+  const body = dts.match(/export interface PrefillTraceModule \{([\s\S]*?)\n\}/)[1];
+  const declaredClasses = [...body.matchAll(/^\s{2}(\w+): new \(\) => (\w+);/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(classes, declaredClasses);
+  assert.deepEqual(declaredClasses, ["ServingSimulation"]);
+  // Each declared method of the class exists on it, and nothing else is added beside Embind's own.
+  const classBody = dts.match(/export interface ServingSimulation \{([\s\S]*?)\n\}/)[1];
+  const methods = [...classBody.matchAll(/^\s{2}(\w+)\(/gm)].map((m) => m[1]).filter((m) => m !== "delete").sort();
+  const own = Object.getOwnPropertyNames(module.ServingSimulation.prototype).filter((m) => m !== "constructor").sort();
+  assert.deepEqual(own, methods);
   // Both against the API the README documents, written out here: an export lost from both the
   // module and the .d.ts must still fail.
   assert.deepEqual(declaredMembers(), ["bundledLessonText", "checkAnswer", "checkGenerated", "computeTrace",

@@ -247,9 +247,20 @@ export class Engine {
    * @returns {ReturnType<ModuleCalls[K]>}
    */
   #use(name, ...args) {
-    if (this.#renewing) throw new Error(RENEWING);
     const call = /** @type {(...args: Parameters<ModuleCalls[K]>) => ReturnType<ModuleCalls[K]>} */ (this.#module[name]);
-    const reply = call(...args);
+    return this.#live(() => call(...args));
+  }
+
+  /**
+   * Runs `run` (a call into the live instance) as #use runs an export: refused while a new
+   * instance is being made, and an abort in it thrown in words.
+   * @template R
+   * @param {() => R} run
+   * @returns {R}
+   */
+  #live(run) {
+    if (this.#renewing) throw new Error(RENEWING);
+    const reply = run();
     const life = this.#life;
     if (!life?.life.aborted) return reply;
     this.#renewing = life.make().then(
@@ -323,6 +334,67 @@ export class Engine {
    */
   simulateServing(scenarioJson) {
     return jsonResult(() => this.#use('simulateServing', scenarioJson), 'simulating', this.#codes);
+  }
+
+  /**
+   * The serving simulation in slices (docs/serving.md, "In slices"), for the page when no Worker
+   * can run it: refused as simulateServing refuses (`{ok: false, error, …}`), or `{ok: true,
+   * advance, result, dispose}`. `advance(budget)` runs about `budget` units of the engine's work
+   * and says `{ok, error, done, runs, requestsFinished, requests}`; once done, `result()` is
+   * simulateServing's outcome, the same bytes. `dispose()` frees the engine's object: call it
+   * when done and when abandoning the run (Embind collects nothing by itself).
+   * @param {string} scenarioJson
+   */
+  startServing(scenarioJson) {
+    const failed = (/** @type {unknown} */ error) => ({ ok: /** @type {const} */ (false), error: `the engine failed while simulating: ${describe(error)}`, ...FAILED });
+    /** @type {import('prefill-trace').ServingSimulation} */
+    let live;
+    try {
+      live = this.#live(() => new this.#module.ServingSimulation());
+    } catch (error) {
+      return failed(error);
+    }
+    let freed = false;
+    const dispose = () => {
+      if (freed) return;
+      freed = true;
+      try {
+        live.delete();
+      } catch {
+        // An instance that aborted (and was replaced) took its objects with it.
+      }
+    };
+    let started;
+    try {
+      started = this.#live(() => live.start(scenarioJson));
+    } catch (error) {
+      dispose();
+      return failed(error);
+    }
+    if (!started.ok) {
+      dispose();
+      return { ok: /** @type {const} */ (false), error: String(started.error), ...refusal(started, this.#codes) };
+    }
+    return {
+      ok: /** @type {const} */ (true),
+      /** @param {number} budget */
+      advance: (budget) => {
+        try {
+          const r = this.#live(() => live.advance(budget));
+          return { ok: Boolean(r.ok), error: String(r.error), done: Boolean(r.done), runs: Number(r.runs), requestsFinished: Number(r.requestsFinished), requests: Number(r.requests) };
+        } catch (error) {
+          return { ...failed(error), done: false, runs: 0, requestsFinished: 0, requests: 0 };
+        }
+      },
+      /** @returns {JsonOutcome<import('prefill-trace').ServingReport>} */
+      result: () => jsonResult(() => this.#live(() => live.result()), 'simulating', this.#codes),
+      dispose,
+    };
+  }
+
+  /** Whether this build of the engine can simulate serving in slices (startServing). */
+  hasServingSlices() {
+    return typeof this.#module.ServingSimulation === 'function';
   }
 
   /**

@@ -69,6 +69,7 @@ export class UnderLoad {
     /** @type {Record<keyof Values, HTMLInputElement>} */ this.inputs;
     /** @type {HTMLButtonElement} */ this.runButton;
     /** @type {HTMLElement} */ this.status;
+    /** @type {HTMLElement} */ this.whereHint;
     /** @type {HTMLElement} */ this.reading;
     /** @type {HTMLElement} */ this.chartsBox;
     this.body = h('div', { class: 'under-load-body' });
@@ -135,6 +136,7 @@ export class UnderLoad {
       this.rateEdited = true;
     });
     this.inputs = { rate: rate.input, output: output.input, ttft: ttft.input, tpot: tpot.input };
+    this.whereHint = h('span', { class: 'under-load-where' }, 'Simulated by the engine, in a background thread where the browser and the page allow one.');
     this.runButton = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'button' }, 'Run the simulation'));
     this.status = h('p', { class: 'under-load-status', role: 'status', 'aria-live': 'polite' });
     this.reading = h('p', { class: 'under-load-reading' });
@@ -148,7 +150,8 @@ export class UnderLoad {
         'The prompt, model, accelerator and precision are the explorer’s. Prefill first runs each prompt whole before any decode; ',
         'chunked prefill mixes prompt chunks with other requests’ decode steps; disaggregated runs prefill and decode on separate devices ',
         '(one of each here: twice the devices of the others). Every run is one simulated minute of arrivals; the goodput search ',
-        'runs as many requests as a minute at the prefill’s saturation rate. Simulated by the engine, in a background thread where the browser and the page allow one.',
+        'runs as many requests as a minute at the prefill’s saturation rate. ',
+        this.whereHint,
       ),
       h('div', { class: 'under-load-fields' }, rate.wrap, output.wrap, ttft.wrap, tpot.wrap),
       this.runButton,
@@ -256,6 +259,8 @@ export class UnderLoad {
       return;
     }
     this.element.dataset.ranIn = outcome.ranIn ?? '';
+    // Where the simulation ends and the drawing starts, for a profile (bench/phone-bench.mjs).
+    performance.mark?.('prefill-trace:under-load:simulated');
     this.#show(/** @type {ServingRun[]} */ (outcome.runs), values, await chartsModule);
   }
 
@@ -327,9 +332,11 @@ export class UnderLoad {
   }
 
   /**
-   * Without a Worker, the page's own engine runs the jobs on the main thread, one scheduler per
-   * idle slice, so the status can say so between them; each simulation is one engine call and
-   * holds the page for its duration (about a second here), which the status tells the reader.
+   * Without a Worker, the page's own engine runs the jobs on the main thread in slices: each
+   * `advance` runs a budget of the engine's work (docs/serving.md, "In slices"), and the page
+   * yields between slices, so no task holds it for long and the status moves. The budget follows
+   * the time a slice took, aiming at SLICE_MS, so a slow phone gets smaller slices. A run
+   * abandoned (a new run, the element removed: the run id moved on) frees its simulation.
    * @param {number} id
    * @param {Job[]} jobs
    * @param {string} reason
@@ -337,19 +344,41 @@ export class UnderLoad {
    */
   async #onPage(id, jobs, reason) {
     const engine = this.#explorer.engine;
-    if (typeof engine.simulateServing !== 'function') return { error: `The simulation could not run: ${reason}.` };
+    if (!engine.hasServingSlices?.()) return { error: `The simulation could not run: ${reason}.` };
+    setText(this.whereHint, `Simulated by the engine on this page itself, in short steps between which the page stays responsive (${reason}).`);
     /** @type {JobResult[]} */
     const runs = [];
-    for (const job of jobs) {
-      setText(
-        this.status,
-        `The simulation runs on this page, not in a background thread (${reason}): run ${runs.length + 1} of ${jobs.length}; the page may pause meanwhile…`,
-      );
-      await idleSlice();
+    let budget = FIRST_BUDGET;
+    let shown = -Infinity;
+    for (const [index, job] of jobs.entries()) {
+      await yieldToPage();
       if (id !== this.#run) return {};
-      const result = engine.simulateServing(job.json);
-      if (!result.ok) return { error: `The engine rejected the ${job.policy} run: ${result.error}` };
-      runs.push({ ...job, report: servingSummary(result.value) });
+      const simulation = engine.startServing(job.json);
+      if (!simulation.ok) return { error: `The engine rejected the ${job.policy} run: ${simulation.error}` };
+      try {
+        for (let done = false; !done; ) {
+          await yieldToPage();
+          if (id !== this.#run) return {};
+          const started = performance.now();
+          const step = simulation.advance(budget);
+          if (!step.ok) return { error: `The engine rejected the ${job.policy} run: ${step.error}` };
+          done = step.done;
+          // A slice that ended the job stopped short of its budget: its time says nothing of it.
+          if (!done) budget = nextBudget(budget, performance.now() - started);
+          // A new text lays the page out again: twice a second is enough to read it.
+          if (performance.now() - shown >= STATUS_MS) {
+            shown = performance.now();
+            setText(this.status, onPageStatus(index, jobs.length, step));
+          }
+        }
+        await yieldToPage();
+        if (id !== this.#run) return {};
+        const result = simulation.result();
+        if (!result.ok) return { error: `The engine rejected the ${job.policy} run: ${result.error}` };
+        runs.push({ ...job, report: servingSummary(result.value) });
+      } finally {
+        simulation.dispose();
+      }
     }
     return { runs: this.#assemble(runs), ranIn: 'page' };
   }
@@ -377,14 +406,66 @@ export class UnderLoad {
   }
 }
 
+/** A slice's aim on the page (ms): well inside the 50 ms of a long task, also after a result's JSON is read. */
+const SLICE_MS = 8;
+/** The first slice's budget, in the engine's work units (~5 ns each natively: ~1 ms here). */
+const FIRST_BUDGET = 50_000;
+const MIN_BUDGET = 2_000;
+/** How often the status follows the run (ms). */
+const STATUS_MS = 500;
+/** ~16 ms of the engine's work at full speed in wasm (~8 ns a unit measured under Node). */
+const MAX_BUDGET = 2_000_000;
+
 /**
- * Resolves in an idle moment of the main thread (soon, when it never idles), after a frame.
+ * The next slice's budget from the last one's time: toward SLICE_MS, at most doubling or halving at once.
+ * @param {number} budget
+ * @param {number} elapsedMs
+ */
+function nextBudget(budget, elapsedMs) {
+  const factor = elapsedMs > 0 ? Math.min(2, Math.max(0.5, SLICE_MS / elapsedMs)) : 2;
+  return Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, Math.round(budget * factor)));
+}
+
+/**
+ * The status while the page simulates: which run, and how far it is (the engine's counts).
+ * @param {number} index
+ * @param {number} count
+ * @param {{done: boolean, requestsFinished: number, requests: number}} step
+ */
+function onPageStatus(index, count, step) {
+  const part = step.requests > 0 && !step.done ? `, ${fmt.count(step.requestsFinished)} of ${fmt.count(step.requests)} requests done` : '';
+  return `Simulating on this page, step by step (run ${index + 1} of ${count}${part})…`;
+}
+
+/**
+ * Resolves in a new task after the page's next frame, so it paints and handles input between two
+ * slices: one slice per frame. Not `scheduler.yield()`: its continuation goes ahead of the
+ * frame, and Chromium ran ten slices back to back before painting (frames of ~115 ms on a 4×
+ * throttled phone, measured with long-animation-frame entries; docs/performance.md). The frame's
+ * callback posts a message to ourselves, so the slice runs after the paint, not inside the
+ * frame. A hidden page has no frames, and a throttled frame (an offscreen frame) may not come:
+ * 100 ms at most.
  * @returns {Promise<void>}
  */
-function idleSlice() {
+function yieldToPage() {
   return new Promise((resolve) => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 250 });
-    else setTimeout(resolve, 16);
+    let posted = false;
+    const post = () => {
+      if (posted) return;
+      posted = true;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(undefined);
+      channel.port2.postMessage(null);
+    };
+    if (typeof requestAnimationFrame !== 'function' || globalThis.document?.visibilityState !== 'visible') {
+      post();
+      return;
+    }
+    const timer = setTimeout(post, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      post();
+    });
   });
 }
 
