@@ -93,7 +93,7 @@ test('without a Worker, a removed element stops simulating (L2)', { skip }, asyn
     document.querySelector('prefill-trace-lesson').remove();
     return window.__engineCalls.simulateServing.length;
   });
-  // 36 jobs, one per idle slice (~16–250 ms each plus the call): 3 s is room for many more.
+  // 37 jobs, one per idle slice (~16–250 ms each plus the call): 3 s is room for many more.
   await page.waitForTimeout(3_000);
   assert.equal(await calls(), atRemoval);
 });

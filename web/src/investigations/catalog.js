@@ -26,6 +26,10 @@
 //              engine's sweep when the entry asks for one (`sweep`) and the first reading's
 //              picture when drawing the second (`held`), whose axes the second keeps
 //   sweep(b) → {variable, values}: the engine's sweep the picture draws (queueing only)
+//   passes(states) → {name: {state, serving}}: serving simulations (simulateServing,
+//              docs/serving.md) whose reports `read` and `picture` also get, as `served`
+//              (read(a, b, served); picture's extra.served): null when the engine has no
+//              simulation or refused one, and the sentence then leaves out what they say
 
 import { niceCeil } from '../compare/compare.js';
 import * as fmt from '../format.js';
@@ -300,13 +304,17 @@ export const INVESTIGATIONS = Object.freeze([
     ],
     terms: ['tpot', 'hbm'],
     explorer: { chart: 'time' },
-    picture: () => ({
+    picture: (a, b, { served = null } = {}) => ({
       groups: [
         {
           scale: 'linear',
           unit: 'seconds',
           title: 'How long a pass holds the accelerator',
-          rows: [row('seconds-a', 'Unchunked: its one pass', true), row('seconds-per-pass', 'Chunked: a pass, on average')],
+          rows: [
+            row('seconds-a', 'Unchunked: its one pass', true),
+            row('seconds-per-pass', 'Chunked: a pass, on average'),
+            ...(served ? [row('longest-pass', 'Chunked: its longest pass')] : []),
+          ],
         },
         { scale: 'linear', unit: 'seconds', title: 'The whole prompt', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
       ],
@@ -315,14 +323,24 @@ export const INVESTIGATIONS = Object.freeze([
       a: { ...base, prompt: 16384, chunk: 0 },
       b: { ...base, prompt: 16384, chunk: 2048 },
     }),
+    // The trace gives the chunks' total, not each chunk's time: the longest single pass (the
+    // last chunk, whose attention reads every earlier chunk's K/V) is the serving simulation's
+    // `longest_iteration_seconds` of the prompt alone, scheduled in steps of the chunk size.
+    passes: ({ b }) => ({
+      chunked: {
+        state: { ...b, chunk: 0 },
+        serving: { policy: 'chunked', token_budget: b.chunk, rows: [[0, b.prompt, 1]], timeline_points: 0 },
+      },
+    }),
     verdict(a, b) {
       if (b.totals.seconds < a.totals.seconds * 0.95) return 0;
       const chunks = b.steps[3].facts.chunking.chunks;
       return chunks > 1 && b.steps[3].facts.chunking.extra_weight_bytes > 0 ? 1 : 2;
     },
-    read(a, b) {
+    read(a, b, served = null) {
       const chunking = b.steps[3].facts.chunking;
       const perPass = b.totals.seconds / chunking.chunks;
+      const longest = served?.chunked?.longest_iteration_seconds;
       return [
         'Unchunked, the prompt holds the accelerator for ',
         figure('seconds-a', a.totals.seconds, fmt.seconds(a.totals.seconds)),
@@ -330,7 +348,13 @@ export const INVESTIGATIONS = Object.freeze([
         figure('chunks', chunking.chunks, fmt.count(chunking.chunks)),
         ` chunks of ${tokens(chunking.chunk_tokens)} each pass holds it for `,
         figure('seconds-per-pass', perPass, fmt.seconds(perPass)),
-        ' on average, so a decode step waits at most one chunk; the price is ',
+        ...(longest === undefined
+          ? [' on average (later chunks longer: their attention reads every earlier chunk); the price is ']
+          : [
+              ' on average and the longest, the last chunk (its attention reads every earlier chunk), for ',
+              figure('longest-pass', longest, fmt.seconds(longest)),
+              ', so a decode step waits at most one such pass, not the whole prompt; the price is ',
+            ]),
         figure('extra-weight-bytes', chunking.extra_weight_bytes, fmt.bytes(chunking.extra_weight_bytes)),
         ' more weight traffic, and the whole prompt takes ',
         figure('seconds-b', b.totals.seconds, fmt.seconds(b.totals.seconds)),
