@@ -51,7 +51,9 @@ function pairOf(runs) {
 
 function drawKv(svg, width, { runs }) {
   const pair = pairOf(runs);
-  const m = { top: 34, right: 70, bottom: 58, left: 64 };
+  // Room on the right for the lines' names ("reserve" at 11 px); a phone's column is narrow.
+  const narrow = width < 520;
+  const m = { top: 36, right: 56, bottom: 58, left: 64 };
   const plotH = 170;
   sizeSvg(svg, width, m.top + plotH + m.bottom, 'serving-kv');
   if (!pair) return;
@@ -72,11 +74,9 @@ function drawKv(svg, width, { runs }) {
     y1: y(capacity),
     y2: y(capacity),
   });
-  label(svg, 'capacity-label', capacity > 0 ? `capacity of one instance: ${fmt.count(capacity)} blocks${drawn ? '' : ' (far above)'}` : null, {
-    class: 'chart-note',
-    x: drawn ? m.left + 4 : m.left,
-    y: drawn ? y(capacity) - 5 : m.top - 10,
-  });
+  // Named above the plot, clear of the top tick and of the lines' names on the right.
+  const capacityWords = `${narrow ? 'capacity' : 'capacity of one instance'}: ${fmt.count(capacity)} blocks${drawn ? ' (dashed)' : ' (far above)'}`;
+  label(svg, 'capacity-label', capacity > 0 ? capacityWords : null, { class: 'chart-note', x: m.left, y: m.top - 14 });
   const path = line()
     .curve(curveStepBefore)
     .x((d) => x(d.t))
@@ -105,7 +105,14 @@ function drawKv(svg, width, { runs }) {
     label(svg, `name-${end.id}`, end.name, { class: `chart-note kv-name-${end.id}`, x: width - m.right + 6, y: end.y });
   }
   leftAxis(svg, y, { x: m.left, height: plotH, ticks: [0, Math.round(top / 2), top], format: fmt.count, title: 'K/V blocks in use', name: 'y', titleOffset: 52 });
-  bottomAxis(svg, x, { y: m.top + plotH, width: width - m.left - m.right, format: (v) => `${v} s`, name: 'x', title: 'Simulated time (s)' });
+  bottomAxis(svg, x, {
+    y: m.top + plotH,
+    width: width - m.left - m.right,
+    ticks: narrow ? [0, 30, 60] : undefined,
+    format: (v) => `${v} s`,
+    name: 'x',
+    title: 'Simulated time (s)',
+  });
   // Preemptions: a tick under the time axis over each step that had one, its count in a title.
   const ticks = preemptionsOf(pair.paged);
   const marks = joinMarks(part(svg, 'preemptions'), 'rect', 'kv-preemption', ticks, (d) => d.t0, true);
