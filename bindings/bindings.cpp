@@ -197,6 +197,8 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
   function(
       "computeTrace", +[](const std::string& text) { return api::compute_trace(text); });
   function(
+      "traceLeaves", +[](const std::string& text) { return api::trace_leaves(text); });
+  function(
       "traceCsv", +[](const std::string& text) { return api::compute_trace_csv(text); });
   function("listPresets", &api::list_presets);
   function("sweep", &sweep);

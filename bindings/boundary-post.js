@@ -30,6 +30,7 @@
                   function () { return { correct: false, correctIndex: -1, explanation: "" }; }],
     computeTrace: [[scenarioJson], function () { return { json: "" }; }],
     traceCsv: [[scenarioJson], function () { return { csv: "" }; }],
+    traceLeaves: [[scenarioJson], function () { return { json: "" }; }],
     traceFigures: [[scenarioJson], function () { return { figures: new Float64Array(0) }; }],
     listPresets: [[], function () { return { json: "" }; }],
     sweep: [[scenarioJson, ["variable", NAME], ["values", NUMBERS]],

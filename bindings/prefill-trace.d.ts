@@ -109,6 +109,31 @@ export interface FiguresResult extends Refusal {
   figures: Float64Array;
 }
 
+/** What a trace leaf's number counts (`TraceLeaves`): "none" for flags, texts and bounds; a group's is the unit its members share, or "none". */
+export type LeafUnit =
+  | "bytes" | "seconds" | "flop" | "flop_per_byte" | "flop_per_second" | "bytes_per_second"
+  | "per_second" | "count" | "tokens" | "fraction" | "factor" | "version" | "none";
+
+/** One leaf of a trace document, as `traceLeaves` describes it. */
+export interface TraceLeaf {
+  /** Keys from the root, "/"-separated; an array's items are "*" ("steps/*\/facts/kv_bytes_kept"). */
+  path: string;
+  /** "object" is a group of members, listed so that a group has its label too. */
+  kind: "number" | "number_or_null" | "boolean" | "text" | "bound" | "object";
+  unit: LeafUnit;
+  /** A short label for a person; "" for texts the table does not describe. */
+  label: string;
+  /** The description's row in the engine's table: the order to show facts in; -1 for none. */
+  rank: number;
+}
+
+/** `JSON.parse(traceLeaves(s).json)`: every leaf path of the scenario's trace, in document order. */
+export interface TraceLeaves {
+  leaves: TraceLeaf[];
+  /** Every LeafUnit name, in the engine's order. */
+  units: LeafUnit[];
+}
+
 /** What limits a kernel, a step or a decode step (the engine's Bound, in code order). */
 export type Bound = "compute" | "memory" | "overhead" | "interconnect";
 
@@ -353,6 +378,50 @@ export interface ServingSummary {
   p50: number;
   p90: number;
   p99: number;
+}
+
+/** `JSON.parse(listPresets().json)` (src/trace_json.cpp presets_to_json). */
+export interface PresetList {
+  /** Each built-in model's shape (as a trace's `scenario.model`) and its parameter count. */
+  models: (TraceDocument["scenario"]["model"] & { parameters: number })[];
+  /** Each built-in accelerator (as a trace's `scenario.hardware`). */
+  accelerators: TraceDocument["scenario"]["hardware"][];
+  /** The named precisions (the scenario's "precision" menu). */
+  precisions: string[];
+}
+
+/** One check of `GeneratedChecks` (src/engine.cpp generate_checks); answers are not included. */
+export interface GeneratedCheck {
+  id: string;
+  kind: "numeric" | "choice";
+  question: string;
+  /** Choice checks only. */
+  options?: string[];
+  /** Numeric checks only. */
+  unit?: string;
+  relative_tolerance?: number;
+}
+
+/** `JSON.parse(generateChecks(...).json)`. */
+export interface GeneratedChecks {
+  checks: GeneratedCheck[];
+}
+
+/** One value of a TTFT sweep (`SweepDocument.points`): the time to first token's parts there; seconds. */
+export interface SweepPoint {
+  value: number;
+  /** null when overloaded (the queue grows without bound). */
+  queue_seconds: number | null;
+  execution_seconds: number;
+  delivery_seconds: number;
+  total_seconds: number | null;
+  overloaded: boolean;
+}
+
+/** `JSON.parse(sweep(...).json)` (src/trace_json.cpp sweep_to_json). */
+export interface SweepDocument {
+  variable: "prompt_tokens" | "arrival_rate";
+  points: SweepPoint[];
 }
 
 /** One run of a sweep (`sweep_rates`): the figures of attainment against rate. */
@@ -621,8 +690,10 @@ export interface TraceDocument {
   }[];
   parameters: number;
   roofline: {
+    /** Bytes/s, × η_m. */
     bandwidth: number;
-    peak_flops: Record<string, number>;
+    /** FLOP/s of the activation format's arithmetic, × η_c (one number: src/trace.hpp Roofline). */
+    peak_flops: number;
     ridge_flops_per_byte: number;
     timing: "bound" | "estimate";
   };
@@ -705,7 +776,14 @@ export interface TraceDocument {
     timing: "bound" | "estimate";
   };
   schema_version: number;
-  steps: TraceStep[];
+  /** Always the lesson's five steps, in order (src/trace/step_facts.cpp mechanism_steps). */
+  steps: [
+    TraceStep<Step1Facts>,
+    TraceStep<Step2Facts>,
+    TraceStep<Step3Facts>,
+    TraceStep<Step4Facts>,
+    TraceStep<Step5Facts>,
+  ];
   totals: {
     flops: number;
     hbm_bytes: number;
@@ -748,10 +826,10 @@ export interface TtftTotals extends QueueFigures {
   total_seconds_low: number | null;
 }
 
-/** One of the lesson's five mechanism steps; `facts` depends on `step`. */
-export interface TraceStep {
+/** One of the lesson's five mechanism steps; `facts` depends on `step` (TraceDocument.steps types each). */
+export interface TraceStep<Facts = Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts> {
   bound: Bound | null;
-  facts: Step1Facts | Step2Facts | Step3Facts | Step4Facts | Step5Facts;
+  facts: Facts;
   operators: string[];
   step: number;
   text: string;
@@ -896,6 +974,12 @@ export interface PrefillTraceModule {
    * Two scenarios with the same signature give documents that differ only in those numbers.
    */
   traceFigures(scenarioJson: string): FiguresResult;
+  /**
+   * The scenario's trace described for readers: `JSON.parse(traceLeaves(s).json)` is a
+   * `TraceLeaves` — each leaf's path (array items as "*"), kind, unit and label
+   * (https://github.com/SemiAIFoundry/prefill-trace/blob/main/docs/trace-json.md, "Units and labels").
+   */
+  traceLeaves(scenarioJson: string): JsonResult;
   /** The figures' layout as JSON text (`FiguresLayout`). Cannot fail; arguments are ignored. */
   figuresLayout(): string;
   /**
@@ -915,18 +999,19 @@ export interface PrefillTraceModule {
    * byte for byte what `prefill-trace trace --csv` prints for the same scenario.
    */
   traceCsv(scenarioJson: string): CsvResult;
-  /** The built-in models, accelerators and precisions (with their source URLs) as JSON. */
+  /** The built-in models, accelerators and precisions (with their source URLs) as JSON: a `PresetList`. */
   listPresets(): JsonResult;
   /**
    * TTFT (queue, execution, delivery, total; null total only when overloaded) at each value of
    * `variable`, computed in one call. 1 to 4096 values (an array of numbers or a typed array,
    * copied once); more is an error, not a long freeze. `variable` is at most 256 bytes.
+   * `JSON.parse(json)` is a `SweepDocument`.
    */
   sweep(scenarioJson: string, variable: "prompt_tokens" | "arrival_rate",
         values: Float64Array | number[]): JsonResult;
   /**
    * Further checks generated from the scenario: `{"checks": [{id, kind: "numeric" | "choice",
-   * question, options?, unit?, relative_tolerance?}]}`. Answers are not included.
+   * question, options?, unit?, relative_tolerance?}]}` (`GeneratedChecks`). Answers are not included.
    */
   generateChecks(scenarioJson: string): JsonResult;
   /**

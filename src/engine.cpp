@@ -19,6 +19,7 @@
 #include "trace/trace.hpp"
 #include "trace/trace_figures.hpp"
 #include "trace/trace_json.hpp"
+#include "trace/trace_leaves.hpp"
 
 namespace prefill_trace {
 namespace data {
@@ -121,6 +122,12 @@ QuizReply check_answer(std::string_view lesson_text, double check_index, double 
 JsonReply compute_trace(std::string_view scenario_json) {
   return with_trace<JsonReply>(scenario_json, [](const Trace& trace, JsonReply& reply) {
     reply.json = dump_json(trace_to_json(trace));
+  });
+}
+
+JsonReply trace_leaves(std::string_view scenario_json) {
+  return with_trace<JsonReply>(scenario_json, [](const Trace& trace, JsonReply& reply) {
+    reply.json = trace_leaves_json(trace);
   });
 }
 

@@ -97,6 +97,10 @@ LessonReply load_lesson(std::string_view lesson_text);
 QuizReply check_answer(std::string_view lesson_text, double check_index, double choice);
 /// The trace for a scenario (docs/trace-json.md); steps carry the bundled lesson's mechanism.
 JsonReply compute_trace(std::string_view scenario_json);
+/// The leaves of the scenario's trace described for readers (docs/trace-json.md, "Units and
+/// labels"): `{"leaves": [{path, kind, unit, label}], "units": [...]}`, one row per leaf path with
+/// array items as "*". The page labels and formats the trace's facts from it.
+JsonReply trace_leaves(std::string_view scenario_json);
 /// The trace's operators as CSV (docs/trace-json.md, "CSV"): what the CLI's --csv prints and
 /// the page downloads, one schema.
 struct CsvReply {

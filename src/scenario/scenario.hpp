@@ -96,7 +96,7 @@ const char* interval_family_name(IntervalFamily family);
 
 /// The class of link an all-reduce crosses, as NCCL's tuning model tells them apart: NVLink-like
 /// point-to-point GPU links (Infinity Fabric uses the same constants) or PCIe. It selects the
-/// per-step latencies of src/collective.hpp.
+/// per-step latencies of src/trace/collective.hpp.
 enum class LinkKind { nvlink, pcie };
 
 struct ModelShape {

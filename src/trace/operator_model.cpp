@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "collective.hpp"
+#include "trace/collective.hpp"
 #include "trace/occupancy.hpp"
 #include "trace/operator_costs.hpp"
 
@@ -235,7 +235,7 @@ OperatorModel::KernelTimes OperatorModel::kernel_times(const Operator& op) const
   // The bound charges half the ring's bytes, (N−1)/N of the output each way: what any
   // all-reduce must move when the switch reduces in-network (NVLink SHARP), and the least
   // measured on DGX H100; no latency. The estimate times each call as NCCL's tuning model
-  // would (src/collective.hpp).
+  // would (src/trace/collective.hpp).
   times.interconnect = op.link_bytes == 0  ? 0
                        : roofs_.estimate() ? estimated_all_reduce_seconds()
                                            : op.link_bytes / 2 / roofs_.link_bandwidth;

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "collective.hpp"
+#include "trace/collective.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario/scenario.hpp"
 #include "test_support.hpp"
@@ -503,7 +503,7 @@ TEST(Estimate, AllReduceAndGapsFollowTheProfile) {
 }
 
 TEST(Estimate, AllReduceTakesNcclsFastestChoice) {
-  // NCCL 2.19's tuning model (src/collective.hpp), all by hand, bandwidth 450 GB/s one way.
+  // NCCL 2.19's tuning model (src/trace/collective.hpp), all by hand, bandwidth 450 GB/s one way.
   // 2 MiB (2,097,152 B) over 8 NVLink devices whose switch reduces in-network; a ring sends
   // 2·7/8 of it = 3,670,016 B, NVLS 7/8 = 1,835,008 B:
   //   ring LL     6.6 + 14·0.6 = 15.0 µs + 3,670,016 / 112.5e9 = 32.62 µs → 47.62 µs

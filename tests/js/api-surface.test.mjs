@@ -26,7 +26,7 @@ test("every declared function exists in the module, and nothing undeclared is ex
   // module and the .d.ts must still fail.
   assert.deepEqual(declaredMembers(), ["bundledLessonText", "checkAnswer", "checkGenerated", "computeTrace",
     "figuresLayout", "generateChecks", "listPresets", "loadLesson", "planServing", "scenarioFields", "servingFields", "simulateServing", "simulateServingTrace", "sweep", "traceCsv",
-    "traceFigures", "version"]);
+    "traceFigures", "traceLeaves", "version"]);
 });
 
 test("bundledLessonText() is the published lesson file, byte for byte, whatever it is passed", async () => {

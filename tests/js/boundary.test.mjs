@@ -22,6 +22,7 @@ const CALLS = {
   computeTrace: [["D", scenario, "scenarioJson"]],
   traceCsv: [["D", scenario, "scenarioJson"]],
   traceFigures: [["D", scenario, "scenarioJson"]],
+  traceLeaves: [["D", scenario, "scenarioJson"]],
   listPresets: [],
   sweep: [["D", scenario, "scenarioJson"], ["N", "prompt_tokens", "variable"], ["A", [128, 2048], "values"]],
   generateChecks: [["D", scenario, "scenarioJson"]],
@@ -37,6 +38,7 @@ const CPP_REFUSALS = {
   computeTrace: () => module.computeTrace("{}"),
   traceCsv: () => module.traceCsv("{}"),
   traceFigures: () => module.traceFigures("{}"),
+  traceLeaves: () => module.traceLeaves("{}"),
   listPresets: null,  // cannot fail from C++: its shape is JsonResult, as computeTrace's
   sweep: () => module.sweep(scenario, "batch", [1]),
   generateChecks: () => module.generateChecks("{}"),

@@ -70,9 +70,9 @@ PUBLISHED_KERNEL_EFFICIENCY = {
 
 
 def all_reduce_choices():
-    """NCCL's algorithm/protocol choices as the engine holds them (src/collective.hpp), read
+    """NCCL's algorithm/protocol choices as the engine holds them (src/trace/collective.hpp), read
     from that header so the fit and the engine use one table."""
-    with open(os.path.join(measurements.ROOT, "src", "collective.hpp"), encoding="utf-8") as f:
+    with open(os.path.join(measurements.ROOT, "src", "trace", "collective.hpp"), encoding="utf-8") as f:
         text = f.read()
     table = text[text.index("kAllReduceChoices[] = {"):]
     table = table[:table.index("};")]
@@ -153,7 +153,7 @@ def settings(case):
 
 
 def all_reduce_call(link, profile):
-    """src/collective.hpp's all_reduce_call_seconds plus the fitted per-call overhead."""
+    """src/trace/collective.hpp's all_reduce_call_seconds plus the fitted per-call overhead."""
     size, devices, bandwidth, nvlink, in_network = link
     bandwidth *= profile["interconnect_efficiency"]
     best = math.inf

@@ -224,6 +224,8 @@ export class Engine {
   #renewing = null;
   /** @type {import('prefill-trace').ServingFields|null|undefined} */
   #servingFields;
+  /** @type {Map<string, import('prefill-trace').TraceLeaf>|null|undefined} */
+  #leaves;
 
   /**
    * @param {PrefillTraceModule} module  the module instance
@@ -337,7 +339,7 @@ export class Engine {
 
   /**
    * The built-in models, accelerators and precisions: `{ok, error, value}`.
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').PresetList>}
    */
   listPresets() {
     return jsonResult(() => this.#use('listPresets'), 'listing presets', this.#codes);
@@ -372,16 +374,34 @@ export class Engine {
    * The scenario's input fields (docs/trace-json.md, "Scenario (input)"): `{scenario, model}`,
    * rows of {name, kind, default, min, max, choices, label, hint, …}, parsed once; what the
    * explorer's controls are built from.
+   * @returns {import('prefill-trace').ScenarioFields}
    */
   scenarioFields() {
-    this.#fields ??= JSON.parse(this.#module.scenarioFields());
-    return this.#fields;
+    return (this.#fields ??= JSON.parse(this.#module.scenarioFields()));
+  }
+
+  /**
+   * The trace's leaves described (docs/trace-json.md, "Units and labels"): each leaf path
+   * ("steps/*\/facts/memory/peak_bytes") to its kind, unit, label and rank, read once from the
+   * trace of `scenarioJson` (the labels and units do not depend on the numbers). null when the
+   * module cannot say (then facts show under their keys).
+   * @param {string} scenarioJson
+   * @returns {Map<string, import('prefill-trace').TraceLeaf>|null}
+   */
+  traceLeaves(scenarioJson) {
+    if (this.#leaves === undefined) {
+      const result = jsonResult(() => this.#use('traceLeaves', scenarioJson), 'describing the trace', this.#codes);
+      const value = /** @type {import('prefill-trace').TraceLeaves|undefined} */ (result.ok ? result.value : undefined);
+      this.#leaves = value ? new Map(value.leaves.map((leaf) => [leaf.path, leaf])) : null;
+    }
+    return this.#leaves;
   }
 
   /**
    * The serving object's input fields (docs/serving.md, "Input"): `{serving, aliases}`, rows as
    * scenarioFields()'s plus `flag`, parsed once; null when the module has none. What the
    * Under-load controls take their labels and hints from.
+   * @returns {import('prefill-trace').ServingFields | null}
    */
   servingFields() {
     if (this.#servingFields === undefined) {
@@ -391,7 +411,7 @@ export class Engine {
         this.#servingFields = null;
       }
     }
-    return this.#servingFields;
+    return /** @type {import('prefill-trace').ServingFields | null} */ (this.#servingFields); // set above
   }
 
   /**
@@ -428,7 +448,7 @@ export class Engine {
    * @param {string} scenarioJson
    * @param {Parameters<PrefillTraceModule['sweep']>[1]} variable
    * @param {ArrayLike<number>} values
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').SweepDocument>}
    */
   sweep(scenarioJson, variable, values) {
     return jsonResult(
@@ -441,7 +461,7 @@ export class Engine {
   /**
    * Checks generated from the scenario: `{ok, error, value: {checks}}`.
    * @param {string} scenarioJson
-   * @returns {JsonOutcome<unknown>}
+   * @returns {JsonOutcome<import('prefill-trace').GeneratedChecks>}
    */
   generateChecks(scenarioJson) {
     return jsonResult(() => this.#use('generateChecks', scenarioJson), 'generating checks', this.#codes);

@@ -1,3 +1,4 @@
+// @ts-check
 // Typesets one science equation with KaTeX and always pairs it with a text reading, so the
 // formula survives a KaTeX failure, a screen reader, and a copy-paste.
 //
@@ -52,7 +53,10 @@ export const LATEX_LIMITS = Object.freeze({
   maxEquations: 16,
 });
 
-/** The deepest nesting of `latex`: braces, \left…\right and \begin…\end (escaped braces excepted). */
+/**
+ * The deepest nesting of `latex`: braces, \left…\right and \begin…\end (escaped braces excepted).
+ * @param {string} latex
+ */
 export function latexDepth(latex) {
   let depth = 0;
   let deepest = 0;
@@ -75,7 +79,10 @@ export function latexDepth(latex) {
   return deepest;
 }
 
-/** Why `latex` is not typeset (a limit it passes), or null when it may be. */
+/**
+ * Why `latex` is not typeset (a limit it passes), or null when it may be.
+ * @param {string} latex
+ */
 export function latexProblem(latex) {
   // (The depth first: it names what crashed the renderer; one pass over a 1 MiB string took 26 ms.)
   const depth = latexDepth(latex);
@@ -88,7 +95,10 @@ export function latexProblem(latex) {
   return null;
 }
 
-/** The source shown in place of math that was not typeset: at most maxLength characters of it. */
+/**
+ * The source shown in place of math that was not typeset: at most maxLength characters of it.
+ * @param {string} latex
+ */
 function shownSource(latex) {
   if (latex.length <= LATEX_LIMITS.maxLength) return latex;
   return `${latex.slice(0, LATEX_LIMITS.maxLength)}… (${latex.length} characters in all)`;
@@ -99,9 +109,14 @@ const NEAR_VIEWPORT = '100% 0px';
 /** The longest the math waits for an idle moment. */
 const IDLE_TIMEOUT_MS = 1000;
 
-/** Slots waiting for KaTeX, each with the LaTeX it will show. */
+/**
+ * Slots waiting for KaTeX, each with the LaTeX it will show.
+ * @type {WeakMap<Element, string>}
+ */
 const pendingLatex = new WeakMap();
 
+/** @typedef {typeof import('katex').default} Katex */
+/** @type {Promise<Katex> | null} */
 let katexModule = null;
 
 /** KaTeX (the default export of its ES module), loaded once per document. */
@@ -115,6 +130,8 @@ function loadKatex() {
  * Renders `latex` into a new element. katex.render builds DOM nodes and sets their inline
  * styles through CSSOM, which a CSP without 'unsafe-inline' styles permits
  * (renderToString + innerHTML would not, and would parse markup).
+ * @param {Katex} katex
+ * @param {string} latex
  */
 function typeset(katex, latex) {
   const problem = latexProblem(latex);
@@ -129,7 +146,10 @@ function typeset(katex, latex) {
   return box.querySelector('.katex-error') ? fallbackMath(latex) : box;
 }
 
-/** The place of the typeset math until typesetEquations() fills it (null without LaTeX). */
+/**
+ * The place of the typeset math until typesetEquations() fills it (null without LaTeX).
+ * @param {unknown} latex
+ */
 function mathSlot(latex) {
   if (typeof latex !== 'string' || latex === '') return null;
   const slot = h('div', { class: 'equation-math equation-math--pending' });
@@ -137,12 +157,19 @@ function mathSlot(latex) {
   return slot;
 }
 
-/** The LaTeX a slot made by equationBlock() waits to show (build-time rendering reads it). */
+/**
+ * The LaTeX a slot made by equationBlock() waits to show (build-time rendering reads it).
+ * @param {Element} slot
+ */
 export function pendingLatexOf(slot) {
   return pendingLatex.get(slot) ?? null;
 }
 
-/** The LaTeX source in place of the math, and why (`reason`, when known). */
+/**
+ * The LaTeX source in place of the math, and why (`reason`, when known).
+ * @param {string} latex
+ * @param {string | null} [reason]
+ */
 function fallbackMath(latex, reason = null) {
   return h(
     'div',
@@ -159,6 +186,9 @@ function fallbackMath(latex, reason = null) {
 /** Rows of one equation's symbols table (an equation names a handful; a pack could list 50 000). */
 const MAX_SYMBOLS = 32;
 
+/**
+ * @param {unknown} allVariables  the pack entry's `variables` (not checked: each row shows what it has)
+ */
 function symbolsTable(allVariables) {
   if (!Array.isArray(allVariables) || allVariables.length === 0) return null;
   const variables = allVariables.slice(0, MAX_SYMBOLS);
@@ -184,7 +214,7 @@ function symbolsTable(allVariables) {
       h(
         'tbody',
         {},
-        variables.map((v) =>
+        variables.map((/** @type {{symbol?: string, meaning?: string, unit?: string} | null} */ v) =>
           h(
             'tr',
             {},
@@ -203,7 +233,8 @@ function symbolsTable(allVariables) {
  * has an entry; see typesetEquations), its symbols-and-units table, and the "Read as text"
  * reading plus the plain equation string.
  * @param {string} plainEquation  science[i].equation from the lesson record
- * @param {{latex?: string, variables?: Array, text?: string} | undefined} formal  equation pack entry
+ * @param {{latex?: string, variables?: unknown[], text?: string} | undefined} formal  equation pack entry
+ * @param {string | null} [packProblem]  why the pack could not be had
  */
 export function equationBlock(plainEquation, formal, packProblem = null) {
   const math = formal ? mathSlot(formal.latex) : null;
@@ -243,7 +274,8 @@ export function equationBlock(plainEquation, formal, packProblem = null) {
 export function typesetEquations(root, loadStyles, { signal } = {}) {
   const slots = [...root.querySelectorAll('.equation-math--pending')].filter((slot) => pendingLatex.has(slot));
   if (slots.length === 0 || signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
+  return /** @type {Promise<void>} */ (new Promise((resolve) => {
+    /** @type {IntersectionObserver | null} */
     let observer = null;
     let idle = 0;
     const release = () => {
@@ -274,21 +306,27 @@ export function typesetEquations(root, loadStyles, { signal } = {}) {
       typeof requestIdleCallback === 'function'
         ? requestIdleCallback(start, { timeout: IDLE_TIMEOUT_MS })
         : setTimeout(start, 0);
-  });
+  }));
 }
 
+/**
+ * @param {Element[]} slots
+ * @param {() => Promise<void>} loadStyles
+ */
 async function fillSlots(slots, loadStyles) {
+  /** @type {Katex | null} */
   let katex = null;
   try {
     [katex] = await Promise.all([loadKatex(), loadStyles()]);
   } catch (error) {
     console.warn(`Showing the equations as LaTeX source: ${error instanceof Error ? error.message : error}`);
   }
+  /** @type {HTMLElement[]} */
   const boxes = [];
   for (const [i, slot] of slots.entries()) {
     // One equation per task: however many a lesson has, the page answers input between them.
     if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    const latex = pendingLatex.get(slot);
+    const latex = /** @type {string} */ (pendingLatex.get(slot)); // the slots were filtered by it
     pendingLatex.delete(slot);
     let box;
     if (i >= LATEX_LIMITS.maxEquations) {
@@ -305,6 +343,7 @@ async function fillSlots(slots, loadStyles) {
 /**
  * Loads the fonts the typeset math uses, so that "typeset" means drawable: the next layout
  * would start these loads too, but the promise of typesetEquations() could not wait for it.
+ * @param {HTMLElement[]} boxes
  */
 async function loadMathFonts(boxes) {
   if (!document.fonts?.load) return;

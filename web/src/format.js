@@ -1,7 +1,9 @@
+// @ts-check
 // Number formatting for the page: SI prefixes, bytes in both GB and GiB, times, counts.
 // Presentation only — every value formatted here comes from the engine. No DOM, so the browser
 // tests import this file in Node and format the engine's numbers exactly as the page does.
 
+/** A number the engine may leave out (null), or a value read from a field that may be absent. @typedef {number | null | undefined} MaybeNumber */
 const SI_PREFIXES = new Map([
   [-9, 'n'],
   [-6, 'µ'],
@@ -16,7 +18,11 @@ const SI_PREFIXES = new Map([
 ]);
 const IEC_PREFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 
-/** Significant digits without trailing zeros: 2.50 → "2.5", 1117.09 → "1120" at 3 digits. */
+/**
+ * Significant digits without trailing zeros: 2.50 → "2.5", 1117.09 → "1120" at 3 digits.
+ * @param {number} value
+ * @param {number} digits
+ */
 function significant(value, digits) {
   return String(Number(value.toPrecision(digits)));
 }
@@ -24,7 +30,11 @@ function significant(value, digits) {
 /** Placeholder for a value the engine did not give (null, NaN, infinite). */
 export const MISSING = '—';
 
-/** True when `value` is a finite number. */
+/**
+ * True when `value` is a finite number.
+ * @param {unknown} value
+ * @returns {value is number}
+ */
 export function isNumber(value) {
   return typeof value === 'number' && Number.isFinite(value);
 }
@@ -32,6 +42,8 @@ export function isNumber(value) {
 /**
  * `value` with an SI prefix and `unit`, e.g. si(2.97e13, 'FLOP') → "29.7 TFLOP",
  * si(0.0347, 's') → "34.7 ms". Three significant digits unless told otherwise.
+ * @param {MaybeNumber} value
+ * @param {string} unit
  */
 export function si(value, unit, digits = 3) {
   if (!isNumber(value)) return MISSING;
@@ -47,7 +59,10 @@ export function si(value, unit, digits = 3) {
   return `${String(mantissa)} ${SI_PREFIXES.get(exponent)}${unit}`.trim();
 }
 
-/** Bytes with a binary prefix: iec(268435456) → "256 MiB". */
+/**
+ * Bytes with a binary prefix: iec(268435456) → "256 MiB".
+ * @param {MaybeNumber} bytes
+ */
 export function iec(bytes, digits = 3) {
   if (!isNumber(bytes)) return MISSING;
   let index = 0;
@@ -63,29 +78,44 @@ export function iec(bytes, digits = 3) {
   return `${significant(value, digits)} ${IEC_PREFIXES[index]}B`;
 }
 
-/** Bytes in decimal and binary units, both labelled: "268 MB (256 MiB)". */
+/**
+ * Bytes in decimal and binary units, both labelled: "268 MB (256 MiB)".
+ * @param {MaybeNumber} value
+ */
 export function bytes(value) {
   if (!isNumber(value)) return MISSING;
   if (value === 0) return '0 B';
   return `${si(value, 'B')} (${iec(value)})`;
 }
 
-/** A duration: "34.7 ms", "4 µs". */
+/**
+ * A duration: "34.7 ms", "4 µs".
+ * @param {MaybeNumber} value
+ */
 export function seconds(value) {
   return si(value, 's');
 }
 
-/** Floating-point operations: "29.7 TFLOP". */
+/**
+ * Floating-point operations: "29.7 TFLOP".
+ * @param {MaybeNumber} value
+ */
 export function flops(value) {
   return si(value, 'FLOP');
 }
 
-/** Arithmetic throughput: "989 TFLOP/s". */
+/**
+ * Arithmetic throughput: "989 TFLOP/s".
+ * @param {MaybeNumber} value
+ */
 export function flopRate(value) {
   return si(value, 'FLOP/s');
 }
 
-/** Bandwidth: "3.35 TB/s". */
+/**
+ * Bandwidth: "3.35 TB/s".
+ * @param {MaybeNumber} value
+ */
 export function byteRate(value) {
   return si(value, 'B/s');
 }
@@ -101,6 +131,7 @@ const MAX_FRACTION_DIGITS = 12;
  * slowed, docs/performance.md) in the middle of the explorer's first drawing. Like Intl, it
  * starts from the shortest decimal digits that read back as `value`, rounds half away from zero
  * and keeps the sign of a negative value that rounds to zero ("-0").
+ * @param {number} value
  */
 export function groupedDecimal(value) {
   if (!Number.isFinite(value)) return String(value);
@@ -128,32 +159,47 @@ export function groupedDecimal(value) {
   return `${sign}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** A plain number with at most `digits` significant digits and thousands separators. */
+/**
+ * A plain number with at most `digits` significant digits and thousands separators.
+ * @param {MaybeNumber} value
+ */
 export function number(value, digits = 3) {
   if (!isNumber(value)) return MISSING;
   if (Math.abs(value) >= 10 ** digits) return groupedDecimal(Math.round(value));
   return groupedDecimal(Number(value.toPrecision(digits)));
 }
 
-/** An integer count with thousands separators: "2,098,176". */
+/**
+ * An integer count with thousands separators: "2,098,176".
+ * @param {MaybeNumber} value
+ */
 export function count(value) {
   if (!isNumber(value)) return MISSING;
   return groupedDecimal(Math.round(value));
 }
 
-/** Arithmetic intensity: "1,117 FLOP/byte", "0.625 FLOP/byte". */
+/**
+ * Arithmetic intensity: "1,117 FLOP/byte", "0.625 FLOP/byte".
+ * @param {MaybeNumber} value
+ */
 export function intensity(value) {
   if (!isNumber(value)) return MISSING;
   return `${number(value, value >= 100 ? 4 : 3)} FLOP/byte`;
 }
 
-/** Requests per second: "1,000 requests/s". */
+/**
+ * Requests per second: "1,000 requests/s".
+ * @param {MaybeNumber} value
+ */
 export function rate(value) {
   if (!isNumber(value)) return MISSING;
   return `${number(value, 4)} requests/s`;
 }
 
-/** Parameter count in words: "8.03 billion". */
+/**
+ * Parameter count in words: "8.03 billion".
+ * @param {MaybeNumber} value
+ */
 export function parameters(value) {
   if (!isNumber(value)) return MISSING;
   if (value >= 1e12) return `${significant(value / 1e12, 3)} trillion`;
@@ -162,13 +208,19 @@ export function parameters(value) {
   return count(value);
 }
 
-/** A fraction as a percentage: 0.9416 → "94.2%". */
+/**
+ * A fraction as a percentage: 0.9416 → "94.2%".
+ * @param {MaybeNumber} value
+ */
 export function percent(value) {
   if (!isNumber(value)) return MISSING;
   return `${significant(value * 100, 3)}%`;
 }
 
-/** The engine's bound names as the page says them. */
+/**
+ * The engine's bound names as the page says them.
+ * @type {Record<import('prefill-trace').Bound, string>}
+ */
 export const BOUND_LABELS = {
   compute: 'compute-bound',
   memory: 'memory-bound',
@@ -176,13 +228,19 @@ export const BOUND_LABELS = {
   interconnect: 'interconnect-bound',  // tensor parallelism's all-reduces
 };
 
+/**
+ * A bound as the page says it; a step with no kernels has none (null).
+ * @param {import('prefill-trace').Bound | null | undefined} name
+ */
 export function bound(name) {
-  return BOUND_LABELS[name] ?? (name ? String(name) : 'no kernels');
+    if (!name) return 'no kernels';
+  return BOUND_LABELS[name] ?? String(name);
 }
 
 /**
  * Axis tick labels: compact SI without unit ("100k", "1T"); below 1 a plain decimal ("0.1",
  * "0.01"), since a bare "100m" on an axis of FLOP/byte reads as a hundred million (or metres).
+ * @param {MaybeNumber} value
  */
 export function tick(value) {
   if (!isNumber(value)) return '';

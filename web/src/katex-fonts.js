@@ -6,7 +6,7 @@
 // (a style sheet it emits as a raw file would keep `url(fonts/...)`, which then points nowhere).
 // script/build-site checks this table against the rules of the KaTeX version it ships.
 
-/** [family, style, weight, file, the file's address beside app.js] */
+/** [family, style, weight, file, the file's address beside app.js] @type {[string, string, string, string, () => URL][]} */
 export const KATEX_FONTS = [
   ['KaTeX_AMS', 'normal', '400', 'KaTeX_AMS-Regular.woff2', () => new URL('./katex/fonts/KaTeX_AMS-Regular.woff2', import.meta.url)],
   ['KaTeX_Caligraphic', 'normal', '700', 'KaTeX_Caligraphic-Bold.woff2', () => new URL('./katex/fonts/KaTeX_Caligraphic-Bold.woff2', import.meta.url)],

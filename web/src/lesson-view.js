@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the lesson page from a validated lesson record, in the published lesson's section
 // order (see shared/seeds/*.publication.json `sections`). Pure DOM construction: no fetching,
 // no engine calls except through the `onCheck` callback the caller passes.
@@ -7,11 +8,49 @@ import { externalLink, h } from './dom.js';
 import { equationBlock } from './equation.js';
 import { quizForm } from './quiz.js';
 
+/**
+ * A lesson record as the engine validated it (src/lesson.cpp, the Atlas lesson contract): the
+ * members the page shows; the optional ones may be absent, and members not listed are kept.
+ * @typedef {object} Lesson
+ * @property {string} id
+ * @property {string} name
+ * @property {string} role
+ * @property {string} scale
+ * @property {string} [branch]
+ * @property {string} [subbranch]
+ * @property {string} description
+ * @property {string[]} mechanism
+ * @property {{title: string, equation: string, explanation: string, assumptions: string}[]} science
+ * @property {{year: number, title: string, significance: string, source: LessonSource}[]} [history]
+ * @property {string} misconception
+ * @property {string} tradeoff
+ * @property {string} whyAI
+ * @property {{label: string, value: string, context: string}[]} specs
+ * @property {{name: string, direction: string, signal: string}[]} interfaces
+ * @property {LessonCheck} check
+ * @property {LessonCheck[]} [checks]
+ * @property {string} evidenceNotes
+ * @property {string} learningObjective
+ * @property {string} engineeringExample
+ * @property {string} [labScope]
+ * @property {string} [scope]
+ * @property {LessonSource[]} sources
+ * @property {string[]} [prerequisites]
+ * @property {string[]} [related]
+ */
+/** @typedef {{title: string, url: string}} LessonSource */
+/** A published check: its question, options and the index of the right one. @typedef {{question: string, options: string[], answer: number}} LessonCheck */
+/** @typedef {Record<string, {name: string, url: string}>} RelatedLessons */
+/** An equation pack entry (equation.js equationBlock). @typedef {{latex?: string, variables?: unknown[], text?: string}} EquationEntry */
+/** The engine's verdict on a published check's answer. @typedef {(checkIndex: number, choice: number) => ReturnType<import('./engine.js').Engine['checkAnswer']>} CheckCall */
+
+/** @type {Record<string, string>} */
 const DIRECTION_LABELS = { in: 'Input', out: 'Output' };
 
 /**
  * The interface's direction as a badge: in and out in their colours, any other text (the
  * contract allows any string) in a neutral style, and no badge when there is no text.
+ * @param {string} direction
  */
 function directionBadge(direction) {
   if (!direction.trim()) return null;
@@ -19,6 +58,11 @@ function directionBadge(direction) {
   return h('span', { class: `badge badge--${known ? direction : 'other'}` }, known ? DIRECTION_LABELS[direction] : direction);
 }
 
+/**
+ * @param {string} id
+ * @param {string} title
+ * @param {...unknown} content
+ */
 function section(id, title, ...content) {
   const headingId = `${id}-heading`;
   return h(
@@ -29,11 +73,16 @@ function section(id, title, ...content) {
   );
 }
 
-/** A paragraph that starts with a small label, e.g. "Assumptions". */
+/**
+ * A paragraph that starts with a small label, e.g. "Assumptions".
+ * @param {string} label
+ * @param {string} text
+ */
 function labelled(label, text) {
   return h('p', { class: 'labelled' }, h('span', { class: 'label' }, label), ' ', text);
 }
 
+/** @param {Lesson} lesson */
 function header(lesson) {
   const trail = [lesson.branch, lesson.subbranch].filter(Boolean).join(' › ');
   return h(
@@ -58,6 +107,7 @@ function header(lesson) {
   );
 }
 
+/** @param {Lesson} lesson */
 function mechanism(lesson) {
   return section(
     'mechanism',
@@ -72,6 +122,11 @@ function mechanism(lesson) {
   );
 }
 
+/**
+ * @param {Lesson} lesson
+ * @param {EquationEntry[]} equations
+ * @param {string | null | undefined} equationsProblem
+ */
 function science(lesson, equations, equationsProblem) {
   if (!Array.isArray(lesson.science) || lesson.science.length === 0) return null;
   return section(
@@ -90,7 +145,10 @@ function science(lesson, equations, equationsProblem) {
   );
 }
 
-/** The lesson's `history` entries (optional in the Atlas contract): year, title, why it mattered, source. */
+/**
+ * The lesson's `history` entries (optional in the Atlas contract): year, title, why it mattered, source.
+ * @param {Lesson} lesson
+ */
 function history(lesson) {
   if (!Array.isArray(lesson.history) || lesson.history.length === 0) return null;
   return section(
@@ -113,6 +171,7 @@ function history(lesson) {
   );
 }
 
+/** @param {Lesson} lesson */
 function distinctions(lesson) {
   const rows = [
     ['Misconception', lesson.misconception],
@@ -130,6 +189,7 @@ function distinctions(lesson) {
   );
 }
 
+/** @param {Lesson} lesson */
 function specifications(lesson) {
   return section(
     'specifications',
@@ -165,6 +225,10 @@ function specifications(lesson) {
   );
 }
 
+/**
+ * @param {Lesson} lesson
+ * @param {{onCheck: CheckCall, onAnswered: (checkIndex: number, choice: number, correct: boolean) => void, onQuizCreated: (checkIndex: number, check: LessonCheck, form: HTMLFormElement) => void, progress: Node | null, extra: Node | null}} parts
+ */
 function checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra }) {
   const all = [lesson.check, ...(Array.isArray(lesson.checks) ? lesson.checks : [])];
   return checksSection(
@@ -183,13 +247,17 @@ function checks(lesson, { onCheck, onAnswered, onQuizCreated, progress, extra })
   );
 }
 
-/** "Check your understanding": the element's `checks` part, also used without a lesson. */
+/**
+ * "Check your understanding": the element's `checks` part, also used without a lesson.
+ * @param {...unknown} content
+ */
 export function checksSection(...content) {
   const block = section('check', 'Check your understanding', ...content);
   block.setAttribute('part', 'checks');
   return block;
 }
 
+/** @param {Lesson} lesson */
 function evidence(lesson) {
   // No Atlas gate checks `scope`: show it only when it is text (the engine reads it so too).
   const scopes = [lesson.labScope, lesson.scope].filter((text) => typeof text === 'string' && text);
@@ -203,11 +271,18 @@ function evidence(lesson) {
   );
 }
 
-/** A source's link, named by its title, or by its address when the title is blank (allowed). */
+/**
+ * A source's link, named by its title, or by its address when the title is blank (allowed).
+ * @param {LessonSource} source
+ */
 function sourceLink(source) {
   return externalLink(source.title.trim() ? source.title : source.url, source.url);
 }
 
+/**
+ * @param {Lesson} lesson
+ * @param {string} lessonUrl
+ */
 function sources(lesson, lessonUrl) {
   return section(
     'sources',
@@ -227,6 +302,11 @@ function sources(lesson, lessonUrl) {
   );
 }
 
+/**
+ * @param {string} title
+ * @param {unknown} allIds
+ * @param {RelatedLessons} relatedLessons
+ */
 function lessonList(title, allIds, relatedLessons) {
   // An empty id (the contract allows one) names no lesson: nothing to list.
   const ids = Array.isArray(allIds) ? allIds.filter((id) => id) : [];
@@ -244,6 +324,10 @@ function lessonList(title, allIds, relatedLessons) {
   ];
 }
 
+/**
+ * @param {Lesson} lesson
+ * @param {RelatedLessons} relatedLessons
+ */
 function continueExploring(lesson, relatedLessons) {
   const foundations = Array.isArray(lesson.prerequisites) ? lesson.prerequisites : [];
   // As in the published lesson, a foundation is not listed again under related lessons.
@@ -259,14 +343,14 @@ function continueExploring(lesson, relatedLessons) {
 
 /**
  * @param {object} options
- * @param {object} options.lesson          the record as validated by the engine
- * @param {object[]} options.equations     equation-pack entries for this lesson (may be empty)
+ * @param {Lesson} options.lesson          the record as validated by the engine
+ * @param {EquationEntry[]} options.equations     equation-pack entries for this lesson (may be empty)
  * @param {string|null} [options.equationsProblem]  why the equation pack could not be had, if so
  * @param {Record<string, {name: string, url: string}>} options.relatedLessons
  * @param {string} options.lessonUrl       the lesson file's address, for "Published lesson data"
- * @param {(checkIndex: number, choice: number) => object} options.onCheck
+ * @param {CheckCall} options.onCheck
  * @param {(checkIndex: number, choice: number, correct: boolean) => void} options.onAnswered
- * @param {(checkIndex: number, check: object, form: HTMLFormElement) => void} options.onQuizCreated
+ * @param {(checkIndex: number, check: LessonCheck, form: HTMLFormElement) => void} options.onQuizCreated
  * @param {Node|null} options.explorer     the trace explorer, placed after "The mechanism"
  * @param {Node|null} options.progress     the quiz progress line, atop "Check your understanding"
  * @param {Node|null} options.extraChecks  further checks, after the published ones

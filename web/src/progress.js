@@ -1,3 +1,4 @@
+// @ts-check
 // Saved quiz progress in localStorage, as the Atlas keeps it: each saved answer is keyed by
 // the SHA-256 of the question, its options and its answer (for generated checks: the question,
 // the options or unit, and the engine's expected value). When any of those change, the key
@@ -24,14 +25,27 @@
 
 const MAX_ENTRIES = 200;
 
-/** Hex SHA-256 of `text`, or null where Web Crypto is unavailable. */
+/** One saved answer. @typedef {{answer: number, correct: boolean, savedAt: number}} SavedEntry */
+/**
+ * The stored progress: answers by question key, and each published check's slot's current key.
+ * @typedef {{entries: Record<string, SavedEntry>, slots: Record<string, string>}} Progress
+ */
+
+/**
+ * Hex SHA-256 of `text`, or null where Web Crypto is unavailable.
+ * @param {string} text
+ * @returns {Promise<string | null>}
+ */
 export async function sha256Hex(text) {
   if (!globalThis.crypto?.subtle) return null;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The key material of a question: one canonical JSON text. */
+/**
+ * The key material of a question: one canonical JSON text.
+ * @param {object} parts
+ */
 export function questionKeyText(parts) {
   return JSON.stringify(parts);
 }
@@ -42,13 +56,14 @@ export class ProgressStore {
   #onSave;
   #onUnavailable;
   #onDiscarded;
-  #onExternalChange;
   #unavailable = false;
   #discardReported = false;
   // The progress as last read or written: all of it under persist=false or once storage has
   // failed, otherwise only what the last operation saw.
   #memory = emptyProgress();
+  /** @type {((event: StorageEvent) => void) | null} */
   #onStorage = null;
+  /** @type {((event: Event) => void) | null} */
   #onPageChange = null;
 
   /**
@@ -61,7 +76,7 @@ export class ProgressStore {
    *        remembered here (no Web Crypto for the keys, localStorage missing, refused or full)
    * @param {(reason: string) => void} [options.onDiscarded]  once, when stored progress that is
    *        not progress was discarded
-   * @param {() => void} [options.onExternalChange]  another element or tab changed the stored
+   * @param {(() => void) | null} [options.onExternalChange]  another element or tab changed the stored
    *        progress (call close() to stop listening)
    */
   constructor(
@@ -73,12 +88,12 @@ export class ProgressStore {
     this.#onSave = onSave;
     this.#onUnavailable = onUnavailable;
     this.#onDiscarded = onDiscarded;
-    this.#onExternalChange = onExternalChange;
     // Without Web Crypto no answer has a key (sha256Hex), so none can be saved.
     if (persist && !globalThis.crypto?.subtle) this.#unavailable = true;
     if (persist && onExternalChange) {
       this.#onPageChange = (event) => {
-        if (event.detail.key === storageKey && event.detail.store !== this) onExternalChange();
+        const { detail } = /** @type {CustomEvent<{key: string, store: ProgressStore}>} */ (event);
+        if (detail.key === storageKey && detail.store !== this) onExternalChange();
       };
       pageChanges.addEventListener('change', this.#onPageChange);
       if (typeof window !== 'undefined') {
@@ -114,6 +129,7 @@ export class ProgressStore {
   }
 
   /** The progress as stored now (a fresh object), or the memory copy where nothing is stored. */
+  /** @returns {Progress} */
   #current() {
     if (!this.remembers) return this.#memory;
     let text;
@@ -134,7 +150,10 @@ export class ProgressStore {
     return progress;
   }
 
-  /** Applies `change` to the progress as it is now, keeps the newest MAX_ENTRIES, stores it. */
+  /**
+   * Applies `change` to the progress as it is now, keeps the newest MAX_ENTRIES, stores it.
+   * @param {(data: Progress) => boolean | void} change
+   */
   #update(change) {
     const data = this.#current();
     if (change(data) === false) return;
@@ -162,6 +181,8 @@ export class ProgressStore {
    * Binds a fixed slot (a published check's place in the lesson) to the current key of its
    * question; a different key saved earlier means the question or answer changed, so its
    * saved answer is discarded.
+   * @param {string} slot
+   * @param {string} key
    */
   claimSlot(slot, key) {
     this.#update((data) => {
@@ -173,13 +194,22 @@ export class ProgressStore {
     });
   }
 
-  /** The saved `{answer, correct}` for a question key, or null. */
+  /**
+   * The saved `{answer, correct}` for a question key, or null.
+   * @param {string | null} key
+   */
   get(key) {
     if (!key) return null;
     const entry = ownValue(this.#current().entries, key);
     return entry ? { answer: entry.answer, correct: entry.correct } : null;
   }
 
+  /**
+   * Saves `answer` to the question `key` (none: nothing is saved).
+   * @param {string | null} key
+   * @param {number} answer
+   * @param {boolean} correct
+   */
   save(key, answer, correct) {
     if (!key) return;
     let changed = false;
@@ -203,13 +233,15 @@ export class ProgressStore {
   /**
    * Replaces the saved answers with `answers` (the shape answers() returns); entries that are
    * not `{answer: finite number, correct?: boolean}` are skipped.
+   * @param {unknown} answers
    */
   replaceAnswers(answers) {
+    /** @type {Record<string, SavedEntry>} */
     const entries = Object.create(null);
     if (answers && typeof answers === 'object') {
-      for (const [key, value] of Object.entries(answers)) {
+      for (const [key, value] of Object.entries(/** @type {Record<string, {answer?: unknown, correct?: unknown} | null>} */ (answers))) {
         if (!value || typeof value !== 'object' || !Number.isFinite(value.answer)) continue;
-        entries[key] = { answer: value.answer, correct: Boolean(value.correct), savedAt: 0 };
+        entries[key] = { answer: /** @type {number} */ (value.answer), correct: Boolean(value.correct), savedAt: 0 };
       }
     }
     this.#update((data) => {
@@ -234,11 +266,18 @@ export class ProgressStore {
 /** Stores of one page hear of each other's writes here (the `storage` event is for other tabs). */
 const pageChanges = new EventTarget();
 
+/** @returns {Progress} */
 function emptyProgress() {
   return { entries: Object.create(null), slots: Object.create(null) };
 }
 
-/** `object[key]` when `key` is its own member (never a prototype's: "__proto__", "toString"). */
+/**
+ * `object[key]` when `key` is its own member (never a prototype's: "__proto__", "toString").
+ * @template T
+ * @param {Record<string, T>} object
+ * @param {string} key
+ * @returns {T | undefined}
+ */
 function ownValue(object, key) {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
@@ -246,7 +285,8 @@ function ownValue(object, key) {
 /**
  * Stored text as progress: fresh objects holding only well-formed answers and slots, and what
  * was discarded (null when nothing was).
- * @returns {{progress: {entries: object, slots: object}, problem: string|null}}
+ * @param {string} text
+ * @returns {{progress: Progress, problem: string|null}}
  */
 export function readProgress(text) {
   const progress = emptyProgress();
@@ -256,6 +296,7 @@ export function readProgress(text) {
   } catch {
     return { progress, problem: 'the saved answers are not JSON' };
   }
+  /** @type {(value: unknown) => value is Record<string, any>} */ // any: stored JSON, each member checked below
   const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
   if (!isObject(parsed) || !isObject(parsed.entries) || !isObject(parsed.slots)) {
     return { progress, problem: 'the saved answers are not in the format this page writes' };

@@ -1,3 +1,4 @@
+// @ts-check
 // "Check your understanding": a native radio group in a form, so Tab, the arrow keys, Space and
 // Enter work without custom key handling. The verdict comes from the engine, never from the
 // page comparing indices itself.
@@ -7,6 +8,8 @@ import { h } from './dom.js';
 /**
  * An option's text; a blank one (the contract allows it) is named by its place, so its radio
  * button still has an accessible name and the reader can tell it from the others.
+ * @param {string} text
+ * @param {number} index
  */
 function optionText(text, index) {
   return text.trim() ? text : `Option ${index + 1} (blank)`;
@@ -36,17 +39,18 @@ export function optionLabels(options, idPrefix) {
  * @param {string} parts.question
  * @param {Node} parts.answerArea
  * @param {'h3'|'h4'} [parts.level='h3']
- * @param {object} [parts.attributes]  the form's class and data attributes
+ * @param {Record<string, string>} [parts.attributes]  the form's class and data attributes
+ * @returns {HTMLFormElement}
  */
 export function quizShell({ idPrefix, question, answerArea, level = 'h3', attributes = { class: 'quiz' } }) {
   const questionId = `${idPrefix}-question`;
-  return h(
+  return /** @type {HTMLFormElement} */ (h(
     'form',
     { ...attributes, 'aria-labelledby': questionId, novalidate: true },
     h('fieldset', {}, h('legend', {}, h(level, { id: questionId }, question)), answerArea),
     h('button', { type: 'submit', class: 'button' }, 'Check answer'),
     h('div', { class: 'feedback', id: `${idPrefix}-feedback`, role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }),
-  );
+  ));
 }
 
 /**
@@ -64,7 +68,8 @@ export function showVerdict(feedback, result, answerText) {
   }
   feedback.replaceChildren(
     h('p', { class: `verdict verdict--${result.correct ? 'correct' : 'incorrect'}` }, result.correct ? 'Correct' : 'Not quite'),
-    answerText === undefined ? null : h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', answerText),
+    // No answer to name: no paragraph (replaceChildren would write a null as the text "null").
+    ...(answerText === undefined ? [] : [h('p', {}, h('span', { class: 'label' }, 'Answer'), ' ', answerText)]),
     h('p', {}, h('span', { class: 'label' }, 'Reasoning'), ' ', result.explanation),
   );
 }
@@ -93,13 +98,17 @@ export function quizForm(check, idPrefix, onCheck, onAnswered = () => {}) {
 /**
  * Makes a form built by buildQuizForm (here or at build time, see prerendered.js) answerable:
  * a submit asks the engine (`onCheck`) and shows its verdict in the feedback area.
+ * @param {HTMLFormElement} form
+ * @param {{question: string, options: string[]}} check
+ * @param {(choice: number) => {ok: boolean, error: string, correct: boolean, correctIndex: number, explanation: string}} onCheck
+ * @param {(choice: number, correct: boolean) => void} [onAnswered]
  */
 export function wireQuiz(form, check, onCheck, onAnswered = () => {}) {
   const options = [...form.querySelectorAll('label.option')];
-  const feedback = form.querySelector('.feedback');
+  const feedback = /** @type {HTMLElement} */ (form.querySelector('.feedback'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const picked = form.querySelector('input[type="radio"]:checked');
+    const picked = /** @type {HTMLInputElement | null} */ (form.querySelector('input[type="radio"]:checked'));
     for (const label of options) label.removeAttribute('data-result');
     if (!picked) {
       feedback.replaceChildren(h('p', {}, 'Choose one of the answers first.'));
@@ -118,9 +127,13 @@ export function wireQuiz(form, check, onCheck, onAnswered = () => {}) {
   return form;
 }
 
-/** Selects option `choice` of a quiz form and checks it, as if the reader had (saved progress). */
+/**
+ * Selects option `choice` of a quiz form and checks it, as if the reader had (saved progress).
+ * @param {HTMLFormElement} form
+ * @param {number} choice
+ */
 export function answerQuiz(form, choice) {
-  const input = form.querySelector(`input[type="radio"][value="${Number(choice)}"]`);
+  const input = /** @type {HTMLInputElement | null} */ (form.querySelector(`input[type="radio"][value="${Number(choice)}"]`));
   if (!input) return;
   input.checked = true;
   form.requestSubmit();

@@ -1,3 +1,4 @@
+// @ts-check
 // The explorer's scenario: the controls' values, their query-parameter names in a permalink,
 // and the scenario JSON handed to the engine. The page never validates a value itself (beyond
 // reading text as a number): the engine does, and its error names the JSON path, which
@@ -23,9 +24,25 @@ export const DEFAULTS = Object.freeze({
 });
 
 /** The value of "Model" that means "use the custom shape fields". */
+/**
+ * A value as the explorer holds it for the engine to judge: a menu's id or a number from a
+ * control, the text itself when it does not read as one (so the engine's error names it), null
+ * when empty, or whatever JSON a host's scenario gave (a custom accelerator object, say).
+ * @typedef {string | number | boolean | null | object} FieldValue
+ */
+/** @typedef {keyof typeof DEFAULTS} ScenarioKey */
+/**
+ * The explorer's scenario: one value per control, and the custom model's shape.
+ * @typedef {{[K in ScenarioKey]: FieldValue} & {shape: Record<string, FieldValue>}} ScenarioState
+ */
+/** A control's key: a field of ScenarioState, or "shape.<member>" for the custom shape. @typedef {string} ControlKey */
+/** @typedef {{key: ScenarioKey, param: string, json: string, numeric?: boolean}} ScenarioFieldSpec */
 export const CUSTOM_MODEL = 'custom';
 
-/** Scenario fields: state key, query parameter, engine JSON key. */
+/**
+ * Scenario fields: state key, query parameter, engine JSON key.
+ * @type {readonly ScenarioFieldSpec[]}
+ */
 export const FIELDS = Object.freeze([
   { key: 'model', param: 'model', json: 'model' },
   { key: 'hardware', param: 'hardware', json: 'hardware' },
@@ -68,7 +85,11 @@ export const SHAPE_FIELDS = Object.freeze([
 export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const ASCII_SPACE_AROUND = /^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g;
 
-/** The value of `text` under the rule above, or null when it is not such a number. */
+/**
+ * The value of `text` under the rule above, or null when it is not such a number.
+ * @param {unknown} text
+ * @returns {number | null}
+ */
 export function readDecimal(text) {
   const trimmed = String(text ?? '').replace(ASCII_SPACE_AROUND, '');
   if (!DECIMAL_TEXT.test(trimmed)) return null;
@@ -84,6 +105,7 @@ const DIGIT_GROUP = /\d([,_'\s\u00a0\u202f])\d/u;
  * digit-group separators are refused by name, because "1,5" is fifteen to one reader and one
  * and a half to another (the checks' reader used to drop them and read 15).
  * @returns {{value: number, problem: null} | {value: null, problem: string}}
+ * @param {unknown} text
  */
 export function readTypedNumber(text) {
   const value = readDecimal(text);
@@ -105,6 +127,9 @@ export function readTypedNumber(text) {
  * Text from a field or a query parameter as the engine should see it: a number when it reads as
  * one under the rule above, null when empty, otherwise the text itself (so the engine's message
  * names the field and the wrong type). "NaN", "Infinity", "0x800" and "1e999" stay text.
+ * @param {string | null} text
+ * @param {boolean | undefined} numeric
+ * @returns {string | number | null}
  */
 export function parseValue(text, numeric) {
   if (!numeric) return text;
@@ -118,43 +143,61 @@ export function parseValue(text, numeric) {
  * for a host's own accelerator object (the CLI's custom hardware: `{"preset"?, "name"?, …}`)
  * its `name`, else its preset's name marked "(modified)", else "Custom accelerator" — the names
  * the engine gives it (src/scenario/scenario.cpp read_accelerator), never "[object Object]".
- * @param {string|object} hardware  the scenario's value
+ * @param {unknown} hardware  the scenario's value (a preset id, or a host's accelerator object)
  * @param {Array<{id: string, name: string}>} accelerators  listPresets().accelerators
  */
 export function hardwareName(hardware, accelerators = []) {
+  /** @param {unknown} id */
   const presetName = (id) => accelerators.find((a) => a.id === id)?.name ?? null;
   if (hardware && typeof hardware === 'object' && !Array.isArray(hardware)) {
-    if (typeof hardware.name === 'string' && hardware.name.trim()) return hardware.name.trim();
-    const base = typeof hardware.preset === 'string' ? presetName(hardware.preset) ?? hardware.preset : null;
+    const custom = /** @type {{name?: unknown, preset?: unknown}} */ (hardware);
+    if (typeof custom.name === 'string' && custom.name.trim()) return custom.name.trim();
+    const base = typeof custom.preset === 'string' ? presetName(custom.preset) ?? custom.preset : null;
     return base ? `${base} (modified)` : 'Custom accelerator';
   }
   return presetName(hardware) ?? String(hardware ?? '');
 }
 
-/** The structural problem of a host's scenario (stateFromScenario's), before any explorer exists; null when none. */
+/**
+ * The structural problem of a host's scenario (stateFromScenario's), before any explorer exists; null when none.
+ * @param {unknown} scenario
+ */
 export function scenarioShapeError(scenario) {
   const result = stateFromScenario(scenario, defaultState({}));
   return result.ok ? null : result.error;
 }
 
-/** The shape fields of a preset model record (from listPresets). */
+/**
+ * The shape fields of a preset model record (from listPresets).
+ * @param {Record<string, FieldValue> | null | undefined} model
+ * @returns {Record<string, FieldValue>}
+ */
 export function shapeOf(model) {
   return Object.fromEntries(SHAPE_FIELDS.map(({ key }) => [key, model?.[key] ?? null]));
 }
 
-/** The default state; `defaultShape` fills the custom-shape fields. */
+/**
+ * The default state; `defaultShape` fills the custom-shape fields.
+ * @param {Record<string, FieldValue>} defaultShape
+ * @returns {ScenarioState}
+ */
 export function defaultState(defaultShape) {
   return { ...DEFAULTS, shape: { ...defaultShape } };
 }
 
-/** The scenario object the engine reads. */
+/**
+ * The scenario object the engine reads.
+ * @param {ScenarioState} state
+ */
 export function scenarioObject(state) {
+  /** @type {Record<string, FieldValue>} */
   const scenario = {};
   for (const field of FIELDS) scenario[field.json] = state[field.key];
   if (state.model === CUSTOM_MODEL) scenario.model = { ...state.shape };
   return scenario;
 }
 
+/** @param {ScenarioState} state */
 export function scenarioJson(state) {
   return JSON.stringify(scenarioObject(state));
 }
@@ -162,6 +205,8 @@ export function scenarioJson(state) {
 /**
  * The control holding the value an engine error is about, from the error's JSON path
  * ("/prompt_tokens" → "prompt", "/model/d_model" → "shape.d_model"); null when no control holds it.
+ * @param {string | null | undefined} path
+ * @returns {ControlKey | null}
  */
 export function fieldOfError(path) {
   const pointer = String(path ?? '');
@@ -171,18 +216,34 @@ export function fieldOfError(path) {
   return FIELDS.find((f) => f.json === top)?.key ?? null;
 }
 
-/** Reads a field of the state by control key ("prompt" or "shape.d_model"). */
+/**
+ * Reads a field of the state by control key ("prompt" or "shape.d_model").
+ * @param {ScenarioState} state
+ * @param {ControlKey} key
+ * @returns {FieldValue}
+ */
 export function getField(state, key) {
-  return key.startsWith('shape.') ? state.shape[key.slice(6)] : state[key];
+  return key.startsWith('shape.') ? state.shape[key.slice(6)] : state[/** @type {ScenarioKey} */ (key)];
 }
 
-/** A copy of `state` with one field changed. */
+/**
+ * A copy of `state` with one field changed.
+ * @param {ScenarioState} state
+ * @param {ControlKey} key
+ * @param {FieldValue | undefined} value  undefined: a menu with no value (the key is then left out of the JSON)
+ * @returns {ScenarioState}
+ */
 export function withField(state, key, value) {
-  if (key.startsWith('shape.')) return { ...state, shape: { ...state.shape, [key.slice(6)]: value } };
-  return { ...state, [key]: value };
+  // An undefined value is kept as the reader's edit gave it (JSON then leaves the key out).
+  const v = /** @type {FieldValue} */ (value);
+  if (key.startsWith('shape.')) return { ...state, shape: { ...state.shape, [key.slice(6)]: v } };
+  return { ...state, [key]: v };
 }
 
-/** Query parameters for a permalink, in a fixed order; `keep` carries unrelated parameters. */
+/**
+ * Query parameters for a permalink, in a fixed order; `keep` carries unrelated parameters.
+ * @param {ScenarioState} state
+ */
 export function toQuery(state, keep = new URLSearchParams()) {
   const params = new URLSearchParams();
   for (const [name, value] of keep) {
@@ -195,7 +256,10 @@ export function toQuery(state, keep = new URLSearchParams()) {
   return params;
 }
 
-/** True for a query parameter that belongs to the scenario. */
+/**
+ * True for a query parameter that belongs to the scenario.
+ * @param {string} name
+ */
 export function isScenarioParam(name) {
   return FIELDS.some((f) => f.param === name) || SHAPE_FIELDS.some((f) => f.key === name);
 }
@@ -203,9 +267,12 @@ export function isScenarioParam(name) {
 /**
  * The state a permalink describes, on top of `base`. `fromUrl` lists the control keys the URL
  * set, so an invalid value can be reported and replaced by the default for that field alone.
+ * @param {URLSearchParams} params
+ * @param {ScenarioState} base
  */
 export function fromQuery(params, base) {
   let state = { ...base, shape: { ...base.shape } };
+  /** @type {Set<ControlKey>} */
   const fromUrl = new Set();
   for (const field of FIELDS) {
     if (!params.has(field.param)) continue;
@@ -222,7 +289,11 @@ export function fromQuery(params, base) {
   return { state, fromUrl };
 }
 
-/** True when two states describe the same scenario. */
+/**
+ * True when two states describe the same scenario.
+ * @param {ScenarioState} a
+ * @param {ScenarioState} b
+ */
 export function sameScenario(a, b) {
   return scenarioJson(a) === scenarioJson(b);
 }
@@ -233,7 +304,9 @@ export function sameScenario(a, b) {
  * top of `base` (fields not named keep `base`'s values). The explorer has a control for the keys
  * of FIELDS and, for a custom model, SHAPE_FIELDS; any other key is refused by JSON path, so a
  * host never sees a scenario silently lose a field. Values are the engine's to judge.
- * @returns {{ok: true, state: object} | {ok: false, error: string}}
+ * @param {unknown} scenario
+ * @param {ScenarioState} base
+ * @returns {{ok: true, state: ScenarioState} | {ok: false, error: string}}
  */
 export function stateFromScenario(scenario, base) {
   if (!scenario || typeof scenario !== 'object' || Array.isArray(scenario)) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Where each operator's memory traffic goes: its HBM bytes (every run: × count) split into
 // weights, activations, K/V cache and materialized scores, stacked (the engine's
 // `hbm_bytes{weights, activations, kv, scores}` per operator). Short prompts are weight
@@ -8,6 +9,13 @@ import * as fmt from '../format.js';
 import { bottomAxis, chartPanel, joinMarks, operatorLabel, part, sizeSvg, tableData } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
+/** @typedef {import('./common.js').TraceDocument} TraceDocument */
+/** @typedef {import('./common.js').TraceModel} TraceModel */
+/** @typedef {'weights' | 'activations' | 'kv' | 'scores'} BytePart */
+
+/**
+ * @type {readonly {key: BytePart, label: string, words: string}[]}
+ */
 export const BYTE_PARTS = Object.freeze([
   { key: 'weights', label: 'Weights', words: 'weights' },
   { key: 'activations', label: 'Activations', words: 'activations' },
@@ -15,16 +23,23 @@ export const BYTE_PARTS = Object.freeze([
   { key: 'scores', label: 'Scores (materialized)', words: 'materialized scores' },
 ]);
 
+/** @param {TraceDocument} trace */
 function rowsOf(trace) {
   return trace.operators
     .filter((op) => op.hbm_bytes.total > 0)
     .map((op) => ({ op, parts: BYTE_PARTS.map((p) => ({ ...p, bytes: op.count * op.hbm_bytes[p.key] })), total: op.count * op.hbm_bytes.total }));
 }
 
+/** @param {TraceModel} model */
 function key({ trace }) {
   return JSON.stringify(trace.operators.map((op) => [op.name, op.count, op.hbm_bytes]));
 }
 
+/**
+ * @param {import('./common.js').Sel} svg
+ * @param {number} width
+ * @param {TraceModel} model
+ */
 function draw(svg, width, { trace }) {
   const rows = rowsOf(trace);
   const barH = 16;
@@ -64,6 +79,7 @@ function draw(svg, width, { trace }) {
     .call(writeText, (s) => `${operatorLabel(s.op)}: ${s.label} ${fmt.bytes(s.bytes)}`);
 }
 
+/** @param {TraceModel} model */
 function describe({ trace }) {
   const sums = BYTE_PARTS.map((p) => ({ ...p, bytes: trace.operators.reduce((sum, op) => sum + op.count * op.hbm_bytes[p.key], 0) }));
   const total = trace.totals.hbm_bytes;
@@ -74,6 +90,7 @@ function describe({ trace }) {
   );
 }
 
+/** @param {TraceModel} model */
 function table({ trace }) {
   return tableData(
     'HBM bytes per operator (all runs), by kind',
@@ -83,6 +100,7 @@ function table({ trace }) {
 }
 
 export function bytesChart() {
+  /** @type {import('./common.js').LegendItem[]} */
   const legendItems = BYTE_PARTS.map((p) => ({ kind: 'bar', className: `byte-part byte-${p.key}`, label: p.label }));
   return chartPanel('chart-bytes', 'Memory traffic by operator: weights, activations, K/V', { draw, describe, table, key }, legendItems);
 }

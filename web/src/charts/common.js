@@ -1,3 +1,4 @@
+// @ts-check
 // Shared pieces of the explorer's charts: the figure frame (title, SVG, caption, and a data
 // table for screen readers), in-place updates of the SVG (parts, joins, axes), and log-axis
 // ticks.
@@ -11,14 +12,33 @@ import { h, setAttr, setText } from '../dom.js';
 import { tick } from '../format.js';
 import { writeAttrs, writeText } from './writes.js';
 
+/** @typedef {import('./writes.js').Sel} Sel */
+/** A scale an axis is drawn from (linear or log). @typedef {import('d3-axis').AxisScale<number> & {ticks?(count?: number): number[]}} AxisScale */
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** One operator of a trace. @typedef {TraceDocument['operators'][number]} TraceOperator */
+/** The model of a chart drawn from the trace alone. @typedef {{trace: TraceDocument}} TraceModel */
+/** A screen reader's data table: `{caption, columns, rows}` (rows of cell text). @typedef {{caption: string, columns: string[], rows: string[][]}} TableData */
+/**
+ * What a chart module gives ChartPanel for its model type M.
+ * @template M
+ * @typedef {object} ChartDrawing
+ * @property {(svg: Sel, width: number, model: M) => void} draw  updates the <svg> (size, marks) in place for `model` at `width`
+ * @property {(model: M) => TableData} table
+ * @property {(model: M) => string} describe  one-sentence summary (caption, aria-label)
+ * @property {((model: M) => string) | null} [key]  what the drawing depends on
+ */
+/** A chart key's entry (legend()). @typedef {{kind: 'circle'|'square'|'triangle'|'diamond'|'bar'|'hatch'|'rule', className: string, label: string}} LegendItem */
+
 let uid = 0;
 
-/** A document-unique id for SVG <pattern>/<clipPath> references. */
+/**
+ * A document-unique id for SVG <pattern>/<clipPath> references.
+ * @param {string} prefix
+ */
 export function uniqueId(prefix) {
   uid += 1;
   return `${prefix}-${uid}`;
 }
-
 
 /**
  * One chart: a <figure> with a heading, the drawing, a visible caption and a data table that
@@ -29,29 +49,26 @@ export function uniqueId(prefix) {
  * the picture. `key` names what the picture depends on: when neither it nor the width changed,
  * an update does nothing at all. The data table is not drawn by `update`: `updateData` writes
  * it (the explorer calls it when the page is idle; it is never on screen).
+ * @template M  the chart's model (what its module builds from a trace)
  */
 export class ChartPanel {
   /**
-   * @param {object} options
-   * @param {string} options.id        element id (unique inside the lesson)
-   * @param {string} options.title     heading
-   * @param {(svg: import('d3-selection').Selection, width: number, model: object) => void} options.draw
-   *        updates the <svg> (size, marks) in place for `model` at `width`
-   * @param {(model: object) => {caption: string, columns: string[], rows: string[][]}} options.table
-   * @param {(model: object) => string} options.describe   one-sentence summary (caption, aria-label)
-   * @param {(model: object) => string} [options.key]       what the drawing depends on
-   * @param {HTMLElement[]} [options.extra]   controls shown under the heading
-   * @param {HTMLElement} [options.legend]    key shown under the drawing
+   * @param {ChartDrawing<M> & {id: string, title: string, extra?: HTMLElement[], legend?: HTMLElement | null}} options
+   *        id: element id (unique inside the lesson); title: heading; extra: controls shown
+   *        under the heading; legend: key shown under the drawing
    */
   constructor({ id, title, draw, table, describe, key = null, extra = [], legend = null }) {
     this.draw = draw;
     this.table = table;
     this.describe = describe;
     this.key = key;
+    /** @type {M | null} */
     this.model = null;
     this.width = 0;
+    /** @type {string | null} */
     this.lastKey = null;
     this.dataStale = false;
+    /** @type {Sel} */
     this.svg = create('svg').call(writeAttrs, { role: 'img' });
     this.canvas = h('div', { class: 'chart-canvas' }, this.svg.node());
     this.caption = h('figcaption', { class: 'chart-caption', id: `${id}-caption` });
@@ -76,6 +93,10 @@ export class ChartPanel {
   /**
    * Draws `model` at `width` (default: the canvas's current width).
    * @returns {boolean} false when nothing changed (same key and width), so nothing was touched
+   */
+  /**
+   * @param {M} model
+   * @param {number} [width]
    */
   update(model, width = this.measure()) {
     const key = this.key ? this.key(model) : null;
@@ -110,14 +131,21 @@ export class ChartPanel {
     return true;
   }
 
+  /**
+   * @param {number} width
+   * @param {string} summary
+   */
   #render(width, summary) {
     this.width = width;
-    this.draw(this.svg, width, this.model);
+    this.draw(this.svg, width, /** @type {M} */ (this.model));
     const svg = this.svg.node();
     setAttr(svg, 'aria-label', summary);
   }
 
-  /** Shows `message` instead of the drawing (the rest of the explorer still updates). */
+  /**
+   * Shows `message` instead of the drawing (the rest of the explorer still updates).
+   * @param {string} message
+   */
   showError(message) {
     this.model = null;
     this.lastKey = null;
@@ -129,11 +157,18 @@ export class ChartPanel {
   }
 }
 
+/** @param {number} width */
 function drawWidth(width) {
   return Math.max(240, Math.floor(width || 320));
 }
 
-/** Sizes the chart's <svg> (and its class) for this drawing. */
+/**
+ * Sizes the chart's <svg> (and its class) for this drawing.
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {number} height
+ * @param {string} className
+ */
 export function sizeSvg(svg, width, height, className) {
   const node = svg.node();
   setAttr(node, 'class', `chart-svg ${className}`);
@@ -143,13 +178,19 @@ export function sizeSvg(svg, width, height, className) {
   return svg;
 }
 
-/** The parts (part()) of each parent element, by name. */
+/**
+ * The parts (part()) of each parent element, by name.
+ * @type {WeakMap<Element, Map<string, Element>>}
+ */
 const partsOf = new WeakMap();
 
 /**
  * The child of `parent` that holds one part of a drawing (`name`), made on first use. Parts
  * keep the order in which a drawing first asks for them, so a draw function that asks for all
  * of its parts every time (even empty ones) keeps a stable stacking order.
+ * @param {Sel} parent
+ * @param {string} name
+ * @returns {Sel}
  */
 export function part(parent, name, tag = 'g') {
   // Found through a map kept per parent: a redraw asks for dozens of parts, and matching a
@@ -158,7 +199,8 @@ export function part(parent, name, tag = 'g') {
   let parts = partsOf.get(node);
   if (!parts) partsOf.set(node, (parts = new Map()));
   const known = parts.get(name);
-  if (known?.parentNode === node) return select(known);
+  if (known && known.parentNode === node) return select(known);
+  /** @type {Sel} */
   let made = parent.selectChild(`[data-part="${name}"]`);
   if (made.empty()) made = parent.append(tag).call(writeAttrs, { 'data-part': name });
   parts.set(name, made.node());
@@ -168,12 +210,18 @@ export function part(parent, name, tag = 'g') {
 /**
  * Joins `items` to `tag.className` elements under `parent` (keyed by `key` when given) and
  * returns the merged selection; each new element gets a <title> child when `withTitle`.
+ * @param {Sel} parent
+ * @param {string} tag
+ * @param {string} className
+ * @param {readonly unknown[]} items
+ * @param {((d: any) => string | number) | null} [key]  d: one of `items` (each chart's own record)
+ * @returns {Sel}
  */
 export function joinMarks(parent, tag, className, items, key, withTitle = false) {
   return parent
     .selectAll(`${tag}.${className.split(' ')[0]}`)
-    .data(items, key)
-    .join((enter) => {
+        .data(items, key ?? undefined)
+    .join((/** @type {Sel} */ enter) => {
       const made = enter.append(tag).call(writeAttrs, { class: className });
       if (withTitle) made.append('title');
       return made;
@@ -183,6 +231,13 @@ export function joinMarks(parent, tag, className, items, key, withTitle = false)
 /**
  * A chart made by a chart module: its drawing (`draw`, `describe`, `table` and, when it has
  * one, `key`, as ChartPanel takes them) with the key `legendItems` (legend()) under it.
+ * @template M
+ * @param {string} id
+ * @param {string} title
+ * @param {ChartDrawing<M>} drawing
+ * @param {LegendItem[]} legendItems
+ * @param {HTMLElement[]} [extra]
+ * @returns {ChartPanel<M>}
  */
 export function chartPanel(id, title, { draw, describe, table, key = null }, legendItems, extra = []) {
   return new ChartPanel({ id, title, draw, describe, table, key, extra, legend: legend(legendItems) });
@@ -191,6 +246,12 @@ export function chartPanel(id, title, { draw, describe, table, key = null }, leg
 /**
  * A vertical rule across y1…y2 at x in the part `name` (a <line> of class `className`), hidden
  * when x is null.
+ * @param {Sel} parent
+ * @param {string} name
+ * @param {string} className
+ * @param {number | null} x
+ * @param {number} y1
+ * @param {number} y2
  */
 export function verticalRule(parent, name, className, x, y1, y2) {
   return part(parent, name, 'line').call(writeAttrs, {
@@ -206,6 +267,12 @@ export function verticalRule(parent, name, className, x, y1, y2) {
 /**
  * The labels at the left of a bar chart's rows (the part 'row-labels'), right-aligned at x;
  * `y` and `text` as writeAttrs and writeText take them, per row.
+ * @param {Sel} parent
+ * @param {readonly unknown[]} rows
+ * @param {(d: any) => string | number} key  d: one of `rows`
+ * @param {import('./writes.js').Written} x
+ * @param {import('./writes.js').Written} y
+ * @param {import('./writes.js').Written} text
  */
 export function rowLabels(parent, rows, key, x, y, text) {
   return joinMarks(part(parent, 'row-labels'), 'text', 'row-label', rows, key)
@@ -216,6 +283,10 @@ export function rowLabels(parent, rows, key, x, y, text) {
 /**
  * Shows `text` at (x, y) in the part `name`, or hides the part when text is null; undefined
  * shows the part and leaves its content to the caller (lines as <tspan>s).
+ * @param {Sel} parent
+ * @param {string} name
+ * @param {import('./writes.js').Written | null | undefined} text
+ * @param {Record<string, import('./writes.js').Written>} [attrs]
  */
 export function label(parent, name, text, attrs = {}) {
   const node = part(parent, name, 'text');
@@ -234,7 +305,13 @@ export function label(parent, name, text, attrs = {}) {
 const LABEL_CHAR_PX = 6.5;
 const LABEL_INSET_PX = 5;
 
-/** Labels `segments` ({key, label, x0, w}) inside the bar at barY…barY + barH. */
+/**
+ * Labels `segments` ({key, label, x0, w}) inside the bar at barY…barY + barH.
+ * @param {Sel} svg
+ * @param {{key: string, label: string, x0: number, w: number}[]} segments
+ * @param {number} barY
+ * @param {number} barH
+ */
 export function segmentLabels(svg, segments, barY, barH) {
   return joinMarks(
     part(svg, 'labels'),
@@ -247,7 +324,13 @@ export function segmentLabels(svg, segments, barY, barH) {
     .call(writeText, (d) => d.label);
 }
 
-/** A data table for screen readers as data: `{caption, columns, rows}`. */
+/**
+ * A data table for screen readers as data: `{caption, columns, rows}`.
+ * @param {string} caption
+ * @param {string[]} columns
+ * @param {string[][]} rows
+ * @returns {TableData}
+ */
 export function tableData(caption, columns, rows) {
   return { caption, columns, rows };
 }
@@ -256,18 +339,20 @@ export function tableData(caption, columns, rows) {
  * Renders `{caption, columns, rows}` into `container`, reusing the table in place when its
  * columns are unchanged: only the cells whose text changed are touched, and rows are added or
  * removed at the end when their number changes.
+ * @param {HTMLElement} container
+ * @param {TableData} data
  */
 export function renderTable(container, { caption, columns, rows }) {
-  const table = container.firstElementChild;
+    const table = /** @type {HTMLTableElement | null} */ (container.firstElementChild);
   const columnsKey = columns.join('\u001f');
   if (!table || container.dataset.columns !== columnsKey) {
     container.dataset.columns = columnsKey;
     container.replaceChildren(dataTable(caption, columns, rows));
     return;
   }
-  setText(table.caption, caption);
+  setText(/** @type {HTMLTableCaptionElement} */ (table.caption), caption);
   const body = table.tBodies[0];
-  while (body.rows.length > rows.length) body.lastElementChild.remove();
+  while (body.rows.length > rows.length) body.rows[body.rows.length - 1].remove();
   rows.forEach((row, r) => {
     if (r >= body.rows.length) {
       body.append(tableRow(row));
@@ -279,11 +364,15 @@ export function renderTable(container, { caption, columns, rows }) {
 }
 
 /** A data table's row: the first cell heads the row. */
+/** @param {string[]} row */
 function tableRow(row) {
   return h('tr', {}, row.map((cell, i) => (i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell))));
 }
 
-/** Powers of ten inside a log scale's domain (at most `max`, thinned evenly). */
+/**
+ * Powers of ten inside a log scale's domain (at most `max`, thinned evenly).
+ * @param {{domain(): number[]}} scale  a log scale
+ */
 export function decadeTicks(scale, max = 8) {
   const [lo, hi] = scale.domain();
   const ticks = [];
@@ -299,12 +388,21 @@ export function decadeTicks(scale, max = 8) {
  * Calls d3's axis on the part `name` unless it would draw exactly what is there: same position,
  * range and tick labels (d3's axis rewrites every tick's attributes and text on every call, with
  * d3's own attr and text: writes.js does not reach inside it).
+ * @param {Sel} svg
+ * @param {string} name
+ * @param {string} className
+ * @param {string} transform
+ * @param {import('d3-axis').Axis<number>} axis
+ * @param {AxisScale} scale
+ * @param {number[] | undefined} tickValues
  */
 function drawAxis(svg, name, className, transform, axis, scale, tickValues) {
   const g = part(svg, name).call(writeAttrs, { class: className, transform });
   const values = tickValues ?? (scale.ticks ? scale.ticks(...axis.tickArguments()) : scale.domain());
-  const format = axis.tickFormat();
+  // Every axis here is given a format (bottomAxis, leftAxis).
+  const format = /** @type {(value: number) => string} */ (axis.tickFormat());
   const key = JSON.stringify([scale.range(), values.map((v) => [scale(v), format(v)])]);
+  /** @type {Element & {__axisKey?: string}} */
   const node = g.node();
   if (node.__axisKey === key) return;
   node.__axisKey = key;
@@ -316,7 +414,12 @@ function drawAxis(svg, name, className, transform, axis, scale, tickValues) {
   g.call(axis);
 }
 
-/** Draws (or updates) a bottom axis at y in part `name`, with `title` under it. */
+/**
+ * Draws (or updates) a bottom axis at y in part `name`, with `title` under it.
+ * @param {Sel} svg
+ * @param {AxisScale} scale
+ * @param {{y: number, title?: string | null, ticks?: number[], format?: (value: number) => string, width: number, name?: string}} options
+ */
 export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width, name = 'x-axis' }) {
   const axis = axisBottom(scale).tickFormat(format).tickSizeOuter(0);
   if (ticks) axis.tickValues(ticks);
@@ -346,6 +449,9 @@ export function bottomAxis(svg, scale, { y, title, ticks, format = tick, width, 
  * from its length (0.58 em per character, a little wider than bold DejaVu Sans's 0.55 measured
  * on these titles, so the estimate errs towards wrapping), split before its parenthesis (the
  * unit), else at the space nearest the middle.
+ * @param {string | null | undefined} title
+ * @param {number} room
+ * @returns {string[]}
  */
 function titleLines(title, room) {
   if (!title || title.length * 0.58 * 12 <= room) return title ? [title] : [];
@@ -359,7 +465,12 @@ function titleLines(title, room) {
   return at === -1 ? [title] : [title.slice(0, at), title.slice(at + 1)];
 }
 
-/** Draws (or updates) a left axis at x in part `name`, with a rotated `title` beside it. */
+/**
+ * Draws (or updates) a left axis at x in part `name`, with a rotated `title` beside it.
+ * @param {Sel} svg
+ * @param {AxisScale} scale
+ * @param {{x: number, title?: string | null, ticks?: number[], format?: (value: number) => string, height: number, titleOffset?: number, name?: string}} options
+ */
 export function leftAxis(svg, scale, { x, title, ticks, format = tick, height, titleOffset = 42, name = 'y-axis' }) {
   const axis = axisLeft(scale).tickFormat(format).tickSizeOuter(0);
   if (ticks) axis.tickValues(ticks);
@@ -373,9 +484,14 @@ export function leftAxis(svg, scale, { x, title, ticks, format = tick, height, t
   });
 }
 
-/** A diagonal-hatch <pattern> for "overhead" and "unbounded" areas (made once); returns its url(). */
+/**
+ * A diagonal-hatch <pattern> for "overhead" and "unbounded" areas (made once); returns its url().
+ * @param {Sel} svg
+ * @param {string} className
+ */
 export function hatchPattern(svg, className) {
   const defs = part(svg, 'defs', 'defs');
+  /** @type {Sel} */
   let pattern = defs.selectChild(`[data-hatch="${className}"]`);
   if (pattern.empty()) {
     pattern = defs
@@ -394,7 +510,12 @@ export function hatchPattern(svg, className) {
   return `url(#${pattern.attr('id')})`;
 }
 
-/** A data table: `columns` are header strings, `rows` arrays of cell text. */
+/**
+ * A data table: `columns` are header strings, `rows` arrays of cell text.
+ * @param {string} caption
+ * @param {string[]} columns
+ * @param {string[][]} rows
+ */
 export function dataTable(caption, columns, rows) {
   return h(
     'table',
@@ -405,12 +526,22 @@ export function dataTable(caption, columns, rows) {
   );
 }
 
-/** Operator names as the charts print them: "qkv_projection" → "qkv projection". */
+/**
+ * Operator names as the charts print them: "qkv_projection" → "qkv projection".
+ * @param {unknown} name
+ */
 export function operatorLabel(name) {
   return String(name).replaceAll('_', ' ');
 }
 
-/** Moves label y positions apart so no two are closer than `gap` (sorted top to bottom). */
+/**
+ * Moves label y positions apart so no two are closer than `gap` (sorted top to bottom).
+ * @template {{y: number}} L
+ * @param {L[]} labels
+ * @param {number} gap
+ * @param {number} top
+ * @param {number} bottom
+ */
 export function spreadLabels(labels, gap, top, bottom) {
   const sorted = [...labels].sort((a, b) => a.y - b.y);
   for (let i = 1; i < sorted.length; i += 1) {
@@ -421,11 +552,13 @@ export function spreadLabels(labels, gap, top, bottom) {
   return sorted;
 }
 
+/** @type {Partial<Record<LegendItem['kind'], import('d3-shape').SymbolType>>} */
 const SWATCH_SYMBOLS = { circle: symbolCircle, square: symbolSquare, triangle: symbolTriangle, diamond: symbolDiamond };
 
 /**
  * A chart key: `items` are `{kind: 'circle'|'square'|'triangle'|'diamond'|'bar'|'hatch'|'rule', className,
  * label}`. Swatches are small SVGs styled by the same classes as the chart's marks.
+ * @param {LegendItem[]} items
  */
 export function legend(items) {
   return h(
@@ -440,13 +573,14 @@ export function legend(items) {
           viewBox: '0 0 16 16',
           'aria-hidden': 'true',
         });
-      if (SWATCH_SYMBOLS[item.kind]) {
+      const shape = SWATCH_SYMBOLS[item.kind];
+      if (shape) {
         swatch
           .append('path')
           .call(writeAttrs, {
             class: item.className,
             transform: 'translate(8,8)',
-            d: symbol(SWATCH_SYMBOLS[item.kind], 60)(),
+                        d: symbol(shape, 60)(),
           });
       } else if (item.kind === 'rule') {
         swatch.append('line').call(writeAttrs, { class: item.className, x1: 8, x2: 8, y1: 1, y2: 15 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Prefill beside one decode step at the same shapes: small multiples for work (FLOPs), HBM
 // traffic and time on linear axes, and arithmetic intensity on a log axis with the ridge.
 // The lesson's point is in the contrast: decode moves about as many bytes as prefill for a
@@ -9,6 +10,15 @@ import { bottomAxis, chartPanel, decadeTicks, joinMarks, label, part, rowLabels,
 import { writeAttrs, writeText } from './writes.js';
 import { roofsOf } from './roofline.js';
 
+/** @typedef {import('./common.js').TraceDocument} TraceDocument */
+/** @typedef {import('./common.js').TraceModel} TraceModel */
+/** @typedef {import('./common.js').Sel} Sel */
+/** @typedef {import('d3-scale').ScaleContinuousNumeric<number, number>} Scale */
+
+/**
+ * @param {TraceDocument} trace
+ * @returns {{label: string, unit: string, format: (v: number) => string, prefill: number, decode: number}[]}
+ */
 function metrics(trace) {
   const d = trace.decode_comparison;
   return [
@@ -18,6 +28,7 @@ function metrics(trace) {
   ];
 }
 
+/** @param {TraceModel} model */
 function key({ trace }) {
   return JSON.stringify([
     trace.decode_comparison,
@@ -32,15 +43,22 @@ function key({ trace }) {
 const BAR_H = 14;
 
 /** The y of the Prefill (j = 0) and Decode (j = 1) bars of the group starting at `top`. */
-const barY = (top, j) => top + 20 + j * (BAR_H + 4);
+const barY = (/** @type {number} */ top, /** @type {number} */ j) => top + 20 + j * (BAR_H + 4);
 
 /**
  * One group's title and its Prefill and Decode bars (labels, bars and values) on scale `x`,
- * the values printed with `format`.
+ *  * the values printed with `format`.
+ * @param {Sel} group
+ * @param {Scale} x
+ * @param {number} left
+ * @param {number} top
+ * @param {{title: string, prefill: number, decode: number, format: (value: number) => string}} values
  */
 function phaseBars(group, x, left, top, { title, prefill, decode, format }) {
   label(group, 'title', title, { class: 'group-title', x: 0, y: top + 12 });
-  const rows = [['Prefill', prefill, 'phase-prefill'], ['Decode', decode, 'phase-decode']].map(([name, value, className], j) => ({
+  /** @type {[string, number, string][]} */
+  const phases = [['Prefill', prefill, 'phase-prefill'], ['Decode', decode, 'phase-decode']];
+  const rows = phases.map(([name, value, className], j) => ({
     label: name,
     value,
     className,
@@ -60,6 +78,11 @@ function phaseBars(group, x, left, top, { title, prefill, decode, format }) {
     .call(writeText, (r) => r.text);
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {TraceModel} model
+ */
 function draw(svg, width, { trace }) {
   const d = trace.decode_comparison;
   const groupH = 92;
@@ -82,7 +105,7 @@ function draw(svg, width, { trace }) {
   const top = m.top + rows.length * groupH;
   const group = part(svg, 'intensity');
   const ridge = roofsOf(trace).ridge;
-  const values = [d.prefill_intensity, d.intensity, ridge].filter((v) => v > 0);
+  const values = [d.prefill_intensity, d.intensity, ridge ?? 0].filter((v) => v > 0);
   const x = scaleLog()
     .domain([10 ** Math.floor(Math.log10(Math.min(...values) / 2)), 10 ** Math.ceil(Math.log10(Math.max(...values) * 2))])
     .range([m.left, width - m.right]);
@@ -93,15 +116,19 @@ function draw(svg, width, { trace }) {
     format: (v) => fmt.number(v, 3),
   });
   verticalRule(group, 'ridge', 'ridge', ridge ? x(ridge) : null, top + 16, barY(top, 2));
-  bottomAxis(group, x, { y: barY(top, 2), ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
+  bottomAxis(group, x, { y: barY(top, 2), width: width - m.left - m.right, ticks: decadeTicks(x, Math.floor((width - 140) / 40)) });
 }
 
-/** "2,048 tokens", or at batch B "16 × 2,048 tokens": the totals are the whole batch's. */
+/**
+ * "2,048 tokens", or at batch B "16 × 2,048 tokens": the totals are the whole batch's.
+ * @param {{batch: number, prompt_tokens: number}} scenario
+ */
 export function promptWords({ batch, prompt_tokens: tokens }) {
   const prompt = `${fmt.count(tokens)} tokens`;
   return batch > 1 ? `${fmt.count(batch)} × ${prompt}` : prompt;
 }
 
+/** @param {TraceModel} model */
 function describe({ trace }) {
   const d = trace.decode_comparison;
   return (
@@ -113,6 +140,7 @@ function describe({ trace }) {
   );
 }
 
+/** @param {TraceModel} model */
 function table({ trace }) {
   const d = trace.decode_comparison;
   return tableData(

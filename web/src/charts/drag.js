@@ -1,3 +1,4 @@
+// @ts-check
 // Direct manipulation on a chart: the point that marks the current scenario (the prompt length
 // on the intensity chart, the swept value on the TTFT sweep) as a handle a reader can drag with
 // a mouse, a pen or a finger, or move with the keyboard.
@@ -19,13 +20,36 @@
 import { create } from 'd3-selection';
 import { writeAttrs } from './writes.js';
 
+/** A chart's axis the handle moves along: a d3 continuous scale, log or linear. @typedef {import('d3-scale').ScaleContinuousNumeric<number, number> & {base?: unknown}} Axis */
+/**
+ * Where a drawing puts the handle (draw functions return it).
+ * @typedef {object} HandlePlace
+ * @property {number} width
+ * @property {number} height
+ * @property {Axis} x
+ * @property {number} value  where the handle stands on the axis
+ * @property {number} y1
+ * @property {number} y2
+ * @property {number} knobY
+ * @property {number} [shown]  the value it reads (default `value`)
+ * @property {string | null} [label]
+ * @property {((value: number) => string) | null} [format]
+ * @property {((value: number) => number) | null} [snap]
+ */
+
 /** The half-width of the handle's strip: a 24 px target (WCAG 2.5.8). */
 const HALF_WIDTH = 12;
+/**
+ * @type {Record<string, number>}
+ */
 const KEY_STEPS = { ArrowRight: 0.01, ArrowUp: 0.01, ArrowLeft: -0.01, ArrowDown: -0.01, PageUp: 0.1, PageDown: -0.1 };
 
 /**
  * `value` moved by `fraction` of the axis `x` (a d3 scale, log or linear), kept inside it.
  * Exported for the tests' derivation to name, not to reuse: they compute the step themselves.
+ * @param {Axis} x
+ * @param {number} value
+ * @param {number} fraction
  */
 export function stepAlong(x, value, fraction) {
   const [lo, hi] = x.domain();
@@ -36,7 +60,9 @@ export function stepAlong(x, value, fraction) {
 }
 
 export class DragHandle {
+  /** @type {Axis | null} */
   #x = null;
+  /** @type {number | null} */
   #value = null;
   #dragging = false;
 
@@ -53,6 +79,7 @@ export class DragHandle {
     this.snap = snap;
     this.onChange = onChange;
     canvas.classList.add('chart-canvas--draggable');
+    /** @type {import('./writes.js').Sel} */
     this.svg = create('svg').call(writeAttrs, { class: 'chart-overlay' });
     this.handle = this.svg
       .append('g')
@@ -60,13 +87,14 @@ export class DragHandle {
     this.handle.append('rect').call(writeAttrs, { class: 'drag-strip', width: 2 * HALF_WIDTH });
     this.handle.append('circle').call(writeAttrs, { class: 'drag-knob', r: 7 });
     canvas.append(this.svg.node());
-    this.#listen(this.handle.node());
+    this.#listen(/** @type {SVGGElement} */ (this.handle.node()));
   }
 
   /**
    * Places the handle for a drawing `width` × `height` with axis `x`, at `value` (or at the
    * axis's start, reading `shown`, when the scenario has no point on it), from y1 to y2 with its
    * knob at knobY.
+   * @param {HandlePlace} place
    */
   place({ width, height, x, value, y1, y2, knobY, shown = value, label = null, format = null, snap = null }) {
     if (format) this.format = format;
@@ -87,13 +115,21 @@ export class DragHandle {
     this.handle.select('.drag-knob').call(writeAttrs, { cx: at, cy: knobY });
   }
 
+  /**
+   * @param {number} value
+   * @param {boolean} commit
+   */
   #report(value, commit) {
     const snapped = this.snap(value);
     this.#value = snapped;
     this.onChange(snapped, commit);
   }
 
-  /** The axis value under a pointer event (through the overlay's screen transform). */
+  /**
+   * The axis value under a pointer event (through the overlay's screen transform).
+   * @param {PointerEvent} event
+   * @returns {number | null}
+   */
   #valueAt(event) {
     const matrix = this.svg.node().getScreenCTM();
     if (!matrix || !this.#x) return null;
@@ -102,6 +138,7 @@ export class DragHandle {
     return this.#x.invert(Math.min(b, Math.max(a, point.x)));
   }
 
+  /** @param {SVGGElement} node */
   #listen(node) {
     node.addEventListener('pointerdown', (event) => {
       if (event.button !== 0 || !this.#x) return;
@@ -115,7 +152,7 @@ export class DragHandle {
       const value = this.#valueAt(event);
       if (value !== null) this.#report(value, false);
     });
-    const end = (event) => {
+    const end = (/** @type {PointerEvent} */ event) => {
       if (!this.#dragging) return;
       this.#dragging = false;
       const value = event.type === 'pointercancel' ? this.#value : this.#valueAt(event) ?? this.#value;
@@ -126,6 +163,7 @@ export class DragHandle {
     node.addEventListener('keydown', (event) => this.#key(event));
   }
 
+  /** @param {KeyboardEvent} event */
   #key(event) {
     const x = this.#x;
     if (!x) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The explorer's seven charts, and d3 with them: bundled alone by script/build-site (as
 // chunks/charts.js, config.js CHARTS_MODULE) and imported by the explorer when it has drawn its
 // first trace, since the charts sit below the figures and the steps. A cold load fetches,
@@ -24,12 +25,12 @@ export { tokensChart } from './serving-tokens.js';
  * @param {(variable: string) => void} onSweepVariable  the reader picked what the sweep varies
  * @param {(scale: string) => void} [onSweepScale]  the reader picked the sweep's axes (log | linear)
  * @param {(held: boolean) => void} [onTtftHold]  the reader held (or freed) the TTFT bar's axis
- * @param {(control: string, value: number, commit: boolean) => void} [onDrag]  the reader dragged
+ * @param {((control: string, value: number, commit: boolean) => void) | null} [onDrag]  the reader dragged
  *        (or keyed) a chart's current point: the prompt on the intensity chart, the swept value on
  *        the sweep; `control` is the explorer's control key ('prompt' | 'rate')
- * @returns {{roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse}} ChartPanel-based charts
  */
 export function createCharts(onSweepVariable, onSweepScale, onTtftHold, onDrag = null) {
+  // Returns ChartPanel-based charts, by name.
   const control = { prompt_tokens: 'prompt', arrival_rate: 'rate' };
   return {
     roofline: rooflineChart(),

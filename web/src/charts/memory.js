@@ -1,3 +1,4 @@
+// @ts-check
 // Memory ledger: weights, KV state and the largest simultaneous temporaries stacked against the
 // device's capacity. When the peak exceeds the capacity the overflow is hatched and labelled
 // "does not fit". All figures are the engine's step-4 ledger.
@@ -18,7 +19,17 @@ import {
 } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
-/** The stacked parts of the ledger: one label each, for the bar, its legend and its table. */
+/** @typedef {import('./common.js').TraceDocument} TraceDocument */
+/** @typedef {import('./common.js').Sel} Sel */
+/** @typedef {import('prefill-trace').Step4Facts['memory']} Memory */
+/** @typedef {import('d3-scale').ScaleLinear<number, number>} Scale */
+/** The ledger's model: the trace, and whether the selected step is the one it belongs to (4). @typedef {{trace: TraceDocument, related?: boolean}} MemoryModel */
+/** @typedef {{key: string, label: string, field: 'weight_bytes' | 'kv_bytes' | 'temporaries_bytes'}} LedgerPart */
+
+/**
+ * The stacked parts of the ledger: one label each, for the bar, its legend and its table.
+ * @type {LedgerPart[]}
+ */
 const PARTS = [
   { key: 'weights', label: 'Weights', field: 'weight_bytes' },
   { key: 'kv', label: 'KV state', field: 'kv_bytes' },
@@ -27,15 +38,22 @@ const PARTS = [
 const CAPACITY_LABEL = 'Device capacity';
 const OVERFLOW_LABEL = 'Does not fit';
 
+/** @param {TraceDocument} trace */
 function ledger(trace) {
   const memory = trace.steps[3].facts.memory;
   return { memory, parts: PARTS.map((p) => ({ ...p, bytes: memory[p.field] })) };
 }
 
+/** @param {MemoryModel} model */
 function key({ trace, related }) {
   return JSON.stringify([trace.steps[3].facts.memory, related]);
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {MemoryModel} model
+ */
 function draw(svg, width, { trace, related }) {
   const { memory, parts } = ledger(trace);
   const height = 160;
@@ -67,7 +85,13 @@ function draw(svg, width, { trace, related }) {
   );
 }
 
-/** The ledger's parts stacked left to right in the bar (`bar`: its y and height h); returns them placed. */
+/**
+ * The ledger's parts stacked left to right in the bar (`bar`: its y and height h); returns them placed.
+ * @param {Sel} svg
+ * @param {(LedgerPart & {bytes: number})[]} parts
+ * @param {Scale} x
+ * @param {{y: number, h: number}} bar
+ */
 function ledgerBars(svg, parts, x, bar) {
   let start = 0;
   const bars = parts.map((p) => {
@@ -83,7 +107,14 @@ function ledgerBars(svg, parts, x, bar) {
   return bars;
 }
 
-/** The hatched stretch from the capacity to the peak, when the peak does not fit. */
+/**
+ * The hatched stretch from the capacity to the peak, when the peak does not fit.
+ * @param {Sel} svg
+ * @param {Memory} memory
+ * @param {Scale} x
+ * @param {string} hatch
+ * @param {{y: number, h: number}} bar
+ */
 function overflowArea(svg, memory, x, hatch, bar) {
   const overflow = part(svg, 'overflow', 'rect').call(writeAttrs, { class: 'overflow-area', fill: hatch, display: memory.fits ? 'none' : null });
   if (memory.fits) return;
@@ -91,7 +122,13 @@ function overflowArea(svg, memory, x, hatch, bar) {
   overflow.call(writeAttrs, { x: cx0, y: bar.y - 4, height: bar.h + 8, width: Math.max(2, x(memory.peak_bytes) - cx0) });
 }
 
-/** The device's capacity as a rule from `top` to `bottom`, labelled on the side with room. */
+/**
+ * The device's capacity as a rule from `top` to `bottom`, labelled on the side with room.
+ * @param {Sel} svg
+ * @param {number} capacity
+ * @param {Scale} x
+ * @param {{top: number, bottom: number, width: number}} place
+ */
 function capacityRule(svg, capacity, x, { top, bottom, width }) {
   const cx0 = x(capacity);
   verticalRule(svg, 'capacity', 'capacity', cx0, top, bottom);
@@ -104,6 +141,7 @@ function capacityRule(svg, capacity, x, { top, bottom, width }) {
   });
 }
 
+/** @param {MemoryModel} model */
 function describe({ trace }) {
   const { memory, parts } = ledger(trace);
   const verdict = memory.fits
@@ -116,26 +154,31 @@ function describe({ trace }) {
   );
 }
 
+/** @param {MemoryModel} model */
 function table({ trace }) {
   const { memory } = ledger(trace);
-  const rows = [
-    ...PARTS.map((p) => [p.key === 'temporaries' ? `${p.label} (largest simultaneous set)` : p.label, memory[p.field]]),
+  /** @type {[string, number][]} */
+  const items = [
+    ...PARTS.map((p) => /** @type {[string, number]} */ ([p.key === 'temporaries' ? `${p.label} (largest simultaneous set)` : p.label, memory[p.field]])),
     ['  residual stream', memory.residual_bytes],
     ['  attention workspace', memory.attention_workspace_bytes],
     ['  materialized scores', memory.score_bytes],
     ['  MLP workspace', memory.mlp_workspace_bytes],
     ['  logits', memory.logits_bytes],
     ['Peak', memory.peak_bytes],
-    [CAPACITY_LABEL, memory.capacity_bytes],
-  ].map(([label, value]) => [label, fmt.bytes(value)]);
+        [CAPACITY_LABEL, memory.capacity_bytes],
+  ];
+  const rows = items.map(([label, value]) => [label, fmt.bytes(value)]);
   rows.push(['Fits', memory.fits ? 'yes' : `no, exceeds by ${fmt.bytes(memory.exceeds_by_bytes)}`]);
   return tableData('Memory ledger', ['Item', 'Bytes'], rows);
 }
 
 export function memoryChart() {
-  return chartPanel('chart-memory', 'Memory ledger against capacity', { draw, describe, table, key }, [
-    ...PARTS.map((p) => ({ kind: 'bar', className: `ledger ledger-${p.key}`, label: p.label })),
+  /** @type {import('./common.js').LegendItem[]} */
+  const legendItems = [
+    ...PARTS.map((p) => /** @type {import('./common.js').LegendItem} */ ({ kind: 'bar', className: `ledger ledger-${p.key}`, label: p.label })),
     { kind: 'rule', className: 'capacity', label: CAPACITY_LABEL },
     { kind: 'hatch', className: 'overflow', label: OVERFLOW_LABEL },
-  ]);
+  ];
+  return chartPanel('chart-memory', 'Memory ledger against capacity', { draw, describe, table, key }, legendItems);
 }

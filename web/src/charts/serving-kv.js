@@ -1,3 +1,4 @@
+// @ts-check
 // K/V memory in use over the simulated minute, paged against reserve ("Under load", issue 30
 // item 3): two runs of the engine on the same arrivals under one scheduler, one with `kv:
 // "paged"` (vLLM's blocks on demand, preemption by recomputation) and one with `kv: "reserve"`
@@ -17,38 +18,62 @@ import { bottomAxis, chartPanel, joinMarks, label, leftAxis, part, sizeSvg, spre
 import { POLICIES } from './serving.js';
 import { writeAttrs } from './writes.js';
 
+/** @typedef {import('./common.js').Sel} Sel */
+/** @typedef {import('./serving.js').ServingModel} ServingModel */
+/** @typedef {import('./serving.js').ServingRun} ServingRun */
+/** @typedef {import('./serving.js').ServingFigures} ServingFigures */
+/** @typedef {{t0: number, t1: number, count: number}} PreemptionStep */
+
 const MINUTE = 60;
 /** Below this share of the capacity the capacity is named above the plot, not drawn. */
 const CAPACITY_DRAWN = 0.25;
-const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
+const policyLabel = (/** @type {string} */ id) => POLICIES.find((p) => p.id === id)?.label ?? id;
 
-/** The minute's K/V column of a run: [{t, blocks}] (each step's end). */
+/**
+ * The minute's K/V column of a run: [{t, blocks}] (each step's end).
+ * @param {ServingFigures} report
+ */
 function blocksOf(report) {
-  const t = report?.timeline;
-  if (!t?.kv_blocks) return [];
-  return t.time_seconds.map((time, i) => ({ t: time, blocks: t.kv_blocks[i] })).filter((d) => d.t <= MINUTE + 1e-9);
+  const t = report.timeline;
+  const blocks = t?.kv_blocks;
+  if (!blocks) return [];
+  return t.time_seconds.map((time, i) => ({ t: time, blocks: blocks[i] })).filter((d) => d.t <= MINUTE + 1e-9);
 }
 
-/** The minute's steps with preemptions: [{t0, t1, count}]. */
+/**
+ * The minute's steps with preemptions: [{t0, t1, count}].
+ * @param {ServingFigures} report
+ * @returns {PreemptionStep[]}
+ */
 function preemptionsOf(report) {
-  const t = report?.timeline;
-  if (!t?.preemptions) return [];
+  const t = report.timeline;
+  const counts = t?.preemptions;
+  if (!counts) return [];
   return t.time_seconds
-    .map((end, i) => ({ t0: end - t.step_seconds, t1: end, count: t.preemptions[i] }))
+    .map((end, i) => ({ t0: end - t.step_seconds, t1: end, count: counts[i] }))
     .filter((d) => d.count > 0 && d.t0 < MINUTE);
 }
 
 /** A run's most blocks in use over the minute. */
-const peakOf = (report) => Math.max(0, ...blocksOf(report).map((d) => d.blocks));
+const peakOf = (/** @type {ServingFigures} */ report) => Math.max(0, ...blocksOf(report).map((d) => d.blocks));
 /** Preemptions within the minute (the ticks' sum). */
-const minutePreemptions = (report) => preemptionsOf(report).reduce((sum, d) => sum + d.count, 0);
+const minutePreemptions = (/** @type {ServingFigures} */ report) => preemptionsOf(report).reduce((sum, d) => sum + d.count, 0);
 
-/** The run that has both modes: the paged base run and its reserve twin. */
+/**
+ * The run that has both modes: the paged base run and its reserve twin.
+ * @param {ServingRun[]} runs
+ * @returns {{policy: string, paged: ServingFigures, reserve: ServingFigures} | null}
+ */
 function pairOf(runs) {
   const run = runs.find((r) => r.reserve);
-  return run ? { policy: run.policy, paged: run.report, reserve: run.reserve } : null;
+  return run?.reserve ? { policy: run.policy, paged: run.report, reserve: run.reserve } : null;
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {ServingModel} model
+ */
 function drawKv(svg, width, { runs }) {
   const pair = pairOf(runs);
   // Room on the right for the lines' names ("reserve" at 11 px); a phone's column is narrow.
@@ -77,13 +102,13 @@ function drawKv(svg, width, { runs }) {
   // Named above the plot, clear of the top tick and of the lines' names on the right.
   const capacityWords = `${narrow ? 'capacity' : 'capacity of one instance'}: ${fmt.count(capacity)} blocks${drawn ? ' (dashed)' : ' (far above)'}`;
   label(svg, 'capacity-label', capacity > 0 ? capacityWords : null, { class: 'chart-note', x: m.left, y: m.top - 14 });
-  const path = line()
+  const path = /** @type {import('d3-shape').Line<{t: number, blocks: number}>} */ (line())
     .curve(curveStepBefore)
     .x((d) => x(d.t))
     .y((d) => y(d.blocks));
   const modes = [
-    { id: 'paged', name: 'paged', report: pair.paged },
-    { id: 'reserve', name: 'reserve', report: pair.reserve },
+    { id: 'paged', name: 'paged', report: pair.paged, y: 0 },
+    { id: 'reserve', name: 'reserve', report: pair.reserve, y: 0 },
   ];
   for (const mode of modes) {
     const rows = blocksOf(mode.report);
@@ -127,7 +152,7 @@ function drawKv(svg, width, { runs }) {
   marks.select('title').text((d) => `${fmt.count(d.count)} ${d.count === 1 ? 'preemption' : 'preemptions'} by ${fmt.seconds(d.t1)}`);
 }
 
-/** The reading, from the two reports: what each mode holds at most, preempts and runs at once. */
+/** The reading, from the two reports: what each mode holds at most, preempts and runs at once. @param {ServingModel} model */
 function describeKv({ runs }) {
   const pair = pairOf(runs);
   if (!pair) return 'K/V memory in use over the first simulated minute, paged against reserve.';
@@ -137,7 +162,7 @@ function describeKv({ runs }) {
   const [pp, rp] = [peakOf(paged), peakOf(reserve)];
   const k = minutePreemptions(paged);
   const held = pp > rp ? 'more than' : pp < rp ? 'fewer than' : 'as many as';
-  const running = (r) => fmt.number(r.running_requests_mean ?? 0);
+  const running = (/** @type {ServingFigures} */ r) => fmt.number(r.running_requests_mean ?? 0);
   const preempts = k > 0 ? `preempts ${fmt.count(k)} ${k === 1 ? 'time' : 'times'} in the minute (the ticks under the time axis)` : 'never preempts in the minute';
   const admits =
     (reserve.running_requests_mean ?? 0) < (paged.running_requests_mean ?? 0)
@@ -150,14 +175,17 @@ function describeKv({ runs }) {
   );
 }
 
+/** @param {ServingModel} model */
 function tableKv({ runs }) {
   const pair = pairOf(runs);
-  const rows = pair
+  /** @type {[string, ServingFigures][]} */
+  const modes = pair
     ? [
         ['Paged', pair.paged],
         ['Reserve', pair.reserve],
-      ].map(([name, r]) => [name, fmt.count(peakOf(r)), fmt.count(r.kv_capacity_blocks ?? 0), fmt.count(minutePreemptions(r)), fmt.number(r.running_requests_mean ?? 0)])
+      ]
     : [];
+  const rows = modes.map(([name, r]) => [name, fmt.count(peakOf(r)), fmt.count(r.kv_capacity_blocks ?? 0), fmt.count(minutePreemptions(r)), fmt.number(r.running_requests_mean ?? 0)]);
   return tableData('K/V blocks in use over the minute', ['K/V', 'Most blocks in use', 'One instance’s capacity', 'Preemptions', 'Running requests (mean)'], rows);
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A few requests' tokens over time, per scheduler ("Under load", issue 30 item 3): the engine's
 // `token_times` (docs/serving.md, "Token times": the request with the longest prompt and its
 // neighbours in arrival order). Per request a row: a thin line from its arrival to its first
@@ -13,12 +14,21 @@ import { bottomAxis, chartPanel, joinMarks, label, part, sizeSvg, tableData } fr
 import { POLICIES } from './serving.js';
 import { writeAttrs, writeText } from './writes.js';
 
-const ROW = 18;
-const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
-const chosen = (run) => run.report.token_times ?? [];
-const lastToken = (q) => (q.token_seconds.length ? q.token_seconds[q.token_seconds.length - 1] : q.arrival_seconds);
+/** @typedef {import('./common.js').Sel} Sel */
+/** @typedef {import('./serving.js').ServingModel} ServingModel */
+/** @typedef {import('./serving.js').ServingRun} ServingRun */
+/** @typedef {import('prefill-trace').ServingTokenTimes} TokenTimes */
 
-/** The shared time axis: the earliest chosen arrival to the latest chosen token of every run. */
+const ROW = 18;
+const policyLabel = (/** @type {string} */ id) => POLICIES.find((p) => p.id === id)?.label ?? id;
+const chosen = (/** @type {ServingRun} */ run) => run.report.token_times ?? [];
+const lastToken = (/** @type {TokenTimes} */ q) => (q.token_seconds.length ? q.token_seconds[q.token_seconds.length - 1] : q.arrival_seconds);
+
+/**
+ * The shared time axis: the earliest chosen arrival to the latest chosen token of every run.
+ * @param {ServingRun[]} runs
+ * @returns {[number, number]}
+ */
 function extent(runs) {
   const all = runs.flatMap(chosen);
   if (!all.length) return [0, 1];
@@ -27,11 +37,21 @@ function extent(runs) {
   return [lo, hi > lo ? hi : lo + 1];
 }
 
-/** One tick per output token as a single path ("M x y V y2" each): hundreds of tokens, one node. */
+/**
+ * One tick per output token as a single path ("M x y V y2" each): hundreds of tokens, one node.
+ * @param {TokenTimes} q
+ * @param {(t: number) => number} x
+ * @param {number} y
+ */
 function ticksPath(q, x, y) {
   return q.token_seconds.map((t) => `M${x(t).toFixed(1)},${y + 2}V${y + ROW - 6}`).join('');
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {ServingModel} model
+ */
 function drawTokens(svg, width, { runs }) {
   const m = { left: 58, right: 18 };
   const rows = Math.max(1, ...runs.map((r) => chosen(r).length));
@@ -73,12 +93,16 @@ function drawTokens(svg, width, { runs }) {
   });
 }
 
-/** The run's worst gap between two tokens of a request (the engine's p99 of tbt_max), in words. */
+/**
+ * The run's worst gap between two tokens of a request (the engine's p99 of tbt_max), in words.
+ * @param {ServingRun} run
+ */
 function worstGap(run) {
   const p99 = run.report.tbt_max_seconds?.p99;
   return p99 == null ? 'no gap (one output token)' : `the longest wait between two tokens is ${fmt.seconds(p99)} at the 99th percentile of requests`;
 }
 
+/** @param {ServingModel} model */
 function describeTokens({ runs }) {
   const n = chosen(runs[0] ?? { report: {} }).length;
   return (
@@ -88,6 +112,7 @@ function describeTokens({ runs }) {
   );
 }
 
+/** @param {ServingModel} model */
 function tableTokens({ runs }) {
   return tableData(
     'Chosen requests per scheduler',

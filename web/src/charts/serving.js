@@ -1,3 +1,4 @@
+// @ts-check
 // The "Under load" pictures (under-load/under-load.js): the engine's serving simulation of the
 // same scenario under three schedulers. Every figure is a field of a report the engine wrote
 // (docs/serving.md, "Output"), read in the worker (under-load/worker.js).
@@ -13,21 +14,47 @@ import * as fmt from '../format.js';
 import { bottomAxis, chartPanel, joinMarks, label, leftAxis, part, rowLabels, sizeSvg, tableData, verticalRule } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
+/** @typedef {import('./common.js').Sel} Sel */
+/** @typedef {import('../under-load/summary.js').ServingFigures} ServingFigures */
+/**
+ * One scheduler's report as "Under load" assembles it (under-load.js #assemble): the base run's
+ * figures with the sweep's and the goodput search's folded in.
+ * @typedef {{policy: string, report: ServingFigures, reserve?: ServingFigures}} ServingRun
+ */
+/**
+ * What every serving chart draws: the runs, the reader's rate and objectives (seconds; null when
+ * none) and the attainment target.
+ * @typedef {{runs: ServingRun[], rate: number, ttftSlo: number | null, tpotSlo: number | null, target: number}} ServingModel
+ */
+/** A run's sweep point (rate, attainment, overloaded). @typedef {ServingFigures['sweep'][number]} SweepPoint */
+/** @typedef {import('d3-scale').ScaleLinear<number, number>} Scale */
+/** @typedef {'ttft_seconds' | 'tpot_seconds'} LatencyKey */
+
 export const POLICIES = Object.freeze([
   { id: 'prefill-first', label: 'Prefill first' },
   { id: 'chunked', label: 'Chunked prefill' },
   { id: 'disaggregated', label: 'Disaggregated' },
 ]);
-const policyLabel = (id) => POLICIES.find((p) => p.id === id)?.label ?? id;
+const policyLabel = (/** @type {string} */ id) => POLICIES.find((p) => p.id === id)?.label ?? id;
 /** A run's devices (at least 1): goodput and rates compare per device, on equal hardware. */
-const devicesOf = (run) => Math.max(1, run.report.devices ?? 1);
+const devicesOf = (/** @type {ServingRun} */ run) => Math.max(1, run.report.devices ?? 1);
 /** "Disaggregated (2 devices)": a scheduler's label with its device count. */
-const policyWithDevices = (run) => `${policyLabel(run.policy)} (${fmt.count(devicesOf(run))} ${devicesOf(run) === 1 ? 'device' : 'devices'})`;
+const policyWithDevices = (/** @type {ServingRun} */ run) => `${policyLabel(run.policy)} (${fmt.count(devicesOf(run))} ${devicesOf(run) === 1 ? 'device' : 'devices'})`;
+/** @type {('p50' | 'p90' | 'p99')[]} */
 const PERCENTILES = ['p50', 'p90', 'p99'];
+
+/**
+ * A run's summary of `key`, where missing() found it there (not null).
+ * @param {ServingFigures} report
+ * @param {LatencyKey} key
+ */
+const summaryOf = (report, key) => /** @type {import('prefill-trace').ServingSummary} */ (report[key]);
 
 /**
  * What a run's row says instead of bars, or null when it has bars: the engine writes a summary
  * as null when no finished request has the figure (TPOT when every request has one output token).
+ * @param {ServingFigures} report
+ * @param {LatencyKey} key
  */
 function missing(report, key) {
   if (report.overloaded) return 'overloaded: the queue grows without bound';
@@ -37,7 +64,13 @@ function missing(report, key) {
 
 // --- Percentiles ---------------------------------------------------------------------------
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {ServingModel} model
+ */
 function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
+  /** @type {{key: LatencyKey, title: string, slo: number | null}[]} */
   const groups = [
     { key: 'ttft_seconds', title: 'Time to first token', slo: ttftSlo },
     { key: 'tpot_seconds', title: 'Time per output token', slo: tpotSlo },
@@ -49,7 +82,7 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
   groups.forEach((g, gi) => {
     const top = gi * groupH;
     const group = part(svg, `group-${gi}`);
-    const values = runs.flatMap((r) => (missing(r.report, g.key) ? [] : PERCENTILES.map((p) => r.report[g.key][p]))).concat(g.slo ?? []);
+    const values = runs.flatMap((r) => (missing(r.report, g.key) ? [] : PERCENTILES.map((p) => summaryOf(r.report, g.key)[p]))).concat(g.slo ?? []);
     const x = scaleLinear().domain([0, Math.max(...values, 1e-6) * 1.08]).nice().range([m.left, width - m.right]);
     // On a phone the percentiles' names stay in the legend: the title then leaves room for the
     // objective's label on the same line.
@@ -63,12 +96,18 @@ function drawPercentiles(svg, width, { runs, ttftSlo, tpotSlo }) {
   });
 }
 
-/** Per run (`rows`: {run, y}), its label and its three percentile bars of `key`, or why it has none. */
+/**
+ * Per run (`rows`: {run, y}), its label and its three percentile bars of `key`, or why it has none.
+ * @param {Sel} group
+ * @param {LatencyKey} key
+ * @param {{run: ServingRun, y: number}[]} rows
+ * @param {{x: Scale, rowH: number, left: number}} place
+ */
 function percentileRows(group, key, rows, { x, rowH, left }) {
   const band = scaleBand().domain(PERCENTILES).range([0, rowH - 6]).padding(0.12);
   rowLabels(group, rows, (d) => d.run.policy, left - 6, (d) => d.y + rowH / 2, (d) => policyLabel(d.run.policy));
   const bars = rows.flatMap((d) =>
-    missing(d.run.report, key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: d.run.report[key][p], y: d.y + band(p), policy: d.run.policy })),
+    missing(d.run.report, key) ? [] : PERCENTILES.map((p) => ({ id: `${d.run.policy}:${p}`, p, value: summaryOf(d.run.report, key)[p], y: d.y + /** @type {number} */ (band(p)), policy: d.run.policy })),
   );
   joinMarks(part(group, 'bars'), 'rect', 'percentile-bar', bars, (b) => b.id, true)
     .call(writeAttrs, {
@@ -89,7 +128,13 @@ function percentileRows(group, key, rows, { x, rowH, left }) {
     .call(writeText, (d) => missing(d.run.report, key));
 }
 
-/** The objective `slo` (seconds; none when null) as a rule across the group's rows, labelled. */
+/**
+ * The objective `slo` (seconds; none when null) as a rule across the group's rows, labelled.
+ * @param {Sel} group
+ * @param {number | null} slo
+ * @param {Scale} x
+ * @param {{top: number, axisY: number, width: number, m: {left: number, right: number}}} place
+ */
 function sloRule(group, slo, x, { top, axisY, width, m }) {
   verticalRule(group, 'slo', 'slo-rule', slo ? x(slo) : null, top + 20, axisY);
   // Beside the rule, on the side with room: an objective near the axis's end would put its
@@ -103,6 +148,7 @@ function sloRule(group, slo, x, { top, axisY, width, m }) {
   });
 }
 
+/** @param {ServingModel} model */
 function describePercentiles({ runs, rate }) {
   return (
     `At ${fmt.rate(rate)}: ` +
@@ -118,14 +164,15 @@ function describePercentiles({ runs, rate }) {
   );
 }
 
+/** @param {ServingModel} model */
 function tablePercentiles({ runs }) {
   return tableData(
     'TTFT and TPOT percentiles per scheduler',
     ['Scheduler', 'TTFT p50', 'TTFT p90', 'TTFT p99', 'TPOT p50', 'TPOT p90', 'TPOT p99'],
     runs.map((r) => [
       policyLabel(r.policy),
-      ...['ttft_seconds', 'tpot_seconds'].flatMap((k) =>
-        PERCENTILES.map((p) => (r.report.overloaded ? 'overloaded' : r.report[k] == null ? '—' : fmt.seconds(r.report[k][p]))),
+      .../** @type {LatencyKey[]} */ (['ttft_seconds', 'tpot_seconds']).flatMap((k) =>
+        PERCENTILES.map((p) => (r.report.overloaded ? 'overloaded' : r.report[k] == null ? '—' : fmt.seconds(summaryOf(r.report, k)[p]))),
       ),
     ]),
   );
@@ -142,6 +189,11 @@ export function percentileChart() {
 
 // --- Attainment against rate ---------------------------------------------------------------
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {ServingModel} model
+ */
 function drawAttainment(svg, width, { runs, target }) {
   const height = width < 480 ? 260 : 300;
   const m = { top: 14, right: 16, bottom: 50, left: 58 };
@@ -155,21 +207,21 @@ function drawAttainment(svg, width, { runs, target }) {
   leftAxis(svg, y, { x: m.left, height: height - m.top - m.bottom, format: (v) => fmt.percent(v), title: 'Requests within both SLOs' });
   part(svg, 'target', 'line').call(writeAttrs, { class: 'slo-rule', x1: m.left, x2: width - m.right, y1: y(target), y2: y(target) });
   label(svg, 'target-label', `target ${fmt.percent(target)}`, { class: 'chart-note', x: width - m.right, y: y(target) - 5, 'text-anchor': 'end' });
-  const path = (run) =>
-    line()
+  const path = (/** @type {ServingRun} */ run) =>
+      /** @type {import('d3-shape').Line<SweepPoint>} */ (line())
       .defined((p) => p.slo_attainment !== null && !p.overloaded)
       .x((p) => x(p.rate / devicesOf(run)))
-      .y((p) => y(p.slo_attainment))(run.report.sweep);
+      .y((p) => y(p.slo_attainment ?? 0))(run.report.sweep);
   joinMarks(part(svg, 'lines'), 'path', 'attainment-line', runs, (r) => r.policy, true)
     .call(writeAttrs, { class: (r, i) => `attainment-line series-${i}`, d: path })
     .select('title')
     .call(writeText, policyWithDevices);
-  const marks = runs.filter((r) => r.report.goodput_requests_per_second > 0).map((r) => ({ r, i: runs.indexOf(r) }));
+  const marks = runs.filter((r) => (r.report.goodput_requests_per_second ?? 0) > 0).map((r) => ({ r, i: runs.indexOf(r) }));
   joinMarks(part(svg, 'goodput'), 'line', 'goodput-rule', marks, (d) => d.r.policy, true)
     .call(writeAttrs, {
       class: (d) => `goodput-rule series-${d.i}`,
-      x1: (d) => x(d.r.report.goodput_requests_per_second / devicesOf(d.r)),
-      x2: (d) => x(d.r.report.goodput_requests_per_second / devicesOf(d.r)),
+      x1: (d) => x((d.r.report.goodput_requests_per_second ?? 0) / devicesOf(d.r)),
+      x2: (d) => x((d.r.report.goodput_requests_per_second ?? 0) / devicesOf(d.r)),
       y1: y(target),
       y2: height - m.bottom,
     })
@@ -177,14 +229,18 @@ function drawAttainment(svg, width, { runs, target }) {
     .call(writeText, (d) => `${policyWithDevices(d.r)} goodput ${goodputWords(d.r)}`);
 }
 
-/** "14.9 requests/s per device (29.8 on 2 devices)", or "none found". */
+/**
+ * "14.9 requests/s per device (29.8 on 2 devices)", or "none found".
+ * @param {ServingRun} run
+ */
 function goodputWords(run) {
   const { goodput_requests_per_second: total, goodput_per_device: perDevice } = run.report;
-  if (!(total > 0)) return 'none found';
+  if (!(total !== null && total > 0)) return 'none found';
   const devices = devicesOf(run);
   return devices === 1 ? `${fmt.rate(perDevice)} per device` : `${fmt.rate(perDevice)} per device (${fmt.rate(total)} on ${fmt.count(devices)} devices)`;
 }
 
+/** @param {ServingModel} model */
 function describeAttainment({ runs, target }) {
   return (
     `Share of requests meeting both SLOs against the arrival rate per device; goodput is the highest rate at which at least ${fmt.percent(target)} do, ` +
@@ -194,6 +250,7 @@ function describeAttainment({ runs, target }) {
   );
 }
 
+/** @param {ServingModel} model */
 function tableAttainment({ runs }) {
   const rates = runs[0]?.report.sweep.map((p) => p.rate) ?? [];
   return tableData(
@@ -211,7 +268,7 @@ function tableAttainment({ runs }) {
 
 export function attainmentChart() {
   return chartPanel('chart-serving-attainment', 'SLO attainment against arrival rate per device, goodput marked', { draw: drawAttainment, describe: describeAttainment, table: tableAttainment }, [
-    ...POLICIES.map((p, i) => ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
+    ...POLICIES.map((p, i) => /** @type {import('./common.js').LegendItem} */ ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
     { kind: 'rule', className: 'goodput-rule', label: 'goodput (dashed, per scheduler)' },
   ]);
 }
@@ -220,17 +277,23 @@ export function attainmentChart() {
 
 const MINUTE = 60;
 
+/** @param {ServingFigures['timeline'] | undefined} timeline */
 function minuteOf(timeline) {
   const rows = (timeline?.time_seconds ?? []).map((t, i) => ({
     t,
-    step: timeline.step_seconds,
-    prefill: timeline.prefill_tokens[i],
-    decode: timeline.decode_tokens[i],
-    queued: timeline.queued[i],
+    step: /** @type {ServingFigures['timeline']} */ (timeline).step_seconds,
+    prefill: /** @type {ServingFigures['timeline']} */ (timeline).prefill_tokens[i],
+    decode: /** @type {ServingFigures['timeline']} */ (timeline).decode_tokens[i],
+    queued: /** @type {ServingFigures['timeline']} */ (timeline).queued[i],
   }));
   return rows.filter((r) => r.t <= MINUTE + 1e-9);
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {ServingModel} model
+ */
 function drawTimeline(svg, width, { runs }) {
   // Per scheduler: the tokens of each step (stacked areas), and under them, on a strip of its
   // own, the requests waiting (drawn over the tokens, its spikes hid them on a phone).
@@ -255,8 +318,14 @@ function drawTimeline(svg, width, { runs }) {
     const rows = minutes[i];
     // Each column sums the tokens of the step that ends at its time: stacked step areas (bars
     // of a pixel or two on a phone were unreadable), prompt tokens under output tokens.
+    /** @typedef {ReturnType<typeof minuteOf>[number]} MinuteRow */
+    /**
+     * @param {Scale} scale
+     * @param {(d: MinuteRow) => number} lower
+     * @param {(d: MinuteRow) => number} upper
+     */
     const steps = (scale, lower, upper) =>
-      area()
+        /** @type {import('d3-shape').Area<MinuteRow>} */ (area())
         .curve(curveStepBefore)
         .x((d) => x(d.t))
         .y0((d) => scale(lower(d)))
@@ -272,6 +341,7 @@ function drawTimeline(svg, width, { runs }) {
   });
 }
 
+/** @param {ServingModel} model */
 function describeTimeline({ runs }) {
   return (
     `The first simulated minute, per scheduler: prompt tokens (prefill) and output tokens (decode) computed in each ${fmt.seconds(runs[0]?.report.timeline?.step_seconds)} step, and the requests waiting. ` +
@@ -286,6 +356,7 @@ function describeTimeline({ runs }) {
   );
 }
 
+/** @param {ServingModel} model */
 function tableTimeline({ runs }) {
   const rows = minuteOf(runs[0]?.report.timeline).filter((_, i) => i % 10 === 0);
   return tableData(

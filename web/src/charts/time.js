@@ -1,3 +1,4 @@
+// @ts-check
 // Time breakdown: one stacked bar per mechanism step; each segment is one operator's device
 // time (count × its roofline time), and the step's kernel-launch overhead is a separate hatched
 // segment at the end. All figures are the engine's per-operator seconds.
@@ -7,14 +8,22 @@ import * as fmt from '../format.js';
 import { bottomAxis, chartPanel, hatchPattern, joinMarks, operatorLabel, part, rowLabels, sizeSvg, tableData } from './common.js';
 import { writeAttrs, writeText } from './writes.js';
 
+/** @typedef {import('./common.js').TraceDocument} TraceDocument */
+/** @typedef {import('./common.js').TraceOperator} TraceOperator */
+/** @typedef {import('./common.js').Sel} Sel */
+/** The time chart's model: the trace and the selected step's operators (none: null). @typedef {{trace: TraceDocument, highlight?: Set<string> | null}} TimeModel */
+/** @typedef {ReturnType<typeof timeRows>[number]} TimeRow */
+/** @typedef {ReturnType<typeof layOut>} Marks */
+
 /**
  * Per step: operator segments and the launch overhead, in seconds. The overhead is the
  * engine's `totals.overhead_seconds` of the step (summed here only for a trace without it).
+ * @param {TraceDocument} trace
  */
 export function timeRows(trace) {
   const byName = new Map(trace.operators.map((op) => [op.name, op]));
   return trace.steps.map((step) => {
-    const ops = step.operators.map((name) => byName.get(name)).filter(Boolean);
+    const ops = step.operators.map((name) => byName.get(name)).filter((op) => op !== undefined);
     const segments = ops.map((op) => ({
       op,
       seconds: op.count * (op.seconds - op.overhead_seconds),
@@ -27,13 +36,18 @@ export function timeRows(trace) {
   });
 }
 
-/** The launch overhead of the whole prefill (the engine's total, or the steps' sum). */
+/**
+ * The launch overhead of the whole prefill (the engine's total, or the steps' sum).
+ * @param {TraceDocument} trace
+ * @param {TimeRow[]} rows
+ */
 function totalOverhead(trace, rows) {
   return typeof trace.totals.overhead_seconds === 'number'
     ? trace.totals.overhead_seconds
     : rows.reduce((sum, r) => sum + r.overhead, 0);
 }
 
+/** @param {TimeModel} model */
 function key({ trace, highlight }) {
   return JSON.stringify([
     trace.steps.map((s) => [s.operators, s.totals]),
@@ -43,6 +57,11 @@ function key({ trace, highlight }) {
   ]);
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {TimeModel} model
+ */
 function draw(svg, width, { trace, highlight }) {
   const rows = timeRows(trace);
   const rowHeight = 34;
@@ -66,8 +85,8 @@ function draw(svg, width, { trace, highlight }) {
   });
 
   // Lay out every mark first (plain data), then join each kind once.
-  const marks = layOut(rows, x, y, highlight);
-  const labelY = (r) => y(String(r.step.step)) + bandHeight / 2 + 4;
+  const marks = layOut(rows, x, y, highlight ?? null);
+  const labelY = (/** @type {TimeRow} */ r) => /** @type {number} */ (y(String(r.step.step))) + bandHeight / 2 + 4;
   rowLabels(svg, rows, (r) => String(r.step.step), m.left - 8, labelY, (r) => `Step ${r.step.step}`);
   drawMarks(svg, marks, bandHeight, hatch);
 }
@@ -75,15 +94,23 @@ function draw(svg, width, { trace, highlight }) {
 /**
  * Per step's bar: its operators' segments (and their labels where they fit), its launch
  * overhead, and its total at the end; as plain data, placed on the scales x and y.
+ * @param {TimeRow[]} rows
+ * @param {import('d3-scale').ScaleLinear<number, number>} x
+ * @param {import('d3-scale').ScaleBand<string>} y
+ * @param {Set<string> | null} highlight
  */
 function layOut(rows, x, y, highlight) {
+  /** @type {{segment: TimeRow['segments'][number], x0: number, w: number, top: number, className: string}[]} */
   const segments = [];
+  /** @type {{id: string, x: number, top: number, text: string}[]} */
   const segmentLabels = [];
+  /** @type {{id: string, x0: number, w: number, top: number, overhead: number}[]} */
   const overheads = [];
+  /** @type {{id: string, x: number, top: number, text: string}[]} */
   const totals = [];
   for (const row of rows) {
     const stepKey = String(row.step.step);
-    const top = y(stepKey);
+    const top = /** @type {number} */ (y(stepKey));
     let start = 0;
     row.segments.forEach((segment, i) => {
       const x0 = x(start);
@@ -106,7 +133,13 @@ function layOut(rows, x, y, highlight) {
   return { segments, segmentLabels, overheads, totals };
 }
 
-/** Joins each kind of mark laid out by layOut (bands `bandHeight` high; `hatch` the overhead's fill). */
+/**
+ * Joins each kind of mark laid out by layOut (bands `bandHeight` high; `hatch` the overhead's fill).
+ * @param {Sel} svg
+ * @param {Marks} marks
+ * @param {number} bandHeight
+ * @param {string} hatch
+ */
 function drawMarks(svg, { segments, segmentLabels, overheads, totals }, bandHeight, hatch) {
   joinMarks(part(svg, 'segments'), 'rect', 'segment', segments, (d) => d.segment.op.name, true)
     .call(writeAttrs, {
@@ -145,6 +178,7 @@ function drawMarks(svg, { segments, segmentLabels, overheads, totals }, bandHeig
     .call(writeText, (d) => d.text);
 }
 
+/** @param {TimeModel} model */
 function describe({ trace }) {
   const rows = timeRows(trace);
   const longest = rows.reduce((a, b) => (b.total > a.total ? b : a));
@@ -155,7 +189,9 @@ function describe({ trace }) {
   );
 }
 
+/** @param {TimeModel} model */
 function table({ trace }) {
+  /** @type {string[][]} */
   const rows = [];
   for (const row of timeRows(trace)) {
     for (const segment of row.segments) {

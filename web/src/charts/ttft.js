@@ -1,3 +1,4 @@
+// @ts-check
 // Time to first token: queueing + execution + first-token delivery as one stacked bar, and a
 // sweep of TTFT against prompt length or arrival rate computed by the engine in one call.
 // When the queue is overloaded the engine gives no queue time (null): the bar shows an
@@ -24,19 +25,52 @@ import {
 import { DragHandle } from './drag.js';
 import { writeAttrs, writeText } from './writes.js';
 
+/** @typedef {import('./common.js').TraceDocument} TraceDocument */
+/** @typedef {import('./common.js').Sel} Sel */
+/** @typedef {import('prefill-trace').SweepPoint} SweepPoint */
+/** @typedef {import('prefill-trace').TtftTotals} TtftTotals */
+/** @typedef {import('d3-scale').ScaleLinear<number, number>} LinearScale */
+/**
+ * The TTFT bar's model: the trace, the pinned scenario's trace (compare.js; null when none) and
+ * the held axis's end (null: the axis follows the bar).
+ * @typedef {{trace: TraceDocument, ghost?: TraceDocument | null, top?: number | null}} BarModel
+ */
+/** @typedef {'prompt_tokens' | 'arrival_rate'} SweepVariable */
+/** @typedef {{points: SweepPoint[], variable: SweepVariable, trace: TraceDocument, scale?: string}} SweepModel */
+/** The current scenario's point on the sweep. @typedef {{value: number, total_seconds: number | null}} CurrentPoint */
+/**
+ * The sweep's axes and the drawing's size.
+ * @typedef {{x: import('d3-scale').ScaleContinuousNumeric<number, number>, y: import('d3-scale').ScaleContinuousNumeric<number, number>, width: number, height: number, m: {top: number, right: number, bottom: number, left: number}}} SweepFrame
+ */
+/** @typedef {{key: 'queue_seconds' | 'execution_seconds' | 'delivery_seconds', label: string, className: string}} TtftPart */
+/** @typedef {TtftPart & {value: number, x0: number, w: number}} Segment */
+/**
+ * The sweep's panel, with setters for its radio groups' choices.
+ * @typedef {import('./common.js').ChartPanel<SweepModel> & {setVariable: (value: string) => void, setScale: (value: string) => void}} SweepPanel
+ */
+
+/**
+ * @type {TtftPart[]}
+ */
 const PARTS = [
   { key: 'queue_seconds', label: 'Queueing', className: 'ttft-queue' },
   { key: 'execution_seconds', label: 'Execution', className: 'ttft-execution' },
   { key: 'delivery_seconds', label: 'First-token delivery', className: 'ttft-delivery' },
 ];
 
+/** @param {BarModel} model */
 function keyBar({ trace, ghost = null, top = null }) {
   return JSON.stringify([trace.totals.ttft, trace.steps[4].facts.utilization, ghost?.totals.ttft ?? null, top]);
 }
 
-/** The stacked segments of a TTFT bar on scale `x` (the known parts; an overloaded queue is left out). */
+/**
+ * The stacked segments of a TTFT bar on scale `x` (the known parts; an overloaded queue is left out).
+ * @param {TtftTotals} ttft
+ * @param {LinearScale} x
+ */
 function segmentsOf(ttft, x) {
   let start = 0;
+  /** @type {Segment[]} */
   const segments = [];
   for (const p of PARTS) {
     const value = ttft[p.key];
@@ -49,6 +83,11 @@ function segmentsOf(ttft, x) {
   return { segments, end: start };
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {BarModel} model
+ */
 function drawBar(svg, width, { trace, ghost = null, top = null }) {
   const ttft = trace.totals.ttft;
   // While comparing (compare.js), the pinned scenario A is a thin grey bar above B's, and the
@@ -78,7 +117,13 @@ function drawBar(svg, width, { trace, ghost = null, top = null }) {
   drawUnbounded(svg, ttft.overloaded, x(Math.min(start, x.domain()[1])), { bar, right: width - m.right, hatch });
 }
 
-/** The stacked parts of one TTFT bar (A's, pinned, when `ghost`) at y…y + h, in the part `name`. */
+/**
+ * The stacked parts of one TTFT bar (A's, pinned, when `ghost`) at y…y + h, in the part `name`.
+ * @param {Sel} svg
+ * @param {string} name
+ * @param {Segment[]} segments
+ * @param {{y: number, h: number, ghost: boolean}} place
+ */
 function ttftParts(svg, name, segments, { y, h, ghost }) {
   joinMarks(part(svg, name), 'rect', 'ttft-part', segments, (d) => d.key, true)
     .call(writeAttrs, {
@@ -92,7 +137,13 @@ function ttftParts(svg, name, segments, { y, h, ghost }) {
     .call(writeText, (d) => `${ghost ? 'A: ' : ''}${d.label}: ${fmt.seconds(d.value)}`);
 }
 
-/** The pinned scenario A's bar (`h` high; none without a pin) above B's, and its total beside it. */
+/**
+ * The pinned scenario A's bar (`h` high; none without a pin) above B's, and its total beside it.
+ * @param {Sel} svg
+ * @param {TraceDocument | null} ghost
+ * @param {LinearScale} x
+ * @param {{h: number, left: number, right: number}} place
+ */
 function drawGhostBar(svg, ghost, x, { h, left, right }) {
   const ghostSegments = ghost ? segmentsOf(ghost.totals.ttft, x).segments : [];
   ttftParts(svg, 'ghost', ghostSegments, { y: 8, h, ghost: true });
@@ -108,7 +159,13 @@ function drawGhostBar(svg, ghost, x, { h, left, right }) {
   });
 }
 
-/** When overloaded, the queue as a hatched stretch from x0 to the chart's right edge, and the verdict. */
+/**
+ * When overloaded, the queue as a hatched stretch from x0 to the chart's right edge, and the verdict.
+ * @param {Sel} svg
+ * @param {boolean} overloaded
+ * @param {number} x0
+ * @param {{bar: {y: number, h: number}, right: number, hatch: string}} place
+ */
 function drawUnbounded(svg, overloaded, x0, { bar, right, hatch }) {
   part(svg, 'unbounded', 'rect').call(writeAttrs, {
     class: 'ttft-part unbounded-area',
@@ -127,6 +184,7 @@ function drawUnbounded(svg, overloaded, x0, { bar, right, hatch }) {
   });
 }
 
+/** @param {BarModel} model */
 function describeBar({ trace, ghost = null }) {
   const pinned = ghost
     ? ` Pinned scenario A (the thin bar): ${ghost.totals.ttft.overloaded ? 'overloaded' : fmt.seconds(ghost.totals.ttft.total_seconds)}.`
@@ -134,6 +192,7 @@ function describeBar({ trace, ghost = null }) {
   return describeOne(trace) + pinned;
 }
 
+/** @param {TraceDocument} trace */
 function describeOne(trace) {
   const ttft = trace.totals.ttft;
   const rho = trace.steps[4].facts.utilization;
@@ -151,6 +210,7 @@ function describeOne(trace) {
   );
 }
 
+/** @param {BarModel} model */
 function tableBar({ trace }) {
   const ttft = trace.totals.ttft;
   return tableData(
@@ -167,9 +227,10 @@ function tableBar({ trace }) {
  * The TTFT bar, with a "Hold this axis" box: checked, the axis stops following each scenario
  * (it is only widened when a bar would run off it), so moving a control moves the bar, not the
  * scale. `onHold(held)` gets the box's state.
+ * @param {(held: boolean) => void} [onHold]
  */
 export function ttftChart(onHold = () => {}) {
-  const hold = h('input', { type: 'checkbox', id: 'ttft-hold' });
+  const hold = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'ttft-hold' }));
   hold.addEventListener('change', () => onHold(hold.checked));
   const extra = [h('p', { class: 'chart-option' }, h('label', { for: 'ttft-hold' }, hold, ' Hold this axis while I change the scenario'))];
   const parts = { draw: drawBar, describe: describeBar, table: tableBar, key: keyBar };
@@ -178,7 +239,7 @@ export function ttftChart(onHold = () => {}) {
     'Time to first token',
     parts,
     [
-      ...PARTS.map((p) => ({ kind: 'bar', className: `ttft-part ${p.className}`, label: p.label })),
+      ...PARTS.map((p) => /** @type {import('./common.js').LegendItem} */ ({ kind: 'bar', className: `ttft-part ${p.className}`, label: p.label })),
       { kind: 'hatch', className: 'unbounded', label: 'Unbounded queue (overloaded)' },
     ],
     extra,
@@ -187,6 +248,9 @@ export function ttftChart(onHold = () => {}) {
 
 // --- Sweep -------------------------------------------------------------------------------
 
+/**
+ * @type {Record<SweepVariable, {label: string, choice: string, axis: string, format: (v: number) => string, current: (trace: TraceDocument) => number, handle: string, snap: (v: number) => number}>}
+ */
 export const SWEEP_VARIABLES = {
   prompt_tokens: {
     label: 'Prompt length',
@@ -212,6 +276,11 @@ export const SWEEP_VARIABLES = {
 const SWEEP_POINTS = 320;
 const PROMPT_SWEEP_TOP = 131072;
 
+/**
+ * @param {number} lo
+ * @param {number} hi
+ * @param {number} count
+ */
 function logSpaced(lo, hi, count) {
   const a = Math.log10(lo);
   const b = Math.log10(hi);
@@ -224,6 +293,8 @@ function logSpaced(lo, hi, count) {
  * `saturation_arrival_rate`) is the rate at which utilization reaches 1 — widened to take in
  * the current rate. The current value is not among them: its marker is drawn from the trace
  * itself, so the sweep does not change while only the swept value moves (a slider drag).
+ * @param {SweepVariable} variable
+ * @param {TraceDocument} trace
  */
 export function sweepValues(variable, trace) {
   const current = SWEEP_VARIABLES[variable].current(trace);
@@ -232,7 +303,7 @@ export function sweepValues(variable, trace) {
     return [...new Set(logSpaced(1, top, SWEEP_POINTS).map(Math.round))];
   }
   const saturation = trace.steps[4]?.facts?.saturation_arrival_rate;
-  const knee = Number.isFinite(saturation) && saturation > 0 ? saturation : 1;
+  const knee = saturation !== undefined && Number.isFinite(saturation) && saturation > 0 ? saturation : 1;
   let lo = knee * 1e-3;
   let hi = knee * 2;
   if (Number.isFinite(current) && current > 0) {
@@ -242,7 +313,12 @@ export function sweepValues(variable, trace) {
   return logSpaced(lo, hi, SWEEP_POINTS);
 }
 
-/** The point the current scenario marks on the sweep (from the trace), or null. */
+/**
+ * The point the current scenario marks on the sweep (from the trace), or null.
+ * @param {SweepVariable} variable
+ * @param {TraceDocument} trace
+ * @returns {CurrentPoint | null}
+ */
 function currentPoint(variable, trace) {
   const value = SWEEP_VARIABLES[variable].current(trace);
   if (!(Number.isFinite(value) && value > 0)) return null;
@@ -251,9 +327,13 @@ function currentPoint(variable, trace) {
 
 // A sweep's points are recomputed only when the scenario (apart from the swept value) changes:
 // the same array means the same curve.
+/**
+ * @type {WeakMap<SweepPoint[], number>}
+ */
 const sweepIds = new WeakMap();
 let nextSweepId = 0;
 
+/** @param {SweepModel} model */
 function keySweep({ points, variable, trace, scale = 'log' }) {
   if (!sweepIds.has(points)) sweepIds.set(points, (nextSweepId += 1));
   return JSON.stringify([variable, sweepIds.get(points), currentPoint(variable, trace), trace.scenario.arrival_rate, scale]);
@@ -264,15 +344,24 @@ function keySweep({ points, variable, trace, scale = 'log' }) {
  * (the wait grows without bound near saturation, and a linear axis up to the largest finite value
  * would flatten the knee into the floor); against prompt length, the largest; at least the
  * current point.
+ * @param {SweepPoint[]} points
+ * @param {CurrentPoint | null} here
+ * @param {SweepVariable} [variable]
  */
 export function linearTop(points, here, variable = 'arrival_rate') {
-  const finite = points.map((p) => p.total_seconds).filter((v) => v !== null && v > 0);
+  const finite = points.map((p) => p.total_seconds).filter((v) => v !== null).filter((v) => v > 0);
   if (!finite.length) return 1;
   const most = Math.max(...finite);
   const cap = variable === 'arrival_rate' ? Math.min(most, 10 * Math.min(...finite)) : most;
   return Math.max(cap, here?.total_seconds ?? 0);
 }
 
+/**
+ * @param {Sel} svg
+ * @param {number} width
+ * @param {SweepModel} model
+ * @returns {import('./drag.js').HandlePlace}
+ */
 function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
   const spec = SWEEP_VARIABLES[variable];
   const linear = scale === 'linear';
@@ -298,14 +387,15 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
     title: linear ? 'Seconds' : 'Seconds (log scale)',
     titleOffset: 58,
   });
+  /** @type {SweepFrame} */
   const frame = { x, y, width, height, m };
   drawOverloadedRange(svg, points.find((p) => p.overloaded), hatch, frame);
   const top = y.domain()[1];
-  const curve = (key) =>
-    line()
-      .defined((p) => p[key] !== null && p[key] > 0 && p[key] <= top * 1.0001 && p.value >= x.domain()[0])
+  const curve = (/** @type {'execution_seconds' | 'total_seconds'} */ key) =>
+      /** @type {import('d3-shape').Line<SweepPoint>} */ (line())
+      .defined((p) => { const v = p[key]; return v !== null && v > 0 && v <= top * 1.0001 && p.value >= x.domain()[0]; })
       .x((p) => x(p.value))
-      .y((p) => y(p[key]));
+      .y((p) => y(/** @type {number} */ (p[key])));
   part(svg, 'execution', 'path').call(writeAttrs, { class: 'sweep-line sweep-execution', d: curve('execution_seconds')(points) });
   part(svg, 'total', 'path').call(writeAttrs, { class: 'sweep-line sweep-total', d: curve('total_seconds')(points) });
   drawCurrent(svg, here, frame);
@@ -331,6 +421,12 @@ function drawSweep(svg, width, { points, variable, trace, scale = 'log' }) {
  * The sweep's scales: x over the swept values (from 0 on linear axes); y over the TTFTs and
  * execution times on the curve and the current point's, in whole decades (log), or from 0 to
  * linearTop (linear).
+ * @param {SweepPoint[]} points
+ * @param {CurrentPoint | null} here
+ * @param {SweepVariable} variable
+ * @param {boolean} linear
+ * @param {{width: number, height: number, m: SweepFrame['m']}} size
+ * @returns {{x: SweepFrame['x'], y: SweepFrame['y']}}
  */
 function sweepScales(points, here, variable, linear, { width, height, m }) {
   const xDomain = [linear ? 0 : points[0].value, points[points.length - 1].value];
@@ -338,7 +434,8 @@ function sweepScales(points, here, variable, linear, { width, height, m }) {
   const ys = points
     .flatMap((p) => [p.total_seconds, p.execution_seconds])
     .concat(here?.total_seconds ?? [])
-    .filter((v) => v !== null && v > 0);
+    .filter((v) => v !== null)
+    .filter((v) => v > 0);
   const lo = Math.min(...ys);
   const hi = Math.max(...ys);
   const y = linear
@@ -349,7 +446,13 @@ function sweepScales(points, here, variable, linear, { width, height, m }) {
   return { x, y };
 }
 
-/** The overloaded range, hatched from its first point (`firstOverloaded`, or none) to the right edge, labelled. */
+/**
+ * The overloaded range, hatched from its first point (`firstOverloaded`, or none) to the right edge, labelled.
+ * @param {Sel} svg
+ * @param {SweepPoint | undefined} firstOverloaded
+ * @param {string} hatch
+ * @param {SweepFrame} frame
+ */
 function drawOverloadedRange(svg, firstOverloaded, hatch, { x, width, height, m }) {
   const area = part(svg, 'overloaded', 'rect').call(writeAttrs, { class: 'unbounded-area', fill: hatch, display: firstOverloaded ? null : 'none' });
   const x0 = firstOverloaded ? x(firstOverloaded.value) : 0;
@@ -363,7 +466,12 @@ function drawOverloadedRange(svg, firstOverloaded, hatch, { x, width, height, m 
   });
 }
 
-/** The current scenario's marker (`here`, or none): a rule, its dot on the TTFT curve when on the axis, a label. */
+/**
+ * The current scenario's marker (`here`, or none): a rule, its dot on the TTFT curve when on the axis, a label.
+ * @param {Sel} svg
+ * @param {CurrentPoint | null} here
+ * @param {SweepFrame} frame
+ */
 function drawCurrent(svg, here, { x, y, width, height, m }) {
   const top = y.domain()[1];
   const cx = here ? x(here.value) : 0;
@@ -379,6 +487,7 @@ function drawCurrent(svg, here, { x, y, width, height, m }) {
   });
 }
 
+/** @param {SweepModel} model */
 function describeSweep({ points, variable, trace, scale = 'log' }) {
   const spec = SWEEP_VARIABLES[variable];
   const finite = points.filter((p) => p.total_seconds !== null);
@@ -391,7 +500,7 @@ function describeSweep({ points, variable, trace, scale = 'log' }) {
     // The least and the most TTFT on the curve, the current point included (the curve's last
     // finite point is not its maximum when the current point lies between it and the overload).
     const here = currentPoint(variable, trace);
-    const values = finite.map((p) => p.total_seconds).concat(here?.total_seconds ?? []);
+    const values = finite.map((p) => /** @type {number} */ (p.total_seconds)).concat(here?.total_seconds ?? []);
     parts.push(`TTFT from ${fmt.seconds(Math.min(...values))} to ${fmt.seconds(Math.max(...values))}`);
   }
   if (firstOverloaded) parts.push(`overloaded from ${spec.format(firstOverloaded.value)} on`);
@@ -408,6 +517,7 @@ function describeSweep({ points, variable, trace, scale = 'log' }) {
   return `${parts.join('; ')}.`;
 }
 
+/** @param {SweepModel} model */
 function tableSweep({ points, variable }) {
   const spec = SWEEP_VARIABLES[variable];
   // Every 16th point keeps the table readable; the chart holds all of them.
@@ -430,8 +540,15 @@ function tableSweep({ points, variable }) {
  * buttons outside a form are grouped by name across the whole shadow root, and Chromium kept a
  * removed rendering's buttons (and through them its explorer) in that group until the element
  * was removed (issue 24, W5). Returns the forms and a setter for each group.
+ * @param {(variable: string) => void} onVariable
+ * @param {(scale: string) => void} onScale
  */
 function sweepOptions(onVariable, onScale) {
+  /**
+   * @param {string} legend
+   * @param {string} name
+   * @param {string[][]} choices  [value, text] each
+   */
   const radios = (legend, name, choices) => {
     const set = h(
       'fieldset',
@@ -439,15 +556,15 @@ function sweepOptions(onVariable, onScale) {
       h('legend', {}, legend),
       choices.map(([value, text], i) => h('label', {}, h('input', { type: 'radio', name, value, checked: i === 0 }), ' ', text)),
     );
-    const select = (value) => {
+    const select = (/** @type {string} */ value) => {
       for (const input of set.querySelectorAll('input')) input.checked = input.value === value;
     };
     return { set, select };
   };
   const variables = radios('Sweep TTFT against', 'sweep-variable', Object.entries(SWEEP_VARIABLES).map(([value, spec]) => [value, spec.choice]));
   const scales = radios('Axes', 'sweep-scale', [['log', 'log'], ['linear', 'linear']]);
-  variables.set.addEventListener('change', (event) => onVariable(event.target.value));
-  scales.set.addEventListener('change', (event) => onScale(event.target.value));
+  variables.set.addEventListener('change', (event) => onVariable(/** @type {HTMLInputElement} */ (event.target).value));
+  scales.set.addEventListener('change', (event) => onScale(/** @type {HTMLInputElement} */ (event.target).value));
   return {
     forms: [
       h('form', { class: 'sweep-variable-form', 'aria-label': 'Sweep TTFT against' }, variables.set),
@@ -463,16 +580,22 @@ function sweepOptions(onVariable, onScale) {
  * variable, `onScale` the new scale ('log' | 'linear': linear shows the queueing knee as a
  * knee, where the log axes squeeze it); with `onValue`, the current point is a handle (drag.js)
  * that sets the swept variable, reported as `onValue(variable, value, commit)`.
+ * @param {(variable: string) => void} onVariable
+ * @param {(scale: string) => void} [onScale]
+ * @param {((variable: SweepVariable, value: number, commit: boolean) => void) | null} [onValue]
+ * @returns {SweepPanel}
  */
 export function sweepChart(onVariable, onScale = () => {}, onValue = null) {
   const options = sweepOptions(onVariable, onScale);
+  /** @type {DragHandle | null} */
   let handle = null;
+  /** @type {(svg: Sel, width: number, model: SweepModel) => void} */
   const draw = (svg, width, model) => {
     const place = drawSweep(svg, width, model);
     handle?.place(place);
   };
   const parts = { draw, describe: describeSweep, table: tableSweep, key: keySweep };
-  const panel = chartPanel(
+  const panel = /** @type {SweepPanel} */ (chartPanel(
     'chart-sweep',
     'TTFT sweep',
     parts,
@@ -482,7 +605,7 @@ export function sweepChart(onVariable, onScale = () => {}, onValue = null) {
       { kind: 'hatch', className: 'unbounded', label: 'Overloaded' },
     ],
     options.forms,
-  );
+  ));
   panel.setVariable = options.setVariable;
   panel.setScale = options.setScale;
   if (onValue) {

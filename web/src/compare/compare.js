@@ -1,3 +1,4 @@
+// @ts-check
 // Pin and compare: the reader pins the scenario shown as A, changes anything, and sees the
 // scenario now shown (B) beside A — the glance figures of both with B's signed difference, and
 // the charts on fixed axes with A drawn as a ghost series (explorer.js passes `comparison` to
@@ -13,13 +14,21 @@ import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { CUSTOM_MODEL, fromQuery, sameScenario, scenarioJson, toQuery } from '../scenario.js';
 
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
+/** What the charts draw beside B: A's trace and the fixed TTFT axis's end. @typedef {{trace: TraceDocument, ttftTop: number | null}} Comparison */
+/** @typedef {(value: number | null | undefined) => string} Format */
+
 /** The query parameter that holds the pinned scenario (its own query string). */
 export const PIN_PARAM = 'pin';
 
-const ttftValue = (t) => (t.totals.ttft.overloaded ? null : t.totals.ttft.total_seconds);
-const qkv = (t) => t.steps[1].facts.projections.find((p) => p.name === 'qkv_projection')?.intensity ?? null;
+const ttftValue = (/** @type {TraceDocument} */ t) => (t.totals.ttft.overloaded ? null : t.totals.ttft.total_seconds);
+const qkv = (/** @type {TraceDocument} */ t) => t.steps[1].facts.projections.find((p) => p.name === 'qkv_projection')?.intensity ?? null;
 
-/** The figures compared: label (with unit), value of a trace, formatter. */
+/**
+ * The figures compared: label (with unit), value of a trace, formatter.
+ * @type {{key: string, label: string, value: (t: TraceDocument) => number | null, format: Format, missing?: string}[]}
+ */
 const FIGURES = [
   { key: 'ttft', label: 'Time to first token', value: ttftValue, format: fmt.seconds, missing: 'unbounded (overloaded)' },
   { key: 'execution', label: 'Execution time', value: (t) => t.totals.ttft.execution_seconds, format: fmt.seconds },
@@ -35,6 +44,9 @@ const FIGURES = [
  * B − A with its sign and the relative change: "+1.2 ms (+4.5%)", "no change". A growth of ten
  * times or more reads as a factor ("+15.4 s (15,400× A)"), since "+1,540,000%" asks the reader to
  * divide by a hundred in their head; a fall stays a percentage (it cannot pass −100%).
+ * @param {number | null | undefined} a
+ * @param {number | null | undefined} b
+ * @param {Format} format
  */
 export function signedDifference(a, b, format) {
   if (a === null || b === null || a === undefined || b === undefined) return '—';
@@ -45,6 +57,11 @@ export function signedDifference(a, b, format) {
   return `${sign}${magnitude}${relativeChange(a, b, sign)}`;
 }
 
+/**
+ * @param {number} a
+ * @param {number} b
+ * @param {string} sign
+ */
 function relativeChange(a, b, sign) {
   if (a === 0) return '';
   const ratio = b / a;
@@ -52,7 +69,10 @@ function relativeChange(a, b, sign) {
   return ` (${sign}${fmt.percent(Math.abs(ratio - 1))})`;
 }
 
-/** Prefill's and one decode step's figures per token, for one trace (rows of the built-in table). */
+/**
+ * Prefill's and one decode step's figures per token, for one trace (rows of the built-in table).
+ * @param {TraceDocument} trace
+ */
 export function perTokenRows(trace) {
   const prefillTokens = trace.scenario.batch * trace.scenario.prompt_tokens;
   const decodeTokens = trace.scenario.batch;
@@ -68,11 +88,15 @@ export function perTokenRows(trace) {
 export class Compare {
   #engine;
   #explorer;
+  /** @type {ScenarioState | null} */
   #pinned = null;
+  /** @type {TraceDocument | null} */
   #pinnedTrace = null;
+  /** @type {TraceDocument | null} */
   #current = null;
+  /** @type {number | null} */
   #ttftTop = null;
-  /** Why the last pin was refused, shown until the next pin succeeds or A is cleared. */
+  /** Why the last pin was refused, shown until the next pin succeeds or A is cleared. @type {string | null} */
   #refusal = null;
 
   /**
@@ -87,8 +111,8 @@ export class Compare {
     this.swapButton = h('button', { type: 'button', class: 'button button--quiet', 'data-action': 'swap', hidden: true }, 'Swap A and B');
     this.clearButton = h('button', { type: 'button', class: 'button button--quiet', 'data-action': 'clear', hidden: true }, 'Clear A');
     this.status = h('p', { class: 'hint compare-status', role: 'status' }, 'Pin the scenario shown as A, then change anything: B is what the explorer shows.');
-    this.table = h('table', { class: 'compare-table', hidden: true });
-    this.perToken = h('table', { class: 'compare-table per-token' });
+    this.table = /** @type {HTMLTableElement} */ (h('table', { class: 'compare-table', hidden: true }));
+    this.perToken = /** @type {HTMLTableElement} */ (h('table', { class: 'compare-table per-token' }));
     this.element = h(
       'section',
       { class: 'explorer-block compare', 'aria-labelledby': 'compare-heading', 'data-pinned': 'false' },
@@ -114,12 +138,19 @@ export class Compare {
     return this.#pinned;
   }
 
-  /** What the charts draw beside B: A's trace and the fixed TTFT axis, or null. */
+  /**
+   * What the charts draw beside B: A's trace and the fixed TTFT axis, or null.
+   * @returns {Comparison | null}
+   */
   get comparison() {
     return this.#pinnedTrace ? { trace: this.#pinnedTrace, ttftTop: this.#ttftTop } : null;
   }
 
-  /** Pins `state` as A (null clears it); the URL follows when the element owns it. */
+  /**
+   * Pins `state` as A (null clears it); the URL follows when the element owns it.
+   * @param {ScenarioState | null} state
+   * @param {{updateUrl?: boolean}} [options]
+   */
   pin(state, { updateUrl = true } = {}) {
     let trace = null;
     if (state) {
@@ -151,7 +182,11 @@ export class Compare {
     this.#writeUrl();
   }
 
-  /** Reads `?pin=` (a permalink's A) on top of the explorer's defaults. */
+  /**
+   * Reads `?pin=` (a permalink's A) on top of the explorer's defaults.
+   * @param {URLSearchParams} params
+   * @param {{clearMissing?: boolean}} [options]
+   */
   readUrl(params, { clearMissing = false } = {}) {
     const text = params.get(PIN_PARAM);
     if (!text) {
@@ -163,12 +198,15 @@ export class Compare {
     if (this.pin(state, { updateUrl: false })) return;
     // Refused: said in the status (kept there by #render) and taken out of the address, which
     // would otherwise go on naming an A that is not pinned (issue 33, L3). Any earlier A stays.
-    this.#refusal = `The address's pinned scenario (pin=) was not pinned and is removed from the address: ${this.#refusal.replace(/^A could not be pinned: /, '')}`;
+    this.#refusal = `The address's pinned scenario (pin=) was not pinned and is removed from the address: ${(this.#refusal ?? '').replace(/^A could not be pinned: /, '')}`;
     this.#writeUrl();
     this.#render();
   }
 
-  /** The explorer shows a new trace (B): the table and the TTFT axis follow. */
+  /**
+   * The explorer shows a new trace (B): the table and the TTFT axis follow.
+   * @param {TraceDocument | null | undefined} trace
+   */
   update(trace) {
     if (!trace) return;
     this.#current = trace;
@@ -214,12 +252,13 @@ export class Compare {
       return;
     }
     const a = this.#pinnedTrace;
-    const same = sameScenario(this.#pinned, this.#explorer.state);
+    const pinnedState = /** @type {ScenarioState} */ (this.#pinned);
+    const same = sameScenario(pinnedState, this.#explorer.state);
     setText(
       this.status,
       same
-        ? `A is pinned: ${describeState(this.#pinned, this.#explorer.presets)}. Change anything to see B beside it.`
-        : `A: ${describeState(this.#pinned, this.#explorer.presets)}. B: ${describeState(this.#explorer.state, this.#explorer.presets)}.`,
+        ? `A is pinned: ${describeState(pinnedState, this.#explorer.presets)}. Change anything to see B beside it.`
+        : `A: ${describeState(pinnedState, this.#explorer.presets)}. B: ${describeState(this.#explorer.state, this.#explorer.presets)}.`,
     );
     this.table.hidden = false;
     this.table.replaceChildren(
@@ -229,8 +268,8 @@ export class Compare {
         'tbody',
         {},
         FIGURES.map((f) => {
-          const [va, vb] = [f.value(a), f.value(b)];
-          const show = (v) => (v === null ? f.missing ?? '—' : f.format(v));
+          const [va, vb] = [f.value(/** @type {TraceDocument} */ (a)), f.value(b)];
+          const show = (/** @type {number | null} */ v) => (v === null ? f.missing ?? '—' : f.format(v));
           return h(
             'tr',
             { 'data-figure': f.key },
@@ -244,6 +283,7 @@ export class Compare {
     );
   }
 
+  /** @param {TraceDocument} trace */
   #renderPerToken(trace) {
     const rows = perTokenRows(trace);
     this.perToken.replaceChildren(
@@ -270,14 +310,20 @@ export class Compare {
 /**
  * A scenario in a few words: model and accelerator by their names (the presets'), the numbers a
  * reader changes.
+ * @param {ScenarioState} state
+ * @param {{models?: {id: string, name: string}[], accelerators?: {id: string, name: string}[]} | null} [presets]
  */
 function describeState(state, presets) {
+  /**
+   * @param {{id: string, name: string}[] | undefined} list
+   * @param {unknown} id
+   */
   const named = (list, id) => list?.find((item) => item.id === id)?.name ?? id;
   const model = state.model === CUSTOM_MODEL ? 'custom model' : named(presets?.models, state.model);
   const hardware = named(presets?.accelerators, state.hardware);
   const parts = [
     model,
-    state.devices > 1 ? `${state.devices} × ${hardware}` : hardware,
+    Number(state.devices) > 1 ? `${state.devices} × ${hardware}` : hardware,
     state.precision,
     `${fmt.count(Number(state.prompt))} tokens`,
   ];
@@ -289,13 +335,20 @@ function describeState(state, presets) {
   return parts.join(', ');
 }
 
-/** How long a trace's TTFT bar is: its total, or twice the known part when overloaded. */
+/**
+ * How long a trace's TTFT bar is: its total, or twice the known part when overloaded.
+ * @param {TraceDocument} trace
+ * @returns {number}
+ */
 export function ttftSpan(trace) {
   const t = trace.totals.ttft;
-  return t.overloaded ? 2 * ((t.execution_seconds ?? 0) + (t.delivery_seconds ?? 0)) : t.total_seconds;
+  return t.overloaded ? 2 * ((t.execution_seconds ?? 0) + (t.delivery_seconds ?? 0)) : /** @type {number} */ (t.total_seconds);
 }
 
-/** The smallest 1, 2 or 5 × 10^k at or above `value`. */
+/**
+ * The smallest 1, 2 or 5 × 10^k at or above `value`.
+ * @param {number} value
+ */
 export function niceCeil(value) {
   if (!(value > 0)) return 1e-9;
   const power = 10 ** Math.floor(Math.log10(value));

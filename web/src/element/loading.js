@@ -1,3 +1,4 @@
+// @ts-check
 // What the element fetches, and the rules each fetch keeps:
 //
 // - The lesson file must be on the page's own origin (or, for the element's bundled lesson and
@@ -20,21 +21,33 @@ import { addressText, assetUrl, isBundledBase } from '../config.js';
 import { checkIntegrity, decodeLessonBytes } from '../lesson-file.js';
 import { BUNDLED_DATA } from './bundled-data.js';
 
+/** @typedef {Awaited<ReturnType<typeof checkIntegrity>>} Integrity */
+
 /** A failure of one part of the element: a title for the reader, a detail that says why. */
 export class PartError extends Error {
+  /**
+   * @param {string} title
+   * @param {string} detail
+   */
   constructor(title, detail) {
     super(detail);
     this.title = title;
+    /** The integrity check's result, on a file that failed it (set by lessonFromBytes). @type {Integrity | undefined} */
+    this.integrity; // a declaration only: no property until set
   }
 }
 
+/** @param {unknown} error */
 export function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
 const NOT_LOADED = 'The lesson could not be loaded';
 
-/** "1 MiB", "512 KiB", "300 bytes": a byte limit as a reader would say it. */
+/**
+ * "1 MiB", "512 KiB", "300 bytes": a byte limit as a reader would say it.
+ * @param {number} bytes
+ */
 function byteText(bytes) {
   if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
   if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;
@@ -45,6 +58,8 @@ function byteText(bytes) {
  * A signal that aborts with `signal` or after `ms`, and a `done()` that clears the timer: the
  * timer must not outlive the fetch, or it keeps the element's signal (and through its
  * listeners, the element) alive until it fires (AbortSignal.timeout cannot be cleared).
+ * @param {AbortSignal} signal
+ * @param {number} ms
  */
 function deadline(signal, ms) {
   const controller = new AbortController();
@@ -64,6 +79,8 @@ function deadline(signal, ms) {
 /**
  * Refuses an address on another origin than the page's or `ownOrigin` (before anything is
  * requested). `ownOrigin` is the origin of the element's own files, given only for them.
+ * @param {URL} url
+ * @param {string} [ownOrigin]
  */
 export function assertSameOrigin(url, ownOrigin = window.location.origin) {
   if (url.origin !== window.location.origin && url.origin !== ownOrigin) {
@@ -74,6 +91,9 @@ export function assertSameOrigin(url, ownOrigin = window.location.origin) {
 /**
  * Reads `response`'s body into one buffer, cancelling the read as soon as it passes `maxBytes`
  * (`tooLarge()` makes the error thrown then).
+ * @param {Response} response
+ * @param {number} maxBytes
+ * @param {() => Error} tooLarge
  * @returns {Promise<ArrayBuffer>}
  */
 async function readLimited(response, maxBytes, tooLarge) {
@@ -84,6 +104,7 @@ async function readLimited(response, maxBytes, tooLarge) {
   }
   if (!response.body) return new ArrayBuffer(0);
   const reader = response.body.getReader();
+  /** @type {Uint8Array[]} */
   const chunks = [];
   let total = 0;
   for (;;) {
@@ -108,16 +129,21 @@ async function readLimited(response, maxBytes, tooLarge) {
 /**
  * The element's own data file `path` as app.js carries it (bundled-data.js), when `url` is that
  * file's address under `base` and `base` is app.js's own folder; else undefined (it is fetched).
+ * @param {string} path
+ * @param {URL} url
+ * @param {URL} base
+ * @returns {string | undefined}
  */
 export function carriedData(path, url, base) {
   if (!BUNDLED_DATA || !isBundledBase(base) || url.href !== assetUrl(path, base).href) return undefined;
-  return BUNDLED_DATA[path];
+  return /** @type {Record<string, string>} */ (BUNDLED_DATA)[path];
 }
 
 /**
  * The bytes a `data:` URL holds (RFC 2397: base64, or percent-encoded text), read here rather
  * than fetched: a bundler may inline a small file so, and a strict CSP (`connect-src 'self'`,
  * `font-src 'self'`) refuses to load data: addresses.
+ * @param {string} href
  * @returns {ArrayBuffer}
  */
 export function dataUrlBytes(href) {
@@ -137,7 +163,7 @@ export function dataUrlBytes(href) {
  * @param {number} options.maxBytes   the most bytes read before the file is refused
  * @param {AbortSignal} options.signal  the element's: aborted when it is removed or reloaded
  * @param {string} [options.ownOrigin]  the element's own files' origin, for its bundled lesson
- * @returns {Promise<{text: string, integrity: object, finalUrl: URL}>}
+ * @returns {Promise<{text: string, integrity: Integrity, finalUrl: URL}>}
  */
 export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin = window.location.origin }) {
   assertSameOrigin(url, ownOrigin);
@@ -185,7 +211,9 @@ export async function fetchLesson(url, { timeoutMs, maxBytes, signal, ownOrigin 
 /**
  * The lesson file's text from its bytes (fetched, or carried by app.js for `url`, its address
  * beside app.js): integrity-checked against the published name, then decoded.
- * @returns {Promise<{text: string, integrity: object}>}
+ * @param {URL} url
+ * @param {ArrayBuffer} bytes
+ * @returns {Promise<{text: string, integrity: Integrity}>}
  */
 export async function lessonFromBytes(url, bytes) {
   // The hash is taken over the bytes as served, before anything is decoded.
@@ -208,6 +236,9 @@ export async function lessonFromBytes(url, bytes) {
  * `{json}` when it could be had, else `{json: null, problem}` saying why (a console note too).
  * Held to the same rules as the lesson file: same origin (or `ownOrigin`) after redirects, `timeoutMs`, and at
  * most `maxBytes` read (a Content-Length above it is refused before the body is read).
+ * @param {URL} url
+ * @param {{signal: AbortSignal, timeoutMs: number, maxBytes: number, ownOrigin?: string}} options
+ * @returns {Promise<{json: unknown, problem?: undefined} | {json: null, problem: string}>}
  */
 export async function fetchOptionalJson(url, { signal, timeoutMs, maxBytes, ownOrigin = window.location.origin }) {
   const limit = deadline(signal, timeoutMs);

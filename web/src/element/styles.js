@@ -1,3 +1,4 @@
+// @ts-check
 // The element's style sheets: the lesson's own (style.css) in the shadow root, and KaTeX's,
 // added only when an equation is typeset (its fonts go to the document once, because Chromium
 // ignores @font-face inside a shadow root; see katex-fonts.js).
@@ -12,6 +13,7 @@ import { KATEX_FONTS } from '../katex-fonts.js';
  * served in its place: Next.js's webpack (app router) runs every `.css` file, also one named by
  * `new URL(…, import.meta.url)`, through its CSS loaders and serves their JS output at the
  * address, which loads as a sheet with none of these rules.
+ * @type {Record<string, string>}
  */
 const SHEET_MARKERS = { [SHADOW_STYLESHEET]: ':host', [KATEX_STYLESHEET]: '.katex' };
 
@@ -21,15 +23,20 @@ const SHEET_MARKERS = { [SHADOW_STYLESHEET]: ':host', [KATEX_STYLESHEET]: '.kate
  * address under an http(s) page: Next 15.5's `next build --turbopack` emits no file for a `.css`
  * named by `new URL(…, import.meta.url)`), or served something else there (Next's webpack), or
  * nothing, the sheet comes from a script chunk instead (carriedSheet).
+ * @param {string} path
+ * @param {URL} base
+ * @param {Record<string, string>} [attrs]
+ * @returns {{link: HTMLLinkElement, loaded: Promise<void>}}
  */
 export function stylesheet(path, base, attrs = {}) {
   const url = assetUrl(path, base);
   const own = isBundledBase(base) && Object.hasOwn(SHEET_MARKERS, path);
   if (own && url.protocol === 'file:' && globalThis.location?.protocol !== 'file:') {
-    const link = h('link', { 'data-carried-sheet': path });
+    const link = /** @type {HTMLLinkElement} */ (h('link', { 'data-carried-sheet': path }));
     return { link, loaded: carriedSheet(link, path) };
   }
-  const link = h('link', { rel: 'stylesheet', href: url.href, ...attrs });
+  const link = /** @type {HTMLLinkElement} */ (h('link', { rel: 'stylesheet', href: url.href, ...attrs }));
+  /** @type {Promise<void>} */
   const loaded = new Promise((resolve) => {
     link.addEventListener('load', () => resolve(own && !hasRule(link.sheet, SHEET_MARKERS[path]) ? carriedSheet(link, path) : undefined), { once: true });
     link.addEventListener('error', () => resolve(own ? carriedSheet(link, path) : undefined), { once: true });
@@ -37,18 +44,28 @@ export function stylesheet(path, base, attrs = {}) {
   return { link, loaded };
 }
 
-/** Whether `sheet` has a style rule for `selector` (true when the sheet cannot be read: another origin's). */
+/**
+ * Whether `sheet` has a style rule for `selector` (true when the sheet cannot be read: another origin's).
+ * @param {CSSStyleSheet | null} sheet
+ * @param {string} selector
+ */
 function hasRule(sheet, selector) {
   try {
-    return [...(sheet?.cssRules ?? [])].some((rule) => rule.selectorText === selector);
+    return [...(sheet?.cssRules ?? [])].some((rule) => /** @type {CSSStyleRule} */ (rule).selectorText === selector);
   } catch {
     return true;
   }
 }
 
-/** Per placeholder: its constructed sheet. */
+/**
+ * Per placeholder: its constructed sheet.
+ * @type {WeakMap<Element, CSSStyleSheet>}
+ */
 const carriedSheets = new WeakMap();
-/** Every constructed sheet of ours, to tell them from a shadow root's other adopted sheets. */
+/**
+ * Every constructed sheet of ours, to tell them from a shadow root's other adopted sheets.
+ * @type {WeakSet<CSSStyleSheet>}
+ */
 const ownSheets = new WeakSet();
 
 /**
@@ -60,30 +77,36 @@ const ownSheets = new WeakSet();
  * that order orders the adopted sheets (KaTeX's before the lesson's), as the links' order does.
  * Settles once the sheet applies (or the chunk failed: the lesson then shows unstyled, as with a
  * failed link, rather than hidden).
+ * @param {HTMLLinkElement} link
+ * @param {string} path
+ * @returns {Promise<void>}
  */
 function carriedSheet(link, path) {
   link.disabled = true;
   link.setAttribute('data-carried-sheet', path);
   const loaded = import('./carried-styles.js').then(({ CARRIED_STYLES }) => {
     const root = link.getRootNode();
-    const text = CARRIED_STYLES?.[path];
+    const text = /** @type {Record<string, string> | null} */ (CARRIED_STYLES)?.[path];
     if (text == null || !(root instanceof ShadowRoot)) return;
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(text);
     carriedSheets.set(link, sheet);
     ownSheets.add(sheet);
-    const ordered = [...root.querySelectorAll('link[data-carried-sheet]')].map((p) => carriedSheets.get(p)).filter(Boolean);
+    const ordered = [...root.querySelectorAll('link[data-carried-sheet]')].map((p) => carriedSheets.get(p)).filter((s) => s !== undefined);
     root.adoptedStyleSheets = [...root.adoptedStyleSheets.filter((s) => !ownSheets.has(s)), ...ordered];
   });
   return loaded.catch(() => {});
 }
 
+/** @type {Promise<void> | null} */
 let documentFonts = null;
 
 /**
  * KaTeX's fonts, declared in the document once per page (FontFace objects, loaded when the math
  * uses them), from beside app.js (wherever a bundler put them) or under a host's asset base. A
  * host page that links katex/katex-fonts.css itself (data-prefill-trace-fonts) keeps its own.
+ * @param {URL} base
+ * @returns {Promise<void>}
  */
 function ensureDocumentFonts(base) {
   if (!documentFonts) {
@@ -105,6 +128,10 @@ function ensureDocumentFonts(base) {
 /**
  * Adds KaTeX's style sheet to `shadow` before `before` (the lesson's sheet, whose rules refine
  * it) and its fonts to the document; settles when both have loaded.
+ * @param {ShadowRoot} shadow
+ * @param {Node | null} before
+ * @param {URL} base
+ * @returns {Promise<void>}
  */
 export function loadKatexStyles(shadow, before, base) {
   let loaded = katexStyles.get(shadow);
@@ -117,5 +144,8 @@ export function loadKatexStyles(shadow, before, base) {
   return loaded;
 }
 
-/** Per shadow root: KaTeX's style sheet, once added. */
+/**
+ * Per shadow root: KaTeX's style sheet, once added.
+ * @type {WeakMap<ShadowRoot, Promise<void>>}
+ */
 const katexStyles = new WeakMap();

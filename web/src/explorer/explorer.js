@@ -1,3 +1,4 @@
+// @ts-check
 // The trace explorer: controls → engine → every number and chart, once per change.
 //
 // A control edit marks `control-change` and updates the scenario at once (FrameScheduler in
@@ -67,19 +68,19 @@ export class Explorer {
   #actions;
   /** What the charts are drawn with beyond the trace (chart-inputs.js). */
   #chartInputs;
-  #notes = {};
+  #notes = /** @type {Record<string, string>} */ ({});
   /** What the controls say beside them (control-messages.js). */
   #messages;
-  #afterRender = null;
+  #afterRender = /** @type {(() => void) | null} */ (null);
   #firstDrawn = false;
   // The generated checks follow committed scenarios only (not every frame of a drag): their
   // questions quote the scenario, and rebuilding them per frame would only slow the figures.
   #checksDirty = true;
   // The charts module (charts/index.js) and the charts made from it, once it has loaded.
-  #chartsModule = null;
-  #chartsLoad = null;
+  #chartsModule = /** @type {import('./chart-inputs.js').ChartsModule | null} */ (null);
+  #chartsLoad = /** @type {Promise<void> | null} */ (null);
   #chartsFailed = false;
-  #charts = null;
+  #charts = /** @type {import('./chart-inputs.js').Charts | null} */ (null);
   #frames;
   #parts;
   #visibility;
@@ -89,17 +90,17 @@ export class Explorer {
   // A host's scenario was given before start(): it is shown, not the URL's (issue 24, W8).
   #hostScenario = false;
   // A pinned scenario's trace and the fixed TTFT axis while comparing (compare.js), or null.
-  #comparison = null;
+  #comparison = /** @type {import('../compare/compare.js').Comparison | null} */ (null);
 
   /**
    * @param {object} options
    * @param {import('../engine.js').Engine} options.engine
-   * @param {object} options.presets       listPresets() value
+   * @param {import('prefill-trace').PresetList} options.presets  listPresets() value
    * @param {boolean} options.syncUrl      keep the scenario in the page's URL
    * @param {(json: string, ok: boolean) => void} [options.onScenario]  after each committed scenario
-   * @param {HTMLElement} [options.scenarioElement]  what onScenario updates (rendered when near the viewport)
+   * @param {HTMLElement | null} [options.scenarioElement]  what onScenario updates (rendered when near the viewport)
    * @param {URL} [options.assetBase]     where the charts module and the lesson's page live (config.js)
-   * @param {(state: object) => void} [options.onCommit]  after the reader commits a change
+   * @param {(state: import('../scenario.js').ScenarioState) => void} [options.onCommit]  after the reader commits a change
    * @param {(part: string, message: string) => void} [options.onError]  a part failed to load
    */
   constructor({
@@ -120,16 +121,16 @@ export class Explorer {
     const defaultModel = presets.models.find((m) => m.id === DEFAULTS.model) ?? presets.models[0];
     this.defaults = defaultState(shapeOf(defaultModel));
     this.state = this.defaults;
-    this.highlightStep = null;
+    this.highlightStep = /** @type {number | null} */ (null);
 
     this.controls = new Controls(presets, {
       fields: engine.scenarioFields(),
       onEdit: (key, value, commit) => this.#edit(key, value, commit),
-      onAction: (name) => this.#action(name),
+      onAction: (name) => this.#actions.run(name),
     });
     this.#messages = new ControlMessages(this.controls, engine.scenarioFields());
     this.glance = new Glance();
-    this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }));
+    this.steps = new StepTrace((step) => this.#highlight(step, { reveal: true }), engine.traceLeaves(scenarioJson(this.defaults)));
     this.view = new ExplorerView({
       controls: this.controls.element,
       glance: this.glance.element,
@@ -164,16 +165,17 @@ export class Explorer {
     this.#url = this.#followUrl({ syncUrl, assetBase });
   }
 
-  /** The parts of the results, each drawn when it is stale and can be (scheduling.js StaleParts). */
+  /** The parts of the results, each drawn when it is stale and can be (scheduling.js StaleParts). @param {(json: string, ok: boolean) => void} onScenario @returns {StaleParts} */
   #makeParts(onScenario) {
     const parts = new StaleParts({
       canRender: (name) => this.#canRender(name),
       onFullyShown: (shown) => this.view.markShown(shown.json),
     });
-    parts.add('glance', (shown) => this.glance.update(shown.trace));
-    // Each step's card is a part of its own: a change redraws the cards on screen, not all five.
-    STEP_PARTS.forEach((name, i) => parts.add(name, (shown) => this.steps.updateStep(i, shown.trace)));
-    for (const name of CHART_NAMES) parts.add(name, (shown) => this.#renderChart(name, shown));
+    // A part other than the checks is drawn only when the trace is ok (StaleParts): shown.trace is set.
+    const traceOf = (/** @type {import('./scheduling.js').Shown} */ shown) => /** @type {import('prefill-trace').TraceDocument} */ (shown.trace);
+    parts.add('glance', (shown) => this.glance.update(traceOf(shown)));
+    STEP_PARTS.forEach((name, i) => parts.add(name, (shown) => this.steps.updateStep(i, traceOf(shown))));
+    for (const name of CHART_NAMES) parts.add(name, (shown) => this.#renderChart(name, traceOf(shown)));
     // The charts' data tables (for screen readers, never on screen) follow in idle time, each
     // after its chart: idle moments draw stale parts in the order they were added.
     for (const name of CHART_NAMES) parts.add(dataPart(name), () => this.#charts?.[name].updateData());
@@ -182,7 +184,7 @@ export class Explorer {
     return parts;
   }
 
-  /** Which parts are near the viewport, and their widths (visibility.js). */
+  /** Which parts are near the viewport, and their widths (visibility.js). @param {HTMLElement | null} scenarioElement */
   #watchParts(scenarioElement) {
     const visibility = new PartVisibility({
       // A stale part coming near the viewport is brought up to date before it shows.
@@ -199,7 +201,7 @@ export class Explorer {
     return visibility;
   }
 
-  /** The page's URL, when the element owns it: back and forward restore a scenario (url-sync.js). */
+  /** The page's URL, when the element owns it: back and forward restore a scenario (url-sync.js). @param {{syncUrl: boolean, assetBase?: URL}} options */
   #followUrl({ syncUrl, assetBase }) {
     return new UrlSync({
       enabled: syncUrl,
@@ -221,7 +223,7 @@ export class Explorer {
 
   /**
    * Shows `state` as if the reader had set it (a guided investigation's "Show me"): like
-   * setState, then committed — into the URL when synced, and reported through onCommit.
+   * setState, then committed — into the URL when synced, and reported through onCommit. @param {import('../scenario.js').ScenarioState} state
    */
   apply(state) {
     if (this.#disposed) return;
@@ -231,7 +233,7 @@ export class Explorer {
 
   /**
    * Draws the charts with `comparison` beside the scenario shown (compare.js: A's trace as a
-   * ghost series, the TTFT axis fixed while comparing), or alone when null.
+   * ghost series, the TTFT axis fixed while comparing), or alone when null. @param {import('../compare/compare.js').Comparison | null} comparison
    */
   setComparison(comparison) {
     if (this.#disposed) return;
@@ -245,8 +247,7 @@ export class Explorer {
    * Places the rest of the explorer, reads the URL (when synced), shows the scenario and
    * renders it: each part placed, the trace (the engine's first JSON trace compiles its writer:
    * V8 compiles wasm functions on first call, on the main thread) and the first drawing are
-   * tasks of their own (nextFrame, nextTask, docs/performance.md).
-   * @returns {Promise<void>} settles after the first render
+   * tasks of their own (nextFrame, nextTask, docs/performance.md). @returns {Promise<void>} settles after the first render
    */
   async start() {
     // The explorer was placed with the first half of its controls; the rest of them, the
@@ -281,7 +282,7 @@ export class Explorer {
     await nextTask('first-draw');
     if (this.#disposed) return;
     const rendered = new Promise((resolve) => {
-      this.#afterRender = resolve;
+      this.#afterRender = () => resolve(undefined);
     });
     this.#frames.schedule();
     return rendered;
@@ -314,7 +315,7 @@ export class Explorer {
    * Shows `state` (a host's scenario, see scenario.js stateFromScenario) as if the reader had
    * set every control; a value the engine rejects is reported beside its control. Not pushed
    * to the URL and not reported through onCommit (the host knows what it set). `quiet`: only
-   * set it (before start(), which then shows it rather than the URL's scenario).
+   * set it (before start(), which then shows it rather than the URL's scenario). @param {import('../scenario.js').ScenarioState} state @param {{quiet?: boolean}} [options]
    */
   setState(state, { quiet = false } = {}) {
     if (this.#disposed) return;
@@ -334,13 +335,14 @@ export class Explorer {
   /**
    * Charts whose width changed or was first reported: redrawn now when in view, else marked
    * stale. A stale chart (one not drawn yet waits for its width) is drawn now when in view,
-   * else in idle time.
+   * else in idle time. @param {string[]} names
    */
   #resized(names) {
     if (!this.#parts.shown?.ok) return;
     for (const name of names) {
       if (this.#parts.isStale(name)) continue;
-      if (this.#isVisible(name)) this.#charts[name].resize(this.#visibility.width(name));
+      const chart = this.#charts?.[/** @type {keyof import('./chart-inputs.js').Charts} */ (name)];
+      if (this.#isVisible(name)) chart?.resize(this.#visibility.width(name));
       else this.#parts.markStale((part) => part === name);
     }
     this.#parts.render(names.filter((name) => this.#parts.isStale(name) && this.#isVisible(name)));
@@ -362,7 +364,7 @@ export class Explorer {
         this.#charts = module.createCharts(
           (variable) => {
             this.#measure.mark();
-            this.#chartInputs.sweepVariable = variable;
+            this.#chartInputs.sweepVariable = /** @type {import('../charts/ttft.js').SweepVariable} */ (variable);
             this.#frames.schedule();
           },
           (scale) => {
@@ -399,6 +401,7 @@ export class Explorer {
     );
   }
 
+  /** @param {string} name @returns {boolean} */
   #canRender(name) {
     return canRenderPart(name, { chartsFailed: this.#chartsFailed, charts: this.#charts, parts: this.#parts, visibility: this.#visibility });
   }
@@ -418,14 +421,15 @@ export class Explorer {
     this.controls.setState(state);
   }
 
-  /** `state` with its preset model's shape (a custom model keeps its own). */
+  /** `state` with its preset model's shape (a custom model keeps its own). @param {import('../scenario.js').ScenarioState} state */
   withPresetShape(state) {
     return this.#withPresetShape(state);
   }
 
+  /** @param {import('../scenario.js').ScenarioState} state */
   #withPresetShape(state) {
     const preset = this.presets.models.find((m) => m.id === state.model);
-    return preset ? { ...state, shape: shapeOf(preset) } : state;
+    return preset ? { ...state, shape: shapeOf(/** @type {Record<string, import('../scenario.js').FieldValue>} */ (preset)) } : state;
   }
 
   /** A committed scenario: into the URL (when synced), and the checks follow it. */
@@ -435,6 +439,7 @@ export class Explorer {
     this.onCommit(this.state);
   }
 
+  /** @param {string} key @param {import('../scenario.js').FieldValue | undefined} value @param {boolean} commit */
   #edit(key, value, commit) {
     this.#measure.mark();
     let state = withField(this.state, key, value);
@@ -449,7 +454,7 @@ export class Explorer {
     this.#frames.schedule();
   }
 
-  /** Selects a step (or none): its operators are highlighted in the charts. */
+  /** Selects a step (or none): its operators are highlighted in the charts. @param {number | null} step @param {{reveal?: boolean}} [options] */
   #highlight(step, { reveal = false } = {}) {
     this.#measure.mark();
     this.highlightStep = step;
@@ -462,7 +467,7 @@ export class Explorer {
   /**
    * Brings chart `name` into view (a guided investigation's "Open in the explorer"), with the
    * sweep set to `sweep` ({variable, scale}) when given; before the charts have loaded, the
-   * charts' block, and the chart once it is there.
+   * charts' block, and the chart once it is there. @param {keyof import('./chart-inputs.js').Charts} name @param {{sweep?: {variable?: import('../charts/ttft.js').SweepVariable, scale?: string} | null}} [options]
    */
   revealChart(name, { sweep = null } = {}) {
     if (this.#disposed) return;
@@ -492,7 +497,7 @@ export class Explorer {
 
   /**
    * Brings the first chart that shows step `step`'s operators into view (the step cards sit
-   * above the charts): smoothly, unless the reader asked for reduced motion.
+   * above the charts): smoothly, unless the reader asked for reduced motion. @param {number} step
    */
   #revealChart(step) {
     const name = CHART_NAMES.find((chart) => relatedToStep(chart, step));
@@ -500,10 +505,6 @@ export class Explorer {
     if (!element) return;
     const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     element.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
-  }
-
-  #action(name) {
-    return this.#actions.run(name);
   }
 
   /** Back to the default scenario (the Reset button). */
@@ -522,12 +523,13 @@ export class Explorer {
     return { json, result: this.#traces.resultOf(json) };
   }
 
-  #renderChart(name, { trace }) {
+  /** @param {keyof import('./chart-inputs.js').Charts} name @param {import('prefill-trace').TraceDocument} trace */
+  #renderChart(name, trace) {
     const chart = this.#charts?.[name];
     if (!chart) return;
     const stepIndex = this.highlightStep;
     this.#chartInputs.draw(name, chart, trace, {
-      module: this.#chartsModule,
+      module: /** @type {import('./chart-inputs.js').ChartsModule} */ (this.#chartsModule), // loaded with the charts
       state: this.state,
       stepIndex,
       comparison: this.#comparison,
@@ -539,6 +541,7 @@ export class Explorer {
     }
   }
 
+  /** @param {string} name */
   #isVisible(name) {
     return isPartVisible(name, this.#firstDrawn, this.#visibility);
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // "At a glance": a one-paragraph summary (announced politely to screen readers after each
 // update), the key figures of the trace, and the trace's stated assumptions and omissions,
 // which stay visible beside the numbers they qualify.
@@ -5,9 +6,14 @@
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {TraceDocument['scenario']} Scenario */
+
 /**
  * TTFT as the page says it: the bound alone, or the estimate with the p10–p90 range the engine
  * fitted on held-out measurements ("≈ 120 ms, typically 95–160 ms"; docs/validation.md).
+ * @param {import('prefill-trace').TtftTotals} ttft
+ * @param {Scenario} [scenario]
  */
 export function ttftText(ttft, scenario) {
   if (ttft.overloaded) return 'unbounded — overloaded';
@@ -23,33 +29,44 @@ export function ttftText(ttft, scenario) {
  * The mean wait, and when requests do wait, the engine's percentiles of it beside the mean (the
  * exact M/D/1 distribution plus batch formation, docs/model.md "Queue percentiles"): the mean
  * alone hides that most requests wait less and a few far more.
+ * @param {import('prefill-trace').QueueFigures} ttft
  */
 export function queueText(ttft) {
   const mean = fmt.seconds(ttft.queue_seconds);
   const { queue_p50_seconds: p50, queue_p90_seconds: p90, queue_p99_seconds: p99 } = ttft;
-  if (!(ttft.queue_seconds > 0) || p50 == null || p90 == null || p99 == null) return mean;
+  if (!(ttft.queue_seconds !== null && ttft.queue_seconds > 0) || p50 == null || p90 == null || p99 == null) return mean;
   return `${mean} on average (median ${fmt.seconds(p50)}, p90 ${fmt.seconds(p90)}, p99 ${fmt.seconds(p99)})`;
 }
 
+/** @param {TraceDocument['totals']['memory']} memory */
 function memoryText(memory) {
   return memory.fits
     ? `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — fits`
     : `${fmt.bytes(memory.peak_bytes)} of ${fmt.bytes(memory.capacity_bytes)} — does not fit`;
 }
 
-/** Which timing the times follow: the lesson's lower bound or the calibrated estimate. */
+/**
+ * Which timing the times follow: the lesson's lower bound or the calibrated estimate.
+ * @param {Scenario} scenario
+ */
 function timingText(scenario) {
   return scenario.timing === 'estimate' ? 'calibrated estimate' : 'lower bound';
 }
 
-/** The devices the scenario runs on; under tensor parallelism every figure is one device's. */
+/**
+ * The devices the scenario runs on; under tensor parallelism every figure is one device's.
+ * @param {Scenario} scenario
+ */
 function devicesText(scenario) {
   return scenario.tensor_parallel > 1
     ? `${fmt.count(scenario.tensor_parallel)} × ${scenario.hardware.name} (tensor parallel, figures per device)`
     : `one ${scenario.hardware.name}`;
 }
 
-/** The summary sentence of a trace. */
+/**
+ * The summary sentence of a trace.
+ * @param {TraceDocument} trace
+ */
 export function summaryText(trace) {
   const s = trace.scenario;
   const ttft = trace.totals.ttft;
@@ -67,11 +84,17 @@ export function summaryText(trace) {
 /**
  * The figures a reader watches while editing, in one line (the scenario bar's sheet shows it,
  * scenario-bar.js): the same texts as the figures below.
+ * @param {TraceDocument} trace
  */
 export function keyFiguresText(trace) {
   return `Time to first token ${ttftText(trace.totals.ttft)} · step 2 ${fmt.bound(trace.steps[1].bound)} · peak memory ${memoryText(trace.totals.memory)}`;
 }
 
+/**
+ * The figures at a glance: label, the value's and the note's text of a trace, and 'bad' when the
+ * value is a warning.
+ * @type {{key: string, label: string, value: (t: TraceDocument) => string, state?: (t: TraceDocument) => 'bad' | null, note: (t: TraceDocument) => string}[]}
+ */
 const FIGURES = [
   {
     key: 'ttft',
@@ -160,6 +183,7 @@ export class Glance {
     );
   }
 
+  /** @param {TraceDocument} trace */
   update(trace) {
     setText(this.summary, summaryText(trace));
     for (const { f, item, value, note } of this.items) {

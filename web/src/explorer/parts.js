@@ -5,6 +5,7 @@
 import { STEP_COUNT } from './steps.js';
 
 /** The charts, in the order they are shown (and drawn when stale); see charts/index.js. */
+/** @type {(keyof import('./chart-inputs.js').Charts)[]} */
 export const CHART_NAMES = ['roofline', 'intensity', 'time', 'bytes', 'memory', 'ttft', 'sweep', 'decode', 'reuse'];
 
 /**

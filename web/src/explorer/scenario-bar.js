@@ -1,3 +1,4 @@
+// @ts-check
 // The scenario bar of a narrow column (a phone, the Atlas's inspector): there the controls are
 // folded away and this bar takes their place, sticky at the top of the box the explorer scrolls
 // in, with the scenario's key values. A tap opens the controls as a sheet under the bar, inside
@@ -19,12 +20,13 @@ export class ScenarioBar {
   #machine;
   #workload;
   #action;
+  /** @type {HTMLElement | null} */
   #explorer = null;
   #dock;
   #figures;
 
   /**
-   * @param {object} presets     listPresets() value (for the models' and accelerators' names)
+   * @param {import('prefill-trace').PresetList} presets     listPresets() value (for the models' and accelerators' names)
    * @param {HTMLElement} dock   the controls' box, which holds the bar and the controls
    * @param {HTMLElement} panel  the controls (the sheet the bar opens)
    */
@@ -56,11 +58,14 @@ export class ScenarioBar {
     });
     // Tabbing out of the sheet (into results it may cover) closes it.
     dock.addEventListener('focusout', (event) => {
-      if (this.#open && event.relatedTarget && !dock.contains(event.relatedTarget)) this.toggle(false);
+      if (this.#open && event.relatedTarget && !dock.contains(/** @type {Node} */ (event.relatedTarget))) this.toggle(false);
     });
   }
 
-  /** The explorer section, whose `data-controls-open` shows the sheet (style.css). */
+  /**
+   * The explorer section, whose `data-controls-open` shows the sheet (style.css).
+   * @param {HTMLElement} explorerElement
+   */
   attach(explorerElement) {
     this.#explorer = explorerElement;
   }
@@ -72,6 +77,8 @@ export class ScenarioBar {
   /**
    * Opens or closes the sheet. `refocus`: put the focus back on the bar (Escape; a tap outside
    * while the focus was in the sheet), so it is not lost with the sheet.
+   * @param {boolean} open
+   * @param {{refocus?: boolean}} [options]
    */
   toggle(open, { refocus = false } = {}) {
     if (open === this.#open) return;
@@ -86,9 +93,9 @@ export class ScenarioBar {
   }
 
   /** A tap anywhere outside the bar and its sheet (in the element or on the host's page) closes it. */
-  #onPointerDown = (event) => {
+  #onPointerDown = (/** @type {PointerEvent} */ event) => {
     if (event.composedPath().includes(this.#dock)) return;
-    const root = this.element.getRootNode();
+    const root = /** @type {Document | ShadowRoot} */ (this.element.getRootNode());
     this.toggle(false, { refocus: this.#dock.contains(root.activeElement) });
   };
 
@@ -102,6 +109,8 @@ export class ScenarioBar {
    * count under tensor parallelism, as the glance writes it), precision, prompt, batch, and the
    * timing when it is not the default lower bound — the values that change what every figure means;
    * and the trace's key figures atop the sheet.
+   * @param {import('../scenario.js').ScenarioState} state
+   * @param {import('prefill-trace').TraceDocument | null} [trace]
    */
   update(state, trace = null) {
     if (trace) setText(this.#figures, keyFiguresText(trace));

@@ -1,3 +1,4 @@
+// @ts-check
 // When the explorer draws. FrameScheduler: the first edit in a frame is rendered in its own
 // event handler (no wait for the next frame); further edits in the same frame are coalesced
 // into one requestAnimationFrame. StaleParts: which parts of the results do not show the
@@ -24,17 +25,19 @@ const IDLE_RESERVE_MS = 4;
  * @param {string} step
  */
 export async function nextTask(step) {
-  if (typeof globalThis.scheduler?.yield === 'function') {
-    await globalThis.scheduler.yield();
+  // Prioritized Task Scheduling is not in TypeScript's DOM library yet: Chromium's scheduler.yield().
+  const scheduler = /** @type {{scheduler?: {yield?: () => Promise<void>}}} */ (globalThis).scheduler;
+  if (typeof scheduler?.yield === 'function') {
+    await scheduler.yield();
   } else {
-    await new Promise((resolve) => {
+    await /** @type {Promise<void>} */ (new Promise((resolve) => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
         channel.port1.close();
         resolve();
       };
       channel.port2.postMessage(null);
-    });
+    }));
   }
   performance.mark(`prefill-trace:${step}`);
 }
@@ -49,13 +52,13 @@ const FRAME_TIMEOUT_MS = 100;
  * @param {string} step
  */
 export async function nextFrame(step) {
-  await new Promise((resolve) => {
+  await /** @type {Promise<void>} */ (new Promise((resolve) => {
     const timer = setTimeout(resolve, FRAME_TIMEOUT_MS);
     requestAnimationFrame(() => {
       clearTimeout(timer);
       resolve();
     });
-  });
+  }));
   // rAF callbacks run before the frame's style and layout: the step begins in the task after.
   await nextTask(step);
 }
@@ -111,14 +114,20 @@ export class FrameScheduler {
 /**
  * The parts of the results, each drawn on its own from the scenario being shown, and which of
  * them are stale. A part is `{render(shown)}`; `shown` is `{json, ok, trace}`.
+ * @typedef {{json: string, ok: boolean, trace: import('prefill-trace').TraceDocument | null}} Shown
  */
 export class StaleParts {
+  /** @type {Map<string, {render: (shown: Shown) => void}>} */
   #parts = new Map();
+  /** @type {Set<string>} */
   #dirty = new Set();
   /** Parts drawn at least once (a later drawing changes nodes in place; the first makes them). */
+  /** @type {Set<string>} */
   #drawn = new Set();
   #deferred = 0;
+  /** @type {Shown | null} */
   #shown = null;
+  /** @type {(() => void)[]} */
   #waiters = [];
   #canRender;
   #onFullyShown;
@@ -127,14 +136,18 @@ export class StaleParts {
   /**
    * @param {object} options
    * @param {(name: string) => boolean} options.canRender  whether part `name` can be drawn now
-   * @param {(shown: object) => void} options.onFullyShown  every part shows `shown`
+   * @param {(shown: Shown) => void} options.onFullyShown  every part shows `shown`
    */
   constructor({ canRender, onFullyShown }) {
     this.#canRender = canRender;
     this.#onFullyShown = onFullyShown;
   }
 
-  /** Adds a part, in document order (the order idle moments draw them). */
+  /**
+   * Adds a part, in document order (the order idle moments draw them).
+   * @param {string} name
+   * @param {(shown: Shown) => void} render
+   */
   add(name, render) {
     this.#parts.set(name, { render });
   }
@@ -144,21 +157,31 @@ export class StaleParts {
     return this.#shown;
   }
 
-  /** Sets the scenario to show. */
+  /**
+   * Sets the scenario to show.
+   * @param {Shown} shown
+   */
   show(shown) {
     this.#shown = shown;
   }
 
-  /** Marks each part for which `which(name)` holds stale. */
+  /**
+   * Marks each part for which `which(name)` holds stale.
+   * @param {(name: string) => boolean} which
+   */
   markStale(which) {
     for (const name of this.#parts.keys()) if (which(name)) this.#dirty.add(name);
   }
 
-  /** Forgets that the parts for which `which(name)` holds are stale: they will not be drawn. */
+  /**
+   * Forgets that the parts for which `which(name)` holds are stale: they will not be drawn.
+   * @param {(name: string) => boolean} which
+   */
   clearStale(which) {
     for (const name of [...this.#dirty]) if (which(name)) this.#dirty.delete(name);
   }
 
+  /** @param {string} name */
   isStale(name) {
     return this.#dirty.has(name);
   }
@@ -170,10 +193,13 @@ export class StaleParts {
   /** Settles once every part, visible or not, shows the current scenario. */
   fullyShown() {
     if (this.#shown && this.#dirty.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return /** @type {Promise<void>} */ (new Promise((resolve) => this.#waiters.push(resolve)));
   }
 
-  /** Renders stale parts now; when none is left, the scenario is fully shown. */
+  /**
+   * Renders stale parts now; when none is left, the scenario is fully shown.
+   * @param {Iterable<string>} names
+   */
   render(names) {
     const shown = this.#shown;
     if (!shown) return;
@@ -181,11 +207,15 @@ export class StaleParts {
     this.settle();
   }
 
+  /**
+   * @param {string} name
+   * @param {Shown} shown
+   */
   #renderPart(name, shown) {
     if (!this.#dirty.has(name) || !this.#canRender(name)) return;
     this.#dirty.delete(name);
     if (name !== 'checks' && !shown.ok) return;
-    this.#parts.get(name).render(shown);
+    this.#parts.get(name)?.render(shown);
     this.#drawn.add(name);
   }
 
@@ -217,7 +247,7 @@ export class StaleParts {
     // Parts that cannot be drawn yet (charts waiting for their module) are scheduled again
     // by whoever makes them drawable.
     if (this.#stopped || this.#deferred || !this.staleNames().some((name) => this.#canRender(name))) return;
-    const run = (deadline) => {
+    const run = (/** @type {IdleDeadline | undefined} */ deadline) => {
       this.#deferred = 0;
       const shown = this.#shown;
       if (!shown) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The box the explorer scrolls in: the page, or a host's scrolling panel (the Atlas's
 // inspector, its lab modal). Sticky parts (the controls beside the results, the phone's
 // scenario bar and its sheet) size themselves from it, not from the viewport: `100vh` is taller
@@ -9,16 +10,24 @@
 // Everything is read in ResizeObserver callbacks, after a layout and before anything is
 // written, so measuring never forces a layout of its own (tests/browser/start-tasks).
 
-/** Whether `node` clips and scrolls its content (a scroll container, whose box sticky parts stick to). */
+/**
+ * Whether `node` clips and scrolls its content (a scroll container, whose box sticky parts stick to).
+ * @param {CSSStyleDeclaration} style
+ */
 function scrolls(style) {
   return /^(auto|scroll|hidden|overlay)$/.test(style.overflowY);
 }
 
-/** The nearest ancestor of `node` that is a scroll container, across shadow roots; null for the page. */
+/**
+ * The nearest ancestor of `node` that is a scroll container, across shadow roots; null for the page.
+ * @param {Element} node
+ * @returns {Element | null}
+ */
 export function scrollContainerOf(node) {
   let current = node;
   for (;;) {
-    const parent = current.parentElement ?? current.getRootNode()?.host ?? null;
+    // Out of a shadow root: to its host (a document has none).
+    const parent = current.parentElement ?? /** @type {Partial<ShadowRoot>} */ (current.getRootNode())?.host ?? null;
     if (!parent || parent === document.body || parent === document.documentElement) return null;
     if (scrolls(getComputedStyle(parent))) return parent;
     current = parent;
@@ -27,7 +36,9 @@ export function scrollContainerOf(node) {
 
 export class ScrollportWatch {
   #target;
+  /** @type {Element | null | undefined} */
   #container = undefined;
+  /** @type {{height: number, inset: number} | null} */
   #containerBox = null; // {height, inset} of the container, from its last ResizeObserver entry
   #ownResizes;
   #containerResizes;
@@ -40,7 +51,7 @@ export class ScrollportWatch {
     // for the box it scrolls in again.
     this.#ownResizes = new ResizeObserver(() => this.#locate());
     this.#containerResizes = new ResizeObserver((entries) => {
-      const entry = entries.at(-1);
+      const entry = /** @type {ResizeObserverEntry} */ (entries.at(-1));
       this.#containerBox = {
         height: entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height,
         inset: entry.contentRect.top, // the content box's offset: the top padding

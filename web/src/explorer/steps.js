@@ -1,3 +1,4 @@
+// @ts-check
 // The five mechanism steps as a trace: each lesson step with the engine's facts for it, its
 // totals and its dominant bound. A toggle per step selects it, and the charts highlight its
 // operators. The cards persist across updates and are updated in place (only text that
@@ -7,112 +8,98 @@
 import { h, setAttr, setText } from '../dom.js';
 import * as fmt from '../format.js';
 
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {import('prefill-trace').Step2Facts['projections'][number]} Projection */
 /**
- * Labels of the engine's step facts, in the order they are shown (the engine's JSON is sorted
- * by key). A fact without a label still shows, under its key, after the known ones.
+ * One fact as shown: its JSON path, key and label, and its text or, for a group, its facts.
+ * @typedef {{path: string, key: string, label: string, text?: string, children?: FactEntry[]}} FactEntry
  */
-const FACT_LABELS = {
-  tensor_parallel: 'Devices each layer is split over (tensor parallel)',
-  kv_heads_per_device: 'Key/value heads held by each device',
-  kv_heads_replicated: 'Key/value heads copied to more than one device',
-  layers: 'Layers',
-  kernels_per_layer: 'Kernels per layer',
-  kernel_launches: 'Kernel launches in all',
-  launch_overhead_total_seconds: 'Launch overhead in all',
-  embedding_bytes: 'Embedding traffic',
-  ridge_flops_per_byte: 'Ridge point of the accelerator (P/β)',
-  weight_reuse_rows: 'Token rows sharing each weight load',
-  projection_flops_per_request: 'Projection work per request',
-  attention: 'Attention schedule',
-  block: 'Attention tile edge b (tokens)',
-  useful_pairs_per_head: 'Useful query–key pairs per head',
-  computed_pairs_per_head: 'Computed pairs per head (whole tiles)',
-  tiles_per_head: 'Tiles per head',
-  kv_bytes_per_token: 'KV bytes per token',
-  kv_bytes_written: 'KV state written',
-  sliding_window: 'Sliding attention window (tokens; 0 = none)',
-  kv_tokens_kept: 'Tokens whose keys and values are kept',
-  kv_bytes_kept: 'KV cache kept for decode',
-  score_matrix_bytes: 'Score matrix of the largest chunk',
-  score_traffic_bytes: 'Score traffic to HBM',
-  score_bytes_avoided: 'Score traffic avoided by fusing',
-  weight_bytes: 'Weights',
-  kv_bytes: 'KV state',
-  temporaries_bytes: 'Temporaries (largest simultaneous set)',
-  residual_bytes: 'Residual stream',
-  attention_workspace_bytes: 'Attention workspace',
-  score_bytes: 'Materialized scores',
-  mlp_workspace_bytes: 'MLP workspace',
-  logits_bytes: 'Logits',
-  peak_bytes: 'Peak',
-  capacity_bytes: 'Device capacity',
-  fits: 'Fits in device memory',
-  memory: 'Memory ledger',
-  chunking: 'Chunking',
-  exceeds_by_bytes: 'Exceeds capacity by',
-  chunk_tokens: 'Chunk length (tokens)',
-  chunks: 'Chunks (passes)',
-  extra_weight_bytes: 'Extra weight traffic from chunking',
-  kv_reread_bytes: 'Earlier KV re-read by later chunks',
-  temporaries_unchunked_bytes: 'Temporaries without chunking',
-  queue_seconds: 'Queueing, mean',
-  queue_p50_seconds: 'Queueing, median (p50)',
-  queue_p90_seconds: 'Queueing, 90th percentile',
-  queue_p99_seconds: 'Queueing, 99th percentile',
-  batch_formation_seconds: 'Batch formation (part of queueing)',
-  execution_seconds: 'Prompt execution',
-  delivery_seconds: 'First-token delivery',
-  service_seconds: 'Service time per batch',
-  saturation_arrival_rate: 'Saturation arrival rate (ρ reaches 1)',
-  total_seconds: 'Time to first token',
-  utilization: 'Utilization ρ',
-  overloaded: 'Overloaded (ρ ≥ 1)',
-};
 
-const FACT_ORDER = Object.keys(FACT_LABELS);
+/**
+ * The engine's description of the trace's leaves (Engine.traceLeaves: docs/trace-json.md, "Units
+ * and labels"), by path; null when the module could not say, and then facts show under their keys.
+ * @typedef {Map<string, import('prefill-trace').TraceLeaf>|null} Leaves
+ */
 
-function factRank(key) {
-  const rank = FACT_ORDER.indexOf(key);
-  return rank === -1 ? FACT_ORDER.length : rank;
-}
+/** Where a step's facts sit in the trace document, as the leaves' paths spell it. */
+const FACTS_PATH = 'steps/*/facts';
+/** A fact the description does not rank comes after the ranked ones, in the JSON's key order. */
+const UNRANKED = Number.MAX_SAFE_INTEGER;
 
-/** Formats one fact by its key's unit suffix; null means the engine has no value. */
-function formatFact(key, value) {
-  if (value === null) {
-    return key.startsWith('queue_') || key === 'total_seconds' ? 'unbounded (overloaded)' : 'none';
-  }
+/**
+ * Formats one fact by the unit the engine gives it; null means the engine has no value (for a
+ * time of step 5: the queue is overloaded, so the wait is unbounded).
+ * @param {import('prefill-trace').TraceLeaf|undefined} leaf  the fact's description
+ * @param {number | string | boolean | null} value  a leaf of a step's facts
+ */
+function formatFact(leaf, value) {
+  if (value === null) return leaf?.unit === 'seconds' ? 'unbounded (overloaded)' : 'none';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return value;
-  if (key.includes('bytes') && !key.includes('per_byte')) return fmt.bytes(value);
-  if (key.endsWith('_seconds')) return fmt.seconds(value);
-  if (key.includes('flops_per_byte')) return fmt.intensity(value);
-  if (key.includes('flops')) return `${fmt.flops(value)} (${fmt.count(value)})`;
-  if (key === 'utilization') return fmt.number(value, 3);
-  if (key.endsWith('_arrival_rate')) return fmt.rate(value);
-  return fmt.count(value);
+  switch (leaf?.unit) {
+    case 'bytes':
+      return fmt.bytes(value);
+    case 'seconds':
+      return fmt.seconds(value);
+    case 'flop_per_byte':
+      return fmt.intensity(value);
+    case 'flop':
+      return `${fmt.flops(value)} (${fmt.count(value)})`;
+    case 'fraction':
+      return fmt.number(value, 3);
+    case 'per_second':
+      return fmt.rate(value);
+    default:
+      return fmt.count(value);
+  }
 }
 
-/** The facts in display order, nested groups flattened: `[{path, label, text | group}]`. */
-function factEntries(facts, skip = [], prefix = '') {
+/**
+ * The facts in the description's order, nested groups flattened: `[{path, label, text | group}]`.
+ * @param {object} facts  a step's facts (or a group of them)
+ * @param {Leaves} leaves
+ * @param {string[]} [skip]
+ * @param {string} [prefix]
+ * @returns {FactEntry[]}
+ */
+function factEntries(facts, leaves, skip = [], prefix = '') {
+  /** @param {string} key */
+  const described = (key) => leaves?.get(`${FACTS_PATH}${prefix}/${key}`);
+  /** @param {string} key */
+  const rank = (key) => {
+    const r = described(key)?.rank ?? -1;
+    return r < 0 ? UNRANKED : r;
+  };
+  /** @type {FactEntry[]} */
   const entries = [];
-  const sorted = Object.entries(facts).sort(([a], [b]) => factRank(a) - factRank(b));
+  const sorted = Object.entries(facts).sort(([a], [b]) => rank(a) - rank(b));
   for (const [key, value] of sorted) {
     if (skip.includes(key)) continue;
     const path = `${prefix}/${key}`;
+    const label = described(key)?.label || key.replaceAll('_', ' ');
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      entries.push({ path, key, label: FACT_LABELS[key] ?? key, children: factEntries(value, [], path) });
+      entries.push({ path, key, label, children: factEntries(value, leaves, [], path) });
     } else if (!Array.isArray(value)) {
-      entries.push({ path, key, label: FACT_LABELS[key] ?? key.replaceAll('_', ' '), text: formatFact(key, value) });
+      entries.push({ path, key, label, text: formatFact(described(key), /** @type {number | string | boolean | null} */ (value)) });
     }
   }
   return entries;
 }
 
+/**
+ * @param {FactEntry[]} entries
+ * @returns {string}
+ */
 function signatureOf(entries) {
   return entries.map((e) => (e.children ? `${e.path}{${signatureOf(e.children)}}` : e.path)).join('|');
 }
 
-/** The <dl> of `entries`; the value <dd> of each fact is pushed to `values` in order. */
+/**
+ * The <dl> of `entries`; the value <dd> of each fact is pushed to `values` in order.
+ * @param {FactEntry[]} entries
+ * @param {HTMLElement[]} values
+ * @returns {HTMLElement}
+ */
 function factList(entries, values) {
   return h(
     'dl',
@@ -128,24 +115,36 @@ function factList(entries, values) {
   );
 }
 
+/**
+ * @param {FactEntry[]} entries
+ * @param {string[]} [out]
+ */
 function leafTexts(entries, out = []) {
   for (const e of entries) {
     if (e.children) leafTexts(e.children, out);
-    else out.push(e.text);
+    else out.push(/** @type {string} */ (e.text));
   }
   return out;
 }
 
 /** A step's facts, rebuilt only when the set of facts changes; otherwise their text is updated. */
 class FactsView {
-  constructor() {
+  /** @param {Leaves} leaves  the labels, units and order of the facts */
+  constructor(leaves) {
+    this.leaves = leaves;
     this.element = h('div', { class: 'facts-view' });
+    /** @type {string | null} */
     this.signature = null;
+    /** @type {HTMLElement[]} */
     this.values = [];
   }
 
+  /**
+   * @param {object} facts
+   * @param {string[]} skip
+   */
   update(facts, skip) {
-    const entries = factEntries(facts, skip);
+    const entries = factEntries(facts, this.leaves, skip);
     const signature = signatureOf(entries);
     if (signature !== this.signature) {
       this.signature = signature;
@@ -159,6 +158,7 @@ class FactsView {
 
 const PROJECTION_COLUMNS = ['Projection', 'd_in × d_out', 'FLOPs per request', 'Intensity (FLOP/byte)', 'Rows to ridge', 'Bound'];
 
+/** @param {Projection} p */
 function projectionCells(p) {
   return [
     p.name,
@@ -174,10 +174,13 @@ function projectionCells(p) {
 class ProjectionTable {
   constructor() {
     this.element = h('div', { class: 'projections' });
+    /** @type {string | null} */
     this.signature = null;
+    /** @type {(HTMLElement | null)[][]} */
     this.rows = [];
   }
 
+  /** @param {Projection[] | undefined} projections */
   update(projections) {
     if (!Array.isArray(projections)) {
       this.signature = null;
@@ -226,8 +229,10 @@ class ProjectionTable {
       );
     }
     projections.forEach((p, r) => {
-      projectionCells(p).forEach((text, c) => setText(this.rows[r][c], text));
-      setAttr(this.rows[r][PROJECTION_COLUMNS.length - 1], 'class', `bound-badge bound-${p.bound}`);
+      // Every cell was made with the table (above).
+      const cells = /** @type {HTMLElement[]} */ (this.rows[r]);
+      projectionCells(p).forEach((text, c) => setText(cells[c], text));
+      setAttr(cells[PROJECTION_COLUMNS.length - 1], 'class', `bound-badge bound-${p.bound}`);
     });
   }
 }
@@ -236,13 +241,16 @@ class ProjectionTable {
  * A step's verdict: its bound, or for step 4 (no kernels) whether the memory fits. Step 5's
  * time to first token is mostly waiting when the queue holds more of it than the kernels do:
  * then the badge says so (the kernels' bound stays in `data-bound`).
+ * @param {TraceDocument['steps'][number]} step
+ * @param {TraceDocument} trace
+ * @returns {{className: string, bound: string, text: string, dominant?: string}}
  */
 function badgeOf(step, trace) {
-  const facts = step.facts ?? {};
+  const facts = /** @type {Partial<import('prefill-trace').Step5Facts>} */ (step.facts ?? {});
   if (step.step === 5 && facts.overloaded) {
     return { className: 'bound-badge bound-queue', bound: step.bound ?? 'none', text: 'queueing dominates · overloaded', dominant: 'queueing' };
   }
-  if (step.step === 5 && facts.total_seconds > 0 && facts.queue_seconds / facts.total_seconds > 0.5) {
+  if (step.step === 5 && facts.total_seconds != null && facts.total_seconds > 0 && facts.queue_seconds != null && facts.queue_seconds / facts.total_seconds > 0.5) {
     return {
       className: 'bound-badge bound-queue',
       bound: step.bound ?? 'none',
@@ -261,13 +269,25 @@ function badgeOf(step, trace) {
   };
 }
 
+/**
+ * One step's card and the nodes an update writes.
+ * @typedef {{item: HTMLElement, toggle: HTMLElement, heading: HTMLElement, badge: HTMLElement, text: HTMLElement, totals: HTMLElement, ops: HTMLElement, opsLine: HTMLElement, facts: FactsView, projections: ProjectionTable}} StepCard
+ */
+
 /** The mechanism's steps: the engine's trace has one entry per step, in order. */
 export const STEP_COUNT = 5;
 
 export class StepTrace {
-  /** @param {(step: number|null) => void} onSelect */
-  constructor(onSelect) {
+  /**
+   * @param {(step: number|null) => void} onSelect
+   * @param {Leaves} [leaves]  the engine's description of the trace (Engine.traceLeaves): the
+   *   facts' labels, units and order
+   */
+  constructor(onSelect, leaves = null) {
+    this.leaves = leaves;
+    /** @type {number | null} */
     this.selected = null;
+    /** @type {StepCard[]} */
     this.cards = [];
     this.list = h('ol', { class: 'trace-steps' });
     // Made up front, so each card can be watched and drawn on its own (updateStep).
@@ -291,6 +311,10 @@ export class StepTrace {
     this.onSelect = onSelect;
   }
 
+  /**
+   * @param {number} index
+   * @returns {StepCard}
+   */
   #card(index) {
     const toggle = h(
       'button',
@@ -316,7 +340,7 @@ export class StepTrace {
       h('p', { class: 'step-totals' }, h('span', { class: 'label' }, 'Step totals'), ' ', totals),
       opsLine,
     );
-    const facts = new FactsView();
+    const facts = new FactsView(this.leaves);
     const projections = new ProjectionTable();
     const item = h(
       'li',
@@ -339,6 +363,9 @@ export class StepTrace {
     return { item, toggle, heading, badge, text, totals, ops, opsLine, facts, projections };
   }
 
+  /**
+   * @param {number | null} step
+   */
   select(step) {
     this.selected = step;
     this.cards.forEach((card, i) => {
@@ -348,7 +375,11 @@ export class StepTrace {
     });
   }
 
-  /** The card of step `index + 1` (0-based `index`) from `trace`. */
+  /**
+   * The card of step `index + 1` (0-based `index`) from `trace`.
+   * @param {number} index
+   * @param {TraceDocument} trace
+   */
   updateStep(index, trace) {
     const step = trace.steps[index];
     const card = this.cards[index];
@@ -366,7 +397,7 @@ export class StepTrace {
     );
     setText(card.ops, step.operators.join(', '));
     if (card.opsLine.hidden !== !step.operators.length) card.opsLine.hidden = !step.operators.length;
-    const facts = step.facts ?? {};
+    const facts = /** @type {Partial<import('prefill-trace').Step2Facts>} */ (step.facts ?? {});
     card.facts.update(facts, ['projections', 'reuse_example']);
     card.projections.update(facts.projections);
   }

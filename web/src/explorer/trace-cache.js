@@ -42,10 +42,11 @@ export class TraceCache {
   /**
    * The result for `json`, computed unless it is the last scenario's.
    * @param {string} json
+   * @returns {TraceResult}
    */
   resultOf(json) {
     if (json !== this.#lastJson) this.remember(json, this.trace(json));
-    return this.#lastResult;
+    return /** @type {TraceResult} */ (this.#lastResult); // remembered just now, or before
   }
 
   /**

@@ -1,3 +1,4 @@
+// @ts-check
 // The scenario in the page's URL (`sync-url`): read at start and on back/forward, pushed after
 // committed edits, and the permalink the "Copy link" button offers.
 
@@ -16,6 +17,7 @@ export const MAX_FIELD_CHARS = 1024;
 
 export class UrlSync {
   #timer = 0;
+  /** @type {(() => void) | null} */
   #onPopState = null;
 
   /**
@@ -57,7 +59,7 @@ export class UrlSync {
    * Puts the committed scenario in the page's URL, just after the figures are updated:
    * pushState can take milliseconds in Chromium, which the reader would otherwise wait for.
    * Several commits before it runs make one history entry (the last scenario).
-   * @param {() => object} currentState  read when the push runs
+   * @param {() => import('../scenario.js').ScenarioState} currentState  read when the push runs
    */
   push(currentState) {
     if (!this.enabled || this.#timer) return;
@@ -68,14 +70,20 @@ export class UrlSync {
     }, 0);
   }
 
-  /** Makes the page's address name `state` without a new history entry (a host's scenario at start). */
+  /**
+   * Makes the page's address name `state` without a new history entry (a host's scenario at start).
+   * @param {import('../scenario.js').ScenarioState} state
+   */
   replace(state) {
     if (!this.enabled) return;
     const url = this.permalink(state);
     if (url.href !== window.location.href) window.history.replaceState({ prefillTrace: true }, '', url);
   }
 
-  /** The link to `state`: the page's own URL when synced, else the lesson's page. */
+  /**
+   * The link to `state`: the page's own URL when synced, else the lesson's page.
+   * @param {import('../scenario.js').ScenarioState} state
+   */
   permalink(state) {
     const base = this.enabled ? new URL(window.location.href) : assetUrl('index.html', this.assetBase);
     const params = toQuery(state, this.enabled ? base.searchParams : new URLSearchParams());
@@ -89,14 +97,15 @@ export class UrlSync {
  * The permalink's scenario. A value the engine rejects is reported (a note by field) and
  * replaced by the default for that field only, until the scenario computes.
  * @param {URLSearchParams} params
- * @param {object} defaults                       the default state
- * @param {(json: string) => object} compute      the engine's result for a scenario's JSON
- * @param {(state: object) => object} withPresetShape  the state with its preset model's shape
- * @returns {{state: object, notes: object, json: string, result: object}}  the last computed
+ * @param {import('../scenario.js').ScenarioState} defaults  the default state
+ * @param {(json: string) => import('./trace-cache.js').TraceResult} compute  the engine's result for a scenario's JSON
+ * @param {(state: import('../scenario.js').ScenarioState) => import('../scenario.js').ScenarioState} withPresetShape  the state with its preset model's shape
+ * @returns {{state: import('../scenario.js').ScenarioState, notes: Record<string, string>, json: string, result: import('./trace-cache.js').TraceResult}}  the last computed
  *   scenario and its result (the render that follows reuses it)
  */
 export function scenarioFromQuery(params, defaults, compute, withPresetShape) {
   let { state, fromUrl } = fromQuery(params, defaults);
+  /** @type {Record<string, string>} */
   const notes = {};
   for (const key of [...fromUrl]) {
     const length = String(getField(state, key)).length;
@@ -106,7 +115,9 @@ export function scenarioFromQuery(params, defaults, compute, withPresetShape) {
     state = withField(state, key, getField(defaults, key));
   }
   if (state.model !== CUSTOM_MODEL) state = withPresetShape(state);
+  /** @type {string | undefined} */
   let json;
+  /** @type {import('./trace-cache.js').TraceResult | undefined} */
   let result;
   for (let i = 0; i < MAX_REJECTED_FIELDS; i += 1) {
     json = scenarioJson(state);
@@ -119,5 +130,6 @@ export function scenarioFromQuery(params, defaults, compute, withPresetShape) {
     state = withField(state, key, getField(defaults, key));
     if (key === 'model') state = withPresetShape(state);
   }
-  return { state, notes, json, result };
+  // MAX_REJECTED_FIELDS > 0: the loop ran at least once, so both are set.
+  return { state, notes, json: /** @type {string} */ (json), result: /** @type {import('./trace-cache.js').TraceResult} */ (result) };
 }

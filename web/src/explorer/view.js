@@ -1,3 +1,4 @@
+// @ts-check
 // The explorer's DOM: the section, its intro, the controls beside the results (the figures,
 // the steps, the step picker and the chart grid) and the engine's message above them. It only
 // builds and shows; what to show is decided in explorer.js.
@@ -9,7 +10,9 @@ import { glossaryLine } from '../plain-words/glossary.js';
 const HIGHLIGHT_CHOICES = ['none', '1', '2', '3', '4', '5'];
 
 export class ExplorerView {
+  /** @type {boolean | null} */
   #stale = null;
+  /** @type {HTMLElement[]} */
   #held;
 
   /**
@@ -35,7 +38,8 @@ export class ExplorerView {
       ),
     );
     this.stepPicker.addEventListener('change', (event) => {
-      onHighlight(event.target.value === 'none' ? null : Number(event.target.value));
+      const value = /** @type {HTMLInputElement} */ (event.target).value;
+      onHighlight(value === 'none' ? null : Number(value));
     });
 
     // Filled with the charts once their module has loaded (showCharts).
@@ -77,14 +81,20 @@ export class ExplorerView {
     );
   }
 
-  /** Holds `node` back to be placed just after the figures (pin and compare). */
+  /**
+   * Holds `node` back to be placed just after the figures (pin and compare).
+   * @param {HTMLElement} node
+   */
   holdAfterGlance(node) {
     this.#held.splice(1, 0, node);
   }
 
-  /** Puts the guided investigations (a <details>) between the intro and the controls. */
+  /**
+   * Puts the guided investigations (a <details>) between the intro and the controls.
+   * @param {HTMLElement} node
+   */
   showInvestigations(node) {
-    this.element.querySelector('.explorer-layout').before(node);
+    this.element.querySelector('.explorer-layout')?.before(node);
   }
 
   /** Appends the next part held back at construction; false when none is left. */
@@ -99,12 +109,18 @@ export class ExplorerView {
     return this.#held.length === 0;
   }
 
-  /** Puts the narrow column's scenario bar (scenario-bar.js) atop the controls, which it opens. */
+  /**
+   * Puts the narrow column's scenario bar (scenario-bar.js) atop the controls, which it opens.
+   * @param {HTMLElement} bar
+   */
   showScenarioBar(bar) {
     this.controlsBox.prepend(bar);
   }
 
-  /** Puts the charts in the grid, in the order they are read. */
+  /**
+   * Puts the charts in the grid, in the order they are read.
+   * @param {Record<'roofline' | 'intensity' | 'time' | 'bytes' | 'memory' | 'ttft' | 'sweep' | 'decode' | 'reuse', {element: HTMLElement}>} charts
+   */
   showCharts({ roofline, intensity, time, bytes, memory, ttft, sweep, decode, reuse }) {
     this.chartGrid.replaceChildren(
       roofline.element,
@@ -118,7 +134,10 @@ export class ExplorerView {
     );
   }
 
-  /** In place of the charts: why they could not be loaded (the rest works without them). */
+  /**
+   * In place of the charts: why they could not be loaded (the rest works without them).
+   * @param {unknown} error
+   */
   showChartsError(error) {
     this.chartGrid.replaceChildren(
       h(
@@ -130,7 +149,10 @@ export class ExplorerView {
     );
   }
 
-  /** Checks the step picker's radio button of `step` (or "no step"). */
+  /**
+   * Checks the step picker's radio button of `step` (or "no step").
+   * @param {number | null} step
+   */
   selectStep(step) {
     for (const input of this.stepPicker.querySelectorAll('input')) {
       input.checked = input.value === (step ? String(step) : 'none');
@@ -169,11 +191,15 @@ export class ExplorerView {
     this.element.dataset.state = 'ready';
   }
 
-  /** Names the scenario every part shows (tests and `fullyShown` callers read it). */
+  /**
+   * Names the scenario every part shows (tests and `fullyShown` callers read it).
+   * @param {string} json
+   */
   markShown(json) {
     this.element.dataset.scenario = json;
   }
 
+  /** @param {boolean} stale */
   #setStale(stale) {
     if (this.#stale === stale) return;
     this.#stale = stale;

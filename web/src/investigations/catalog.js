@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson's claims, one guided investigation each (investigations.js shows them). An
 // investigation asks a question, takes the reader's prediction, then sets one or two scenarios
 // (B is shown in the explorer; A, when there is one, is pinned beside it for comparison) and
@@ -34,24 +35,166 @@
 import { niceCeil } from '../compare/compare.js';
 import * as fmt from '../format.js';
 
-/** A number in a sentence: shown as `text`, kept exactly as `value` (a <data> element). */
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
+/** @typedef {import('../charts/ttft.js').SweepVariable} SweepVariable */
+/** The engine's trace of a scenario, or null when it refuses it. @typedef {(state: ScenarioState) => TraceDocument | null} TraceOf */
+/** @typedef {import('../charts/inline.js').Figure} Figure */
+/** A sentence: texts and figures, nested as the entry builds them (flattened when shown). @typedef {string | Figure | NestedSentence} SentencePart */
+/** @typedef {Array<SentencePart>} NestedSentence */
+/** What the first reading's picture keeps for the second's (its axes, its curve). @typedef {{points?: import('prefill-trace').SweepPoint[], xTop?: number, yTop?: number, utilization?: number, top?: number, devices?: string, prompt?: string, budget?: string}} Held */
+/** @typedef {import('../charts/inline.js').Picture & {held?: Held}} EntryPicture */
+/** The engine's serving reports a trace entry's `passes` asked for (null without them). @typedef {Record<string, import('prefill-trace').ServingReport> | null} Served */
+/** The engine's sweep when the entry asks for one, the first reading's `held` and the `passes` reports. @typedef {{sweep?: import('prefill-trace').SweepDocument | null, held?: Held | null, served?: Served}} PictureExtra */
+/**
+ * A serving investigation's reading (serving-catalog.js): each simulation's report, the traces
+ * its sentence reads and the scenario shown.
+ * @typedef {{runs: Record<string, import('prefill-trace').ServingReport>, plans: Record<string, import('prefill-trace').PlanDocument>, traces: Record<string, TraceDocument>, state: ScenarioState}} ServingReading
+ */
+/**
+ * What a serving investigation runs: the scenario shown, each simulation's `serving` object and
+ * the scenarios whose traces the sentence reads.
+ * @typedef {{state: ScenarioState, runs: Record<string, object>, plans?: Record<string, {serving: object, devices: number}>, traces?: Record<string, ScenarioState>}} ServingSetup
+ */
+/**
+ * One investigation, reading scenario A as an A and B as a B (the fields described above).
+ * Methods, not function-valued members: form.js holds any entry as Investigation<unknown, unknown>.
+ * @template A, B
+ * @typedef {{
+ *   id: string, claim: string, question: string, options: string[],
+ *   terms: (keyof typeof import('../plain-words/glossary.js').TERMS)[],
+ *   explorer: {chart?: string, part?: string, sweep?: {variable: SweepVariable, scale: string}},
+ *   verdict(a: A, b: B): number,
+ *   read(a: A, b: B, served?: Served): SentencePart[],
+ *   picture?(a: A, b: B, extra: PictureExtra): EntryPicture | null,
+ *   next: {label: string, apply?(state: ScenarioState, traceOf: TraceOf): ScenarioState},
+ *   scenarios?(base: ScenarioState, traceOf: TraceOf): {a: ScenarioState | null, b: ScenarioState},
+ *   sweep?(b: B): {variable: SweepVariable, values: number[]},
+ *   passes?(states: {a: ScenarioState | null, b: ScenarioState}): Record<string, {state: ScenarioState, serving: object}>,
+ *   serving?(base: ScenarioState, options: {changed: boolean, traceOf: TraceOf}): ServingSetup,
+ * }} Investigation
+ */
+
+/**
+ * A number in a sentence: shown as `text`, kept exactly as `value` (a <data> element).
+ * @param {string} name
+ * @param {number | null} value  null: the engine has none (an overloaded TTFT)
+ * @param {string} text
+ * @returns {Figure}
+ */
 export function figure(name, value, text) {
   return { name, value, text };
 }
 
-const projection = (trace, name = 'qkv_projection') => trace.steps[1].facts.projections.find((p) => p.name === name);
-const ridgeOf = (trace) => trace.steps[1].facts.ridge_flops_per_byte;
-const queueing = (trace) => trace.steps[4].facts;
-const tokens = (n) => `${fmt.count(n)} ${n === 1 ? 'token' : 'tokens'}`;
+/** @type {(trace: TraceDocument, name?: string) => import('prefill-trace').Step2Facts['projections'][number]} */
+const projection = (trace, name = 'qkv_projection') =>
+  // Every trace has the three projections by name (src/trace/step_facts.cpp).
+/** @type {import('prefill-trace').Step2Facts['projections'][number]} */ (trace.steps[1].facts.projections.find((p) => p.name === name));
+const ridgeOf = (/** @type {TraceDocument} */ trace) => trace.steps[1].facts.ridge_flops_per_byte;
+const queueing = (/** @type {TraceDocument} */ trace) => trace.steps[4].facts;
+const tokens = (/** @type {number} */ n) => `${fmt.count(n)} ${n === 1 ? 'token' : 'tokens'}`;
 /** A trace's prompt as the sentence needs it: "32 tokens", or "8 prompts of 32 tokens" in a batch. */
+/** @type {(trace: TraceDocument) => string} */
 export const promptOf = ({ scenario: { batch, prompt_tokens: n } }) =>
   batch > 1 ? `${fmt.count(batch)} prompts of ${tokens(n)}` : tokens(n);
 /** A quotient of two engine figures, with the digits a reader needs. */
-const times = (value) => `${fmt.number(value, 3)}×`;
+/** A queue figure of a scenario that is not overloaded: the engine gives every one then. */
+const known = (/** @type {number | null} */ value) => /** @type {number} */ (value);
+const times = (/** @type {number} */ value) => `${fmt.number(value, 3)}×`;
 const INTENSITY_AXIS = 'Q/K/V projection intensity (FLOP/byte, log scale)';
 /** An inline picture's row: the sentence's figure `name`, labelled `label` (`a`: scenario A's tone). */
+/** @type {(name: string, label: string, a?: boolean) => import('../charts/inline.js').PairRow} */
 const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
 
+/**
+ * The chunking entry's serving run: the prompt alone in steps of the chunk size (its longest pass).
+ * @param {{a: ScenarioState | null, b: ScenarioState}} states
+ * @returns {Record<string, {state: ScenarioState, serving: object}>}
+ */
+function chunkPasses({ b }) {
+  return {
+    chunked: {
+      state: { ...b, chunk: 0 },
+      serving: { policy: 'chunked', token_budget: b.chunk, rows: [[0, b.prompt, 1]], timeline_points: 0 },
+    },
+  };
+}
+
+/** @type {Investigation<TraceDocument, TraceDocument>} */
+const chunkingEntry = {
+  id: 'chunking',
+  claim: 'Chunking protects decode deadlines',
+  question:
+    'A 16,384-token prompt is split into chunks of 2,048 tokens, each scheduled as a pass of its own. ' +
+    'What does chunking buy, and what does it cost?',
+  options: [
+    'The prompt itself gets faster: small passes run more efficiently',
+    'Each pass holds the accelerator less long; weights are read once per chunk',
+    'Nothing: the same time, the same traffic and the same longest pass',
+  ],
+  terms: ['tpot', 'hbm'],
+  explorer: { chart: 'time' },
+  picture: (a, b, extra) => ({
+    groups: [
+      {
+        scale: 'linear',
+        unit: 'seconds',
+        title: 'How long a pass holds the accelerator',
+        rows: [
+          row('seconds-a', 'Unchunked: its one pass', true),
+          row('seconds-per-pass', 'Chunked: a pass, on average'),
+          ...(extra.served ? [row('longest-pass', 'Chunked: its longest pass')] : []),
+        ],
+      },
+      { scale: 'linear', unit: 'seconds', title: 'The whole prompt', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
+    ],
+  }),
+  scenarios: (base) => ({
+    a: { ...base, prompt: 16384, chunk: 0 },
+    b: { ...base, prompt: 16384, chunk: 2048 },
+  }),
+  // The trace gives the chunks' total, not each chunk's time: the longest single pass (the
+  // last chunk, whose attention reads every earlier chunk's K/V) is the serving simulation's
+  // `longest_iteration_seconds` of the prompt alone, scheduled in steps of the chunk size.
+  passes: chunkPasses,
+  verdict(a, b) {
+    if (b.totals.seconds < a.totals.seconds * 0.95) return 0;
+    const chunks = b.steps[3].facts.chunking.chunks;
+    return chunks > 1 && b.steps[3].facts.chunking.extra_weight_bytes > 0 ? 1 : 2;
+  },
+  read(a, b, served) {
+    const chunking = b.steps[3].facts.chunking;
+    const perPass = b.totals.seconds / chunking.chunks;
+    const longest = /** @type {Served} */ (served)?.chunked?.longest_iteration_seconds;
+    return [
+      'Unchunked, the prompt holds the accelerator for ',
+      figure('seconds-a', a.totals.seconds, fmt.seconds(a.totals.seconds)),
+      ' in one pass; in ',
+      figure('chunks', chunking.chunks, fmt.count(chunking.chunks)),
+      ` chunks of ${tokens(chunking.chunk_tokens)} each pass holds it for `,
+      figure('seconds-per-pass', perPass, fmt.seconds(perPass)),
+      ...(longest === undefined
+        ? [' on average (later chunks longer: their attention reads every earlier chunk); the price is ']
+        : [
+            ' on average and the longest, the last chunk (its attention reads every earlier chunk), for ',
+            figure('longest-pass', longest, fmt.seconds(longest)),
+            ', so a decode step waits at most one such pass, not the whole prompt; the price is ',
+          ]),
+      figure('extra-weight-bytes', chunking.extra_weight_bytes, fmt.bytes(chunking.extra_weight_bytes)),
+      ' more weight traffic, and the whole prompt takes ',
+      figure('seconds-b', b.totals.seconds, fmt.seconds(b.totals.seconds)),
+      '.',
+    ];
+  },
+  next: {
+    label: 'use chunks of 512 tokens: shorter passes, more weight traffic',
+    apply: (state) => (Number(state.chunk) > 0 ? { ...state, chunk: 512 } : state),
+  },
+};
+
+/**
+ * @type {readonly Investigation<TraceDocument, TraceDocument>[]}
+ */
 export const INVESTIGATIONS = Object.freeze([
   {
     id: 'reuse-grows',
@@ -205,7 +348,7 @@ export const INVESTIGATIONS = Object.freeze([
     verdict(_, b) {
       const q = queueing(b);
       if (q.overloaded) return 2;
-      const share = q.queue_seconds / q.total_seconds;
+      const share = known(q.queue_seconds) / known(q.total_seconds);
       return share < 0.25 ? 0 : share <= 0.75 ? 1 : 2;
     },
     read(_, b) {
@@ -227,7 +370,7 @@ export const INVESTIGATIONS = Object.freeze([
         ' of the time; a request waits ',
         figure('queue', q.queue_seconds, fmt.seconds(q.queue_seconds)),
         ' in the queue on average, ',
-        figure('queue-share', q.queue_seconds / q.total_seconds, fmt.percent(q.queue_seconds / q.total_seconds)),
+        figure('queue-share', known(q.queue_seconds) / known(q.total_seconds), fmt.percent(known(q.queue_seconds) / known(q.total_seconds))),
         ' of its ',
         figure('ttft', q.total_seconds, fmt.seconds(q.total_seconds)),
         ' time to first token, against a service time of ',
@@ -266,7 +409,7 @@ export const INVESTIGATIONS = Object.freeze([
     verdict(a, b) {
       const rises = projection(b).intensity > projection(a).intensity * 1.5;
       if (!rises) return 2;
-      const later = b.totals.ttft.overloaded || b.totals.ttft.total_seconds > a.totals.ttft.total_seconds;
+      const later = b.totals.ttft.overloaded || known(b.totals.ttft.total_seconds) > known(a.totals.ttft.total_seconds);
       return later ? 1 : 0;
     },
     read(a, b) {
@@ -291,81 +434,7 @@ export const INVESTIGATIONS = Object.freeze([
       apply: (state) => ({ ...state, rate: 40 }),
     },
   },
-  {
-    id: 'chunking',
-    claim: 'Chunking protects decode deadlines',
-    question:
-      'A 16,384-token prompt is split into chunks of 2,048 tokens, each scheduled as a pass of its own. ' +
-      'What does chunking buy, and what does it cost?',
-    options: [
-      'The prompt itself gets faster: small passes run more efficiently',
-      'Each pass holds the accelerator less long; weights are read once per chunk',
-      'Nothing: the same time, the same traffic and the same longest pass',
-    ],
-    terms: ['tpot', 'hbm'],
-    explorer: { chart: 'time' },
-    picture: (a, b, { served = null } = {}) => ({
-      groups: [
-        {
-          scale: 'linear',
-          unit: 'seconds',
-          title: 'How long a pass holds the accelerator',
-          rows: [
-            row('seconds-a', 'Unchunked: its one pass', true),
-            row('seconds-per-pass', 'Chunked: a pass, on average'),
-            ...(served ? [row('longest-pass', 'Chunked: its longest pass')] : []),
-          ],
-        },
-        { scale: 'linear', unit: 'seconds', title: 'The whole prompt', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
-      ],
-    }),
-    scenarios: (base) => ({
-      a: { ...base, prompt: 16384, chunk: 0 },
-      b: { ...base, prompt: 16384, chunk: 2048 },
-    }),
-    // The trace gives the chunks' total, not each chunk's time: the longest single pass (the
-    // last chunk, whose attention reads every earlier chunk's K/V) is the serving simulation's
-    // `longest_iteration_seconds` of the prompt alone, scheduled in steps of the chunk size.
-    passes: ({ b }) => ({
-      chunked: {
-        state: { ...b, chunk: 0 },
-        serving: { policy: 'chunked', token_budget: b.chunk, rows: [[0, b.prompt, 1]], timeline_points: 0 },
-      },
-    }),
-    verdict(a, b) {
-      if (b.totals.seconds < a.totals.seconds * 0.95) return 0;
-      const chunks = b.steps[3].facts.chunking.chunks;
-      return chunks > 1 && b.steps[3].facts.chunking.extra_weight_bytes > 0 ? 1 : 2;
-    },
-    read(a, b, served = null) {
-      const chunking = b.steps[3].facts.chunking;
-      const perPass = b.totals.seconds / chunking.chunks;
-      const longest = served?.chunked?.longest_iteration_seconds;
-      return [
-        'Unchunked, the prompt holds the accelerator for ',
-        figure('seconds-a', a.totals.seconds, fmt.seconds(a.totals.seconds)),
-        ' in one pass; in ',
-        figure('chunks', chunking.chunks, fmt.count(chunking.chunks)),
-        ` chunks of ${tokens(chunking.chunk_tokens)} each pass holds it for `,
-        figure('seconds-per-pass', perPass, fmt.seconds(perPass)),
-        ...(longest === undefined
-          ? [' on average (later chunks longer: their attention reads every earlier chunk); the price is ']
-          : [
-              ' on average and the longest, the last chunk (its attention reads every earlier chunk), for ',
-              figure('longest-pass', longest, fmt.seconds(longest)),
-              ', so a decode step waits at most one such pass, not the whole prompt; the price is ',
-            ]),
-        figure('extra-weight-bytes', chunking.extra_weight_bytes, fmt.bytes(chunking.extra_weight_bytes)),
-        ' more weight traffic, and the whole prompt takes ',
-        figure('seconds-b', b.totals.seconds, fmt.seconds(b.totals.seconds)),
-        '.',
-      ];
-    },
-    next: {
-      label: 'use chunks of 512 tokens: shorter passes, more weight traffic',
-      apply: (state) => (state.chunk > 0 ? { ...state, chunk: 512 } : state),
-    },
-  },
+  chunkingEntry,
   {
     id: 'prefill-vs-decode',
     claim: 'Prefill against decode at fixed settings',
@@ -421,12 +490,18 @@ export const INVESTIGATIONS = Object.freeze([
   },
 ]);
 
-/** Prefill's modelled time per prompt token (the trace's seconds over its B·T tokens). */
+/**
+ * Prefill's modelled time per prompt token (the trace's seconds over its B·T tokens).
+ * @param {TraceDocument} trace
+ */
 export function prefillPerToken(trace) {
   return trace.totals.seconds / (trace.scenario.batch * trace.scenario.prompt_tokens);
 }
 
-/** One decode step's time per token made (the step makes one token for each of B requests). */
+/**
+ * One decode step's time per token made (the step makes one token for each of B requests).
+ * @param {TraceDocument} trace
+ */
 export function decodePerToken(trace) {
   return trace.decode_comparison.seconds / trace.scenario.batch;
 }
@@ -435,15 +510,22 @@ export function decodePerToken(trace) {
  * The arrival rate at which `state` keeps its accelerator busy `utilization` of the time: that
  * fraction of the engine's saturation rate (λ where ρ = 1), to four significant digits so the
  * field shows a readable number.
+ * @param {ScenarioState} state
+ * @param {TraceOf} traceOf
+ * @param {number} utilization
+ * @returns {import('../scenario.js').FieldValue}
  */
 function atUtilization(state, traceOf, utilization) {
   const trace = traceOf(state);
   const saturation = trace?.steps[4].facts.saturation_arrival_rate;
-  if (!(saturation > 0)) return state.rate;
+  if (!(saturation !== undefined && saturation > 0)) return state.rate;
   return Number((saturation * utilization).toPrecision(4));
 }
 
-/** Arrival rates from 0 to just under saturation (λ where ρ = 1), evenly spaced: the curve's x. */
+/**
+ * Arrival rates from 0 to just under saturation (λ where ρ = 1), evenly spaced: the curve's x.
+ * @param {TraceDocument} trace
+ */
 function ratesToSaturation(trace) {
   const saturation = trace.steps[4].facts.saturation_arrival_rate;
   if (!(saturation > 0)) return [0];
@@ -456,25 +538,30 @@ function ratesToSaturation(trace) {
  * axes up to saturation and to ten times the TTFT of an idle accelerator (the explorer's linear
  * sweep's rule, charts/ttft.js linearTop), the reading's point marked. The second reading keeps
  * the first's curve and axes (`held`) and marks both points.
+ * @param {TraceDocument} _
+ * @param {TraceDocument} b
+ * @param {PictureExtra} [extra]
+ * @returns {EntryPicture | null}
  */
 function queueingPicture(_, b, { sweep = null, held = null } = {}) {
   const points = held?.points ?? sweep?.points;
   const saturation = b.steps[4].facts.saturation_arrival_rate;
   if (!points?.length || !(saturation > 0)) return null;
   const idle = points[0].total_seconds;
-  const busy = (name) => `${fmt.percent(name === 'first' ? held.utilization : queueing(b).utilization)} busy`;
+  const busy = (/** @type {string} */ name) => `${fmt.percent(name === 'first' ? held?.utilization : queueing(b).utilization)} busy`;
   const marks = held
     ? [
         { rate: 'first-rate', ttft: 'first-ttft', label: busy('first'), tone: 'inline-a' },
         { rate: 'rate', ttft: 'ttft', label: busy('this'), tone: 'inline-b' },
       ]
     : [{ rate: 'rate', ttft: 'ttft', label: busy('this'), tone: 'inline-b' }];
+  /** @type {import('../charts/inline.js').CurveGroup} */
   const group = {
     kind: 'curve',
     title: 'Time to first token against the arrival rate',
     points,
     xTop: held?.xTop ?? saturation,
-    yTop: held?.yTop ?? niceCeil(10 * idle),
+    yTop: held?.yTop ?? niceCeil(10 * (idle ?? 0)),
     saturationText: `saturation ${fmt.rate(saturation)}`,
     marks,
   };

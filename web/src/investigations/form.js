@@ -1,3 +1,4 @@
+// @ts-check
 // One guided investigation's form (investigations.js): the reader commits to a prediction,
 // "Show me" sets the investigation's scenario(s) in the explorer and reads the engine's
 // traces in one sentence, "Change one condition" changes them alike and reads again.
@@ -5,27 +6,50 @@
 import { h, setText } from '../dom.js';
 import { termsLine } from '../plain-words/glossary.js';
 
-/** The figures of a sentence by name (name → {name, value, text}), as its <data> elements hold them. */
+/** @typedef {import('./catalog.js').Investigation<unknown, unknown>} AnyInvestigation */
+/** @typedef {import('./catalog.js').SentencePart} SentencePart */
+/** @typedef {import('../charts/inline.js').Figure} Figure */
+/** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
+/** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {import('prefill-trace').PlanDocument} PlanDocument */
+/** @typedef {import('./catalog.js').Served} Served */
+/** The scenarios a reading shows (A: null without one). @typedef {{a: ScenarioState | null, b: ScenarioState}} States */
+/** What a reading reads: traces, or a serving reading as B (serving-catalog.js). @typedef {{a: TraceDocument | null, b: unknown}} Traces */
+
+/**
+ * The figures of a sentence by name (name → {name, value, text}), as its <data> elements hold them.
+ * @param {SentencePart[]} parts
+ * @returns {Record<string, Figure>}
+ */
 function figuresOf(parts) {
   return Object.fromEntries(
-    parts
-      .flat(Infinity)
+      /** @type {(string | Figure)[]} */ (/** @type {unknown[]} */ (parts).flat(Infinity))
       .filter((part) => typeof part !== 'string')
       .map((part) => [part.name, part]),
   );
 }
 
-/** `figures` with every name prefixed by `prefix` (the first reading's, beside the second's). */
+/**
+ * `figures` with every name prefixed by `prefix` (the first reading's, beside the second's).
+ * @param {Record<string, Figure>} figures
+ * @param {string} prefix
+ */
 function prefixed(figures, prefix) {
   return Object.fromEntries(Object.values(figures).map((f) => [`${prefix}${f.name}`, { ...f, name: `${prefix}${f.name}` }]));
 }
 
-/** The sentence parts as nodes: a figure becomes <data value="…" data-name="…">text</data>. */
+/**
+ * The sentence parts as nodes: a figure becomes <data value="…" data-name="…">text</data>.
+ * @param {SentencePart[]} parts
+ */
 function sentenceNodes(parts) {
-  return parts.flat(Infinity).map((part) =>
+  return /** @type {(string | Figure)[]} */ (/** @type {unknown[]} */ (parts).flat(Infinity)).map((part) =>
     typeof part === 'string' ? part : h('data', { value: String(part.value), 'data-name': part.name }, part.text),
   );
 }
+
+/** The form's nodes before #build (which the constructor calls first) makes them. */
+const UNBUILT = /** @type {HTMLElement} */ (/** @type {unknown} */ (null));
 
 export class InvestigationForm {
   #spec;
@@ -33,39 +57,43 @@ export class InvestigationForm {
   #explorer;
   #compare;
   #onPredicted;
-  #options;
-  #show;
-  #verdict;
-  #reading;
-  #next;
-  #nextReading;
+  /** @type {HTMLElement[]} */
+  #options = [];
+  #show = UNBUILT;
+  #verdict = UNBUILT;
+  #reading = UNBUILT;
+  #next = UNBUILT;
+  #nextReading = UNBUILT;
   #sweepOf;
   #serveOf;
   #planOf;
   /** A serving investigation is simulating: "Show me" and "Change one condition" wait for it. */
   #busy = false;
   /** Under each reading: its key figure and "Open in the explorer" (#showEvidence). */
-  #evidence;
-  #nextEvidence;
+  #evidence = UNBUILT;
+  #nextEvidence = UNBUILT;
   /** The first reading's figures and picture, which the second's picture keeps beside its own. */
+  /** @type {{figures: Record<string, Figure>, held: import('./catalog.js').Held | null} | null} */
   #first = null;
   /** The option the reader committed to, once they have (it cannot change after). */
+  /** @type {number | null} */
   #predicted = null;
   /** The scenarios "Show me" set, which "Change one condition" changes. */
+  /** @type {States | null} */
   #scenarios = null;
 
   /**
    * @param {object} options
-   * @param {object} options.spec   the investigation (catalog.js)
-   * @param {(state: object) => object|null} options.traceOf   the engine's trace of a scenario, or null
+   * @param {AnyInvestigation} options.spec   the investigation (catalog.js)
+   * @param {import('./catalog.js').TraceOf} options.traceOf   the engine's trace of a scenario, or null
    * @param {import('../explorer/explorer.js').Explorer} options.explorer
    * @param {import('../compare/compare.js').Compare} options.compare
    * @param {(answer: number, correct: boolean) => void} options.onPredicted  after each reading of the prediction
-   * @param {(state: object, variable: string, values: number[]) => object} [options.sweepOf]  the
+   * @param {(state: ScenarioState, variable: import('../charts/ttft.js').SweepVariable, values: number[]) => import('../engine.js').JsonOutcome<import('prefill-trace').SweepDocument> | {ok: false}} [options.sweepOf]  the
    *        engine's sweep of a scenario ({ok, value: {points}}), for a picture that draws one
-   * @param {(state: object, serving: object) => object|null} [options.serveOf]  the engine's
+   * @param {(state: ScenarioState, serving: object) => import('prefill-trace').ServingReport | null} [options.serveOf]  the engine's
    *        serving report of a scenario with a `serving` object, or null (serving-catalog.js)
-   * @param {(state: object, serving: object, devices: number) => object|null} [options.planOf]  the
+   * @param {(state: ScenarioState, serving: object, devices: number) => PlanDocument | null} [options.planOf]  the
    *        engine's placement search of a scenario over `devices` devices, or null (serving-catalog.js)
    */
   constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }), serveOf = () => null, planOf = () => null }) {
@@ -85,7 +113,10 @@ export class InvestigationForm {
     this.#next.addEventListener('click', () => this.#changeOneCondition());
   }
 
-  /** A saved prediction: locked in, and the verdict says so until "Show me" reads again. */
+  /**
+   * A saved prediction: locked in, and the verdict says so until "Show me" reads again.
+   * @param {number} answer
+   */
   restore(answer) {
     const spec = this.#spec;
     if (!Number.isInteger(answer) || answer < 0 || answer >= spec.options.length) return;
@@ -128,16 +159,17 @@ export class InvestigationForm {
     );
   }
 
+  /** @param {number} answer */
   #lock(answer) {
     this.#predicted = answer;
     for (const label of this.#options) {
-      const input = label.querySelector('input');
+      const input = /** @type {HTMLInputElement} */ (label.querySelector('input'));
       input.checked = Number(input.value) === answer;
       input.disabled = true;
     }
   }
 
-  /** Sets the scenarios in the explorer (A pinned when there are two) and returns the engine's traces, or null. */
+  /** Sets the scenarios in the explorer (A pinned when there are two) and returns the engine's traces, or null. @param {States} states @returns {Traces | null} */
   #run(states) {
     const a = states.a ? this.#traceOf(states.a) : null;
     const b = this.#traceOf(states.b);
@@ -151,21 +183,27 @@ export class InvestigationForm {
    * A serving investigation's reading (serving-catalog.js): its simulations, one engine call per
    * idle moment of the page so that the page answers between them, and the traces its sentence
    * reads; the explorer then shows its scenario. Null when the engine refused one.
+   * @param {boolean} changed
+   * @returns {Promise<{states: States, traces: Traces} | null>}
    */
   async #serve(changed) {
-    const setup = this.#spec.serving(this.#explorer.defaults, { changed, traceOf: this.#traceOf });
+    // Called for a serving investigation only (#readingOf).
+    const setup = /** @type {NonNullable<AnyInvestigation['serving']>} */ (this.#spec.serving)(this.#explorer.defaults, { changed, traceOf: this.#traceOf });
+    /** @type {Record<string, import('prefill-trace').ServingReport | null>} */
     const runs = {};
     for (const [name, serving] of Object.entries(setup.runs)) {
       await idleMoment();
       runs[name] = this.#serveOf(setup.state, serving);
       if (!runs[name]) return null;
     }
+    /** @type {Record<string, PlanDocument | null>} */
     const plans = {};
     for (const [name, { serving, devices }] of Object.entries(setup.plans ?? {})) {
       await idleMoment();
       plans[name] = this.#planOf(setup.state, serving, devices);
       if (!plans[name]) return null;
     }
+    /** @type {Record<string, TraceDocument | null>} */
     const traces = {};
     for (const [name, state] of Object.entries(setup.traces ?? {})) {
       traces[name] = this.#traceOf(state);
@@ -179,12 +217,16 @@ export class InvestigationForm {
   /**
    * The reading of the investigation's scenarios ("Show me") or of the changed ones ("Change one
    * condition"): {states, traces: {a, b}}, or null when the engine could not compute one.
+   * @param {boolean} changed
+   * @returns {Promise<{states: States, traces: Traces, served?: Served} | null>}
    */
   async #readingOf(changed) {
     if (this.#spec.serving) return this.#serve(changed);
-    const scenarios = changed ? this.#scenarios : this.#spec.scenarios(this.#explorer.defaults, this.#traceOf);
+    // A trace investigation has scenarios and next.apply (catalog.js).
+    const spec = /** @type {Required<Pick<AnyInvestigation, 'scenarios'>> & {next: Required<AnyInvestigation['next']>}} */ (this.#spec);
+    const scenarios = changed ? this.#scenarios : spec.scenarios(this.#explorer.defaults, this.#traceOf);
     if (!scenarios) return null;
-    const apply = (state) => this.#spec.next.apply(state, this.#traceOf);
+    const apply = (/** @type {ScenarioState} */ state) => spec.next.apply(state, this.#traceOf);
     const states = changed ? { a: scenarios.a ? apply(scenarios.a) : null, b: apply(scenarios.b) } : scenarios;
     if (!changed) this.#scenarios = scenarios;
     const traces = this.#run(states);
@@ -195,18 +237,22 @@ export class InvestigationForm {
    * A trace investigation's serving runs (catalog.js `passes`): name → the engine's serving
    * report of `passes(states)[name]`, or null without them (no `passes`, or an engine without
    * the simulation or refusing one: the sentence then leaves out what they would say).
+   * @param {States} states
+   * @returns {Served}
    */
   #servedOf(states) {
     if (!this.#spec.passes) return null;
+    /** @type {Record<string, import('prefill-trace').ServingReport>} */
     const served = {};
     for (const [name, { state, serving }] of Object.entries(this.#spec.passes(states))) {
-      served[name] = this.#serveOf(state, serving);
-      if (!served[name]) return null;
+      const report = this.#serveOf(state, serving);
+      if (!report) return null;
+      served[name] = report;
     }
     return served;
   }
 
-  /** Runs `work` unless a serving reading is under way (the buttons wait for it), busy meanwhile. */
+  /** Runs `work` unless a serving reading is under way (the buttons wait for it), busy meanwhile. @param {() => Promise<void>} work */
   async #exclusive(work) {
     if (this.#busy) return;
     this.#busy = true;
@@ -222,12 +268,12 @@ export class InvestigationForm {
   /** "Show me": the prediction locked in, the scenarios shown, the verdict and the reading. */
   #showMe() {
     const spec = this.#spec;
-    const picked = this.element.querySelector('input:checked');
+    const picked = /** @type {HTMLInputElement | null} */ (this.element.querySelector('input:checked'));
     if (this.#predicted === null && !picked) {
       setText(this.#verdict, 'Choose a prediction first: the point is to commit before you see.');
       return;
     }
-    if (this.#predicted === null) this.#lock(Number(picked.value));
+    if (this.#predicted === null) this.#lock(Number(/** @type {HTMLInputElement} */ (picked).value));
     if (spec.serving) setText(this.#verdict, 'Simulating the requests…');
     return this.#exclusive(async () => {
       const reading = await this.#readingOf(false);
@@ -236,7 +282,7 @@ export class InvestigationForm {
         return;
       }
       const { traces } = reading;
-      const predicted = this.#predicted;
+      const predicted = /** @type {number} */ (this.#predicted); // locked above
       const right = spec.verdict(traces.a, traces.b);
       const correct = right === predicted;
       this.#verdict.replaceChildren(
@@ -281,6 +327,8 @@ export class InvestigationForm {
    * sentence's figures and, where the picture asks, the engine's sweep) and a button that shows
    * the claim's chart in the explorer with the reading's scenarios set. The charts' module is
    * the explorer's (loaded once by whichever asks first); without it, the button alone.
+   * @param {HTMLElement} box
+   * @param {{states: States, traces: Traces, figures: Record<string, Figure>, held?: import('./catalog.js').Held | null, served?: Served}} reading
    */
   #showEvidence(box, { states, traces, figures, held = null, served = null }) {
     const spec = this.#spec;
@@ -288,10 +336,11 @@ export class InvestigationForm {
     open.addEventListener('click', () => {
       this.#run(states);
       if (spec.explorer.part === 'under-load') revealUnderLoad(this.#explorer);
-      else this.#explorer.revealChart(spec.explorer.chart, { sweep: spec.explorer.sweep ?? null });
+      else this.#explorer.revealChart(/** @type {keyof import('../explorer/chart-inputs.js').Charts} */ (spec.explorer.chart), { sweep: spec.explorer.sweep ?? null });
     });
     box.replaceChildren(open);
     box.hidden = false;
+    /** @type {import('./catalog.js').PictureExtra} */
     const extra = { held, served };
     if (spec.sweep && !held) {
       const { variable, values } = spec.sweep(traces.b);
@@ -312,7 +361,10 @@ export class InvestigationForm {
   }
 }
 
-/** Resolves after the page has had a moment to itself (an idle callback, or soon when it never idles). */
+/**
+ * Resolves after the page has had a moment to itself (an idle callback, or soon when it never idles).
+ * @returns {Promise<void>}
+ */
 function idleMoment() {
   return new Promise((resolve) => {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 100 });
@@ -323,6 +375,7 @@ function idleMoment() {
 /**
  * "Open in the explorer" for a serving investigation: the explorer's "Under load" part, opened
  * and brought into view, focus on its heading (where its own simulation of the scenario starts).
+ * @param {import('../explorer/explorer.js').Explorer} explorer
  */
 function revealUnderLoad(explorer) {
   const part = explorer.underLoad?.element;

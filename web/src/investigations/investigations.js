@@ -1,3 +1,4 @@
+// @ts-check
 // Guided investigations (catalog.js): one per claim of the lesson. The reader commits to a
 // prediction, then "Show me" sets the scenario(s) in the explorer (A pinned beside B when the
 // claim is a comparison, compare.js) and the result is read in one sentence made from the
@@ -17,6 +18,10 @@ import { questionKeyText, sha256Hex } from '../progress.js';
 import { scenarioJson, scenarioObject } from '../scenario.js';
 import { INVESTIGATIONS } from './catalog.js';
 import { InvestigationForm } from './form.js';
+
+/** @typedef {import('./form.js').AnyInvestigation} AnyInvestigation */
+/** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
+/** One investigation in the list: its element, and forgetting or following the stored prediction. @typedef {{element: HTMLElement, reset: () => void, sync: () => Promise<void>}} Item */
 import { SERVING_INVESTIGATIONS } from './serving-catalog.js';
 
 export class Investigations {
@@ -24,9 +29,12 @@ export class Investigations {
   #explorer;
   #compare;
   #progress;
+  /** @type {Map<string, boolean>} */
   #done = new Map();
+  /** @type {Item[]} */
   #items = [];
   /** The claims shown: the trace's, and the serving simulation's when the engine has it. */
+  /** @type {readonly AnyInvestigation[]} */
   #specs;
 
   /**
@@ -81,6 +89,7 @@ export class Investigations {
     setText(this.count, `(${done} of ${this.#specs.length} predicted)`);
   }
 
+  /** @param {ScenarioState} state */
   #traceOf(state) {
     const full = this.#explorer.withPresetShape(state);
     const result = this.#engine.computeTrace(scenarioJson(full));
@@ -90,6 +99,8 @@ export class Investigations {
   /**
    * The engine's serving report of `state` with `serving` (docs/serving.md), or null. The
    * single-request workload fields do not apply to a serving run: one request, no arrival rate.
+   * @param {ScenarioState} state
+   * @param {object} serving
    */
   #serveOf(state, serving) {
     const scenario = { ...scenarioObject(this.#explorer.withPresetShape(state)), batch: 1, arrival_rate: 0, serving };
@@ -97,8 +108,16 @@ export class Investigations {
     return result.ok ? result.value : null;
   }
 
-  /** The engine's placement search (`prefill-trace plan`) of `state` with `serving` over `devices`, or null. */
+  /**
+   * The engine's placement search (`prefill-trace plan`) of `state` with `serving` over
+   * `devices`, or null.
+   * @param {ScenarioState} state
+   * @param {object} serving
+   * @param {number} devices
+   * @returns {import('prefill-trace').PlanDocument | null}
+   */
   #planOf(state, serving, devices) {
+    /** @type {Record<string, unknown>} */
     const scenario = { ...scenarioObject(this.#explorer.withPresetShape(state)), batch: 1, arrival_rate: 0, serving };
     // The search chooses each phase's tensor parallelism: the scenario's is left out.
     delete scenario.tensor_parallel;
@@ -106,17 +125,23 @@ export class Investigations {
     return result.ok ? result.value : null;
   }
 
+  /**
+   * @param {AnyInvestigation} spec
+   * @returns {Item}
+   */
   #item(spec) {
-    const element = h(
+    const element = /** @type {HTMLDetailsElement} */ (h(
       'details',
       { class: 'investigation', 'data-investigation': spec.id },
       h('summary', {}, h('span', { class: 'investigation-claim' }, spec.claim), ' ', h('span', { class: 'investigation-state' })),
-    );
-    const state = element.querySelector('.investigation-state');
+    ));
+    const state = /** @type {HTMLElement} */ (element.querySelector('.investigation-state'));
     const keyPromise = sha256Hex(questionKeyText({ investigation: spec.id, question: spec.question, options: spec.options })).catch(() => null);
+    /** @type {InvestigationForm | null} */
     let form = null;
+    /** @type {{answer: number, correct: boolean} | null} */
     let saved = null;
-    const show = (stored) => {
+    const show = (/** @type {{answer: number, correct: boolean}} */ stored) => {
       saved = stored;
       this.#done.set(spec.id, stored.correct);
       element.dataset.result = stored.correct ? 'matched' : 'missed';
@@ -124,6 +149,7 @@ export class Investigations {
       this.#renderCount();
       form?.restore(stored.answer);
     };
+    /** @type {Item} */
     const item = {
       element,
       reset: () => {
@@ -131,7 +157,7 @@ export class Investigations {
         setText(state, '');
         element.removeAttribute('data-result');
         if (form) {
-          form.remove();
+          form.element.remove();
           form = null;
         }
       },
@@ -170,6 +196,11 @@ export class Investigations {
   }
 
   /** The investigation's form; a prediction read is saved under its key, then `onPredicted`. */
+  /**
+   * @param {AnyInvestigation} spec
+   * @param {Promise<string | null>} keyPromise
+   * @param {(answer: number, correct: boolean) => void} onPredicted
+   */
   #form(spec, keyPromise, onPredicted) {
     return new InvestigationForm({
       spec,

@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson's service-time claims as guided investigations (issue 30 item 1), read from the
 // engine's serving simulation (docs/serving.md) instead of the single-request trace. Each entry
 // has catalog.js's fields (id, claim, question, options, terms, verdict, read, next, picture),
@@ -18,26 +19,38 @@
 import * as fmt from '../format.js';
 import { figure } from './catalog.js';
 
+/** @typedef {import('./catalog.js').ServingReading} ServingReading */
+/** @typedef {import('./catalog.js').Investigation<null, ServingReading>} ServingInvestigation */
+/** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
+/** @typedef {import('prefill-trace').ServingReport} ServingReport */
+/** An explicit arrival: [time (s), prompt tokens, output tokens]. @typedef {[number, number, number]} ArrivalRow */
+
 /**
  * Eight chat requests (512-token prompts, 128-token answers) arriving 50 ms apart from 0 s (as
  * written, not i × 0.05: tests/browser/fixtures/serving-investigations/ holds the same rows for
  * the CLI).
  */
-const CHAT = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35].map((t) => [t, 512, 128]);
+const CHAT = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35].map((t) => /** @type {ArrivalRow} */ ([t, 512, 128]));
 /** The long prompt arrives at 0.5 s, while every chat request decodes; it asks for one token. */
 const LONG_AT = 0.5;
 /** Explicit arrivals: the same requests under every scheduler, no sampling between them. */
-const rowsWith = (longPrompt) => [...CHAT, [LONG_AT, longPrompt, 1]];
+const rowsWith = (/** @type {number} */ longPrompt) => [...CHAT, [LONG_AT, longPrompt, 1]];
 /** What the explorer shows for a serving investigation: its long prompt, one request, no queue. */
+/** The long prompt explorerState set (a number). */
+const promptOf = (/** @type {ScenarioState} */ state) => /** @type {number} */ (state.prompt);
+/** @type {(base: ScenarioState, prompt: number) => ScenarioState} */
 const explorerState = (base, prompt) => ({ ...base, prompt, batch: 1, chunk: 0, rate: 0 });
-const tokensOf = (state) => `${fmt.count(state.prompt)} tokens`;
+const tokensOf = (/** @type {ScenarioState} */ state) => `${fmt.count(promptOf(state))} tokens`;
+/** @type {(name: string, label: string, a?: boolean) => import('../charts/inline.js').PairRow} */
 const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
-const times = (value) => `${fmt.number(value, 3)}×`;
+const times = (/** @type {number} */ value) => `${fmt.number(value, 3)}×`;
+/** @type {(summary: import('prefill-trace').ServingSummary | null, p: 'p50' | 'p99') => number | null} */
 const seconds = (summary, p) => summary?.[p] ?? null;
-const secondsText = (value) => (value === null ? 'no figure' : fmt.seconds(value));
+const secondsText = (/** @type {number | null} */ value) => (value === null ? 'no figure' : fmt.seconds(value));
 
 // --- A long prompt stalls everyone's next token ---------------------------------------------
 
+/** @type {ServingInvestigation} */
 const stall = {
   id: 'decode-stall',
   claim: 'A long prompt stalls everyone’s next token',
@@ -70,10 +83,12 @@ const stall = {
   },
   read(_, { runs, state }) {
     const { first, chunked } = runs;
+    /** @type {(run: ServingReport, p: 'p50' | 'p99', name: string) => import('./catalog.js').Figure} */
     const gap = (run, p, name) => figure(name, seconds(run.tbt_max_seconds, p), secondsText(seconds(run.tbt_max_seconds, p)));
-    const ratio = seconds(first.tbt_max_seconds, 'p50') / seconds(chunked.tbt_max_seconds, 'p50');
+    // null / null is NaN, shown as the missing figure (format.js).
+    const ratio = /** @type {number} */ (seconds(first.tbt_max_seconds, 'p50')) / /** @type {number} */ (seconds(chunked.tbt_max_seconds, 'p50'));
     return [
-      `When the ${fmt.count(state.prompt)}-token prompt arrives, prefill first runs it whole: the median chat request’s longest wait between two tokens is `,
+      `When the ${fmt.count(promptOf(state))}-token prompt arrives, prefill first runs it whole: the median chat request’s longest wait between two tokens is `,
       gap(first, 'p50', 'gap-p50-first'),
       ' (99th percentile ',
       gap(first, 'p99', 'gap-p99-first'),
@@ -93,6 +108,7 @@ const stall = {
   // The changed reading draws the first one's bars above its own, on one axis (`held`: the
   // first reading's prompt, and that its figures are there, named first-…).
   picture: (_, { state }, { held = null } = {}) => {
+    /** @type {(name: string, title: string) => import('../charts/inline.js').PairGroup} */
     const pair = (name, title) => ({
       scale: 'linear',
       unit: 'seconds',
@@ -113,6 +129,7 @@ const stall = {
 
 // --- Chunking limits a prompt's footprint ---------------------------------------------------
 
+/** @type {ServingInvestigation} */
 const footprint = {
   id: 'chunk-footprint',
   claim: 'Chunking limits one prompt’s footprint',
@@ -148,7 +165,9 @@ const footprint = {
     const { first, chunked } = runs;
     const chunking = traces.chunked.steps[3].facts.chunking;
     const average = traces.chunked.totals.seconds / chunking.chunks;
+    /** @type {(run: ServingReport, name: string) => import('./catalog.js').Figure} */
     const longest = (run, name) => figure(name, run.longest_iteration_seconds, fmt.seconds(run.longest_iteration_seconds));
+    /** @type {(run: ServingReport, name: string) => import('./catalog.js').Figure} */
     const worst = (run, name) => figure(name, seconds(run.tbt_max_seconds, 'p99'), secondsText(seconds(run.tbt_max_seconds, 'p99')));
     return [
       'Unchunked, the longest step is the whole prompt’s prefill, ',
@@ -174,7 +193,7 @@ const footprint = {
   },
   // The changed reading adds the first one's chunked bars (named first-…) on the same axis.
   picture: (_, { runs }, { held = null } = {}) => {
-    const budget = (n) => `${fmt.count(n)}-token steps`;
+    const budget = (/** @type {number} */ n) => `${fmt.count(n)}-token steps`;
     const here = budget(runs.chunked.serving.token_budget);
     return {
       groups: [
@@ -199,11 +218,17 @@ const footprint = {
 
 // --- DistServe: disaggregation and goodput ---------------------------------------------------
 
+/** @type {[ServingReport['policy'], string][]} */
+/** @typedef {import('prefill-trace').PlanDocument} PlanDocument */
+/** @typedef {import('prefill-trace').PlanCandidate} PlanCandidate */
+/** @typedef {'tight' | 'loose'} Slo */
+/** @type {[ServingReport['policy'], string][]} */
 const POLICIES = [
   ['prefill-first', 'prefill first'],
   ['chunked', 'chunked prefill'],
   ['disaggregated', 'disaggregated prefill and decode'],
 ];
+/** @type {Record<ServingReport['policy'], string>} */
 const SHORT = { 'prefill-first': 'Prefill first', chunked: 'Chunked', disaggregated: 'Disaggregated' };
 const SLOS = {
   tight: { ttft_slo: 2, tpot_slo: 0.01 },
@@ -220,32 +245,43 @@ const ATTAINMENT = 0.9;
  * colocated on one instance, disaggregated on one decode instance and `prefill` prefill
  * instances (1, or 2 in the changed condition: DistServe's sizing of each phase).
  */
-const compared = (prefill) => ({
-  'prefill-first': (c) => c.prefill_instances === 1 && c.prefill_tensor_parallel === 1,
-  chunked: (c) => c.prefill_instances === 1 && c.prefill_tensor_parallel === 1,
-  disaggregated: (c) =>
+const compared = (/** @type {number} */ prefill) => ({
+  'prefill-first': (/** @type {PlanCandidate} */ c) => c.prefill_instances === 1 && c.prefill_tensor_parallel === 1,
+  chunked: (/** @type {PlanCandidate} */ c) => c.prefill_instances === 1 && c.prefill_tensor_parallel === 1,
+  disaggregated: (/** @type {PlanCandidate} */ c) =>
     c.prefill_instances === prefill && c.decode_instances === 1 && c.prefill_tensor_parallel === 1 && c.decode_tensor_parallel === 1,
 });
 
-/** Each compared policy's candidate of the `slo` plan ('tight' | 'loose'): policy → candidate (undefined when plan found none). */
+/**
+ * Each compared policy's candidate of the `slo` plan: policy → candidate (undefined when plan found none).
+ * @param {Record<string, PlanDocument>} plans
+ * @param {Slo} slo
+ * @returns {Record<string, PlanCandidate | undefined>}
+ */
 function placements(plans, slo) {
   const plan = plans[slo];
   const match = compared(plan.devices === 3 ? 2 : 1);
   return Object.fromEntries(POLICIES.map(([id]) => [id, plan.candidates.find((c) => c.policy === id && match[id](c))]));
 }
 
-/** The compared scheduler with the most goodput per device under `slo`. */
+/**
+ * The compared scheduler with the most goodput per device under `slo`.
+ * @param {Record<string, PlanDocument>} plans
+ * @param {Slo} slo
+ */
 function winner(plans, slo) {
   const found = placements(plans, slo);
+  /** @type {{id: ServingReport['policy'], value: number} | null} */
   let best = null;
   for (const [id] of POLICIES) {
     const value = found[id]?.goodput_per_device ?? 0;
     if (best === null || value > best.value) best = { id, value };
   }
-  return best.id;
+  return /** @type {{id: ServingReport['policy']}} */ (best).id; // POLICIES is not empty
 }
 
 /** Why the winner wins, in the words of the paper whose case it is. */
+/** @type {Record<ServingReport['policy'], string>} */
 const WHY = {
   disaggregated:
     ': a prompt never delays a decode step there, which is worth more than the devices it adds — DistServe’s case',
@@ -254,9 +290,9 @@ const WHY = {
   'prefill-first': ': the objective tolerates whole-prompt stalls, so no scheduler gains by avoiding them',
 };
 
-const count = (n, word) => `${fmt.count(n)} ${n === 1 ? word : `${word}s`}`;
+const count = (/** @type {number} */ n, /** @type {string} */ word) => `${fmt.count(n)} ${n === 1 ? word : `${word}s`}`;
 
-/** A placement in words: "chunked prefill, 1 instance of 2 devices". */
+/** A placement in words: "chunked prefill, 1 instance of 2 devices". @param {PlanCandidate} c */
 function placementWords(c) {
   const words = POLICIES.find(([id]) => id === c.policy)?.[1] ?? c.policy;
   if (c.policy !== 'disaggregated') return `${words}, ${count(c.prefill_instances, 'instance')} of ${count(c.prefill_tensor_parallel, 'device')}`;
@@ -266,6 +302,7 @@ function placementWords(c) {
   )} of ${count(c.decode_tensor_parallel, 'device')}`;
 }
 
+/** @type {ServingInvestigation} */
 const distserve = {
   id: 'distserve',
   claim: 'DistServe: disaggregation and goodput, per device',
@@ -289,7 +326,8 @@ const distserve = {
     const state = explorerState(base, 8192);
     // The searches start at half the prefill's saturation rate (the trace's λ at ρ = 1), as "Under load" does.
     const saturation = traceOf(state)?.steps[4].facts.saturation_arrival_rate;
-    const rate = saturation > 0 ? Number((saturation * 0.5).toPrecision(3)) : 1;
+    const rate = saturation !== undefined && saturation > 0 ? Number((saturation * 0.5).toPrecision(3)) : 1;
+    /** @type {Record<string, {serving: object, devices: number}>} */
     const plans = {};
     for (const [slo, objectives] of Object.entries(SLOS)) {
       plans[slo] = {
@@ -313,6 +351,7 @@ const distserve = {
     return winner(plans, 'loose') === 'disaggregated' ? 0 : 1;
   },
   read(_, { plans, state }) {
+    /** @type {(slo: Slo, first: boolean) => import('./catalog.js').SentencePart[]} */
     const clause = (slo, first) => {
       const found = placements(plans, slo);
       const best = plans[slo].best;
@@ -325,7 +364,7 @@ const distserve = {
           const value = c?.goodput_per_device ?? null;
           return [
             i === 0 ? '' : i === POLICIES.length - 1 ? ' and ' : ', ',
-            figure(`${slo}-${id}`, value, value > 0 ? fmt.rate(value) : 'none found'),
+            figure(`${slo}-${id}`, value, value !== null && value > 0 ? fmt.rate(value) : 'none found'),
             ` for ${words} (${c ? count(c.devices, 'device') : 'no placement'})`,
           ];
         }),
@@ -343,7 +382,7 @@ const distserve = {
       ];
     };
     return [
-      `For ${fmt.count(state.prompt)}-token prompts and 256-token answers, `,
+      `For ${fmt.count(promptOf(state))}-token prompts and 256-token answers, `,
       clause('tight', true),
       clause('loose', false),
       `Source: prefill-trace plan, the engine’s placement search (planServing: every scheduler, instance count and tensor parallelism within the devices, each the highest arrival rate at which at least ${fmt.percent(
@@ -354,10 +393,11 @@ const distserve = {
   // Both objectives on one axis: the tight one's bars are read against the loose one's. The
   // changed reading adds the first one's disaggregated bar (named first-…) above its own.
   picture: (_, { plans }, { held = null } = {}) => {
-    const devices = (n) => count(n, 'device');
+    const devices = (/** @type {number} */ n) => count(n, 'device');
     const found = { tight: placements(plans, 'tight'), loose: placements(plans, 'loose') };
     const values = Object.values(found).flatMap((f) => Object.values(f).map((c) => c?.goodput_per_device ?? 0));
     const top = Math.max(...values, ...['tight', 'loose'].map((slo) => plans[slo].best?.goodput_per_device ?? 0), held?.top ?? 0);
+    /** @type {(slo: Slo) => import('../charts/inline.js').PairGroup} */
     const group = (slo) => ({
       scale: 'linear',
       title: `Goodput per device, ${slo} objective (requests/s; prefill-trace plan)`,

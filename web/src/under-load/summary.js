@@ -3,6 +3,8 @@
 // the report is dropped where it was parsed (in the Worker, or on the page when no Worker can
 // run). Shared by worker.js and under-load.js.
 
+/** What "Under load" keeps of one run's report (servingSummary). @typedef {ReturnType<typeof servingSummary>} ServingFigures */
+
 /**
  * A `{mean, p50, p90, p99}` summary, or null: the engine writes null when no finished request
  * has the figure (TPOT of one-token outputs, or nothing finished before an overload).

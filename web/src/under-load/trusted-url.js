@@ -1,3 +1,4 @@
+// @ts-check
 // The serving Worker under a host that enforces Trusted Types (`require-trusted-types-for
 // 'script'` in its CSP): `new Worker(url)` is a script-URL sink there, and a plain string is
 // refused. The element hands that sink one URL only, its own serving Worker's, and does it through
@@ -9,13 +10,25 @@
 /** The policy's name, the one word a host adds to its `trusted-types` directive. */
 export const TRUSTED_TYPES_POLICY = 'prefill-trace';
 
+/**
+ * Trusted Types (not in TypeScript's DOM library yet): the policy factory and the one policy
+ * method used here.
+ * @typedef {{createScriptURL(url: string): unknown}} ScriptUrlPolicy
+ * @typedef {{createPolicy(name: string, rules: {createScriptURL(url: string): string}): ScriptUrlPolicy}} TrustedTypesFactory
+ */
+const trustedTypes = () => /** @type {{trustedTypes?: TrustedTypesFactory}} */ (globalThis).trustedTypes;
+
+/** @type {ScriptUrlPolicy | null | undefined} */
 let policy; // undefined: not created yet; null: the host's CSP refused the name
+/** @type {string | null} */
 let passing = null; // the one URL the policy passes, set only around its call
 
+/** @returns {ScriptUrlPolicy | null} */
 function ownPolicy() {
   if (policy !== undefined) return policy;
   try {
-    policy = globalThis.trustedTypes.createPolicy(TRUSTED_TYPES_POLICY, {
+    policy = /** @type {TrustedTypesFactory} */ (trustedTypes()).createPolicy(TRUSTED_TYPES_POLICY, {
+      /** @param {string} url */
       createScriptURL(url) {
         if (url !== passing) throw new TypeError(`${TRUSTED_TYPES_POLICY}: not the element's serving Worker`);
         return url;
@@ -29,9 +42,13 @@ function ownPolicy() {
   return policy;
 }
 
-/** The Worker's script URL as the sink accepts it: a TrustedScriptURL where the browser has them. */
+/**
+ * The Worker's script URL as the sink accepts it: a TrustedScriptURL where the browser has them.
+ * @param {string} href
+ * @returns {unknown}  a TrustedScriptURL, or `href` itself
+ */
 export function workerScriptUrl(href) {
-  if (typeof globalThis.trustedTypes?.createPolicy !== 'function') return href;
+  if (typeof trustedTypes()?.createPolicy !== 'function') return href;
   const own = ownPolicy();
   if (!own) return href;
   passing = href;

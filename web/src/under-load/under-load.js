@@ -1,3 +1,4 @@
+// @ts-check
 // "Under load": the explorer's scenario served to many requests under the engine's three
 // schedulers (prefill first, chunked prefill, disaggregated prefill and decode; docs/serving.md),
 // simulated in a Worker (worker.js) so the page never waits on it. The reader sets the arrival
@@ -16,6 +17,18 @@ import * as fmt from '../format.js';
 import { readDecimal, scenarioObject } from '../scenario.js';
 import { servingSummary } from './summary.js';
 import { TRUSTED_TYPES_POLICY, policyRefused, workerScriptUrl } from './trusted-url.js';
+
+/** @typedef {import('./summary.js').ServingFigures} ServingFigures */
+/** @typedef {import('../charts/serving.js').ServingRun} ServingRun */
+/** The reader's values: rate (requests/s), output tokens, and the objectives (seconds). @typedef {{rate: number, output: number, ttft: number, tpot: number}} Values */
+/** One engine run: its scheduler, what it is for ('base', 'sweep-<i>', 'goodput'), its rate and scenario JSON. @typedef {{policy: string, key: string, rate: number, json: string}} Job */
+/** @typedef {Job & {report: ServingFigures}} JobResult */
+/**
+ * A run's outcome: the assembled runs and where they ran, the engine's refusal, or why no Worker
+ * could run (the page then runs them itself).
+ * @typedef {{runs?: ServingRun[], ranIn?: string, error?: string, noWorker?: string}} Outcome
+ */
+/** What the Worker posts (worker.js). @typedef {{type: 'capability' | 'result' | 'done', ok?: boolean, error?: string, id?: number, index?: number, report?: ServingFigures}} WorkerMessage */
 
 const POLICY_IDS = ['prefill-first', 'chunked', 'disaggregated'];
 /**
@@ -37,12 +50,16 @@ const MAX_REQUESTS = 2000;
 export class UnderLoad {
   #explorer;
   #base;
+  /** @type {Worker | null} */
   #worker = null;
   #run = 0;
+  /** @type {Record<string, import('../charts/common.js').ChartPanel<import('../charts/serving.js').ServingModel>> | null} */
   #charts = null;
   #built = false;
+  /** @type {number | null} */
   #saturation = null;
   /** Why the Worker could not run, once it failed: later runs go to the page directly. */
+  /** @type {string | null} */
   #workerFailure = null;
 
   /**
@@ -53,19 +70,29 @@ export class UnderLoad {
   constructor({ explorer, assetBase }) {
     this.#explorer = explorer;
     this.#base = assetUrl('', assetBase);
+    // Made by #build, when the reader first opens the part.
+    /** @type {HTMLInputElement} */ this.rate;
+    /** @type {Record<keyof Values, HTMLInputElement>} */ this.inputs;
+    /** @type {HTMLButtonElement} */ this.runButton;
+    /** @type {HTMLElement} */ this.status;
+    /** @type {HTMLElement} */ this.reading;
+    /** @type {HTMLElement} */ this.chartsBox;
     this.body = h('div', { class: 'under-load-body' });
-    this.element = h(
+    this.element = /** @type {HTMLDetailsElement} */ (h(
       'details',
       { class: 'explorer-block under-load', part: 'under-load', id: 'under-load' },
       h('summary', {}, h('h3', { class: 'under-load-title' }, 'Under load: many requests, three schedulers')),
       this.body,
-    );
+    ));
     this.element.addEventListener('toggle', () => {
       if (this.element.open) this.#build();
     });
   }
 
-  /** The explorer shows a new trace: the rate's starting value follows its saturation rate. */
+  /**
+   * The explorer shows a new trace: the rate's starting value follows its saturation rate.
+   * @param {import('prefill-trace').TraceDocument | null | undefined} trace
+   */
   update(trace) {
     this.#saturation = trace?.steps[4]?.facts?.saturation_arrival_rate ?? null;
     if (this.#built && this.rate && !this.rateEdited) this.rate.value = String(this.#defaultRate());
@@ -83,15 +110,20 @@ export class UnderLoad {
   }
 
   #defaultRate() {
-    return this.#saturation > 0 ? Number((this.#saturation * 0.3).toPrecision(3)) : 1;
+    return this.#saturation !== null && this.#saturation > 0 ? Number((this.#saturation * 0.3).toPrecision(3)) : 1;
   }
 
-  /** A control for serving key `name`, labelled as the engine's field table labels it. */
+  /**
+   * A control for serving key `name`, labelled as the engine's field table labels it.
+   * @param {string} id
+   * @param {string} name
+   * @param {number} value
+   */
   #field(id, name, value) {
     const row = this.#explorer.engine.servingFields?.()?.serving.find((f) => f.name === name);
     const text = row?.label || name;
     const hint = row?.hint ?? '';
-    const input = h('input', { id, type: 'text', inputmode: 'decimal', value: String(value), autocomplete: 'off', 'aria-describedby': `${id}-hint` });
+    const input = /** @type {HTMLInputElement} */ (h('input', { id, type: 'text', inputmode: 'decimal', value: String(value), autocomplete: 'off', 'aria-describedby': `${id}-hint` }));
     const wrap = h('div', { class: 'under-load-field' }, h('label', { for: id }, text), input, h('p', { class: 'hint', id: `${id}-hint` }, hint));
     return { input, wrap };
   }
@@ -100,6 +132,7 @@ export class UnderLoad {
     if (this.#built) return;
     this.#built = true;
     // The page's starting values (the engine's table has none for these: they are the run's).
+    /** @type {Record<string, number>} */
     const start = { rate: this.#defaultRate(), output: 256, ttft_slo: 1, tpot_slo: 0.05 };
     const [rate, output, ttft, tpot] = SERVING_CONTROLS.map((name) => this.#field(`load-${name.replace('_', '-')}`, name, start[name]));
     this.rate = rate.input;
@@ -108,7 +141,7 @@ export class UnderLoad {
       this.rateEdited = true;
     });
     this.inputs = { rate: rate.input, output: output.input, ttft: ttft.input, tpot: tpot.input };
-    this.runButton = h('button', { type: 'submit', class: 'button' }, 'Run the simulation');
+    this.runButton = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'button' }, 'Run the simulation'));
     this.status = h('p', { class: 'under-load-status', role: 'status', 'aria-live': 'polite' });
     this.reading = h('p', { class: 'under-load-reading' });
     this.chartsBox = h('div', { class: 'charts under-load-charts' });
@@ -133,7 +166,9 @@ export class UnderLoad {
     this.body.append(form, this.status, this.reading, this.chartsBox);
   }
 
+  /** @returns {{values: Values, error?: undefined} | {error: string, values?: undefined}} */
   #read() {
+    /** @type {Record<string, number>} */
     const values = {};
     for (const [key, input] of Object.entries(this.inputs)) {
       const value = readDecimal(input.value);
@@ -144,7 +179,7 @@ export class UnderLoad {
       values[key] = value;
     }
     if (!Number.isInteger(values.output)) return { error: 'Output tokens per request must be a whole number.' };
-    return { values };
+    return { values: /** @type {Values} */ (values) };
   }
 
   /**
@@ -155,13 +190,15 @@ export class UnderLoad {
    * search keeps the count while it raises the rate, and a burst of 30 requests meets a 1 s
    * objective at any rate (its "goodput" then doubles without end).
    */
+  /** @param {Values} values @returns {Job[]} */
   #jobs({ rate, output, ttft, tpot }) {
     const base = scenarioObject(this.#explorer.state);
     base.arrival_rate = 0;
     base.batch = 1;
-    const saturation = this.#saturation > 0 ? this.#saturation : rate / 0.3;
+    const saturation = this.#saturation !== null && this.#saturation > 0 ? this.#saturation : rate / 0.3;
     const sweep = SWEEP_FRACTIONS.map((f) => Number((saturation * f).toPrecision(3)));
-    const minute = (r, least = 20) => Math.min(MAX_REQUESTS, Math.max(least, Math.ceil(r * ARRIVAL_SECONDS)));
+    const minute = (/** @type {number} */ r, least = 20) => Math.min(MAX_REQUESTS, Math.max(least, Math.ceil(r * ARRIVAL_SECONDS)));
+    /** @type {(policy: string, key: string, serving: {rate: number} & Record<string, unknown>) => Job} */
     const job = (policy, key, serving) => ({
       policy,
       key,
@@ -186,10 +223,11 @@ export class UnderLoad {
   }
 
   /** Each scheduler's base report with its sweep and goodput runs folded in, as the charts read them. */
+  /** @param {JobResult[]} results @returns {ServingRun[]} */
   #assemble(results) {
     return POLICY_IDS.filter((policy) => results.some((r) => r.policy === policy && r.key === 'base')).map((policy) => {
       const mine = results.filter((r) => r.policy === policy);
-      const base = mine.find((r) => r.key === 'base').report;
+      const base = /** @type {JobResult} */ (mine.find((r) => r.key === 'base')).report; // filtered above
       const goodput = mine.find((r) => r.key === 'goodput')?.report;
       const reserve = mine.find((r) => r.key === 'reserve')?.report;
       const sweep = mine
@@ -216,8 +254,9 @@ export class UnderLoad {
       setText(this.status, read.error);
       return;
     }
+    const values = /** @type {Values} */ (read.values); // read.error is set otherwise
     const id = ++this.#run;
-    const jobs = this.#jobs(read.values);
+    const jobs = this.#jobs(values);
     this.runButton.disabled = true;
     setText(this.status, `Simulating ${POLICY_IDS.length} schedulers…`);
     // The charts chunk, by the literal address build-site writes (the explorer's import).
@@ -230,42 +269,46 @@ export class UnderLoad {
       setText(this.status, outcome.error);
       return;
     }
-    this.element.dataset.ranIn = outcome.ranIn;
-    this.#show(outcome.runs, read.values, await chartsModule);
+    this.element.dataset.ranIn = outcome.ranIn ?? '';
+    this.#show(/** @type {ServingRun[]} */ (outcome.runs), values, await chartsModule);
   }
 
   /**
    * The Worker, created on the first run, or a reason why none can run: its script must come
    * from the page's own origin (a Worker's rule), and the browser (or the page's CSP) may refuse.
+   * @returns {{worker: Worker, noWorker?: undefined} | {noWorker: string, worker?: undefined}}
    */
   #startWorker() {
     if (this.#worker) return { worker: this.#worker };
     const script = assetUrl(SERVING_WORKER, this.#base);
     if (script.origin !== globalThis.location?.origin) return { noWorker: `its script is on another origin (${script.origin})` };
     try {
-      this.#worker = new Worker(workerScriptUrl(script.href), { name: 'prefill-trace-serving' });
+      // A TrustedScriptURL where Trusted Types apply: the Worker sink takes it as a string.
+      this.#worker = new Worker(/** @type {string} */ (workerScriptUrl(script.href)), { name: 'prefill-trace-serving' });
     } catch (error) {
       return { noWorker: refusedWorkerWords(error) };
     }
     return { worker: this.#worker };
   }
 
-  /** Runs the jobs in the Worker: `{runs, ranIn}`, `{error}`, or `{noWorker: reason}` to run them here. */
+  /** Runs the jobs in the Worker: `{runs, ranIn}`, `{error}`, or `{noWorker: reason}` to run them here. @param {number} id @param {Job[]} jobs @returns {Promise<Outcome>} */
   #inWorker(id, jobs) {
     if (this.#workerFailure) return Promise.resolve({ noWorker: this.#workerFailure });
     const started = this.#startWorker();
     if (started.noWorker) return Promise.resolve(started);
-    const worker = started.worker;
+    const worker = /** @type {Worker} */ (started.worker); // noWorker is set otherwise
+    /** @type {JobResult[]} */
     const runs = [];
+    /** @type {Promise<Outcome>} */
     const finished = new Promise((settle) => {
       // The first outcome is the run's: a refusal is not followed by "Simulated k of n runs…"
       // from results still arriving (issue 33, L1; the Worker also stops at a refusal now).
       let settled = false;
-      const resolve = (outcome) => {
+      const resolve = (/** @type {Outcome} */ outcome) => {
         settled = true;
         settle(outcome);
       };
-      const failed = (reason) => {
+      const failed = (/** @type {string} */ reason) => {
         // A Worker that cannot load is not used again: the next run goes straight to the page.
         worker.terminate();
         if (this.#worker === worker) this.#worker = null;
@@ -273,16 +316,16 @@ export class UnderLoad {
         resolve({ noWorker: reason });
       };
       worker.onmessage = (event) => {
-        const m = event.data;
+        const m = /** @type {WorkerMessage} */ (event.data);
         if (settled) return;
-        if (m.type === 'capability' && !m.ok) failed(m.error);
+        if (m.type === 'capability' && !m.ok) failed(m.error ?? '');
         if (m.id !== id) return;
         if (m.type === 'result') {
           if (!m.ok) {
-            resolve({ error: `The engine rejected the ${jobs[m.index].policy} run: ${m.error}` });
+            resolve({ error: `The engine rejected the ${jobs[/** @type {number} */ (m.index)].policy} run: ${m.error}` });
             return;
           }
-          runs.push({ ...jobs[m.index], report: m.report });
+          runs.push({ ...jobs[/** @type {number} */ (m.index)], report: /** @type {ServingFigures} */ (m.report) });
           setText(this.status, `Simulated ${runs.length} of ${jobs.length} runs…`);
         }
         if (m.type === 'done') resolve({ runs: this.#assemble(runs), ranIn: 'worker' });
@@ -301,10 +344,15 @@ export class UnderLoad {
    * Without a Worker, the page's own engine runs the jobs on the main thread, one scheduler per
    * idle slice, so the status can say so between them; each simulation is one engine call and
    * holds the page for its duration (about a second here), which the status tells the reader.
+   * @param {number} id
+   * @param {Job[]} jobs
+   * @param {string} reason
+   * @returns {Promise<Outcome>}
    */
   async #onPage(id, jobs, reason) {
     const engine = this.#explorer.engine;
     if (typeof engine.simulateServing !== 'function') return { error: `The simulation could not run: ${reason}.` };
+    /** @type {JobResult[]} */
     const runs = [];
     for (const job of jobs) {
       setText(
@@ -320,6 +368,7 @@ export class UnderLoad {
     return { runs: this.#assemble(runs), ranIn: 'page' };
   }
 
+  /** @param {ServingRun[]} runs @param {Values} values @param {import('../explorer/chart-inputs.js').ChartsModule} module */
   #show(runs, { rate, ttft, tpot }, module) {
     this.element.dataset.simulated = String(runs.length);
     if (!this.#charts) {
@@ -342,7 +391,10 @@ export class UnderLoad {
   }
 }
 
-/** Resolves in an idle moment of the main thread (soon, when it never idles), after a frame. */
+/**
+ * Resolves in an idle moment of the main thread (soon, when it never idles), after a frame.
+ * @returns {Promise<void>}
+ */
 function idleSlice() {
   return new Promise((resolve) => {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 250 });
@@ -358,6 +410,11 @@ const SENTENCE_POLICIES = [
 ];
 
 /** "A, B and C" of the nodes of each item. */
+/**
+ * @template T
+ * @param {T[][]} items
+ * @returns {(T | string)[]}
+ */
 function listed(items) {
   return items.flatMap((nodes, i) => [i === 0 ? '' : i === items.length - 1 ? ' and ' : ', ', ...nodes]);
 }
@@ -367,19 +424,23 @@ function listed(items) {
  * percentile TPOT, and goodput. Every figure is a <data> element holding the report's exact
  * value (data-name "<figure>-<policy>"); a figure the engine reported as null (no finished
  * request has it: TPOT of one-token outputs) is said so, never shown as 0.
+ * @param {ServingRun[]} runs
+ * @param {number} rate
  */
 function reading(runs, rate) {
   const by = new Map(runs.map((r) => [r.policy, r.report]));
   const present = SENTENCE_POLICIES.filter(([id]) => by.has(id));
   if (present.length === 0) return [];
+  /** @type {(id: string, name: string, value: number | null, text: string) => HTMLElement} */
   const figure = (id, name, value, text) => h('data', { value: value ?? '', 'data-name': `${name}-${id}` }, text);
+  /** @type {(id: string, key: 'ttft_seconds' | 'tpot_seconds', p: 'p50' | 'p99', name: string) => HTMLElement} */
   const quantile = (id, key, p, name) => {
-    const report = by.get(id);
+    const report = /** @type {ServingFigures} */ (by.get(id));
     const value = report[key]?.[p] ?? null;
     return figure(id, name, value, value === null ? 'no figure' : fmt.seconds(value));
   };
-  const overloaded = present.filter(([id]) => by.get(id).overloaded).map(([, words]) => words);
-  const tpotKnown = present.some(([id]) => by.get(id).tpot_seconds != null);
+  const overloaded = present.filter(([id]) => by.get(id)?.overloaded).map(([, words]) => words);
+  const tpotKnown = present.some(([id]) => by.get(id)?.tpot_seconds != null);
   return [
     `At ${fmt.rate(rate)}, the median request’s first token comes after `,
     ...listed(present.map(([id, words]) => [quantile(id, 'ttft_seconds', 'p50', 'ttft-p50'), ` ${words}`])),
@@ -396,8 +457,8 @@ function reading(runs, rate) {
     ...listed(
       present.map(([id, words]) => {
         // The engine's own per-device figure: goodput ÷ the run's devices (docs/serving.md).
-        const { goodput_per_device: perDevice, devices } = by.get(id);
-        const value = perDevice > 0 ? perDevice : null;
+        const { goodput_per_device: perDevice, devices } = /** @type {ServingFigures} */ (by.get(id));
+        const value = perDevice !== null && perDevice > 0 ? perDevice : null;
         const where = devices > 1 ? ` on each of ${fmt.count(devices)} devices` : ' on its one device';
         return [figure(id, 'goodput-per-device', value, value ? fmt.rate(value) : 'none found'), `${value ? where : ''} ${words}`];
       }),
@@ -411,10 +472,11 @@ function reading(runs, rate) {
  * Why the browser refused the Worker, in the reader's words, by the kind of refusal (never the
  * browser's own message): Trusted Types refuse the script URL with a TypeError; a CSP's
  * `worker-src` (or another security rule) with a SecurityError.
+ * @param {unknown} error
  */
 function refusedWorkerWords(error) {
   if (error instanceof TypeError && policyRefused())
     return `this page’s security policy allows no background script without Trusted Types policy “${TRUSTED_TYPES_POLICY}”`;
-  if (error?.name === 'SecurityError') return 'this page’s security policy allows no background thread';
+  if (/** @type {Error | null} */ (error)?.name === 'SecurityError') return 'this page’s security policy allows no background thread';
   return 'this browser refused a background thread';
 }

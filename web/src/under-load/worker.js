@@ -1,3 +1,4 @@
+// @ts-check
 // The serving simulation off the page's main thread (a classic Worker, bundled by
 // script/build-site as chunks/serving-worker.js). It runs each job — a scenario JSON with a
 // `serving` object, the engine's `simulateServing` (docs/serving.md) — and posts back, per job,
@@ -23,12 +24,14 @@
 import PrefillTrace from 'prefill-trace';
 import { servingSummary } from './summary.js';
 
+/** @type {Promise<import('prefill-trace').PrefillTraceModule> | null} */
 let engine = null;
 /** Whether the current instance aborted (the glue's `onAbort` hook). */
 let aborted = false;
 const ABORTED =
   'the engine aborted (most likely its WebAssembly memory reached the 128 MB cap) and was discarded; the next run starts a new one';
 
+/** @param {string} wasm  the engine's .wasm URL */
 async function load(wasm) {
   if (!engine) {
     aborted = false;
@@ -47,6 +50,8 @@ async function load(wasm) {
   }
 }
 
+/** Where the page's runs come from: the page's message (under-load.js). @typedef {{type: 'run', id: number, wasm: string, jobs: string[]}} RunMessage */
+/** @param {MessageEvent<RunMessage | null>} event */
 self.onmessage = async (event) => {
   const message = event.data;
   if (message?.type !== 'run') return;
@@ -54,7 +59,7 @@ self.onmessage = async (event) => {
   try {
     module = await load(message.wasm);
   } catch (error) {
-    self.postMessage({ type: 'capability', ok: false, error: `the engine could not load in the worker: ${error?.message ?? error}` });
+    self.postMessage({ type: 'capability', ok: false, error: `the engine could not load in the worker: ${/** @type {Error | null} */ (error)?.message ?? error}` });
     return;
   }
   if (typeof module.simulateServing !== 'function') {
@@ -70,7 +75,7 @@ self.onmessage = async (event) => {
         ? { ok: true, error: '', report: servingSummary(JSON.parse(result.json)) }
         : { ok: false, error: String(result.error), report: null };
     } catch (error) {
-      reply = { ok: false, error: `the engine failed while simulating: ${error?.message ?? error}`, report: null };
+      reply = { ok: false, error: `the engine failed while simulating: ${/** @type {Error | null} */ (error)?.message ?? error}`, report: null };
     }
     if (aborted) {
       engine = null;
