@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The serving simulation in slices under Node (docs/serving.md, "In slices"; docs/performance.md):
-// the page's 36 "Under load" jobs at its defaults driven as web/src/under-load/under-load.js drives
+// the page's 37 "Under load" jobs at its defaults driven as web/src/under-load/under-load.js drives
 // them without a Worker (a budget of work units adapted toward 8 ms per slice), twice: the time of
 // each start, advance and result + JSON.parse. Prints figures, never a pass or a fail.
 // Needs build/wasm.   node bench/serving-slices.mjs

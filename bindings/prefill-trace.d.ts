@@ -215,7 +215,7 @@ export interface ServingInput {
   timeline_points?: number;
   /** K/V memory: "paged" (blocks on demand, preemption by recomputation; the default) or "reserve". */
   kv?: "paged" | "reserve";
-  /** Tokens per K/V block, paged only (16). */
+  /** Tokens per K/V block (16); under reserve only the unit its blocks are counted in. */
   block_size?: number;
   /** Share of device memory for weights, activations and K/V (0.9 paged, 1 reserve). */
   gpu_memory_utilization?: number;
@@ -474,8 +474,9 @@ export interface ServingReport {
   host_seconds?: number;
   iterations: number;
   kv_bytes_per_token: number;
-  /** Paged K/V only: the K/V blocks one (decode, else colocated) instance holds. */
-  kv_capacity_blocks?: number;
+  /** The K/V blocks of `block_size` one (decode, else colocated) instance holds (reserve: the
+   * whole blocks its token capacity fills). */
+  kv_capacity_blocks: number;
   kv_capacity_tokens: number;
   kv_transfer_bytes_per_token: number;
   /** The longest single iteration (one pass of one instance), seconds. */
@@ -518,8 +519,8 @@ export interface ServingReport {
   serving: {
     arrival: string;
     attainment: number;
-    /** Paged K/V only. */
-    block_size?: number;
+    /** Paged K/V's block; reserve's unit of kv_blocks. */
+    block_size: number;
     decode_devices: number;
     decode_tensor_parallel: number;
     goodput: boolean;
@@ -556,8 +557,11 @@ export interface ServingReport {
   timeline: {
     busy_fraction: number[];
     decode_tokens: number[];
-    /** Paged K/V only: blocks in use at the step's end. */
-    kv_blocks?: number[];
+    /** K/V blocks in use on every instance at the step's end (reserve: each reservation's
+     * ⌈tokens / block_size⌉). */
+    kv_blocks: number[];
+    /** Requests preempted during the step (paged K/V; 0 under reserve). */
+    preemptions: number[];
     prefill_tokens: number[];
     queued: number[];
     running: number[];

@@ -49,7 +49,7 @@ const char* const kServingFlagsHelp =
   --prefill-tensor-parallel N --decode-tensor-parallel N
   --ttft-slo S --tpot-slo S --attainment A        --goodput (search the goodput)
   --sweep-rates R1,R2,...  --timeline-points N    (--sweep-rates: --json or --table, not --csv)
-  --kv paged|reserve (default paged)              --block-size N (paged, default 16)
+  --kv paged|reserve (default paged)              --block-size N (default 16; reserve: unit)
   --gpu-memory-utilization F (0..1; default 0.9 paged, 1 reserve)
   --token-times N         every token time of N requests (<= 64) around the longest prompt
                           (--json; the CSV leaves them out)

@@ -37,7 +37,10 @@ void kv_room(const Scenario& instance, int64_t budget, const ServingConfig& conf
                             trace.memory.weight_bytes - trace.memory.temporaries_bytes;
   const double per_token = trace.attention.kv_bytes_per_token;
   if (config.kv == KvMode::reserve) {
+    // Reserve admits by tokens; its capacity in blocks (the unit of the timeline's kv_blocks)
+    // is the whole blocks those tokens fill: the same count paged K/V gets from the same bytes.
     tokens = free_bytes <= 0 ? 0 : std::floor(free_bytes / per_token);
+    blocks = static_cast<int64_t>(tokens) / config.block_size;
     return;
   }
   const double block = per_token * static_cast<double>(config.block_size);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "prefill_trace/result.hpp"
-#include "serving/serving.hpp"
 #include "serving/cost.hpp"
+#include "serving/serving.hpp"
 #include "serving/simulation.hpp"
 #include "serving/workload.hpp"
 
@@ -21,7 +21,7 @@ struct Fleet {
   std::unique_ptr<IterationCost> decode_cost;
   double prefill_kv_tokens = 0;  // paged: blocks × block size
   double decode_kv_tokens = 0;
-  int64_t prefill_kv_blocks = 0;  // paged
+  int64_t prefill_kv_blocks = 0;  // paged: the limit; reserve: the capacity's whole blocks
   int64_t decode_kv_blocks = 0;
 };
 

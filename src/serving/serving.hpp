@@ -83,7 +83,7 @@ struct ServingConfig {
   int64_t timeline_points = 200;
   int64_t max_queue = 0;  // waiting requests that stop a run as overloaded; 0 = the default
   KvMode kv = KvMode::paged;
-  int64_t block_size = 16;  // paged: tokens per K/V block (vLLM's default)
+  int64_t block_size = 16;  // tokens per K/V block (vLLM's default); reserve: the unit it counts in
   // Share of device memory for weights, activations and K/V (vLLM's gpu_memory_utilization);
   // 0 = the mode's default: 0.9 paged (vLLM's), 1 reserve (the whole memory, as before).
   double gpu_memory_utilization = 0;
@@ -128,7 +128,8 @@ struct Timeline {
   std::vector<double> prefill_tokens;  // prompt tokens computed during the step
   std::vector<double> decode_tokens;   // output tokens decoded during the step
   std::vector<double> busy_fraction;   // device-time busy / device-time available in the step
-  std::vector<double> kv_blocks;       // paged: K/V blocks in use, all instances, at step's end
+  std::vector<double> kv_blocks;       // K/V blocks in use, all instances, at step's end
+  std::vector<double> preemptions;     // preemptions in the step (paged; 0 under reserve)
 };
 
 /// One pass of a request's prompt through an iteration (a chunk under chunked prefill; the
@@ -216,7 +217,7 @@ struct ServingReport {
   int64_t prefill_instance_devices = 0;  // tensor-parallel degree of one instance
   int64_t decode_instance_devices = 0;
   double kv_capacity_tokens = 0;           // per (decode) instance
-  int64_t kv_capacity_blocks = 0;          // paged: per (decode) instance
+  int64_t kv_capacity_blocks = 0;          // per (decode) instance
   double kv_bytes_per_token = 0;           // per device
   double kv_transfer_bytes_per_token = 0;  // disaggregated: all devices' K/V of one token
   bool charges_host = false;  // the stack charges host time per iteration (estimate only)

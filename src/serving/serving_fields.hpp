@@ -154,7 +154,8 @@ inline constexpr std::array<ScenarioField, 29> kServingFields = [] {
       integer("block_size", 16, 1, limits::max_kv_block_size)
           .with_unit("tokens")
           .with_flag("--block-size")
-          .with_docs("tokens per K/V block, paged only (vLLM's default 16)"),
+          .with_docs("tokens per K/V block (vLLM's default 16); under reserve only the unit its "
+                     "blocks are counted in"),
       number("gpu_memory_utilization", 0, 0, 1)
           .above_min()
           .without_default()

@@ -286,9 +286,6 @@ void read_kv(const Fields& fields, ServingConfig& config) {
                          "must be paged or reserve, not " + quoted_excerpt(kv));
   }
   config.block_size = fields.integer(serving_field("block_size"));
-  if (config.kv == KvMode::reserve && fields.has("block_size"))
-    fields.errors().fail(ErrorCode::incompatible, fields.path("block_size"),
-                         "only paged K/V has blocks");
   if (fields.has("gpu_memory_utilization"))
     config.gpu_memory_utilization = fields.number(serving_field("gpu_memory_utilization"));
 }

@@ -77,7 +77,7 @@ void visit_serving_config(const ServingConfig& c, V& v) {
   const std::string given = c.trace_format.empty() ? "rows" : "trace";
   v.text("arrival", arrival_text(c));
   v.number("attainment", c.attainment_target);
-  if (c.kv == KvMode::paged) v.number("block_size", c.block_size);
+  v.number("block_size", c.block_size);
   v.number("decode_devices", c.decode_devices);
   v.number("decode_tensor_parallel", c.decode_tensor_parallel);
   v.flag("goodput", c.goodput);
@@ -104,13 +104,13 @@ void visit_serving_config(const ServingConfig& c, V& v) {
   v.maybe("ttft_slo", c.ttft_slo_seconds);
 }
 
-/// `paged`: the K/V blocks in use, a column only paged K/V has.
 template <typename V>
-void visit_timeline(const Timeline& t, bool paged, V& v) {
+void visit_timeline(const Timeline& t, V& v) {
   using serving_schema::numbers;
   numbers("busy_fraction", t.busy_fraction, v);
   numbers("decode_tokens", t.decode_tokens, v);
-  if (paged) numbers("kv_blocks", t.kv_blocks, v);
+  numbers("kv_blocks", t.kv_blocks, v);
+  numbers("preemptions", t.preemptions, v);
   numbers("prefill_tokens", t.prefill_tokens, v);
   numbers("queued", t.queued, v);
   numbers("running", t.running, v);
@@ -210,7 +210,7 @@ void visit_serving_report(const ServingReport& report, V& v) {
   if (report.charges_host) v.number("host_seconds", run.host_seconds);
   v.number("iterations", run.iterations);
   v.number("kv_bytes_per_token", report.kv_bytes_per_token);
-  if (report.config.kv == KvMode::paged) v.number("kv_capacity_blocks", report.kv_capacity_blocks);
+  v.number("kv_capacity_blocks", report.kv_capacity_blocks);
   v.number("kv_capacity_tokens", report.kv_capacity_tokens);
   v.number("kv_transfer_bytes_per_token", report.kv_transfer_bytes_per_token);
   v.number("longest_iteration_seconds", run.longest_iteration_seconds);
@@ -243,7 +243,7 @@ void visit_serving_report(const ServingReport& report, V& v) {
   summary("tbt_max_seconds", run.tbt_max, v);
   v.number("throughput_requests_per_second", run.throughput_requests_per_second);
   v.number("throughput_tokens_per_second", run.throughput_tokens_per_second);
-  v.object("timeline", [&] { visit_timeline(run.timeline, report.config.kv == KvMode::paged, v); });
+  v.object("timeline", [&] { visit_timeline(run.timeline, v); });
   v.text("timing", report.timing);
   if (report.config.token_times > 0) {
     v.array("token_times", run.token_times.size(), [&](std::size_t i) {

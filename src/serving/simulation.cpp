@@ -235,6 +235,9 @@ void Simulation::leave(Instance& in, int index, double end) {
 
 void Simulation::log_iteration(const Instance& in, const Tally& tally, double start, double end) {
   last_time_ = std::max(last_time_, end);
+  // Preemptions happen while the iteration is scheduled, at its start (kv_admission.cpp).
+  const int64_t preempted = preemptions_ - logged_preemptions_;
+  logged_preemptions_ = preemptions_;
   // The log is the timeline's, which only a detailed run draws.
   if (!keep_detail_ || plan_.timeline_points == 0 || log_dropped_) return;
   int64_t running = 0;
@@ -247,7 +250,8 @@ void Simulation::log_iteration(const Instance& in, const Tally& tally, double st
                            static_cast<double>(queued_at(end)),
                            static_cast<double>(running),
                            static_cast<double>(in.devices),
-                           static_cast<double>(kv_blocks_used())};
+                           static_cast<double>(kv_blocks_used()),
+                           static_cast<double>(preempted)};
   if (fold_) {
     fold_->add(entry);
   } else if (log_.size() < kLoggedIterations) {

@@ -39,7 +39,8 @@ struct RequestState {
                           // preemption prompt + generated (recomputation)
   int64_t generated = 0;
   int64_t kv_tokens = 0;     // K/V tokens held on its current instance (0: none)
-  int64_t kv_blocks = 0;     // paged: blocks held (those of shared hash ids included)
+  int64_t kv_blocks = 0;     // blocks held (reserve: its reservation's, ⌈tokens / block size⌉;
+                             // paged: those of shared hash ids included)
   int64_t cached = 0;        // prompt tokens found cached at its latest admission
   int64_t first_cached = 0;  // … at its first admission: the report's cached_tokens
   int64_t hash_refs = 0;     // hash ids it references on its instance (kv/prefix_cache.hpp)
@@ -57,7 +58,7 @@ struct Instance {
   double busy_seconds = 0;
   double kv_capacity_tokens = 0;  // reserve
   double kv_used_tokens = 0;
-  int64_t kv_capacity_blocks = 0;  // paged
+  int64_t kv_capacity_blocks = 0;  // paged: the limit; reserve: the same bytes' whole blocks
   int64_t kv_used_blocks = 0;
   int64_t watermark_blocks = 0;
   std::vector<int> running;   // admitted, unfinished, in admission order
@@ -225,6 +226,7 @@ class Simulation {
   std::unique_ptr<KvGrant> kv_;
   std::vector<RequestTokenTimes> token_times_;
   int64_t preemptions_ = 0;
+  int64_t logged_preemptions_ = 0;  // preemptions_ when the last iteration was logged
   int64_t recomputed_tokens_ = 0;
   double running_seconds_ = 0;  // Σ running requests × iteration time, every instance
   double host_seconds_ = 0;     // Σ host time of the iterations, every instance

@@ -18,6 +18,7 @@ TimelineFold::TimelineFold(int64_t points, double end_seconds, double devices)
   line_.decode_tokens.assign(points_, 0);
   line_.busy_fraction.assign(points_, 0);
   line_.kv_blocks.assign(points_, 0);
+  line_.preemptions.assign(points_, 0);
   for (std::size_t k = 0; k < points_; ++k)
     line_.time_seconds[k] = line_.step_seconds * static_cast<double>(k + 1);
   snapshot_end_.assign(points_, -1);
@@ -28,6 +29,7 @@ void TimelineFold::add(const IterationLog& entry) {
   const std::size_t k = bucket_of(entry.end);
   line_.prefill_tokens[k] += entry.prefill_tokens;
   line_.decode_tokens[k] += entry.decode_tokens;
+  line_.preemptions[bucket_of(entry.start)] += entry.preemptions;
   if (entry.end >= snapshot_end_[k]) {
     snapshot_end_[k] = entry.end;
     line_.queued[k] = entry.queued;

@@ -19,10 +19,11 @@ struct IterationLog {
   double prefill_tokens, decode_tokens;
   double queued, running;
   double devices;
-  double kv_blocks;  // paged: in use on every instance at the end
+  double kv_blocks;    // in use on every instance at the end
+  double preemptions;  // while it was scheduled, at its start
 };
 
-/// Iterations a run keeps to fold at its end: 2^18 × 64 bytes = 16.8 MB. The 10,000-request
+/// Iterations a run keeps to fold at its end: 2^18 × 72 bytes = 18.9 MB. The 10,000-request
 /// runs of docs/performance.md (~190,000 iterations) stay within it and run once; at 2^16 they
 /// ran twice (0.05 → 0.09 s of CPU).
 constexpr std::size_t kLoggedIterations = std::size_t{1} << 18;

@@ -135,6 +135,17 @@ const WALK = [
       // Every chunk after the first reads the weights again: 7 × one pass's weight bytes.
       assert.equal(f['extra-weight-bytes'], 7 * PASS_WEIGHT_BYTES); // 7 × 13,959,168,000
       close(f['seconds-per-pass'], f['seconds-b'] / 8, 1e-12, 'seconds per pass');
+      // The longest pass: the serving simulation of the prompt alone in steps of 2,048 tokens,
+      //   build/native/prefill-trace serve --scenario tests/browser/fixtures/serving-investigations/chunking-longest-2048.json --json
+      // longest_iteration_seconds. By hand it is the last chunk (rows 14,336 … 16,383), at least
+      // its arithmetic at 989 TFLOP/s: the projections and MLP, 2 · 2,048 · PASS_WEIGHT_BYTES / 2
+      // FLOP, plus attention's two products over the keys each row sees, 4 · d_h · h_q · L ·
+      // Σ keys with Σ keys = 2,048 · 14,336 + 2,048 · 2,049 / 2 = 31,458,304: 45.6 ms. It exceeds
+      // the average pass and stays below the unchunked prompt's one pass.
+      assert.equal(f['longest-pass'], 0.049283606520118685);
+      const lastChunkFlops = 2 * 2048 * (PASS_WEIGHT_BYTES / BYTES) + 4 * DH * HQ * LAYERS * (2048 * 14336 + (2048 * 2049) / 2);
+      assert.ok(f['longest-pass'] >= lastChunkFlops / PEAK_BF16, `longest pass ${f['longest-pass']} s`);
+      assert.ok(f['longest-pass'] > f['seconds-per-pass'] && f['longest-pass'] < f['seconds-a']);
     },
   },
   {
@@ -212,17 +223,29 @@ const WALK = [
     id: 'distserve',
     right: 1,
     shows: { prompt_tokens: 8192 },
-    // Each objective's winner named with its reason and its paper; the figures' source named.
-    words: /tight objective .*DistServe’s case\. Under a loose objective .*Sarathi-Serve’s case\. Source: the engine’s goodput search \(serve’s goodput_per_device/,
+    // Each objective's winner named with its reason and its paper, the search's best placement
+    // named; the figures' source named: the placement search.
+    words:
+      /tight objective .*DistServe’s case; of every placement of 2 devices, the best is chunked prefill, 1 instance of 2 devices, .* Under a loose objective .*Sarathi-Serve’s case; .* Source: prefill-trace plan, the engine’s placement search/,
     check(f) {
-      // distserve-<tight|loose>-<policy>.json: goodput_per_device (the search's goodput over the
-      // run's devices: disaggregated's 6.180625 and 7.459375 requests/s on 2 devices).
+      // distserve-plan-<tight|loose>.json, the candidates of
+      //   build/native/prefill-trace plan --scenario <file> --devices 2 --json
+      // goodput_per_device of the one-device-per-instance placements (disaggregated: its goodput
+      // of 6.180625 and 7.459375 requests/s over 2 devices) and of `best`, chunked prefill on
+      // one instance of 2 devices (tensor parallelism 2) under both objectives.
       assert.equal(f['tight-prefill-first'], 1.22546875);
       assert.equal(f['tight-chunked'], 2.4509375);
       assert.equal(f['tight-disaggregated'], 6.180625000000001 / 2);
+      assert.equal(f['tight-best'], 4.901875);
       assert.equal(f['loose-prefill-first'], 4.2625);
       assert.equal(f['loose-chunked'], 4.688750000000001);
       assert.equal(f['loose-disaggregated'], 7.459375 / 2);
+      assert.equal(f['loose-best'], 4.901875);
+      // k colocated instances serve k times one's goodput (plan.hpp): per device, the best is at
+      // least each compared placement.
+      for (const slo of ['tight', 'loose']) {
+        for (const id of ['prefill-first', 'chunked', 'disaggregated']) assert.ok(f[`${slo}-best`] >= f[`${slo}-${id}`]);
+      }
       assert.equal(f['tight-tpot-slo'], 0.01);
       assert.equal(f['loose-tpot-slo'], 0.05);
     },

@@ -95,7 +95,7 @@ test('without a Worker, a removed element stops simulating (L2)', { skip }, asyn
     document.querySelector('prefill-trace-lesson').remove();
     return window.__engineCalls['ServingSimulation.advance'].length;
   });
-  // 36 jobs in slices a macrotask apart: 3 s is room for many more slices.
+  // 37 jobs in slices a macrotask apart: 3 s is room for many more slices.
   await page.waitForTimeout(3_000);
   const after = await calls();
   assert.equal(after.advance, atRemoval);

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "scenario/scenario.hpp"
 #include "serving/serving.hpp"
@@ -36,12 +38,17 @@ ServingConfig small_paged() {
   return config;
 }
 
-TEST(ServingKv, TheNewestRunningRequestIsPreemptedAndRecomputed) {
+// The blocks one instance of small_paged() holds (the memory ledger's count; 0 if refused).
+int64_t paged_capacity() {
   ServingConfig probe = small_paged();
   probe.rows = {RequestRow{0, kBlock, 2}};
   const auto capacity = simulate_serving(h100_llama(), probe);
-  ASSERT_TRUE(capacity.ok()) << capacity.error();
-  const int64_t c = capacity->kv_capacity_blocks;
+  EXPECT_TRUE(capacity.ok()) << capacity.error();
+  return capacity.ok() ? capacity->kv_capacity_blocks : 0;
+}
+
+TEST(ServingKv, TheNewestRunningRequestIsPreemptedAndRecomputed) {
+  const int64_t c = paged_capacity();
   ASSERT_GE(c, 3);
   ASSERT_LT(c, 100);  // watermark 0
   // A and B arrive at 0 with prompts of a and b whole blocks, a + b = C − 1, and 10 output
@@ -95,6 +102,56 @@ TEST(ServingKv, ReserveNeverPreempts) {
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_EQ(report->run.preemptions, 0);
   EXPECT_EQ(report->run.recomputed_tokens, 0);
+}
+
+TEST(ServingKv, ReserveCountsItsReservationsInBlocks) {
+  // The paged capacity of the same bytes: C blocks of 1,024 tokens.
+  const int64_t c = paged_capacity();
+  ASSERT_GE(c, 8);  // both reservations below fit at once (7,254 tokens ≤ 8·1,024)
+  // A reserves 4·1,024 + 10 = 4,106 tokens: ⌈4,106 / 1,024⌉ = 5 blocks; B 2·1,024 + 1,100 =
+  // 3,148 tokens: ⌈3,148 / 1,024⌉ = 4 blocks. Both arrive at 0 and are admitted together, so
+  // while both run 9 blocks are in use; A leaves after its 10th token and B runs alone on its 4
+  // for ~1,090 more decodes; at the end none. Reserve's capacity is ⌊tokens / 1,024⌋ of the
+  // same free bytes ⌊F / t⌋: ⌊⌊F / t⌋ / 1,024⌋ = ⌊F / (1,024·t)⌋, paged's C.
+  ServingConfig config = small_paged();
+  config.kv = KvMode::reserve;
+  config.rows = {RequestRow{0, 4 * kBlock, 10}, RequestRow{0, 2 * kBlock, 1100}};
+  config.timeline_points = 100;
+  const auto report = simulate_serving(h100_llama(), config);
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report->kv_capacity_blocks, c);
+  const std::vector<double>& blocks = report->run.timeline.kv_blocks;
+  ASSERT_EQ(blocks.size(), 100u);
+  EXPECT_EQ(*std::max_element(blocks.begin(), blocks.end()), 9);
+  EXPECT_EQ(blocks.back(), 0);
+  EXPECT_NE(std::find(blocks.begin(), blocks.end(), 4.0), blocks.end());
+  for (const double b : blocks) EXPECT_TRUE(b == 0 || b == 4 || b == 9) << b;
+  for (const double p : report->run.timeline.preemptions) EXPECT_EQ(p, 0);
+}
+
+TEST(ServingKv, APreemptionIsCountedInTheStepWhereItHappened) {
+  // The run of TheNewestRunningRequestIsPreemptedAndRecomputed: B is preempted once, when
+  // iteration 2 is scheduled, at the end of iteration 1 (its first token's time). That time
+  // falls in step ⌊t / step_seconds⌋ of the timeline, and only there.
+  const int64_t c = paged_capacity();
+  ASSERT_GE(c, 3);
+  const int64_t a = (c - 1) / 2;
+  const int64_t b = c - 1 - a;
+  ServingConfig config = small_paged();
+  config.rows = {RequestRow{0, a * kBlock, 10}, RequestRow{0, b * kBlock, 10}};
+  config.token_times = 2;
+  config.timeline_points = 7;
+  const auto report = simulate_serving(h100_llama(), config);
+  ASSERT_TRUE(report.ok()) << report.error();
+  const Timeline& line = report->run.timeline;
+  const double preempted_at = report->run.token_times.at(1).preemption_seconds.at(0);
+  const auto step = static_cast<std::size_t>(preempted_at / line.step_seconds);
+  ASSERT_LT(step, 7u);
+  std::vector<double> expected(7, 0);
+  expected[step] = 1;
+  EXPECT_EQ(line.preemptions, expected);
+  // A paged timeline's blocks never pass the capacity.
+  for (const double used : line.kv_blocks) EXPECT_LE(used, static_cast<double>(c));
 }
 
 }  // namespace

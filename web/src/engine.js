@@ -398,6 +398,17 @@ export class Engine {
   }
 
   /**
+   * The placement search (`prefill-trace plan`, docs/serving.md, "Placement search"): every
+   * placement of `devices` devices with its goodput per device, `{ok, error, value, json}`.
+   * @param {string} scenarioJson
+   * @param {number} devices
+   * @returns {JsonOutcome<import('prefill-trace').PlanDocument>}
+   */
+  planServing(scenarioJson, devices) {
+    return jsonResult(() => this.#use('planServing', scenarioJson, devices), 'planning', this.#codes);
+  }
+
+  /**
    * The built-in models, accelerators and precisions: `{ok, error, value}`.
    * @returns {JsonOutcome<import('prefill-trace').PresetList>}
    */

@@ -1,28 +1,35 @@
-// K/V memory in use over the simulated minute, per scheduler ("Under load", issue 30 item 3):
-// the engine's paged K/V timeline (docs/serving.md, "Output": `timeline.kv_blocks`, the blocks
-// in use on every instance after each step's last iteration) against one instance's capacity
-// (`kv_capacity_blocks`), and the run's preemptions (`preemptions`). One panel per scheduler on
-// the same axes: time 0–60 s, blocks 0 to the largest capacity (or use) of the three, so a
-// panel's height reads the share of the K/V memory in use. Scheduler colours are those of the
-// attainment chart (series-i). Nothing here is computed but the axes' extents.
+// K/V memory in use over the simulated minute, paged against reserve ("Under load", issue 30
+// item 3): two runs of the engine on the same arrivals under one scheduler, one with `kv:
+// "paged"` (vLLM's blocks on demand, preemption by recomputation) and one with `kv: "reserve"`
+// (each request's prompt + output reserved at admission), drawn on one figure. Each line is the
+// engine's `timeline.kv_blocks` (docs/serving.md, "Output": blocks in use on every instance
+// after each step's last iteration; reserve counts each reservation as ⌈tokens / block_size⌉
+// blocks, "K/V memory"), against one instance's `kv_capacity_blocks` (the same bytes in both
+// runs); the paged run's preemptions are ticks on the time axis at the steps of its
+// `timeline.preemptions`. The caption reads the figure from the reports: peak blocks,
+// preemptions and `running_requests_mean` of each. Nothing here is computed but the axes'
+// extents and each column's largest value.
 
 import { scaleLinear } from 'd3-scale';
 import { curveStepBefore, line } from 'd3-shape';
 import * as fmt from '../format.js';
-import { bottomAxis, chartPanel, label, leftAxis, part, sizeSvg, tableData } from './common.js';
+import { bottomAxis, chartPanel, joinMarks, label, leftAxis, part, sizeSvg, spreadLabels, tableData } from './common.js';
 import { POLICIES } from './serving.js';
 import { writeAttrs } from './writes.js';
 
 /** @typedef {import('./common.js').Sel} Sel */
 /** @typedef {import('./serving.js').ServingModel} ServingModel */
+/** @typedef {import('./serving.js').ServingRun} ServingRun */
 /** @typedef {import('./serving.js').ServingFigures} ServingFigures */
+/** @typedef {{t0: number, t1: number, count: number}} PreemptionStep */
 
 const MINUTE = 60;
+/** Below this share of the capacity the capacity is named above the plot, not drawn. */
+const CAPACITY_DRAWN = 0.25;
 const policyLabel = (/** @type {string} */ id) => POLICIES.find((p) => p.id === id)?.label ?? id;
-const seriesOf = (/** @type {string} */ id) => `series-${Math.max(0, POLICIES.findIndex((p) => p.id === id))}`;
 
 /**
- * The minute's K/V column of a run: [{t, blocks}], empty under reserve K/V (no such column).
+ * The minute's K/V column of a run: [{t, blocks}] (each step's end).
  * @param {ServingFigures} report
  */
 function blocksOf(report) {
@@ -32,19 +39,33 @@ function blocksOf(report) {
   return t.time_seconds.map((time, i) => ({ t: time, blocks: blocks[i] })).filter((d) => d.t <= MINUTE + 1e-9);
 }
 
+/**
+ * The minute's steps with preemptions: [{t0, t1, count}].
+ * @param {ServingFigures} report
+ * @returns {PreemptionStep[]}
+ */
+function preemptionsOf(report) {
+  const t = report.timeline;
+  const counts = t?.preemptions;
+  if (!counts) return [];
+  return t.time_seconds
+    .map((end, i) => ({ t0: end - t.step_seconds, t1: end, count: counts[i] }))
+    .filter((d) => d.count > 0 && d.t0 < MINUTE);
+}
+
 /** A run's most blocks in use over the minute. */
 const peakOf = (/** @type {ServingFigures} */ report) => Math.max(0, ...blocksOf(report).map((d) => d.blocks));
+/** Preemptions within the minute (the ticks' sum). */
+const minutePreemptions = (/** @type {ServingFigures} */ report) => preemptionsOf(report).reduce((sum, d) => sum + d.count, 0);
 
 /**
- * "1,476 of 26,656 blocks at most (5.5%), no preemption" for a run.
- * @param {ServingFigures} report
+ * The run that has both modes: the paged base run and its reserve twin.
+ * @param {ServingRun[]} runs
+ * @returns {{policy: string, paged: ServingFigures, reserve: ServingFigures} | null}
  */
-function readingOf(report) {
-  const peak = peakOf(report);
-  const capacity = report.kv_capacity_blocks;
-  const share = capacity !== null && capacity > 0 ? ` (${fmt.percent(peak / capacity)} of one instance’s ${fmt.count(capacity)})` : '';
-  const preempted = report.preemptions > 0 ? `${fmt.count(report.preemptions)} preemptions` : 'no preemption';
-  return `at most ${fmt.count(peak)} blocks in use${share}, ${preempted}`;
+function pairOf(runs) {
+  const run = runs.find((r) => r.reserve);
+  return run?.reserve ? { policy: run.policy, paged: run.report, reserve: run.reserve } : null;
 }
 
 /**
@@ -53,68 +74,125 @@ function readingOf(report) {
  * @param {ServingModel} model
  */
 function drawKv(svg, width, { runs }) {
-  const panelH = 84;
-  const gap = 46;
-  const m = { left: 64, right: 18 };
-  const height = runs.length * (panelH + gap) + 20;
-  sizeSvg(svg, width, height, 'serving-kv');
-  const top = Math.max(1, ...runs.map((r) => Math.max(r.report.kv_capacity_blocks ?? 0, peakOf(r.report))));
+  const pair = pairOf(runs);
+  // Room on the right for the lines' names ("reserve" at 11 px); a phone's column is narrow.
+  const narrow = width < 520;
+  const m = { top: 36, right: 56, bottom: 58, left: 64 };
+  const plotH = 170;
+  sizeSvg(svg, width, m.top + plotH + m.bottom, 'serving-kv');
+  if (!pair) return;
+  const capacity = pair.paged.kv_capacity_blocks;
+  const peak = Math.max(peakOf(pair.paged), peakOf(pair.reserve));
+  // The capacity is drawn when the lines reach a quarter of it; otherwise the lines would lie
+  // flat on the axis, so the axis ends above them and the capacity is named at the top.
+  const drawn = capacity > 0 && peak >= CAPACITY_DRAWN * capacity;
+  const top = Math.max(1, drawn ? Math.max(capacity, peak) : peak * 1.2);
   const x = scaleLinear().domain([0, MINUTE]).range([m.left, width - m.right]);
-  svg.call(writeAttrs, { 'data-y-domain': `0,${top}` });
-  runs.forEach((r, i) => {
-    const y0 = i * (panelH + gap) + 22;
-    const g = part(svg, `panel-${i}`);
-    const y = scaleLinear().domain([0, top]).range([y0 + panelH, y0]);
-    const preempted = r.report.preemptions > 0 ? `, ${fmt.count(r.report.preemptions)} preemptions` : ', no preemption';
-    label(g, 'title', `${policyLabel(r.policy)}${preempted}`, { class: 'group-title', x: 0, y: y0 - 8 });
-    const capacity = r.report.kv_capacity_blocks;
-    part(g, 'capacity', 'line').call(writeAttrs, {
-      class: 'slo-rule',
-      display: capacity !== null && capacity > 0 ? null : 'none',
-      x1: m.left,
-      x2: width - m.right,
-      y1: y(capacity ?? 0),
-      y2: y(capacity ?? 0),
-    });
-    label(g, 'capacity-label', capacity !== null && capacity > 0 ? `one instance holds ${fmt.count(capacity)}` : null, {
-      class: 'chart-note',
-      x: width - m.right,
-      y: y(capacity ?? 0) + 12,
-      'text-anchor': 'end',
-    });
-    const rows = blocksOf(r.report);
-    const path = /** @type {import('d3-shape').Line<{t: number, blocks: number}>} */ (line())
-      .curve(curveStepBefore)
-      .x((d) => x(d.t))
-      .y((d) => y(d.blocks));
-    part(g, 'blocks', 'path').call(writeAttrs, { class: `kv-line ${seriesOf(r.policy)}`, d: rows.length ? path(rows) : null, 'data-peak': String(peakOf(r.report)) });
-    leftAxis(g, y, { x: m.left, height: panelH, ticks: [0, top], format: fmt.count, title: i === 0 ? 'K/V blocks' : null, name: 'y', titleOffset: 52 });
-    bottomAxis(g, x, { y: y0 + panelH, width: width - m.left - m.right, format: (v) => `${v} s`, name: 'x', title: i === runs.length - 1 ? 'Simulated time (s)' : null });
+  const y = scaleLinear().domain([0, top]).range([m.top + plotH, m.top]);
+  svg.call(writeAttrs, { 'data-y-domain': `0,${top}`, 'data-policy': pair.policy });
+  part(svg, 'capacity', 'line').call(writeAttrs, {
+    class: 'slo-rule',
+    display: drawn ? null : 'none',
+    x1: m.left,
+    x2: width - m.right,
+    y1: y(capacity),
+    y2: y(capacity),
   });
+  // Named above the plot, clear of the top tick and of the lines' names on the right.
+  const capacityWords = `${narrow ? 'capacity' : 'capacity of one instance'}: ${fmt.count(capacity)} blocks${drawn ? ' (dashed)' : ' (far above)'}`;
+  label(svg, 'capacity-label', capacity > 0 ? capacityWords : null, { class: 'chart-note', x: m.left, y: m.top - 14 });
+  const path = /** @type {import('d3-shape').Line<{t: number, blocks: number}>} */ (line())
+    .curve(curveStepBefore)
+    .x((d) => x(d.t))
+    .y((d) => y(d.blocks));
+  const modes = [
+    { id: 'paged', name: 'paged', report: pair.paged, y: 0 },
+    { id: 'reserve', name: 'reserve', report: pair.reserve, y: 0 },
+  ];
+  for (const mode of modes) {
+    const rows = blocksOf(mode.report);
+    part(svg, `blocks-${mode.id}`, 'path').call(writeAttrs, {
+      class: `kv-line kv-${mode.id}`,
+      d: rows.length ? path(rows) : null,
+      'data-peak': String(peakOf(mode.report)),
+    });
+    mode.y = rows.length ? y(rows[rows.length - 1].blocks) : y(0);
+  }
+  // Each line named at its right end, moved apart when the two ends meet.
+  const ends = spreadLabels(
+    modes.map((mode) => ({ id: mode.id, name: mode.name, y: mode.y + 4 })),
+    13,
+    m.top + 8,
+    m.top + plotH + 4,
+  );
+  for (const end of ends) {
+    label(svg, `name-${end.id}`, end.name, { class: `chart-note kv-name-${end.id}`, x: width - m.right + 6, y: end.y });
+  }
+  leftAxis(svg, y, { x: m.left, height: plotH, ticks: [0, Math.round(top / 2), top], format: fmt.count, title: 'K/V blocks in use', name: 'y', titleOffset: 52 });
+  bottomAxis(svg, x, {
+    y: m.top + plotH,
+    width: width - m.left - m.right,
+    ticks: narrow ? [0, 30, 60] : undefined,
+    format: (v) => `${v} s`,
+    name: 'x',
+    title: 'Simulated time (s)',
+  });
+  // Preemptions: a tick under the time axis over each step that had one, its count in a title.
+  const ticks = preemptionsOf(pair.paged);
+  const marks = joinMarks(part(svg, 'preemptions'), 'rect', 'kv-preemption', ticks, (d) => d.t0, true);
+  marks.call(writeAttrs, {
+    x: (d) => x(Math.max(0, d.t0)),
+    width: (d) => Math.max(2, x(Math.min(MINUTE, d.t1)) - x(Math.max(0, d.t0))),
+    y: m.top + plotH - 8,
+    height: 8,
+    'data-count': (d) => String(d.count),
+    'data-time': (d) => String(d.t1),
+  });
+  marks.select('title').text((d) => `${fmt.count(d.count)} ${d.count === 1 ? 'preemption' : 'preemptions'} by ${fmt.seconds(d.t1)}`);
 }
 
-/** @param {ServingModel} model */
+/** The reading, from the two reports: what each mode holds at most, preempts and runs at once. @param {ServingModel} model */
 function describeKv({ runs }) {
-  const size = runs[0]?.report.block_size;
+  const pair = pairOf(runs);
+  if (!pair) return 'K/V memory in use over the first simulated minute, paged against reserve.';
+  const { paged, reserve } = pair;
+  const size = paged.block_size;
+  const capacity = paged.kv_capacity_blocks;
+  const [pp, rp] = [peakOf(paged), peakOf(reserve)];
+  const k = minutePreemptions(paged);
+  const held = pp > rp ? 'more than' : pp < rp ? 'fewer than' : 'as many as';
+  const running = (/** @type {ServingFigures} */ r) => fmt.number(r.running_requests_mean ?? 0);
+  const preempts = k > 0 ? `preempts ${fmt.count(k)} ${k === 1 ? 'time' : 'times'} in the minute (the ticks under the time axis)` : 'never preempts in the minute';
+  const admits =
+    (reserve.running_requests_mean ?? 0) < (paged.running_requests_mean ?? 0)
+      ? 'reserve never preempts but admits fewer at once'
+      : 'reserve never preempts, and here admits as many at once';
   return (
-    `Paged K/V memory over the first simulated minute, per scheduler${size ? ` (blocks of ${fmt.count(size)} tokens)` : ''}, on the same axes: ` +
-    runs.map((r) => `${policyLabel(r.policy)} ${readingOf(r.report)}`).join('; ') +
-    '. A line far below its instance’s capacity means the load leaves K/V memory to spare; a preemption drops a running request’s K/V to admit another, which then computes it again.'
+    `K/V memory in use over the first simulated minute under ${policyLabel(pair.policy).toLowerCase()}, the same arrivals twice, in blocks of ${fmt.count(size ?? 0)} tokens against one instance’s ${fmt.count(capacity ?? 0)}: ` +
+    `paged K/V holds at most ${fmt.count(pp)} blocks, ${held} reserve’s ${fmt.count(rp)}, and ${preempts}; ${admits} ` +
+    `(${running(reserve)} requests running on average against paged’s ${running(paged)}), because it holds each request’s whole prompt + output from admission while paged K/V takes a block only when a token needs it.`
   );
 }
 
 /** @param {ServingModel} model */
 function tableKv({ runs }) {
-  return tableData(
-    'K/V blocks in use',
-    ['Scheduler', 'Most blocks in use', 'One instance’s capacity', 'Preemptions'],
-    runs.map((r) => [policyLabel(r.policy), fmt.count(peakOf(r.report)), fmt.count(r.report.kv_capacity_blocks ?? 0), fmt.count(r.report.preemptions ?? 0)]),
-  );
+  const pair = pairOf(runs);
+  /** @type {[string, ServingFigures][]} */
+  const modes = pair
+    ? [
+        ['Paged', pair.paged],
+        ['Reserve', pair.reserve],
+      ]
+    : [];
+  const rows = modes.map(([name, r]) => [name, fmt.count(peakOf(r)), fmt.count(r.kv_capacity_blocks ?? 0), fmt.count(minutePreemptions(r)), fmt.number(r.running_requests_mean ?? 0)]);
+  return tableData('K/V blocks in use over the minute', ['K/V', 'Most blocks in use', 'One instance’s capacity', 'Preemptions', 'Running requests (mean)'], rows);
 }
 
 export function kvChart() {
-  return chartPanel('chart-serving-kv', 'K/V memory in use over the minute, per scheduler', { draw: drawKv, describe: describeKv, table: tableKv }, [
-    ...POLICIES.map((p, i) => /** @type {import('./common.js').LegendItem} */ ({ kind: 'bar', className: `attainment-swatch series-${i}`, label: p.label })),
+  return chartPanel('chart-serving-kv', 'K/V memory in use over the minute: paged against reserve', { draw: drawKv, describe: describeKv, table: tableKv }, [
+    { kind: 'rule', className: 'kv-line kv-paged', label: 'paged: blocks taken as tokens need them' },
+    { kind: 'rule', className: 'kv-line kv-reserve', label: 'reserve: prompt + output held from admission' },
+    { kind: 'bar', className: 'kv-preemption', label: 'a preemption (paged)' },
     { kind: 'rule', className: 'slo-rule', label: 'capacity of one instance (dashed)' },
   ]);
 }

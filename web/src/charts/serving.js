@@ -18,7 +18,7 @@ import { writeAttrs, writeText } from './writes.js';
 /**
  * One scheduler's report as "Under load" assembles it (under-load.js #assemble): the base run's
  * figures with the sweep's and the goodput search's folded in.
- * @typedef {{policy: string, report: ServingFigures}} ServingRun
+ * @typedef {{policy: string, report: ServingFigures, reserve?: ServingFigures}} ServingRun
  */
 /**
  * What every serving chart draws: the runs, the reader's rate and objectives (seconds; null when

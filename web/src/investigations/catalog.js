@@ -26,6 +26,10 @@
 //              engine's sweep when the entry asks for one (`sweep`) and the first reading's
 //              picture when drawing the second (`held`), whose axes the second keeps
 //   sweep(b) → {variable, values}: the engine's sweep the picture draws (queueing only)
+//   passes(states) → {name: {state, serving}}: serving simulations (simulateServing,
+//              docs/serving.md) whose reports `read` and `picture` also get, as `served`
+//              (read(a, b, served); picture's extra.served): null when the engine has no
+//              simulation or refused one, and the sentence then leaves out what they say
 
 import { niceCeil } from '../compare/compare.js';
 import * as fmt from '../format.js';
@@ -39,16 +43,17 @@ import * as fmt from '../format.js';
 /** @typedef {Array<SentencePart>} NestedSentence */
 /** What the first reading's picture keeps for the second's (its axes, its curve). @typedef {{points?: import('prefill-trace').SweepPoint[], xTop?: number, yTop?: number, utilization?: number, top?: number, devices?: string, prompt?: string, budget?: string}} Held */
 /** @typedef {import('../charts/inline.js').Picture & {held?: Held}} EntryPicture */
-/** The engine's sweep when the entry asks for one, and the first reading's `held`. @typedef {{sweep?: import('prefill-trace').SweepDocument | null, held?: Held | null}} PictureExtra */
+/** The engine's serving reports a trace entry's `passes` asked for (null without them). @typedef {Record<string, import('prefill-trace').ServingReport> | null} Served */
+/** The engine's sweep when the entry asks for one, the first reading's `held` and the `passes` reports. @typedef {{sweep?: import('prefill-trace').SweepDocument | null, held?: Held | null, served?: Served}} PictureExtra */
 /**
  * A serving investigation's reading (serving-catalog.js): each simulation's report, the traces
  * its sentence reads and the scenario shown.
- * @typedef {{runs: Record<string, import('prefill-trace').ServingReport>, traces: Record<string, TraceDocument>, state: ScenarioState}} ServingReading
+ * @typedef {{runs: Record<string, import('prefill-trace').ServingReport>, plans: Record<string, import('prefill-trace').PlanDocument>, traces: Record<string, TraceDocument>, state: ScenarioState}} ServingReading
  */
 /**
  * What a serving investigation runs: the scenario shown, each simulation's `serving` object and
  * the scenarios whose traces the sentence reads.
- * @typedef {{state: ScenarioState, runs: Record<string, object>, traces?: Record<string, ScenarioState>}} ServingSetup
+ * @typedef {{state: ScenarioState, runs: Record<string, object>, plans?: Record<string, {serving: object, devices: number}>, traces?: Record<string, ScenarioState>}} ServingSetup
  */
 /**
  * One investigation, reading scenario A as an A and B as a B (the fields described above).
@@ -59,11 +64,12 @@ import * as fmt from '../format.js';
  *   terms: (keyof typeof import('../plain-words/glossary.js').TERMS)[],
  *   explorer: {chart?: string, part?: string, sweep?: {variable: SweepVariable, scale: string}},
  *   verdict(a: A, b: B): number,
- *   read(a: A, b: B): SentencePart[],
+ *   read(a: A, b: B, served?: Served): SentencePart[],
  *   picture?(a: A, b: B, extra: PictureExtra): EntryPicture | null,
  *   next: {label: string, apply?(state: ScenarioState, traceOf: TraceOf): ScenarioState},
  *   scenarios?(base: ScenarioState, traceOf: TraceOf): {a: ScenarioState | null, b: ScenarioState},
  *   sweep?(b: B): {variable: SweepVariable, values: number[]},
+ *   passes?(states: {a: ScenarioState | null, b: ScenarioState}): Record<string, {state: ScenarioState, serving: object}>,
  *   serving?(base: ScenarioState, options: {changed: boolean, traceOf: TraceOf}): ServingSetup,
  * }} Investigation
  */
@@ -98,6 +104,92 @@ const INTENSITY_AXIS = 'Q/K/V projection intensity (FLOP/byte, log scale)';
 /** An inline picture's row: the sentence's figure `name`, labelled `label` (`a`: scenario A's tone). */
 /** @type {(name: string, label: string, a?: boolean) => import('../charts/inline.js').PairRow} */
 const row = (name, label, a = false) => ({ name, label, tone: a ? 'inline-a' : 'inline-b' });
+
+/**
+ * The chunking entry's serving run: the prompt alone in steps of the chunk size (its longest pass).
+ * @param {{a: ScenarioState | null, b: ScenarioState}} states
+ * @returns {Record<string, {state: ScenarioState, serving: object}>}
+ */
+function chunkPasses({ b }) {
+  return {
+    chunked: {
+      state: { ...b, chunk: 0 },
+      serving: { policy: 'chunked', token_budget: b.chunk, rows: [[0, b.prompt, 1]], timeline_points: 0 },
+    },
+  };
+}
+
+/** @type {Investigation<TraceDocument, TraceDocument>} */
+const chunkingEntry = {
+  id: 'chunking',
+  claim: 'Chunking protects decode deadlines',
+  question:
+    'A 16,384-token prompt is split into chunks of 2,048 tokens, each scheduled as a pass of its own. ' +
+    'What does chunking buy, and what does it cost?',
+  options: [
+    'The prompt itself gets faster: small passes run more efficiently',
+    'Each pass holds the accelerator less long; weights are read once per chunk',
+    'Nothing: the same time, the same traffic and the same longest pass',
+  ],
+  terms: ['tpot', 'hbm'],
+  explorer: { chart: 'time' },
+  picture: (a, b, extra) => ({
+    groups: [
+      {
+        scale: 'linear',
+        unit: 'seconds',
+        title: 'How long a pass holds the accelerator',
+        rows: [
+          row('seconds-a', 'Unchunked: its one pass', true),
+          row('seconds-per-pass', 'Chunked: a pass, on average'),
+          ...(extra.served ? [row('longest-pass', 'Chunked: its longest pass')] : []),
+        ],
+      },
+      { scale: 'linear', unit: 'seconds', title: 'The whole prompt', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
+    ],
+  }),
+  scenarios: (base) => ({
+    a: { ...base, prompt: 16384, chunk: 0 },
+    b: { ...base, prompt: 16384, chunk: 2048 },
+  }),
+  // The trace gives the chunks' total, not each chunk's time: the longest single pass (the
+  // last chunk, whose attention reads every earlier chunk's K/V) is the serving simulation's
+  // `longest_iteration_seconds` of the prompt alone, scheduled in steps of the chunk size.
+  passes: chunkPasses,
+  verdict(a, b) {
+    if (b.totals.seconds < a.totals.seconds * 0.95) return 0;
+    const chunks = b.steps[3].facts.chunking.chunks;
+    return chunks > 1 && b.steps[3].facts.chunking.extra_weight_bytes > 0 ? 1 : 2;
+  },
+  read(a, b, served) {
+    const chunking = b.steps[3].facts.chunking;
+    const perPass = b.totals.seconds / chunking.chunks;
+    const longest = /** @type {Served} */ (served)?.chunked?.longest_iteration_seconds;
+    return [
+      'Unchunked, the prompt holds the accelerator for ',
+      figure('seconds-a', a.totals.seconds, fmt.seconds(a.totals.seconds)),
+      ' in one pass; in ',
+      figure('chunks', chunking.chunks, fmt.count(chunking.chunks)),
+      ` chunks of ${tokens(chunking.chunk_tokens)} each pass holds it for `,
+      figure('seconds-per-pass', perPass, fmt.seconds(perPass)),
+      ...(longest === undefined
+        ? [' on average (later chunks longer: their attention reads every earlier chunk); the price is ']
+        : [
+            ' on average and the longest, the last chunk (its attention reads every earlier chunk), for ',
+            figure('longest-pass', longest, fmt.seconds(longest)),
+            ', so a decode step waits at most one such pass, not the whole prompt; the price is ',
+          ]),
+      figure('extra-weight-bytes', chunking.extra_weight_bytes, fmt.bytes(chunking.extra_weight_bytes)),
+      ' more weight traffic, and the whole prompt takes ',
+      figure('seconds-b', b.totals.seconds, fmt.seconds(b.totals.seconds)),
+      '.',
+    ];
+  },
+  next: {
+    label: 'use chunks of 512 tokens: shorter passes, more weight traffic',
+    apply: (state) => (Number(state.chunk) > 0 ? { ...state, chunk: 512 } : state),
+  },
+};
 
 /**
  * @type {readonly Investigation<TraceDocument, TraceDocument>[]}
@@ -341,61 +433,7 @@ export const INVESTIGATIONS = Object.freeze([
       apply: (state) => ({ ...state, rate: 40 }),
     },
   },
-  {
-    id: 'chunking',
-    claim: 'Chunking protects decode deadlines',
-    question:
-      'A 16,384-token prompt is split into chunks of 2,048 tokens, each scheduled as a pass of its own. ' +
-      'What does chunking buy, and what does it cost?',
-    options: [
-      'The prompt itself gets faster: small passes run more efficiently',
-      'Each pass holds the accelerator less long; weights are read once per chunk',
-      'Nothing: the same time, the same traffic and the same longest pass',
-    ],
-    terms: ['tpot', 'hbm'],
-    explorer: { chart: 'time' },
-    picture: () => ({
-      groups: [
-        {
-          scale: 'linear',
-          unit: 'seconds',
-          title: 'How long a pass holds the accelerator',
-          rows: [row('seconds-a', 'Unchunked: its one pass', true), row('seconds-per-pass', 'Chunked: a pass, on average')],
-        },
-        { scale: 'linear', unit: 'seconds', title: 'The whole prompt', rows: [row('seconds-a', 'Unchunked', true), row('seconds-b', 'Chunked')] },
-      ],
-    }),
-    scenarios: (base) => ({
-      a: { ...base, prompt: 16384, chunk: 0 },
-      b: { ...base, prompt: 16384, chunk: 2048 },
-    }),
-    verdict(a, b) {
-      if (b.totals.seconds < a.totals.seconds * 0.95) return 0;
-      const chunks = b.steps[3].facts.chunking.chunks;
-      return chunks > 1 && b.steps[3].facts.chunking.extra_weight_bytes > 0 ? 1 : 2;
-    },
-    read(a, b) {
-      const chunking = b.steps[3].facts.chunking;
-      const perPass = b.totals.seconds / chunking.chunks;
-      return [
-        'Unchunked, the prompt holds the accelerator for ',
-        figure('seconds-a', a.totals.seconds, fmt.seconds(a.totals.seconds)),
-        ' in one pass; in ',
-        figure('chunks', chunking.chunks, fmt.count(chunking.chunks)),
-        ` chunks of ${tokens(chunking.chunk_tokens)} each pass holds it for `,
-        figure('seconds-per-pass', perPass, fmt.seconds(perPass)),
-        ' on average, so a decode step waits at most one chunk; the price is ',
-        figure('extra-weight-bytes', chunking.extra_weight_bytes, fmt.bytes(chunking.extra_weight_bytes)),
-        ' more weight traffic, and the whole prompt takes ',
-        figure('seconds-b', b.totals.seconds, fmt.seconds(b.totals.seconds)),
-        '.',
-      ];
-    },
-    next: {
-      label: 'use chunks of 512 tokens: shorter passes, more weight traffic',
-      apply: (state) => (Number(state.chunk) > 0 ? { ...state, chunk: 512 } : state),
-    },
-  },
+  chunkingEntry,
   {
     id: 'prefill-vs-decode',
     claim: 'Prefill against decode at fixed settings',

@@ -10,6 +10,8 @@ import { termsLine } from '../plain-words/glossary.js';
 /** @typedef {import('../charts/inline.js').Figure} Figure */
 /** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
 /** @typedef {import('prefill-trace').TraceDocument} TraceDocument */
+/** @typedef {import('prefill-trace').PlanDocument} PlanDocument */
+/** @typedef {import('./catalog.js').Served} Served */
 /** The scenarios a reading shows (A: null without one). @typedef {{a: ScenarioState | null, b: ScenarioState}} States */
 /** What a reading reads: traces, or a serving reading as B (serving-catalog.js). @typedef {{a: TraceDocument | null, b: unknown}} Traces */
 
@@ -63,6 +65,7 @@ export class InvestigationForm {
   #nextReading = UNBUILT;
   #sweepOf;
   #serveOf;
+  #planOf;
   /** A serving investigation is simulating: "Show me" and "Change one condition" wait for it. */
   #busy = false;
   /** Under each reading: its key figure and "Open in the explorer" (#showEvidence). */
@@ -89,12 +92,15 @@ export class InvestigationForm {
    *        engine's sweep of a scenario ({ok, value: {points}}), for a picture that draws one
    * @param {(state: ScenarioState, serving: object) => import('prefill-trace').ServingReport | null} [options.serveOf]  the engine's
    *        serving report of a scenario with a `serving` object, or null (serving-catalog.js)
+   * @param {(state: ScenarioState, serving: object, devices: number) => PlanDocument | null} [options.planOf]  the
+   *        engine's placement search of a scenario over `devices` devices, or null (serving-catalog.js)
    */
-  constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }), serveOf = () => null }) {
+  constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }), serveOf = () => null, planOf = () => null }) {
     this.#spec = spec;
     this.#traceOf = traceOf;
     this.#sweepOf = sweepOf;
     this.#serveOf = serveOf;
+    this.#planOf = planOf;
     this.#explorer = explorer;
     this.#compare = compare;
     this.#onPredicted = onPredicted;
@@ -189,6 +195,13 @@ export class InvestigationForm {
       runs[name] = this.#serveOf(setup.state, serving);
       if (!runs[name]) return null;
     }
+    /** @type {Record<string, PlanDocument | null>} */
+    const plans = {};
+    for (const [name, { serving, devices }] of Object.entries(setup.plans ?? {})) {
+      await idleMoment();
+      plans[name] = this.#planOf(setup.state, serving, devices);
+      if (!plans[name]) return null;
+    }
     /** @type {Record<string, TraceDocument | null>} */
     const traces = {};
     for (const [name, state] of Object.entries(setup.traces ?? {})) {
@@ -197,14 +210,14 @@ export class InvestigationForm {
     }
     this.#compare.pin(null);
     this.#explorer.apply(this.#explorer.withPresetShape(setup.state));
-    return { states: { a: null, b: setup.state }, traces: { a: null, b: { runs, traces, state: setup.state } } };
+    return { states: { a: null, b: setup.state }, traces: { a: null, b: { runs, plans, traces, state: setup.state } } };
   }
 
   /**
    * The reading of the investigation's scenarios ("Show me") or of the changed ones ("Change one
    * condition"): {states, traces: {a, b}}, or null when the engine could not compute one.
    * @param {boolean} changed
-   * @returns {Promise<{states: States, traces: Traces} | null>}
+   * @returns {Promise<{states: States, traces: Traces, served?: Served} | null>}
    */
   async #readingOf(changed) {
     if (this.#spec.serving) return this.#serve(changed);
@@ -216,7 +229,26 @@ export class InvestigationForm {
     const states = changed ? { a: scenarios.a ? apply(scenarios.a) : null, b: apply(scenarios.b) } : scenarios;
     if (!changed) this.#scenarios = scenarios;
     const traces = this.#run(states);
-    return traces ? { states, traces } : null;
+    return traces ? { states, traces, served: this.#servedOf(states) } : null;
+  }
+
+  /**
+   * A trace investigation's serving runs (catalog.js `passes`): name → the engine's serving
+   * report of `passes(states)[name]`, or null without them (no `passes`, or an engine without
+   * the simulation or refusing one: the sentence then leaves out what they would say).
+   * @param {States} states
+   * @returns {Served}
+   */
+  #servedOf(states) {
+    if (!this.#spec.passes) return null;
+    /** @type {Record<string, import('prefill-trace').ServingReport>} */
+    const served = {};
+    for (const [name, { state, serving }] of Object.entries(this.#spec.passes(states))) {
+      const report = this.#serveOf(state, serving);
+      if (!report) return null;
+      served[name] = report;
+    }
+    return served;
   }
 
   /** Runs `work` unless a serving reading is under way (the buttons wait for it), busy meanwhile. @param {() => Promise<void>} work */
@@ -256,11 +288,11 @@ export class InvestigationForm {
         h('span', { class: `verdict verdict--${correct ? 'correct' : 'incorrect'}` }, correct ? 'Your prediction holds.' : 'Not this time.'),
         ` You predicted “${spec.options[predicted]}”; the engine’s numbers bear out “${spec.options[right]}”.`,
       );
-      const parts = spec.read(traces.a, traces.b);
+      const parts = spec.read(traces.a, traces.b, reading.served);
       this.#reading.replaceChildren(...sentenceNodes(parts));
       this.#first = null;
       this.#nextEvidence.hidden = true;
-      this.#showEvidence(this.#evidence, { states: reading.states, traces, figures: figuresOf(parts) });
+      this.#showEvidence(this.#evidence, { states: reading.states, traces, figures: figuresOf(parts), served: reading.served });
       this.element.dataset.verdict = String(right);
       this.#next.hidden = false;
       this.#nextReading.hidden = true;
@@ -281,11 +313,11 @@ export class InvestigationForm {
         return;
       }
       const { states, traces } = reading;
-      const parts = this.#spec.read(traces.a, traces.b);
+      const parts = this.#spec.read(traces.a, traces.b, reading.served);
       this.#nextReading.replaceChildren(h('span', { class: 'label' }, `With that change (${this.#spec.next.label}): `), ...sentenceNodes(parts));
       // The first reading's figures beside these (named first-…): a picture may mark both.
       const figures = { ...prefixed(this.#first?.figures ?? {}, 'first-'), ...figuresOf(parts) };
-      this.#showEvidence(this.#nextEvidence, { states, traces, figures, held: this.#first?.held ?? null });
+      this.#showEvidence(this.#nextEvidence, { states, traces, figures, held: this.#first?.held ?? null, served: reading.served });
     });
   }
 
@@ -295,9 +327,9 @@ export class InvestigationForm {
    * the claim's chart in the explorer with the reading's scenarios set. The charts' module is
    * the explorer's (loaded once by whichever asks first); without it, the button alone.
    * @param {HTMLElement} box
-   * @param {{states: States, traces: Traces, figures: Record<string, Figure>, held?: import('./catalog.js').Held | null}} reading
+   * @param {{states: States, traces: Traces, figures: Record<string, Figure>, held?: import('./catalog.js').Held | null, served?: Served}} reading
    */
-  #showEvidence(box, { states, traces, figures, held = null }) {
+  #showEvidence(box, { states, traces, figures, held = null, served = null }) {
     const spec = this.#spec;
     const open = h('button', { type: 'button', class: 'button button--small investigation-open' }, 'Open in the explorer');
     open.addEventListener('click', () => {
@@ -308,7 +340,7 @@ export class InvestigationForm {
     box.replaceChildren(open);
     box.hidden = false;
     /** @type {import('./catalog.js').PictureExtra} */
-    const extra = { held };
+    const extra = { held, served };
     if (spec.sweep && !held) {
       const { variable, values } = spec.sweep(traces.b);
       const result = this.#sweepOf(states.b, variable, values);

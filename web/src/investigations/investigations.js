@@ -108,6 +108,23 @@ export class Investigations {
   }
 
   /**
+   * The engine's placement search (`prefill-trace plan`) of `state` with `serving` over
+   * `devices`, or null.
+   * @param {ScenarioState} state
+   * @param {object} serving
+   * @param {number} devices
+   * @returns {import('prefill-trace').PlanDocument | null}
+   */
+  #planOf(state, serving, devices) {
+    /** @type {Record<string, unknown>} */
+    const scenario = { ...scenarioObject(this.#explorer.withPresetShape(state)), batch: 1, arrival_rate: 0, serving };
+    // The search chooses each phase's tensor parallelism: the scenario's is left out.
+    delete scenario.tensor_parallel;
+    const result = this.#engine.planServing(JSON.stringify(scenario), devices);
+    return result.ok ? result.value : null;
+  }
+
+  /**
    * @param {AnyInvestigation} spec
    * @returns {Item}
    */
@@ -185,6 +202,7 @@ export class Investigations {
       sweepOf: (state, variable, values) =>
         this.#engine.sweep(scenarioJson(this.#explorer.withPresetShape(state)), variable, values),
       serveOf: (state, serving) => this.#serveOf(state, serving),
+      planOf: (state, serving, devices) => this.#planOf(state, serving, devices),
       explorer: this.#explorer,
       compare: this.#compare,
       onPredicted: (answer, correct) => {

@@ -3,14 +3,16 @@
 // has catalog.js's fields (id, claim, question, options, terms, verdict, read, next, picture),
 // with `serving` in place of `scenarios`:
 //
-//   serving(base, {changed, traceOf}) → {state, runs, traces}
+//   serving(base, {changed, traceOf}) → {state, runs, plans, traces}
 //     state   the explorer's scenario the investigation shows (its long prompt)
 //     runs    name → the `serving` object of one simulation of that scenario (simulateServing)
+//     plans   name → {serving, devices}: a placement search of that scenario (planServing,
+//             `prefill-trace plan`; optional)
 //     traces  name → a scenario whose single-request trace the sentence also reads (optional)
 //   `changed` is true for "Change one condition" (`next.label` says what it changes).
 //
-// verdict, read and picture get (null, reading), reading = {runs: name → report, traces: name →
-// trace, state: the scenario shown}. As in catalog.js, every number in a sentence is a field of a report or trace the
+// verdict, read and picture get (null, reading), reading = {runs: name → report, plans: name →
+// plan, traces: name → trace, state: the scenario shown}. As in catalog.js, every number in a sentence is a field of a report or trace the
 // engine returned, or a quotient of two such fields named as one.
 
 import * as fmt from '../format.js';
@@ -216,6 +218,10 @@ const footprint = {
 // --- DistServe: disaggregation and goodput ---------------------------------------------------
 
 /** @type {[ServingReport['policy'], string][]} */
+/** @typedef {import('prefill-trace').PlanDocument} PlanDocument */
+/** @typedef {import('prefill-trace').PlanCandidate} PlanCandidate */
+/** @typedef {'tight' | 'loose'} Slo */
+/** @type {[ServingReport['policy'], string][]} */
 const POLICIES = [
   ['prefill-first', 'prefill first'],
   ['chunked', 'chunked prefill'],
@@ -231,17 +237,43 @@ const SLOS = {
 const GOODPUT_REQUESTS = 200;
 /** The search's final bracket, relative: 5% keeps it to a few runs per scheduler. */
 const GOODPUT_TOLERANCE = 0.05;
+/** The share of requests that must meet both objectives (the engine's default, written out for the sentence). */
+const ATTAINMENT = 0.9;
+/**
+ * The placements the sentence compares, found among plan's candidates: one device per instance,
+ * colocated on one instance, disaggregated on one decode instance and `prefill` prefill
+ * instances (1, or 2 in the changed condition: DistServe's sizing of each phase).
+ */
+const compared = (/** @type {number} */ prefill) => ({
+  'prefill-first': (/** @type {PlanCandidate} */ c) => c.prefill_instances === 1 && c.prefill_tensor_parallel === 1,
+  chunked: (/** @type {PlanCandidate} */ c) => c.prefill_instances === 1 && c.prefill_tensor_parallel === 1,
+  disaggregated: (/** @type {PlanCandidate} */ c) =>
+    c.prefill_instances === prefill && c.decode_instances === 1 && c.prefill_tensor_parallel === 1 && c.decode_tensor_parallel === 1,
+});
 
 /**
- * The scheduler with the most goodput per device under `slo` ('tight' | 'loose').
- * @param {Record<string, ServingReport>} runs
- * @param {string} slo
+ * Each compared policy's candidate of the `slo` plan: policy → candidate (undefined when plan found none).
+ * @param {Record<string, PlanDocument>} plans
+ * @param {Slo} slo
+ * @returns {Record<string, PlanCandidate | undefined>}
  */
-function winner(runs, slo) {
+function placements(plans, slo) {
+  const plan = plans[slo];
+  const match = compared(plan.devices === 3 ? 2 : 1);
+  return Object.fromEntries(POLICIES.map(([id]) => [id, plan.candidates.find((c) => c.policy === id && match[id](c))]));
+}
+
+/**
+ * The compared scheduler with the most goodput per device under `slo`.
+ * @param {Record<string, PlanDocument>} plans
+ * @param {Slo} slo
+ */
+function winner(plans, slo) {
+  const found = placements(plans, slo);
   /** @type {{id: ServingReport['policy'], value: number} | null} */
   let best = null;
   for (const [id] of POLICIES) {
-    const value = runs[`${slo}-${id}`].goodput_per_device ?? 0;
+    const value = found[id]?.goodput_per_device ?? 0;
     if (best === null || value > best.value) best = { id, value };
   }
   return /** @type {{id: ServingReport['policy']}} */ (best).id; // POLICIES is not empty
@@ -257,6 +289,18 @@ const WHY = {
   'prefill-first': ': the objective tolerates whole-prompt stalls, so no scheduler gains by avoiding them',
 };
 
+const count = (/** @type {number} */ n, /** @type {string} */ word) => `${fmt.count(n)} ${n === 1 ? word : `${word}s`}`;
+
+/** A placement in words: "chunked prefill, 1 instance of 2 devices". @param {PlanCandidate} c */
+function placementWords(c) {
+  const words = POLICIES.find(([id]) => id === c.policy)?.[1] ?? c.policy;
+  if (c.policy !== 'disaggregated') return `${words}, ${count(c.prefill_instances, 'instance')} of ${count(c.prefill_tensor_parallel, 'device')}`;
+  return `${words}, ${count(c.prefill_instances, 'prefill instance')} of ${count(c.prefill_tensor_parallel, 'device')} and ${count(
+    c.decode_instances,
+    'decode instance',
+  )} of ${count(c.decode_tensor_parallel, 'device')}`;
+}
+
 /** @type {ServingInvestigation} */
 const distserve = {
   id: 'distserve',
@@ -264,7 +308,7 @@ const distserve = {
   question:
     'DistServe (Zhong et al., OSDI 2024) runs prefill and decode on separate devices, so a prompt never delays a ' +
     'decode step; Sarathi-Serve (Agrawal et al., OSDI 2024) keeps both on one device and chunks the prompts. For ' +
-    '8,192-token prompts and 256-token answers, which serves the most requests per second per device within the ' +
+    '8,192-token prompts and 256-token answers, one device per instance, which serves the most requests per second per device within the ' +
     'objectives — under a tight and under a loose time per output token?',
   options: [
     'Disaggregated under both: it never mixes the two phases',
@@ -273,55 +317,66 @@ const distserve = {
   ],
   terms: ['goodput', 'slo', 'tpot'],
   explorer: { part: 'under-load' },
+  // One placement search per objective (`prefill-trace plan`): every scheduler × instance count ×
+  // tensor parallelism within the devices the compared placements use (2; 3 with two prefill
+  // instances), each candidate one goodput search. The sentence compares the one-device-per-
+  // instance placements and names the search's best of all.
   serving: (base, { changed, traceOf }) => {
     const state = explorerState(base, 8192);
     // The searches start at half the prefill's saturation rate (the trace's λ at ρ = 1), as "Under load" does.
     const saturation = traceOf(state)?.steps[4].facts.saturation_arrival_rate;
     const rate = saturation !== undefined && saturation > 0 ? Number((saturation * 0.5).toPrecision(3)) : 1;
-    /** @type {Record<string, object>} */
-    const runs = {};
+    /** @type {Record<string, {serving: object, devices: number}>} */
+    const plans = {};
     for (const [slo, objectives] of Object.entries(SLOS)) {
-      for (const [policy] of POLICIES) {
-        runs[`${slo}-${policy}`] = {
-          policy,
+      plans[slo] = {
+        devices: changed ? 3 : 2,
+        serving: {
           rate,
           requests: GOODPUT_REQUESTS,
           prompt: 8192,
           output: 256,
           ...objectives,
-          goodput: true,
+          attainment: ATTAINMENT,
           goodput_tolerance: GOODPUT_TOLERANCE,
           timeline_points: 0,
-          // The changed condition: DistServe's other lever, devices matched to each phase's load.
-          ...(changed && policy === 'disaggregated' ? { prefill_devices: 2 } : {}),
-        };
-      }
+        },
+      };
     }
-    return { state, runs };
+    return { state, runs: {}, plans };
   },
-  verdict(_, { runs }) {
-    if (winner(runs, 'tight') !== 'disaggregated') return 2;
-    return winner(runs, 'loose') === 'disaggregated' ? 0 : 1;
+  verdict(_, { plans }) {
+    if (winner(plans, 'tight') !== 'disaggregated') return 2;
+    return winner(plans, 'loose') === 'disaggregated' ? 0 : 1;
   },
-  read(_, { runs, state }) {
-    /** @type {(slo: string, first: boolean) => import('./catalog.js').SentencePart[]} */
+  read(_, { plans, state }) {
+    /** @type {(slo: Slo, first: boolean) => import('./catalog.js').SentencePart[]} */
     const clause = (slo, first) => {
-      const objectives = runs[`${slo}-chunked`].serving;
+      const found = placements(plans, slo);
+      const best = plans[slo].best;
       return [
         `${first ? 'under' : 'Under'} a ${slo} objective (time per output token `,
-        figure(`${slo}-tpot-slo`, objectives.tpot_slo, fmt.seconds(objectives.tpot_slo)),
-        `, first token within ${fmt.seconds(objectives.ttft_slo)}), goodput per device is `,
+        figure(`${slo}-tpot-slo`, SLOS[slo].tpot_slo, fmt.seconds(SLOS[slo].tpot_slo)),
+        `, first token within ${fmt.seconds(SLOS[slo].ttft_slo)}), goodput per device is `,
         POLICIES.map(([id, words], i) => {
-          const report = runs[`${slo}-${id}`];
-          const value = report.goodput_per_device;
-          const devices = report.devices;
+          const c = found[id];
+          const value = c?.goodput_per_device ?? null;
           return [
             i === 0 ? '' : i === POLICIES.length - 1 ? ' and ' : ', ',
-            figure(`${slo}-${id}`, value ?? null, value != null && value > 0 ? fmt.rate(value) : 'none found'),
-            ` for ${words} (${fmt.count(devices)} ${devices === 1 ? 'device' : 'devices'})`,
+            figure(`${slo}-${id}`, value, value !== null && value > 0 ? fmt.rate(value) : 'none found'),
+            ` for ${words} (${c ? count(c.devices, 'device') : 'no placement'})`,
           ];
         }),
-        WHY[winner(runs, slo)],
+        WHY[winner(plans, slo)],
+        best
+          ? [
+              `; of every placement of ${count(plans[slo].devices, 'device')}, the best is ${placementWords(best)}, `,
+              figure(`${slo}-best`, best.goodput_per_device, fmt.rate(best.goodput_per_device)),
+              ' per device',
+              // Tensor parallelism splits each step's weight reads over the devices: shorter steps.
+              best.policy !== 'disaggregated' && best.prefill_tensor_parallel > 1 ? ' (the model split over its devices: every step shorter)' : '',
+            ]
+          : '',
         '. ',
       ];
     };
@@ -329,28 +384,33 @@ const distserve = {
       `For ${fmt.count(promptOf(state))}-token prompts and 256-token answers, `,
       clause('tight', true),
       clause('loose', false),
-      `Source: the engine’s goodput search (serve’s goodput_per_device: the highest arrival rate at which at least ${fmt.percent(
-        runs['tight-chunked'].goodput?.target ?? 0.9,
-      )} of ${fmt.count(GOODPUT_REQUESTS)} requests meet both objectives, divided by the devices).`,
+      `Source: prefill-trace plan, the engine’s placement search (planServing: every scheduler, instance count and tensor parallelism within the devices, each the highest arrival rate at which at least ${fmt.percent(
+        ATTAINMENT,
+      )} of ${fmt.count(GOODPUT_REQUESTS)} requests meet both objectives, divided by its devices).`,
     ];
   },
   // Both objectives on one axis: the tight one's bars are read against the loose one's. The
   // changed reading adds the first one's disaggregated bar (named first-…) above its own.
-  picture: (_, { runs }, { held = null } = {}) => {
-    const devices = (/** @type {number} */ n) => `${fmt.count(n)} ${n === 1 ? 'device' : 'devices'}`;
-    const top = Math.max(...Object.values(runs).map((r) => r.goodput_per_device ?? 0), held?.top ?? 0);
-    /** @type {(slo: string) => import('../charts/inline.js').PairGroup} */
+  picture: (_, { plans }, { held = null } = {}) => {
+    const devices = (/** @type {number} */ n) => count(n, 'device');
+    const found = { tight: placements(plans, 'tight'), loose: placements(plans, 'loose') };
+    const values = Object.values(found).flatMap((f) => Object.values(f).map((c) => c?.goodput_per_device ?? 0));
+    const top = Math.max(...values, ...['tight', 'loose'].map((slo) => plans[slo].best?.goodput_per_device ?? 0), held?.top ?? 0);
+    /** @type {(slo: Slo) => import('../charts/inline.js').PairGroup} */
     const group = (slo) => ({
       scale: 'linear',
-      title: `Goodput per device, ${slo} objective (requests/s)`,
+      title: `Goodput per device, ${slo} objective (requests/s; prefill-trace plan)`,
       top,
       // Short labels with the device count (the sentence has the long names): a phone's width.
-      rows: POLICIES.flatMap(([id]) => [
-        ...(held && id === 'disaggregated' ? [row(`first-${slo}-${id}`, `${SHORT[id]} (${held.devices})`)] : []),
-        row(`${slo}-${id}`, `${SHORT[id]} (${devices(runs[`${slo}-${id}`].devices)})`, id !== 'disaggregated'),
-      ]),
+      rows: [
+        ...POLICIES.flatMap(([id]) => [
+          ...(held && id === 'disaggregated' ? [row(`first-${slo}-${id}`, `${SHORT[id]} (${held.devices})`)] : []),
+          row(`${slo}-${id}`, `${SHORT[id]} (${devices(found[slo][id]?.devices ?? 0)})`, id !== 'disaggregated'),
+        ]),
+        ...(plans[slo].best ? [row(`${slo}-best`, `Best placement (${devices(plans[slo].best.devices)})`)] : []),
+      ],
     });
-    return { groups: [group('tight'), group('loose')], held: { top, devices: devices(runs['tight-disaggregated'].devices) } };
+    return { groups: [group('tight'), group('loose')], held: { top, devices: devices(found.tight.disaggregated?.devices ?? 0) } };
   },
   next: { label: 'two prefill devices for each decode device (disaggregated: 3 devices), as DistServe sizes each phase' },
 };

@@ -38,10 +38,12 @@ export function servingSummary(report) {
     goodput_per_device: report.goodput_per_device ?? null,
     goodput_target: report.goodput?.target ?? null,
     timeline: report.timeline,
-    // The K/V picture's (charts/serving-kv.js): paged K/V only has blocks.
-    kv_capacity_blocks: report.kv_capacity_blocks ?? null,
-    block_size: report.serving?.block_size ?? null,
+    // The K/V picture's (charts/serving-kv.js): blocks in use, paged or reserve, in blocks of
+    // block_size, and the requests running at once.
+    kv_capacity_blocks: report.kv_capacity_blocks,
+    block_size: report.serving.block_size,
     preemptions: report.preemptions,
+    running_requests_mean: report.running_requests_mean,
     // The token picture's (charts/serving-tokens.js): a few requests' every token time.
     token_times: report.token_times ?? null,
     sweep: (report.sweep ?? []).map((p) => ({

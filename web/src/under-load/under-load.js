@@ -39,6 +39,11 @@ export const SERVING_CONTROLS = ['rate', 'output', 'ttft_slo', 'tpot_slo'];
 const SWEEP_FRACTIONS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1];
 /** One simulated minute of arrivals. */
 const ARRIVAL_SECONDS = 60;
+/** The scheduler whose K/V the picture draws paged against reserve (charts/serving-kv.js). */
+const KV_POLICY = 'prefill-first';
+/** Paged K/V's default `gpu_memory_utilization` (docs/serving.md, "K/V memory"): the reserve
+ * twin is given it, since reserve's own default (1, as before paging) would hold more. */
+const PAGED_MEMORY_SHARE = 0.9;
 const MAX_REQUESTS = 2000;
 
 export class UnderLoad {
@@ -208,6 +213,12 @@ export class UnderLoad {
     return POLICY_IDS.flatMap((policy) => [
       // The base run also returns four requests' every token time (the token picture).
       job(policy, 'base', { rate, requests: minute(rate), timeline_points: 240, token_times: 4 }),
+      // The K/V picture's twin of the base run: the same arrivals with each request's prompt +
+      // output reserved at admission, at paged K/V's default memory share (so both runs have the
+      // same capacity); under prefill first, vLLM v0's scheduler, the vLLM paper's comparison.
+      ...(policy === KV_POLICY
+        ? [job(policy, 'reserve', { rate, requests: minute(rate), timeline_points: 240, kv: 'reserve', gpu_memory_utilization: PAGED_MEMORY_SHARE })]
+        : []),
       ...sweep.map((r, i) => job(policy, `sweep-${i}`, { rate: r, requests: minute(r) })),
       job(policy, 'goodput', { rate: Number((saturation * 0.5).toPrecision(3)), requests: minute(saturation, 200), goodput: true }),
     ]);
@@ -220,11 +231,13 @@ export class UnderLoad {
       const mine = results.filter((r) => r.policy === policy);
       const base = /** @type {JobResult} */ (mine.find((r) => r.key === 'base')).report; // filtered above
       const goodput = mine.find((r) => r.key === 'goodput')?.report;
+      const reserve = mine.find((r) => r.key === 'reserve')?.report;
       const sweep = mine
         .filter((r) => r.key.startsWith('sweep-'))
         .map((r) => ({ rate: r.rate, slo_attainment: r.report.slo_attainment, overloaded: r.report.overloaded }));
       return {
         policy,
+        ...(reserve ? { reserve } : {}),
         report: {
           ...base,
           sweep,
