@@ -69,6 +69,40 @@ function pairOf(runs) {
 }
 
 /**
+ * One instance's capacity: a dashed rule when the lines reach near it, and its words above the
+ * plot, clear of the top tick and of the lines' names on the right.
+ * @param {Sel} svg
+ * @param {{capacity: number, drawn: boolean, narrow: boolean, left: number, right: number, y: number, top: number}} at
+ */
+function drawCapacity(svg, { capacity, drawn, narrow, left, right, y, top }) {
+  part(svg, 'capacity', 'line').call(writeAttrs, { class: 'slo-rule', display: drawn ? null : 'none', x1: left, x2: right, y1: y, y2: y });
+  const words = `${narrow ? 'capacity' : 'capacity of one instance'}: ${fmt.count(capacity)} blocks${drawn ? ' (dashed)' : ' (far above)'}`;
+  label(svg, 'capacity-label', capacity > 0 ? words : null, { class: 'chart-note', x: left, y: top - 14 });
+}
+
+/**
+ * The paged run's preemptions: a tick under the time axis over each step that had one, its
+ * count in a title.
+ * @param {Sel} svg
+ * @param {ServingFigures} paged
+ * @param {import('d3-scale').ScaleLinear<number, number>} x
+ * @param {number} baseline  the time axis's y
+ */
+function drawPreemptions(svg, paged, x, baseline) {
+  const ticks = preemptionsOf(paged);
+  const marks = joinMarks(part(svg, 'preemptions'), 'rect', 'kv-preemption', ticks, (d) => d.t0, true);
+  marks.call(writeAttrs, {
+    x: (d) => x(Math.max(0, d.t0)),
+    width: (d) => Math.max(2, x(Math.min(MINUTE, d.t1)) - x(Math.max(0, d.t0))),
+    y: baseline - 8,
+    height: 8,
+    'data-count': (d) => String(d.count),
+    'data-time': (d) => String(d.t1),
+  });
+  marks.select('title').text((d) => `${fmt.count(d.count)} ${d.count === 1 ? 'preemption' : 'preemptions'} by ${fmt.seconds(d.t1)}`);
+}
+
+/**
  * @param {Sel} svg
  * @param {number} width
  * @param {ServingModel} model
@@ -90,17 +124,7 @@ function drawKv(svg, width, { runs }) {
   const x = scaleLinear().domain([0, MINUTE]).range([m.left, width - m.right]);
   const y = scaleLinear().domain([0, top]).range([m.top + plotH, m.top]);
   svg.call(writeAttrs, { 'data-y-domain': `0,${top}`, 'data-policy': pair.policy });
-  part(svg, 'capacity', 'line').call(writeAttrs, {
-    class: 'slo-rule',
-    display: drawn ? null : 'none',
-    x1: m.left,
-    x2: width - m.right,
-    y1: y(capacity),
-    y2: y(capacity),
-  });
-  // Named above the plot, clear of the top tick and of the lines' names on the right.
-  const capacityWords = `${narrow ? 'capacity' : 'capacity of one instance'}: ${fmt.count(capacity)} blocks${drawn ? ' (dashed)' : ' (far above)'}`;
-  label(svg, 'capacity-label', capacity > 0 ? capacityWords : null, { class: 'chart-note', x: m.left, y: m.top - 14 });
+  drawCapacity(svg, { capacity, drawn, narrow, left: m.left, right: width - m.right, y: y(capacity), top: m.top });
   const path = /** @type {import('d3-shape').Line<{t: number, blocks: number}>} */ (line())
     .curve(curveStepBefore)
     .x((d) => x(d.t))
@@ -137,18 +161,7 @@ function drawKv(svg, width, { runs }) {
     name: 'x',
     title: 'Simulated time (s)',
   });
-  // Preemptions: a tick under the time axis over each step that had one, its count in a title.
-  const ticks = preemptionsOf(pair.paged);
-  const marks = joinMarks(part(svg, 'preemptions'), 'rect', 'kv-preemption', ticks, (d) => d.t0, true);
-  marks.call(writeAttrs, {
-    x: (d) => x(Math.max(0, d.t0)),
-    width: (d) => Math.max(2, x(Math.min(MINUTE, d.t1)) - x(Math.max(0, d.t0))),
-    y: m.top + plotH - 8,
-    height: 8,
-    'data-count': (d) => String(d.count),
-    'data-time': (d) => String(d.t1),
-  });
-  marks.select('title').text((d) => `${fmt.count(d.count)} ${d.count === 1 ? 'preemption' : 'preemptions'} by ${fmt.seconds(d.t1)}`);
+  drawPreemptions(svg, pair.paged, x, m.top + plotH);
 }
 
 /** The reading, from the two reports: what each mode holds at most, preempts and runs at once. @param {ServingModel} model */
