@@ -6,10 +6,10 @@
 #include <iterator>
 #include <string_view>
 
-#include "scenario/attention_kernels.hpp"  // which attention kernels run on which architecture
 #include "enum_table.hpp"
 #include "field_reader.hpp"
 #include "json_path.hpp"
+#include "scenario/attention_kernels.hpp"  // which attention kernels run on which architecture
 #include "scenario/scenario_fields.hpp"
 
 namespace prefill_trace {

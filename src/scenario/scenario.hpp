@@ -178,8 +178,9 @@ struct Accelerator {
   std::string id;
   std::string name;
   std::string source_url;
-  // "ampere", "ada", "hopper", "blackwell" or "cdna3" (src/scenario/attention_kernels.hpp): which named
-  // attention kernels exist on it. Empty (a custom accelerator that states none): not checked.
+  // "ampere", "ada", "hopper", "blackwell" or "cdna3" (src/scenario/attention_kernels.hpp): which
+  // named attention kernels exist on it. Empty (a custom accelerator that states none): not
+  // checked.
   std::string architecture;
   PeakRates peak_flops;         // dense FLOP/s (OP/s for integers) per arithmetic type
   double memory_bandwidth = 0;  // bytes/s

@@ -21,8 +21,8 @@
 #include <string>
 #include <string_view>
 
-#include "scenario/attention_kernels.hpp"  // the architectures an accelerator may state
 #include "limits.hpp"
+#include "scenario/attention_kernels.hpp"  // the architectures an accelerator may state
 
 namespace prefill_trace {
 
@@ -452,7 +452,8 @@ inline constexpr std::array<ScenarioField, 19> kAcceleratorFields = [] {
           .with_docs("host cost per kernel launch (an assumption; under bound beside the total)"),
       choice_of_names("architecture", kArchitectures)
           .without_default()
-          .with_docs("which named attention kernels run on it (src/scenario/attention_kernels.hpp); absent "
+          .with_docs("which named attention kernels run on it "
+                     "(src/scenario/attention_kernels.hpp); absent "
                      "or \"\" = not checked"),
       text("interconnect_name").with_docs("the device-to-device link, for people"),
       text("interconnect_source_url").with_docs("where the link's bandwidth is stated"),

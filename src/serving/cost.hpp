@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "limits.hpp"
-#include "trace/trace.hpp"
 #include "trace/operator_model.hpp"
 #include "trace/roofs.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 

@@ -11,8 +11,8 @@
 
 #include "limits.hpp"
 #include "prefill_trace/result.hpp"
-#include "serving/serving.hpp"
 #include "serving/cost.hpp"
+#include "serving/serving.hpp"
 #include "serving/workload.hpp"
 
 namespace prefill_trace::serving {

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "scenario/scenario.hpp"
-#include "trace/trace.hpp"
 #include "trace/attention_schedule.hpp"
 #include "trace/byte_widths.hpp"
 #include "trace/roofs.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 

@@ -15,8 +15,8 @@
 #include "prefill_trace/engine.hpp"
 #include "scenario/scenario.hpp"
 #include "test_support.hpp"
-#include "trace/trace.hpp"
 #include "trace/queueing.hpp"  // time_to_first_token
+#include "trace/trace.hpp"
 #include "trace/trace_json.hpp"
 
 namespace prefill_trace {

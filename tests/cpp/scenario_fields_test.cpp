@@ -1,6 +1,6 @@
-// The scenario's field tables (src/scenario/scenario_fields.hpp) against the reader that uses them and the
-// enums their choices select: each bound admits its own ends and refuses one step beyond, each
-// choice's index is the enum value of that name, each required field is, and the structs'
+// The scenario's field tables (src/scenario/scenario_fields.hpp) against the reader that uses them
+// and the enums their choices select: each bound admits its own ends and refuses one step beyond,
+// each choice's index is the enum value of that name, each required field is, and the structs'
 // defaults are the tables'.
 
 #include "scenario/scenario_fields.hpp"

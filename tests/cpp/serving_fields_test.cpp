@@ -1,7 +1,7 @@
 // The serving object's field table (src/serving/serving_fields.hpp) against the reader that uses it
-// (src/serving/serving_json.cpp) and the config it fills: each bound admits its own ends and refuses
-// one step beyond at the field's path, each policy choice's index is the enum of that name, and
-// ServingConfig's defaults are the table's.
+// (src/serving/serving_json.cpp) and the config it fills: each bound admits its own ends and
+// refuses one step beyond at the field's path, each policy choice's index is the enum of that name,
+// and ServingConfig's defaults are the table's.
 
 #include "serving/serving_fields.hpp"
 

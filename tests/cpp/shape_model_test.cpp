@@ -10,8 +10,8 @@
 #include "prefill_trace/engine.hpp"
 #include "scenario/scenario.hpp"
 #include "serving/cost.hpp"
-#include "trace/trace.hpp"
 #include "trace/occupancy.hpp"
+#include "trace/trace.hpp"
 
 namespace prefill_trace {
 namespace {

@@ -1,6 +1,7 @@
-// The trace document's one description (src/trace/trace_schema.hpp) against what is generated from it:
-// members in printed order, bound keys, the CSV's columns, and the figures read against the JSON
-// text leaf by leaf (the JSON is parsed back, so its order is the text's, not the description's).
+// The trace document's one description (src/trace/trace_schema.hpp) against what is generated from
+// it: members in printed order, bound keys, the CSV's columns, and the figures read against the
+// JSON text leaf by leaf (the JSON is parsed back, so its order is the text's, not the
+// description's).
 
 #include "trace/trace_schema.hpp"
 

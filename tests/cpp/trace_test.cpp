@@ -7,10 +7,10 @@
 
 #include <cmath>
 
-#include "trace/collective.hpp"
 #include "prefill_trace/engine.hpp"
 #include "scenario/scenario.hpp"
 #include "test_support.hpp"
+#include "trace/collective.hpp"
 #include "trace/queueing.hpp"
 #include "trace/trace_json.hpp"
 
