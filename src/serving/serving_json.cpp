@@ -40,6 +40,43 @@ std::vector<std::string> split(const std::string& text, char separator) {
   }
 }
 
+// "fixed:T", "uniform:A:B" or "lognormal:MEAN:SIGMA" from its kind and numbers (`text` is the
+// whole string, for the message that names an unknown one).
+LengthDistribution length_of(const std::string& kind, const std::vector<double>& numbers,
+                             const std::string& text, int64_t max_tokens, const std::string& where,
+                             FirstError& errors) {
+  LengthDistribution dist;
+  const std::string range = "from 1 to " + std::to_string(max_tokens);
+  const auto whole = [&](double v) {
+    return v >= 1 && v <= static_cast<double>(max_tokens) && v == std::floor(v);
+  };
+  if (kind == "fixed" && numbers.size() == 1) {
+    if (!whole(numbers[0]))
+      errors.fail(ErrorCode::out_of_range, where, "fixed:T needs a whole T " + range);
+    dist.a = numbers[0];
+  } else if (kind == "uniform" && numbers.size() == 2) {
+    dist.kind = LengthDistribution::Kind::uniform;
+    if (!whole(numbers[0]) || !whole(numbers[1]) || numbers[0] > numbers[1])
+      errors.fail(ErrorCode::out_of_range, where, "uniform:A:B needs whole A ≤ B, each " + range);
+    dist.a = numbers[0];
+    dist.b = numbers[1];
+  } else if (kind == "lognormal" && numbers.size() == 2) {
+    dist.kind = LengthDistribution::Kind::lognormal;
+    if (!(numbers[0] >= 1 && numbers[0] <= static_cast<double>(max_tokens)))
+      errors.fail(ErrorCode::out_of_range, where, "lognormal:MEAN:SIGMA needs MEAN " + range);
+    else if (!(numbers[1] >= 0 && numbers[1] <= limits::max_length_sigma))
+      errors.fail(
+          ErrorCode::out_of_range, where,
+          "lognormal:MEAN:SIGMA needs SIGMA from 0 to " + ten_digits(limits::max_length_sigma));
+    dist.a = numbers[0];
+    dist.b = numbers[1];
+  } else {
+    errors.fail(ErrorCode::unknown_name, where,
+                quoted_excerpt(text) + " is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
+  }
+  return dist;
+}
+
 // A token-count distribution: a whole number (fixed), or "fixed:T", "uniform:A:B",
 // "lognormal:MEAN:SIGMA".
 LengthDistribution read_length(const Fields& fields, const ScenarioField& row) {
@@ -77,36 +114,7 @@ LengthDistribution read_length(const Fields& fields, const ScenarioField& row) {
     }
     numbers.push_back(*number);
   }
-  const auto whole = [&](double v) {
-    return v >= 1 && v <= static_cast<double>(max_tokens) && v == std::floor(v);
-  };
-  const std::string& kind = parts[0];
-  if (kind == "fixed" && numbers.size() == 1) {
-    if (!whole(numbers[0]))
-      errors.fail(ErrorCode::out_of_range, where, "fixed:T needs a whole T " + range);
-    dist.a = numbers[0];
-  } else if (kind == "uniform" && numbers.size() == 2) {
-    dist.kind = LengthDistribution::Kind::uniform;
-    if (!whole(numbers[0]) || !whole(numbers[1]) || numbers[0] > numbers[1])
-      errors.fail(ErrorCode::out_of_range, where, "uniform:A:B needs whole A ≤ B, each " + range);
-    dist.a = numbers[0];
-    dist.b = numbers[1];
-  } else if (kind == "lognormal" && numbers.size() == 2) {
-    dist.kind = LengthDistribution::Kind::lognormal;
-    if (!(numbers[0] >= 1 && numbers[0] <= static_cast<double>(max_tokens)))
-      errors.fail(ErrorCode::out_of_range, where, "lognormal:MEAN:SIGMA needs MEAN " + range);
-    else if (!(numbers[1] >= 0 && numbers[1] <= limits::max_length_sigma))
-      errors.fail(
-          ErrorCode::out_of_range, where,
-          "lognormal:MEAN:SIGMA needs SIGMA from 0 to " + ten_digits(limits::max_length_sigma));
-    dist.a = numbers[0];
-    dist.b = numbers[1];
-  } else {
-    errors.fail(ErrorCode::unknown_name, where,
-                quoted_excerpt(value.get<std::string>()) +
-                    " is not fixed:T, uniform:A:B or lognormal:MEAN:SIGMA");
-  }
-  return dist;
+  return length_of(parts[0], numbers, value.get<std::string>(), max_tokens, where, errors);
 }
 
 void read_arrival(const Fields& fields, ServingConfig& config) {

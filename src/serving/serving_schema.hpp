@@ -134,6 +134,14 @@ void visit_sweep_point(const ServingRun& run, V& v) {
   summary("ttft_seconds", run.ttft, v);
 }
 
+/// The whole report (docs/serving.md, "Output"), root members in order; `goodput…` only with a
+/// goodput search, `sweep` only with sweep rates, `token_times` only when asked for.
+template <typename V>
+void visit_serving_report(const ServingReport& report, V& v) {
+  visit_report_busy_to_model(report, v);
+  visit_report_overload_to_ttft(report, v);
+}
+
 template <typename V>
 void visit_goodput(const GoodputSearch& g, V& v) {
   v.flag("bounded", g.bounded);
@@ -180,10 +188,10 @@ void visit_token_times(const RequestTokenTimes& t, V& v) {
   v.flag("truncated", t.truncated);
 }
 
-/// The whole report (docs/serving.md, "Output"), root members in order; `goodput…` only with a
-/// goodput search, `sweep` only with sweep rates, `token_times` only when asked for.
+// The report's root members from "busy_fraction" to "model", in order (the first half of
+// visit_serving_report).
 template <typename V>
-void visit_serving_report(const ServingReport& report, V& v) {
+void visit_report_busy_to_model(const ServingReport& report, V& v) {
   using serving_schema::summary;
   const ServingRun& run = report.run;
   const GoodputSearch* goodput = report.goodput ? &*report.goodput : nullptr;
@@ -215,6 +223,13 @@ void visit_serving_report(const ServingReport& report, V& v) {
   v.number("kv_transfer_bytes_per_token", report.kv_transfer_bytes_per_token);
   v.number("longest_iteration_seconds", run.longest_iteration_seconds);
   v.text("model", report.model);
+}
+
+// The report's root members from "overload" to "ttft_seconds", in order.
+template <typename V>
+void visit_report_overload_to_ttft(const ServingReport& report, V& v) {
+  using serving_schema::summary;
+  const ServingRun& run = report.run;
   v.maybe_object("overload", run.overloaded, [&] {
     v.number("completed_requests", run.completed);
     v.number("queued_requests", run.queued_at_stop);

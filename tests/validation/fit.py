@@ -90,7 +90,7 @@ CHOICES = all_reduce_choices()
 def kernel_architectures():
     """{kernel: set of architectures} as the engine holds it (src/scenario/attention_kernels.hpp), read
     from that header so the fit never gives a part an efficiency for a kernel it cannot run."""
-    with open(os.path.join(measurements.ROOT, "src", "attention_kernels.hpp"),
+    with open(os.path.join(measurements.ROOT, "src", "scenario", "attention_kernels.hpp"),
               encoding="utf-8") as f:
         text = f.read()
     table = text[text.index("kAttentionKernelArchitectures[] = {"):]
