@@ -7,9 +7,12 @@ engine's figure beside it with the ratio engine / published. Every engine run is
 (`prefill-trace serve --scenario FILE --json`); `--write-scenarios DIR` keeps them, so each
 figure can be reproduced with the command shown.
 
-Workloads. DistServe's rows sample ShareGPT lengths from sharegpt_lengths.json (101 quantiles,
-see its `derivation`) by inverse CDF with linear interpolation, prompt and output independently,
-and draw Poisson arrivals — as DistServe's client does (random.sample of the dataset, gamma gaps
+Workloads. DistServe's rows sample the (prompt, output) pairs DistServe's own client sent
+(distserve_sharegpt_pairs.json, derived from its published logs; see its `derivation` and
+`decision`): a cell of the rank-decile count table with probability count / pairs, then prompt and
+output quantile positions uniform inside the cell's deciles, read through the 101 quantiles by
+linear interpolation — so prompt and output keep the marginals and how they go together. Arrivals
+are Poisson — as DistServe's client does (random.sample of the dataset, gamma gaps
 with CV 1) — at unit rate, scaled by 1/rate, so every rate of a grid sees the same requests
 (common random numbers). Goodput is found as DistServe's notebook finds it: attainment at each
 per-GPU rate of the published grid, the first crossing of the target by linear interpolation
@@ -32,7 +35,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 TABLE = os.path.join(HERE, "published.csv")
-LENGTHS = os.path.join(HERE, "sharegpt_lengths.json")
+PAIRS = os.path.join(HERE, "distserve_sharegpt_pairs.json")
 CLI = os.environ.get("PREFILL_TRACE_CLI", os.path.join(ROOT, "build", "native", "prefill-trace"))
 
 # Requests per engine run for the load rows: DistServe ran 100 per GPU (vLLM) and 300 (its own
@@ -136,19 +139,31 @@ def load_table():
 
 
 class Workload:
-    """Unit-rate Poisson arrivals and ShareGPT lengths, drawn once per system (seeded)."""
+    """Unit-rate Poisson arrivals and DistServe's ShareGPT pairs, drawn once per system (seeded)."""
 
     def __init__(self, requests, seed):
-        with open(LENGTHS, encoding="utf-8") as f:
-            lengths = json.load(f)
+        with open(PAIRS, encoding="utf-8") as f:
+            pairs = json.load(f)
+        counts = pairs["decile_counts"]
+        bins = len(counts)
+        cells = [(i, j) for i in range(bins) for j in range(bins)]
+        weights = [counts[i][j] for i, j in cells]
         rng = random.Random(seed)
         clock = 0.0
         self.unit_arrivals, self.prompts, self.outputs = [], [], []
         for _ in range(requests):
             clock += rng.expovariate(1.0)
             self.unit_arrivals.append(clock)
-            self.prompts.append(self._draw(lengths["prompt_quantiles"], rng.random()))
-            self.outputs.append(self._draw(lengths["output_quantiles"], rng.random()))
+            i, j = rng.choices(cells, weights)[0]
+            # Redrawn inside the cell until prompt + output < 2048, DistServe's filter (OPT's
+            # 2,048 positions), which every logged pair meets; every non-empty cell has such pairs.
+            while True:
+                prompt = self._draw(pairs["prompt_quantiles"], (i + rng.random()) / bins)
+                output = self._draw(pairs["output_quantiles"], (j + rng.random()) / bins)
+                if prompt + output < 2048:
+                    break
+            self.prompts.append(prompt)
+            self.outputs.append(output)
 
     @staticmethod
     def _draw(quantiles, u):
