@@ -20,10 +20,12 @@ derive_pairs. Standard library only.
 """
 
 import ast
+import csv
 import json
 import math
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAIRS = os.path.join(HERE, "distserve_sharegpt_pairs.json")
@@ -111,6 +113,78 @@ def derive_pairs(directory):
             "prompt_quantiles": nearest_rank_quantiles(prompts),
             "output_quantiles": nearest_rank_quantiles(outputs),
             "decile_counts": counts}
+
+
+REPLAYS = os.path.join(HERE, "distserve_replays.csv")
+# The figures compared per replayed run: (key, quantity, unit, bound's promise). TTFT 0.25 s and
+# TPOT 0.1 s are DistServe's chatbot OPT-13B SLOs (plot.ipynb, the rows of published.csv).
+FIGURES = [("ttft_p50", "TTFT p50", "s", "≤"), ("ttft_p90", "TTFT p90", "s", "≤"),
+           ("tpot_p50", "TPOT p50", "s", "≤"), ("tpot_p90", "TPOT p90", "s", "≤"),
+           ("attainment", "SLO attainment (TTFT ≤ 0.25 s and TPOT ≤ 0.1 s)", "%", "≥")]
+TTFT_SLO, TPOT_SLO = 0.25, 0.1
+
+
+def summarise(latencies):
+    """The FIGURES of a run's (ttft, tpot) pairs in seconds."""
+    ttft = [t for t, _ in latencies]
+    tpot = [p for _, p in latencies]
+    return {"ttft_p50": percentile(ttft, 0.5), "ttft_p90": percentile(ttft, 0.9),
+            "tpot_p50": percentile(tpot, 0.5), "tpot_p90": percentile(tpot, 0.9),
+            "attainment": attainment(latencies, TTFT_SLO, TPOT_SLO)}
+
+
+def replay(runner, directory, row, scratch):
+    """The log's figures and the engine's for one run: the log's exact arrivals (issue time minus
+    the first) and lengths, as a Mooncake JSONL trace, through `runner` (published.Runner)."""
+    requests = read_log(os.path.join(directory, row["log"]))
+    start = requests[0]["issue_time"]
+    trace = os.path.join(scratch, row["id"] + ".jsonl")
+    write_mooncake_jsonl(trace, [(r["issue_time"] - start, r["prompt_len"], r["output_len"])
+                                 for r in requests])
+    text = runner.serve("replay-" + row["id"], row["system"], {}, csv_output=True, trace=trace)
+    records = list(csv.DictReader(text.splitlines()))
+    if len(records) != len(requests) or any(r["finished"] != "true" for r in records):
+        raise RuntimeError(f"{row['id']}: the engine did not finish every request of the log")
+    # A one-token output has TPOT 0 on both sides (DistServe's RequestResult; the CLI's CSV).
+    engine = [(float(r["ttft_seconds"]), float(r["tpot_seconds"] or 0)) for r in records]
+    logged = [(r["ttft_ms"] / 1000.0, r["tpot_ms"] / 1000.0) for r in requests]
+    return summarise(logged), summarise(engine)
+
+
+def replay_rows(directory, estimate_runner, bound_runner):
+    """Every run of distserve_replays.csv: one result per (run, figure)."""
+    with open(REPLAYS, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    scratch = tempfile.mkdtemp(prefix="distserve-replays-")
+    results = []
+    for row in rows:
+        logged, engine = replay(estimate_runner, directory, row, scratch)
+        bound = replay(bound_runner, directory, row, scratch)[1]
+        for key, quantity, unit, direction in FIGURES:
+            holds = bound[key] >= logged[key] if direction == "≥" else bound[key] <= logged[key]
+            results.append({"row": row, "key": key, "quantity": quantity, "unit": unit,
+                            "log": logged[key], "engine": engine[key], "bound": bound[key],
+                            "direction": direction, "holds": holds})
+    return results
+
+
+def replay_markdown(results, fmt):
+    """One line a run: each figure as log / engine (bound), the bound's promise checked."""
+    header = ["run (log at 20a1633)", "per-GPU rate"] + [q.split(" (")[0] for _, q, _, _ in FIGURES]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    runs = {}
+    for r in results:
+        runs.setdefault(r["row"]["id"], []).append(r)
+    for run, figures in runs.items():
+        row = figures[0]["row"]
+        cells = [f"[{run}]({SOURCE}/{row['log']})", row["per_gpu_rate"]]
+        for r in figures:
+            scale = 1000.0 if r["unit"] == "s" else 1.0  # latencies in ms
+            mark = "" if r["holds"] else " BROKEN"
+            cells.append(f"{fmt(scale * r['log'])} / {fmt(scale * r['engine'])} "
+                         f"({fmt(scale * r['bound'])}{mark})")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def main():

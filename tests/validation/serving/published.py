@@ -18,7 +18,7 @@ with CV 1) — at unit rate, scaled by 1/rate, so every rate of a grid sees the 
 per-GPU rate of the published grid, the first crossing of the target by linear interpolation
 (`find_intersection` in evaluation/2-benchmark-serving/plot.ipynb).
 
-Usage: published.py [--markdown] [--write-scenarios DIR] [--only ID]
+Usage: published.py [--markdown] [--write-scenarios DIR] [--only ID] [--logs DIR]
 Runs the native CLI (PREFILL_TRACE_CLI, default build/native/prefill-trace). Standard library.
 """
 
@@ -31,6 +31,8 @@ import random
 import subprocess
 import sys
 import tempfile
+
+import distserve_logs  # beside this file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -191,7 +193,8 @@ class Runner:
             self.workloads[system] = Workload(LOAD_REQUESTS, SEED)
         return self.workloads[system]
 
-    def serve(self, name, system, serving_extra, csv_output=False):
+    def serve(self, name, system, serving_extra, csv_output=False, trace=None):
+        """One `prefill-trace serve` run of `system` with `serving_extra` (and `--trace FILE`)."""
         spec = SYSTEMS[system]
         scenario = dict(spec["scenario"])
         if self.timing:
@@ -205,6 +208,8 @@ class Runner:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(scenario, f)
         command = [CLI, "serve", "--scenario", path, "--csv" if csv_output else "--json"]
+        if trace:
+            command += ["--trace", trace]
         self.commands.append(" ".join(["prefill-trace"] + command[1:]))
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
@@ -294,6 +299,32 @@ def engine_figure(runner, row):
     raise ValueError(f"{row['id']}: unknown kind {kind}")
 
 
+def published_requests_ratio(runner, directory):
+    """DistServe's OPT-13B ratio on the very requests of its published curves (a diagnosis, from
+    the logs in `directory`): the ae-scripts send N = 100 requests a rate to vLLM and N = 300 to
+    DistServe (evaluation/ae-scripts/e2e/opt-13b-*-client.sh), the first N of the seed-0 sample,
+    i.e. the first N pairs of the 1,600-request log; arrivals are that log's issue offsets times
+    its rate (16 req/s), the client's unit-rate gamma draws, scaled to each rate of the grid."""
+    requests = distserve_logs.read_log(os.path.join(directory, distserve_logs.LONGEST))
+    unit = [(r["issue_time"] - requests[0]["issue_time"]) * 16 for r in requests]
+    row = next(r for r in load_table() if r["id"] == "distserve-ratio-opt-13b")
+    grid, target = row["setup"]["grid"], row["setup"]["target"]
+    goodputs, curves = [], []
+    for system, count in (("distserve-opt-13b", 300), ("vllm-opt-13b", 100)):
+        devices = SYSTEMS[system]["devices"]
+        ys = []
+        for x in grid:
+            rows = [[round(unit[i] / (x * devices), 9), requests[i]["prompt_len"],
+                     requests[i]["output_len"]] for i in range(count)]
+            report = runner.serve(f"first-{count}-{system}-{x:g}", system, {"rows": rows})
+            ys.append(100.0 * report["slo_attainment"])
+        goodputs.append(first_crossing(grid, ys, target))
+        curves.append(f"{system} (first {count}): {fmt(goodputs[-1])} req/s/GPU, attainment "
+                      f"{[round(y) for y in ys]}")
+    ratio = None if None in goodputs else goodputs[0] / goodputs[1]
+    return ratio, "; ".join(curves)
+
+
 # What `timing: bound` promises against a measurement, by kind: a lower bound on device time
 # (docs/model.md) makes latencies no longer (≤) and attainment and goodput no lower (≥) than the
 # measured ones for the same workload; ratios and capacities carry no direction, and are not run.
@@ -358,9 +389,21 @@ def main():
     parser.add_argument("--markdown", action="store_true", help="print the docs table")
     parser.add_argument("--write-scenarios", metavar="DIR", help="keep the scenario files here")
     parser.add_argument("--only", metavar="ID", help="one row")
+    parser.add_argument("--logs", metavar="DIR", help="replay DistServe's logs instead "
+                        f"(distserve_replays.csv): DIR = {distserve_logs.LOG_DIR} of a checkout "
+                        f"of LLMServe/DistServe at {distserve_logs.COMMIT[:7]}")
     args = parser.parse_args()
     if args.write_scenarios:
         os.makedirs(args.write_scenarios, exist_ok=True)
+    if args.logs:
+        results = distserve_logs.replay_rows(args.logs, Runner(args.write_scenarios),
+                                             Runner(args.write_scenarios, timing="bound"))
+        print(distserve_logs.replay_markdown(results, fmt))
+        for timing in (None, "bound"):
+            ratio, detail = published_requests_ratio(Runner(args.write_scenarios, timing), args.logs)
+            print(f"\ndistserve-ratio-opt-13b on the published curves' own requests "
+                  f"({timing or 'estimate'}): {fmt(ratio)} (4.6 published)\n    {detail}")
+        return 0
     results = evaluate(args.only, args.write_scenarios)
     if args.markdown:
         print(markdown(results))
