@@ -77,7 +77,7 @@ def write_mooncake_jsonl(path, rows):
 
 def nearest_rank_quantiles(values, count=101):
     """Quantile i/(count − 1) = the ceil(i/(count − 1) · n)-th smallest (the smallest for i = 0),
-    as sharegpt_lengths.json's derivation."""
+    the nearest-rank rule."""
     ordered = sorted(values)
     n = len(ordered)
     return [ordered[max(1, math.ceil(i * n / (count - 1))) - 1] for i in range(count)]
