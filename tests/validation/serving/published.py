@@ -11,12 +11,17 @@ Workloads. DistServe's rows sample the (prompt, output) pairs DistServe's own cl
 (distserve_sharegpt_pairs.json, derived from its published logs; see its `derivation` and
 `decision`): a cell of the rank-decile count table with probability count / pairs, then prompt and
 output quantile positions uniform inside the cell's deciles, read through the 101 quantiles by
-linear interpolation — so prompt and output keep the marginals and how they go together. Arrivals
-are Poisson — as DistServe's client does (random.sample of the dataset, gamma gaps
-with CV 1) — at unit rate, scaled by 1/rate, so every rate of a grid sees the same requests
-(common random numbers). Goodput is found as DistServe's notebook finds it: attainment at each
+linear interpolation, redrawn inside the cell until prompt + output < 2048 (DistServe's filter) —
+so prompt and output keep the marginals and how they go together. Arrivals are Poisson — as
+DistServe's client does (random.sample of the dataset, gamma gaps with CV 1) — at unit rate,
+scaled by 1/rate, so every rate of a grid sees the same requests (common random numbers). Goodput is found as DistServe's notebook finds it: attainment at each
 per-GPU rate of the published grid, the first crossing of the target by linear interpolation
 (`find_intersection` in evaluation/2-benchmark-serving/plot.ipynb).
+
+Replays. `--logs DIR` (DIR: DistServe's log folder of a checkout at 20a1633, see
+distserve_logs.py) replays the runs of distserve_replays.csv through `serve --trace` instead and
+prints the logs' figures beside the engine's, then the OPT-13B ratio on the published curves' own
+requests (`published_requests_ratio`). Nothing of the logs is in this repository.
 
 Usage: published.py [--markdown] [--write-scenarios DIR] [--only ID] [--logs DIR]
 Runs the native CLI (PREFILL_TRACE_CLI, default build/native/prefill-trace). Standard library.
