@@ -14,9 +14,10 @@ output quantile positions uniform inside the cell's deciles, read through the 10
 linear interpolation, redrawn inside the cell until prompt + output < 2048 (DistServe's filter) —
 so prompt and output keep the marginals and how they go together. Arrivals are Poisson — as
 DistServe's client does (random.sample of the dataset, gamma gaps with CV 1) — at unit rate,
-scaled by 1/rate, so every rate of a grid sees the same requests (common random numbers). Goodput is found as DistServe's notebook finds it: attainment at each
-per-GPU rate of the published grid, the first crossing of the target by linear interpolation
-(`find_intersection` in evaluation/2-benchmark-serving/plot.ipynb).
+scaled by 1/rate, so every rate of a grid sees the same requests (common random numbers).
+Goodput is found as DistServe's notebook finds it: attainment at each per-GPU rate of the
+published grid, the first crossing of the target by linear interpolation (`find_intersection` in
+evaluation/2-benchmark-serving/plot.ipynb).
 
 Replays. `--logs DIR` (DIR: DistServe's log folder of a checkout at 20a1633, see
 distserve_logs.py) replays the runs of distserve_replays.csv through `serve --trace` instead and
@@ -405,7 +406,8 @@ def main():
                                              Runner(args.write_scenarios, timing="bound"))
         print(distserve_logs.replay_markdown(results, fmt))
         for timing in (None, "bound"):
-            ratio, detail = published_requests_ratio(Runner(args.write_scenarios, timing), args.logs)
+            runner = Runner(args.write_scenarios, timing)
+            ratio, detail = published_requests_ratio(runner, args.logs)
             print(f"\ndistserve-ratio-opt-13b on the published curves' own requests "
                   f"({timing or 'estimate'}): {fmt(ratio)} (4.6 published)\n    {detail}")
         return 0
