@@ -3,6 +3,8 @@
 
 #include "scenario_input.hpp"
 
+#include <algorithm>
+
 namespace prefill_trace::cli {
 namespace {
 
@@ -23,7 +25,7 @@ bool serve_takes_scenario_flag(const ScenarioFlag& spec) {
 }
 
 ScenarioInput scenario_input(const Args& args, bool serving) {
-  ScenarioInput input{{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}}, {}, {}};
+  ScenarioInput input{{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}}, {}, {}, {}};
   if (const auto file = option(args, "--scenario")) {
     // Read as the engine reads any document (api::check_json), then edited here.
     const auto checked = api::check_json(read_file(*file));
@@ -39,6 +41,7 @@ ScenarioInput scenario_input(const Args& args, bool serving) {
   for (const ScenarioFlag& spec : scenario_flags()) {
     const auto value = option(args, spec.flag);
     if (!value || (serving && !serve_takes_scenario_flag(spec))) continue;
+    input.flag_keys.push_back(spec.key);
     if (!spec.numeric) {
       input.value[spec.key] = *value;
       continue;
@@ -48,11 +51,16 @@ ScenarioInput scenario_input(const Args& args, bool serving) {
   return input;
 }
 
-std::string with_source(const Args& args, const ScenarioInput& input, const Error& error) {
+std::string with_source(const ScenarioInput& input, const Error& error) {
   const std::string top = top_level_key(error.path);
   if (top.empty()) return error.message;
+  // Only a flag that set the key is blamed: serve's --prompt is the serving prompt, not
+  // /prompt_tokens, so a bad /prompt_tokens in the file stays the file's.
+  const auto set_by_flag = [&](const std::string& key) {
+    return std::find(input.flag_keys.begin(), input.flag_keys.end(), key) != input.flag_keys.end();
+  };
   for (const ScenarioFlag& spec : scenario_flags()) {
-    if (top == spec.key && option(args, spec.flag)) {
+    if (top == spec.key && set_by_flag(spec.key)) {
       if (error.path == "/" + spec.key) return spec.flag + " (" + error.path + "): " + error.what;
       return spec.flag + ": " + error.message;
     }

@@ -22,6 +22,7 @@ struct ScenarioInput {
   nlohmann::json value;
   std::optional<std::string> file;     // the --scenario path
   std::vector<std::string> file_keys;  // top-level keys the file set
+  std::vector<std::string> flag_keys;  // top-level keys a flag set (over the file's)
 };
 
 /// The scenario flags `serve` takes: the device and the model, not the single-request workload
@@ -35,7 +36,7 @@ ScenarioInput scenario_input(const Args& args, bool serving = false);
 /// Puts the source of the wrong value before an engine error about a JSON path: the flag that
 /// set it ("--prompt (/prompt_tokens): must be ..."), else the scenario file ("run.json:
 /// /prompt_tokens: must be ..."); a default the CLI filled in keeps the bare path.
-std::string with_source(const Args& args, const ScenarioInput& input, const Error& error);
+std::string with_source(const ScenarioInput& input, const Error& error);
 
 /// --scenario and every scenario flag.
 std::vector<std::string> scenario_options();

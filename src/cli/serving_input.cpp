@@ -91,7 +91,7 @@ std::string serve_error(const Args& args, const ScenarioInput& input, const Erro
     if (input.file) return *input.file + ": " + error.message;
   }
   if (error.path == "/serving" && input.file) return *input.file + ": " + error.message;
-  return with_source(args, input, error);
+  return with_source(input, error);
 }
 
 }  // namespace prefill_trace::cli

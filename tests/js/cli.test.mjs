@@ -108,6 +108,13 @@ test("a wrong value is blamed on the flag or the scenario file that set it", () 
   assert.equal(cli(["trace", "--scenario", file, "--prompt", "5", "--batch", "0"]).stderr,
     "prefill-trace: --batch (/batch): must be an integer from 1 to 65536\n");
   assert.equal(cli(["trace", "--scenario", file, "--prompt", "5", "--json"]).status, 0);
+  // serve's --prompt is the serving prompt (as --prompt-length), not /prompt_tokens: the file's
+  // bad /prompt_tokens stays the file's error although --prompt is on the line (it was blamed
+  // on --prompt, whose value 10 is valid).
+  writeFileSync(file, JSON.stringify({ prompt_tokens: -5 }));
+  const serve = cli(["serve", "--scenario", file, "--prompt", "10", "--rate", "1", "--requests", "5", "--output-length", "10"]);
+  assert.equal(serve.status, 2);
+  assert.equal(serve.stderr, `prefill-trace: ${file}: /prompt_tokens: must be an integer from 1 to 16777216\n`);
 });
 
 test("sweep errors name --values and --variable, counting values from 1", () => {

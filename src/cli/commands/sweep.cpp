@@ -14,7 +14,7 @@ namespace {
 // The engine names the sweep's arguments "/variable", "/values" and "/values/I", counting values
 // from 0 (JS arrays do); --values is a list a user counts from 1, so its errors say "value 1"
 // for the first.
-std::string sweep_error(const Args& args, const ScenarioInput& input, const api::JsonReply& reply) {
+std::string sweep_error(const ScenarioInput& input, const api::JsonReply& reply) {
   const Error error = reply_error(reply);
   if (error.path == "/variable") return "--variable: " + error.what;
   if (error.path == "/values") return "--values: " + error.what;
@@ -23,7 +23,7 @@ std::string sweep_error(const Args& args, const ScenarioInput& input, const api:
     const std::size_t index = std::stoul(error.path.substr(value_prefix.size()));
     return "--values: value " + std::to_string(index + 1) + ": " + error.what;
   }
-  return with_source(args, input, error);
+  return with_source(input, error);
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ int run_sweep(int argc, char** argv) {
   const std::vector<double> values = parse_number_list("--values", *values_text);
   const ScenarioInput input = scenario_input(args);
   const auto reply = api::sweep(dump_json(input.value), *variable, values);
-  if (!reply.ok) fail(sweep_error(args, input, reply));
+  if (!reply.ok) fail(sweep_error(input, reply));
   std::cout << reply.json << '\n';
   return kOk;
 }

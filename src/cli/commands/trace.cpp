@@ -16,7 +16,7 @@ int run_trace(int argc, char** argv) {
   const ScenarioInput input = scenario_input(args);
   return print_reply(format, dump_json(input.value), api::compute_trace_csv, api::compute_trace,
                      print_trace_table,
-                     [&](const Error& error) { return with_source(args, input, error); });
+                     [&](const Error& error) { return with_source(input, error); });
 }
 
 }  // namespace prefill_trace::cli
