@@ -402,6 +402,9 @@ def main():
     if args.write_scenarios:
         os.makedirs(args.write_scenarios, exist_ok=True)
     if args.logs:
+        if not os.path.isfile(os.path.join(args.logs, distserve_logs.LONGEST)):
+            parser.error(f"--logs {args.logs}: no {distserve_logs.LONGEST} there; give "
+                         f"{distserve_logs.LOG_DIR} of a checkout at {distserve_logs.COMMIT[:7]}")
         results = distserve_logs.replay_rows(args.logs, Runner(args.write_scenarios),
                                              Runner(args.write_scenarios, timing="bound"))
         print(distserve_logs.replay_markdown(results, fmt))
