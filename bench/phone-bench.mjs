@@ -21,13 +21,15 @@
 //                              [--investigations-refuse worker-src]
 // --refuse worker-src refuses the Worker by `worker-src 'none'` instead of Trusted Types.
 // --investigation ID times that investigation alone (data-investigation, e.g. distserve);
-// --investigations-refuse worker-src times them under `worker-src 'none'` (the page's slices).
+// --investigations-refuse worker-src times them under `worker-src 'none'` (the page's slices);
+// --think MS waits MS after opening each investigation before predicting, as a reader reads the
+// question (the DistServe investigation loads its Worker's engine meanwhile).
 import { parseArgs } from 'node:util';
 
 import { assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
 
 const { values: options } = parseArgs({
-  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' }, investigation: { type: 'string' }, 'investigations-refuse': { type: 'string' } },
+  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' }, investigation: { type: 'string' }, 'investigations-refuse': { type: 'string' }, think: { type: 'string', default: '0' } },
 });
 const CPU_SLOWDOWN = Number(options.cpu) || 4;
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -95,6 +97,7 @@ async function investigations(browser, url) {
     for (const id of ids) {
       const item = root.locator(`[data-investigation="${id}"]`);
       await item.locator('summary').click();
+      await page.waitForTimeout(Number(options.think) || 0);
       await item.locator('input[type="radio"]').first().check();
       const show = await timed(page, () => item.locator('button[type="submit"]').click(),
         () => item.locator('.investigation-reading data').first().waitFor({ timeout: 180_000 }));

@@ -58,7 +58,8 @@ import * as fmt from '../format.js';
 /**
  * One investigation, reading scenario A as an A and B as a B (the fields described above).
  * Methods, not function-valued members: form.js holds any entry as Investigation<unknown, unknown>.
- * `details`, optional: how the sentence's figures were found, shown folded under the reading
+ * `plans`: its serving setup has placement searches (investigations.js loads their Worker when it
+ * is opened). `details`, optional: how the sentence's figures were found, shown folded under the reading
  * (a sentence keeps its figures and source; the method behind them can wait for a click).
  * @template A, B
  * @typedef {{
@@ -74,6 +75,7 @@ import * as fmt from '../format.js';
  *   sweep?(b: B): {variable: SweepVariable, values: number[]},
  *   passes?(states: {a: ScenarioState | null, b: ScenarioState}): Record<string, {state: ScenarioState, serving: object}>,
  *   serving?(base: ScenarioState, options: {changed: boolean, traceOf: TraceOf}): ServingSetup,
+ *   plans?: boolean,
  * }} Investigation
  */
 

@@ -117,6 +117,12 @@ export class Investigations {
     return result.ok ? result.value : null;
   }
 
+  /** The placement searches' runner, made at the first use. */
+  #planRunner() {
+    this.#plans ??= new PlanRunner({ engine: this.#engine, assetBase: this.#explorer.assetBase });
+    return this.#plans;
+  }
+
   /**
    * The engine's placement search (`prefill-trace plan`) of `state` with `serving` over
    * `devices`, or null; off the main thread (plan-runner.js), `onStatus` told when it runs on
@@ -132,8 +138,7 @@ export class Investigations {
     const scenario = { ...scenarioObject(this.#explorer.withPresetShape(state)), batch: 1, arrival_rate: 0, serving };
     // The search chooses each phase's tensor parallelism: the scenario's is left out.
     delete scenario.tensor_parallel;
-    this.#plans ??= new PlanRunner({ engine: this.#engine, assetBase: this.#explorer.assetBase });
-    const outcome = await this.#plans.plan(JSON.stringify(scenario), devices, onStatus);
+    const outcome = await this.#planRunner().plan(JSON.stringify(scenario), devices, onStatus);
     return outcome.ok ? outcome.plan : null;
   }
 
@@ -193,7 +198,10 @@ export class Investigations {
       if (saved) form.restore(saved.answer);
     };
     element.addEventListener('toggle', () => {
-      if (element.open) build();
+      if (!element.open) return;
+      build();
+      // An investigation that plans: the Worker loads its engine while the reader predicts.
+      if (spec.plans) this.#planRunner().warm();
     });
     keyPromise.then((key) => {
       const stored = key ? this.#progress.get(key) : null;

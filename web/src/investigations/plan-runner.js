@@ -64,6 +64,18 @@ export class PlanRunner {
     return this.#onPage(scenarioJson, devices, outcome.noWorker, onStatus);
   }
 
+  /**
+   * Loads the engine in the Worker now, when the reader opens an investigation that plans: its
+   * first "Show me" then waits for the search only (on a throttled phone the Worker's script and
+   * the .wasm's compilation took ~1 s of the first answer). Nothing when no Worker can run.
+   */
+  warm() {
+    if (this.#disposed || this.#noWorker) return;
+    const worker = this.#startWorker();
+    if (typeof worker === 'string') this.#noWorker = worker;
+    else worker.postMessage({ type: 'load', wasm: assetUrl(ENGINE_DIR + ENGINE_WASM, this.#base).href });
+  }
+
   /** The element is gone: the Worker ends, and a plan on the page stops before its next slice. */
   dispose() {
     this.#disposed = true;

@@ -320,6 +320,7 @@ const distserve = {
   ],
   terms: ['goodput', 'slo', 'tpot'],
   explorer: { part: 'under-load' },
+  plans: true,
   // One placement search per objective (`prefill-trace plan`): every scheduler × instance count ×
   // tensor parallelism within the devices the compared placements use (2; 3 with two prefill
   // instances), each candidate one goodput search. The sentence compares the one-device-per-

@@ -20,6 +20,8 @@
 // The guided investigations' placement search (investigations/plan-runner.js) comes as
 // {type: 'plan', id, wasm, scenario: <JSON text>, devices}: after the capability, one
 // {type: 'plan', id, ok, error, plan} with the engine's `planServing` document, parsed here.
+// {type: 'load', wasm} only loads the engine (and answers with the capability): the page sends it
+// when the reader opens that investigation, so "Show me" does not wait for the load.
 
 /* eslint-env worker */
 
@@ -52,11 +54,11 @@ async function load(wasm) {
   }
 }
 
-/** Where the page's runs come from: the page's message (under-load.js, plan-runner.js). @typedef {{type: 'run', id: number, wasm: string, jobs: string[]} | {type: 'plan', id: number, wasm: string, scenario: string, devices: number}} RunMessage */
+/** Where the page's runs come from: the page's message (under-load.js, plan-runner.js). @typedef {{type: 'run', id: number, wasm: string, jobs: string[]} | {type: 'plan', id: number, wasm: string, scenario: string, devices: number} | {type: 'load', wasm: string}} RunMessage */
 /** @param {MessageEvent<RunMessage | null>} event */
 self.onmessage = async (event) => {
   const message = event.data;
-  if (message?.type !== 'run' && message?.type !== 'plan') return;
+  if (message?.type !== 'run' && message?.type !== 'plan' && message?.type !== 'load') return;
   let module;
   try {
     module = await load(message.wasm);
@@ -64,12 +66,13 @@ self.onmessage = async (event) => {
     self.postMessage({ type: 'capability', ok: false, error: `the engine could not load in the worker: ${/** @type {Error | null} */ (error)?.message ?? error}` });
     return;
   }
-  const call = message.type === 'plan' ? 'planServing' : 'simulateServing';
+  const call = message.type === 'run' ? 'simulateServing' : 'planServing';
   if (typeof module[call] !== 'function') {
-    self.postMessage({ type: 'capability', ok: false, error: `this build of the engine has no ${message.type === 'plan' ? 'placement search' : 'serving simulation'}` });
+    self.postMessage({ type: 'capability', ok: false, error: `this build of the engine has no ${message.type === 'run' ? 'serving simulation' : 'placement search'}` });
     return;
   }
   self.postMessage({ type: 'capability', ok: true });
+  if (message.type === 'load') return;
   if (message.type === 'plan') {
     const { value: plan, ...reply } = answer(() => module.planServing(message.scenario, message.devices), 'planning', JSON.parse);
     self.postMessage({ type: 'plan', id: message.id, ...reply, plan });
