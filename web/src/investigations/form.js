@@ -145,7 +145,7 @@ export class InvestigationForm {
     // and its paragraph, not a nested <details>: the investigation is one, whose <summary> a host
     // (and the tests) find as the item's only one.
     const how = h('p', { class: 'investigation-how-text', id: `${name}-how`, hidden: true });
-    const toggle = h('button', { type: 'button', class: 'button button--small investigation-how', 'aria-expanded': 'false', 'aria-controls': `${name}-how` }, 'How these figures were found');
+    const toggle = h('button', { type: 'button', class: 'link-button investigation-how', 'aria-expanded': 'false', 'aria-controls': `${name}-how` }, 'How these figures were found');
     toggle.addEventListener('click', () => {
       how.hidden = !how.hidden;
       toggle.setAttribute('aria-expanded', String(!how.hidden));

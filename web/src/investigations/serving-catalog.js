@@ -403,7 +403,7 @@ const distserve = {
       `Each figure is a placement’s goodput — the highest arrival rate at which at least ${fmt.percent(ATTAINMENT)} of ${fmt.count(
         GOODPUT_REQUESTS,
       )} requests meet both objectives, found by the engine’s goodput search — divided by the devices it uses. ` +
-      `The placement search (planServing, \`prefill-trace plan --devices ${plans.tight.devices}\`) tries every scheduler, instance count and tensor parallelism within ${devices}; ` +
+      `The placement search (prefill-trace plan --devices ${plans.tight.devices}; planServing in the engine) tries every scheduler, instance count and tensor parallelism within ${devices}; ` +
       `the sentence compares one device per instance (disaggregated: ${count(plans.tight.devices === 3 ? 2 : 1, 'prefill instance')} and 1 decode instance) and names the search’s best.` +
       (split ? ' Tensor parallelism splits each step’s weight reads over the devices, so every step is shorter: that is why the best placement splits the model.' : '')
     );
