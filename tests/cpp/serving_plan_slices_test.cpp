@@ -13,9 +13,9 @@
 #include <string>
 
 #include "prefill_trace/engine.hpp"
-#include "scenario/scenario.hpp"
 #include "serving/plan.hpp"
 #include "serving/serving.hpp"
+#include "serving/serving_plan_json.hpp"
 
 namespace prefill_trace {
 namespace {
@@ -107,35 +107,27 @@ TEST(ServingPlanSlices, SkippedPlacementsEqualTheOneShotPlan) {
   expect_same_as_one_shot(text, 2);
 }
 
-Scenario llama_on_h100() {
-  auto parsed = scenario_from_json(json{{"model", "llama-3.1-8b"}, {"hardware", "h100-sxm"}});
-  EXPECT_TRUE(parsed.ok()) << parsed.error();
-  return parsed.value();
-}
-
 TEST(ServingPlanSlices, APlanPastItsWorkIsRefusedInSlicesAsInOneShot) {
   // serving_plan_test.cpp's refusal: the first search's own work W1 + 0.5 units lets it finish
   // and refuses the second; 1 unit refuses the first. In slices the refusal comes from the
   // search under way when the plan's work runs out, whatever the slice: the same error.
-  ServingConfig config;
-  config.rate = 8;
-  config.requests = 40;
-  config.prompt = LengthDistribution{LengthDistribution::Kind::fixed, 512, 0};
-  config.output = LengthDistribution{LengthDistribution::Kind::fixed, 16, 0};
-  config.ttft_slo_seconds = 0.2;
-  config.tpot_slo_seconds = 0.05;
+  // The request as api::plan_serving reads it: the scenario and the serving object.
+  const auto request = parse_plan_request(scenario(small_workload()));
+  ASSERT_TRUE(request.ok()) << request.error();
+  const Scenario& llama = request.value().scenario;
+  const ServingConfig& config = request.value().config;
   ServingConfig first = config;
   first.policy = SchedulerPolicy::prefill_first;
   first.prefill_tensor_parallel = 1;
   first.goodput = true;
   first.timeline_points = 0;
-  const auto alone = simulate_serving(llama_on_h100(), first);
+  const auto alone = simulate_serving(llama, first);
   ASSERT_TRUE(alone.ok()) << alone.error();
   for (const double limit : {alone.value().work + 0.5, 1.0}) {
-    const auto once = plan_serving(llama_on_h100(), config, 2, PlanLimits{limit});
+    const auto once = plan_serving(llama, config, 2, PlanLimits{limit});
     ASSERT_FALSE(once.ok());
     for (const double budget : {1.0, 20000.0}) {
-      auto plan = start_plan(llama_on_h100(), config, 2, PlanLimits{limit});
+      auto plan = start_plan(llama, config, 2, PlanLimits{limit});
       ASSERT_TRUE(plan.ok()) << plan.error();
       int slices = 1;
       while (!plan.value()->advance(budget)) ++slices;
