@@ -346,14 +346,9 @@ export class Engine {
    * @param {string} scenarioJson
    */
   startServing(scenarioJson) {
-    return this.#sliced(
-      () => new this.#module.ServingSimulation(),
-      (live) => live.start(scenarioJson),
-      'simulating',
+    return this.#sliced(() => new this.#module.ServingSimulation(), (live) => live.start(scenarioJson), 'simulating',
       (r) => ({ runs: Number(r.runs), requestsFinished: Number(r.requestsFinished), requests: Number(r.requests) }),
-      { runs: 0, requestsFinished: 0, requests: 0 },
-      /** @type {import('prefill-trace').ServingReport | null} */ (null),
-    );
+      { runs: 0, requestsFinished: 0, requests: 0 }, /** @type {import('prefill-trace').ServingReport | null} */ (null));
   }
 
   /**
@@ -364,14 +359,9 @@ export class Engine {
    * @param {number} devices
    */
   startPlan(scenarioJson, devices) {
-    return this.#sliced(
-      () => new this.#module.ServingPlan(),
-      (live) => live.start(scenarioJson, devices),
-      'planning',
+    return this.#sliced(() => new this.#module.ServingPlan(), (live) => live.start(scenarioJson, devices), 'planning',
       (r) => ({ searches: Number(r.searches), placements: Number(r.placements), placementsTotal: Number(r.placementsTotal) }),
-      { searches: 0, placements: 0, placementsTotal: 0 },
-      /** @type {import('prefill-trace').PlanDocument | null} */ (null),
-    );
+      { searches: 0, placements: 0, placementsTotal: 0 }, /** @type {import('prefill-trace').PlanDocument | null} */ (null));
   }
 
   /**
