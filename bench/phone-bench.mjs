@@ -17,14 +17,19 @@
 // Needs build/web (script/build-site). Minutes on a loaded machine: the 4× slowdown multiplies
 // the machine's own load.
 //   node bench/phone-bench.mjs [--cpu 4] [--only investigations|under-load] [--rate R]
-//                              [--refuse trusted-types|worker-src]
+//                              [--refuse trusted-types|worker-src] [--investigation ID]
+//                              [--investigations-refuse worker-src]
 // --refuse worker-src refuses the Worker by `worker-src 'none'` instead of Trusted Types.
+// --investigation ID times that investigation alone (data-investigation, e.g. distserve);
+// --investigations-refuse worker-src times them under `worker-src 'none'` (the page's slices);
+// --think MS waits MS after opening each investigation before predicting, as a reader reads the
+// question (the DistServe investigation loads its Worker's engine meanwhile).
 import { parseArgs } from 'node:util';
 
 import { assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
 
 const { values: options } = parseArgs({
-  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' } },
+  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' }, investigation: { type: 'string' }, 'investigations-refuse': { type: 'string' }, think: { type: 'string', default: '0' } },
 });
 const CPU_SLOWDOWN = Number(options.cpu) || 4;
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -80,16 +85,19 @@ async function timed(page, act, done) {
 }
 
 async function investigations(browser, url) {
-  const { context, page } = await throttledPage(browser);
+  const csp = options['investigations-refuse'] === 'worker-src' ? "worker-src 'none'" : undefined;
+  const { context, page } = await throttledPage(browser, { csp });
   try {
-    console.log(`(a) investigations, CPU ${CPU_SLOWDOWN}× slower, slow 4G, ${VIEWPORT.width} × ${VIEWPORT.height} px`);
+    console.log(`(a) investigations, CPU ${CPU_SLOWDOWN}× slower, slow 4G, ${VIEWPORT.width} × ${VIEWPORT.height} px${csp ? `, ${csp}` : ''}`);
     console.log(`  cold load → element ready ${ms(await loadReady(page, url))}`);
     const root = page.locator('prefill-trace-lesson');
-    const ids = await root.locator('details.investigation').evaluateAll((nodes) => nodes.map((n) => n.dataset.investigation));
+    const all = await root.locator('details.investigation').evaluateAll((nodes) => nodes.map((n) => n.dataset.investigation));
+    const ids = options.investigation ? all.filter((id) => id === options.investigation) : all;
     console.log(`  ${'investigation'.padEnd(28)} ${'Show me'.padStart(9)} ${'longest task'.padStart(13)} ${'Change one'.padStart(10)} ${'longest task'.padStart(13)}`);
     for (const id of ids) {
       const item = root.locator(`[data-investigation="${id}"]`);
       await item.locator('summary').click();
+      await page.waitForTimeout(Number(options.think) || 0);
       await item.locator('input[type="radio"]').first().check();
       const show = await timed(page, () => item.locator('button[type="submit"]').click(),
         () => item.locator('.investigation-reading data').first().waitFor({ timeout: 180_000 }));

@@ -72,6 +72,17 @@ api::JsonReply serving_result(api::ServingSimulation& self) {
   return self.result();
 }
 
+// The placement search in slices: the same, for api::ServingPlan.
+api::JsonReply plan_start(api::ServingPlan& self, const std::string& text, double devices) {
+  return self.start(text, devices);
+}
+api::PlanProgressReply plan_advance(api::ServingPlan& self, double budget) {
+  return self.advance(budget);
+}
+api::JsonReply plan_result(api::ServingPlan& self) {
+  return self.result();
+}
+
 // The reply of the last traceFigures call, read by figures-post.js before the next call.
 api::FiguresReply last_figures;
 
@@ -209,6 +220,16 @@ EMSCRIPTEN_BINDINGS(prefill_trace) {
       .function("startTrace", &serving_start_trace)
       .function("advance", &serving_advance)
       .function("result", &serving_result);
+  reply_fields(value_object<api::PlanProgressReply>("PlanProgress"))
+      .field("done", &api::PlanProgressReply::done)
+      .field("searches", &api::PlanProgressReply::searches)
+      .field("placements", &api::PlanProgressReply::placements)
+      .field("placementsTotal", &api::PlanProgressReply::placements_total);
+  emscripten::class_<api::ServingPlan>("ServingPlan")
+      .constructor<>()
+      .function("start", &plan_start)
+      .function("advance", &plan_advance)
+      .function("result", &plan_result);
 
   function("version", &version);
   function(

@@ -53,6 +53,14 @@
     result: [[], function () { return { json: "" }; }],
   };
 
+  // The methods of ServingPlan (the placement search in slices), guarded the same way.
+  var SERVING_PLAN = {
+    start: [[scenarioJson, ["devices", NUMBER]], function () { return { json: "" }; }],
+    advance: [[["budget", NUMBER]],
+              function () { return { done: false, searches: 0, placements: 0, placementsTotal: 0 }; }],
+    result: [[], function () { return { json: "" }; }],
+  };
+
   function describe(value) {
     if (value === null) return "null";
     if (Array.isArray(value)) return "array";
@@ -159,10 +167,13 @@
     for (var name in EXPORTS) {
       Module[name] = guard(name, Module[name], EXPORTS[name][0], EXPORTS[name][1]);
     }
-    var methods = Module["ServingSimulation"].prototype;
-    for (var method in SERVING_SIMULATION) {
-      methods[method] = guard("ServingSimulation." + method, methods[method],
-                              SERVING_SIMULATION[method][0], SERVING_SIMULATION[method][1]);
+    var classes = { ServingSimulation: SERVING_SIMULATION, ServingPlan: SERVING_PLAN };
+    for (var className in classes) {
+      var methods = Module[className].prototype;
+      for (var method in classes[className]) {
+        methods[method] = guard(className + "." + method, methods[method],
+                                classes[className][method][0], classes[className][method][1]);
+      }
     }
     // version() cannot fail and returns a plain string: extra arguments are ignored.
     var version = Module["version"];

@@ -690,6 +690,36 @@ export interface PlanResult extends Refusal {
   json: string;
 }
 
+/** How far a `ServingPlan` is (its `advance`), or why it cannot advance. */
+export interface PlanProgress extends Refusal {
+  ok: boolean;
+  error: string;
+  /** `result()` is ready. */
+  done: boolean;
+  /** Goodput searches finished. */
+  searches: number;
+  /** Placements passed: ranked, or skipped with their policy and degrees. */
+  placements: number;
+  /** Every placement within the devices (known from the first slice on). */
+  placementsTotal: number;
+}
+
+/**
+ * `planServing` in slices (docs/serving.md, "Placement search"), as `ServingSimulation` is
+ * `simulateServing`'s: `start(scenarioJson, devices)` takes what `planServing` takes and refuses
+ * what it refuses, with the same reply; each `advance(budget)` runs the goodput searches until
+ * their work has grown by `budget` units (the serving simulation's units; at most one iteration
+ * more) and says how far the plan is; once `done`, `result()` is `planServing`'s reply, the same
+ * bytes. Misuse is refused as `ServingSimulation`'s is (`usage`; `out_of_range` at "/budget").
+ * An Embind object: call `delete()` when finished with it, also when abandoning it.
+ */
+export interface ServingPlan {
+  start(scenarioJson: string, devices: number): PlanResult;
+  advance(budget: number): PlanProgress;
+  result(): PlanResult;
+  delete(): void;
+}
+
 /** The trace document (docs/trace-json.md): `JSON.parse(computeTrace(s).json)`. Keys print sorted. */
 export interface TraceDocument {
   assumptions: string[];
@@ -1119,6 +1149,8 @@ export interface PrefillTraceModule {
   simulateServingTrace(scenarioJson: string, traceText: string): ServingResult;
   /** `new module.ServingSimulation()`: the serving simulation in slices (`ServingSimulation`). */
   ServingSimulation: new () => ServingSimulation;
+  /** `new module.ServingPlan()`: the placement search in slices (`ServingPlan`). */
+  ServingPlan: new () => ServingPlan;
 }
 
 /**

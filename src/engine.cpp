@@ -14,6 +14,7 @@
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_fields.hpp"
 #include "serving/call.hpp"
+#include "serving/plan.hpp"
 #include "serving/serving_fields.hpp"
 #include "serving/serving_json.hpp"
 #include "serving/serving_plan_json.hpp"
@@ -268,64 +269,61 @@ CsvReply simulate_serving_csv(std::string_view scenario_json, std::string_view t
   return serve_with<CsvReply>(scenario_json, &trace_text, write_csv, one_rate);
 }
 
-// --- The serving simulation in slices --------------------------------------------------------
+// --- Calls in slices: the serving simulation and the placement search -----------------------
 
-struct ServingSimulation::State {
+namespace {
+// A call in slices (ServingSimulation, ServingPlan): its stage, the object while it runs, the
+// refusal at start, and the reply once written. `Call` has advance(budget), progress() and
+// take(); `noun` names it in the misuse messages.
+template <typename Call>
+struct Sliced {
   enum class Stage { fresh, running, refused, done };
+  explicit Sliced(const char* what) : noun(what) {}
+  const char* noun;
   Stage stage = Stage::fresh;
-  std::unique_ptr<serving::ServingCall> call;
+  std::unique_ptr<Call> call;
   Error refusal;    // start's, once refused
   JsonReply reply;  // result's, once done (written at the first result())
   bool written = false;
 };
 
-namespace {
 Error misuse(const std::string& what) {
   return error_at(ErrorCode::usage, "", what);
 }
 
-JsonReply start_call(ServingSimulation::State& state, Result<ServingRequest> request) {
+// `make()` checks and prepares the call (a Result of it); refused when started before.
+template <typename Call, typename Make>
+JsonReply start_sliced(Sliced<Call>& state, Make make) {
   JsonReply reply;
-  if (state.stage != ServingSimulation::State::Stage::fresh)
-    return refuse(reply, misuse("start: this simulation has started already; make a new one"));
-  if (request) {
-    auto call = serving::start_serving(request->scenario, request->config);
-    if (call) {
-      state.call = std::move(call).value();
-      state.stage = ServingSimulation::State::Stage::running;
-      reply.ok = true;
-      return reply;
-    }
-    state.refusal = call.failure();
-  } else {
-    state.refusal = request.failure();
+  if (state.stage != Sliced<Call>::Stage::fresh)
+    return refuse(reply, misuse(std::string("start: this ") + state.noun +
+                                " has started already; make a new one"));
+  auto call = make();
+  if (call) {
+    state.call = std::move(call).value();
+    state.stage = Sliced<Call>::Stage::running;
+    reply.ok = true;
+    return reply;
   }
-  state.stage = ServingSimulation::State::Stage::refused;
+  state.refusal = call.failure();
+  state.stage = Sliced<Call>::Stage::refused;
   return refuse(reply, state.refusal);
 }
-}  // namespace
 
-ServingSimulation::ServingSimulation() : state_(std::make_unique<State>()) {}
-ServingSimulation::~ServingSimulation() = default;
-
-JsonReply ServingSimulation::start(std::string_view scenario_json) {
-  return start_call(*state_, parse_serving_request(scenario_json));
-}
-JsonReply ServingSimulation::start(std::string_view scenario_json, std::string_view trace_text) {
-  return start_call(*state_, parse_serving_request(scenario_json, trace_text));
-}
-
-ProgressReply ServingSimulation::advance(double budget) {
-  ProgressReply reply;
-  switch (state_->stage) {
-    case State::Stage::fresh:
+// Advances the call by `budget`, or why it cannot: the reply's progress is the caller's to fill.
+template <typename Reply, typename Call>
+Reply advance_sliced(Sliced<Call>& state, double budget) {
+  Reply reply;
+  const std::string noun = state.noun;
+  switch (state.stage) {
+    case Sliced<Call>::Stage::fresh:
       return refuse(reply, misuse("advance: call start first"));
-    case State::Stage::refused:
-      return refuse(reply, misuse("advance: the simulation was refused when it started (" +
-                                  state_->refusal.message + ")"));
-    case State::Stage::done:
-      return refuse(reply, misuse("advance: the simulation is done; read result()"));
-    case State::Stage::running:
+    case Sliced<Call>::Stage::refused:
+      return refuse(reply, misuse("advance: the " + noun + " was refused when it started (" +
+                                  state.refusal.message + ")"));
+    case Sliced<Call>::Stage::done:
+      return refuse(reply, misuse("advance: the " + noun + " is done; read result()"));
+    case Sliced<Call>::Stage::running:
       break;
   }
   // NaN fails the test: a slice needs some work to make progress.
@@ -333,9 +331,58 @@ ProgressReply ServingSimulation::advance(double budget) {
     return refuse(reply, error_at(ErrorCode::out_of_range, "/budget",
                                   "must be a number of work units above 0"));
   }
-  if (state_->call->advance(budget)) state_->stage = State::Stage::done;
-  const serving::CallProgress progress = state_->call->progress();
+  if (state.call->advance(budget)) state.stage = Sliced<Call>::Stage::done;
   reply.ok = true;
+  return reply;
+}
+
+// The call's reply once done, written by `write(report, reply)` at the first call.
+template <typename Call, typename Write>
+JsonReply sliced_result(Sliced<Call>& state, Write write) {
+  if (state.stage != Sliced<Call>::Stage::done) {
+    JsonReply reply;
+    return refuse(reply, misuse(std::string("result: the ") + state.noun +
+                                " is not done; advance it until done"));
+  }
+  if (!state.written) {
+    auto report = state.call->take();
+    state.call.reset();
+    if (report) {
+      write(report.value(), state.reply);
+      state.reply.ok = true;
+    } else {
+      refuse(state.reply, report.failure());
+    }
+    state.written = true;
+  }
+  return state.reply;
+}
+
+Result<std::unique_ptr<serving::ServingCall>> serving_call(Result<ServingRequest> request) {
+  if (!request) return request.failure();
+  return serving::start_serving(request->scenario, request->config);
+}
+}  // namespace
+
+struct ServingSimulation::State : Sliced<serving::ServingCall> {
+  State() : Sliced("simulation") {}
+};
+
+ServingSimulation::ServingSimulation() : state_(std::make_unique<State>()) {}
+ServingSimulation::~ServingSimulation() = default;
+
+JsonReply ServingSimulation::start(std::string_view scenario_json) {
+  return start_sliced(*state_, [&] { return serving_call(parse_serving_request(scenario_json)); });
+}
+JsonReply ServingSimulation::start(std::string_view scenario_json, std::string_view trace_text) {
+  return start_sliced(
+      *state_, [&] { return serving_call(parse_serving_request(scenario_json, trace_text)); });
+}
+
+ProgressReply ServingSimulation::advance(double budget) {
+  ProgressReply reply = advance_sliced<ProgressReply>(*state_, budget);
+  if (!reply.ok) return reply;
+  const serving::CallProgress progress = state_->call->progress();
   reply.done = progress.done;
   reply.runs = static_cast<double>(progress.runs);
   reply.requests_finished = static_cast<double>(progress.requests_finished);
@@ -344,41 +391,54 @@ ProgressReply ServingSimulation::advance(double budget) {
 }
 
 JsonReply ServingSimulation::result() {
-  if (state_->stage != State::Stage::done) {
-    JsonReply reply;
-    return refuse(reply, misuse("result: the simulation is not done; advance it until done"));
-  }
-  if (!state_->written) {
-    auto report = state_->call->take();
-    state_->call.reset();
-    if (report) {
-      write_json(report.value(), state_->reply);
-      state_->reply.ok = true;
-    } else {
-      refuse(state_->reply, report.failure());
-    }
-    state_->written = true;
-  }
-  return state_->reply;
+  return sliced_result(*state_, write_json);
 }
 
-JsonReply plan_serving(std::string_view scenario_json, double devices) {
-  JsonReply reply;
-  // NaN fails the first test: the budget is a whole number of devices.
-  if (!(devices == std::floor(devices)) || devices < 1 ||
-      devices > static_cast<double>(limits::max_plan_devices)) {
-    return refuse(reply, error_at(ErrorCode::out_of_range, "/devices",
-                                  "must be an integer from 1 to " +
-                                      std::to_string(limits::max_plan_devices)));
-  }
-  auto request = parse_plan_request(scenario_json);
-  if (!request) return refuse(reply, request.failure());
-  auto report = prefill_trace::plan_serving(request->scenario, request->config,
-                                            static_cast<int64_t>(devices));
-  if (!report) return refuse(reply, report.failure());
-  reply.json = dump_json(plan_report_to_json(report.value()));
-  reply.ok = true;
+struct ServingPlan::State : Sliced<PlanSearch> {
+  State() : Sliced("plan") {}
+};
+
+ServingPlan::ServingPlan() : state_(std::make_unique<State>()) {}
+ServingPlan::~ServingPlan() = default;
+
+JsonReply ServingPlan::start(std::string_view scenario_json, double devices) {
+  return start_sliced(*state_, [&]() -> Result<std::unique_ptr<PlanSearch>> {
+    // NaN fails the first test: the budget is a whole number of devices.
+    if (!(devices == std::floor(devices)) || devices < 1 ||
+        devices > static_cast<double>(limits::max_plan_devices)) {
+      return error_at(ErrorCode::out_of_range, "/devices",
+                      "must be an integer from 1 to " + std::to_string(limits::max_plan_devices));
+    }
+    auto request = parse_plan_request(scenario_json);
+    if (!request) return request.failure();
+    return start_plan(request->scenario, request->config, static_cast<int64_t>(devices));
+  });
+}
+
+PlanProgressReply ServingPlan::advance(double budget) {
+  PlanProgressReply reply = advance_sliced<PlanProgressReply>(*state_, budget);
+  if (!reply.ok) return reply;
+  const PlanProgress progress = state_->call->progress();
+  reply.done = progress.done;
+  reply.searches = static_cast<double>(progress.searches);
+  reply.placements = static_cast<double>(progress.placements);
+  reply.placements_total = static_cast<double>(progress.placements_total);
   return reply;
+}
+
+JsonReply ServingPlan::result() {
+  return sliced_result(*state_, [](const PlanReport& report, JsonReply& reply) {
+    reply.json = dump_json(plan_report_to_json(report));
+  });
+}
+
+// One advance with no limit: the same object a caller in slices advances.
+JsonReply plan_serving(std::string_view scenario_json, double devices) {
+  ServingPlan plan;
+  JsonReply started = plan.start(scenario_json, devices);
+  if (!started.ok) return started;
+  plan.advance(std::numeric_limits<double>::infinity());
+  return plan.result();
 }
 
 GeneratedReply check_generated(std::string_view scenario_json, std::string_view id, double answer) {

@@ -185,6 +185,44 @@ class ServingSimulation {
   std::unique_ptr<State> state_;
 };
 
+/// How far a placement search in slices is (ServingPlan::advance).
+struct PlanProgressReply {
+  bool ok = false;
+  std::string error;
+  ErrorCode code = ErrorCode::none;
+  std::string path;
+  std::string what;       // the problem without the path: error is "path: what" (or what alone)
+  ErrorDetail detail;     // the problem's parts (bounds, expected kind, the value), when known
+  bool done = false;      // result() is ready
+  double searches = 0;    // goodput searches finished
+  double placements = 0;  // placements passed (ranked, or skipped with their reason)
+  double placements_total = 0;  // every placement within the devices, known at start
+};
+
+/// plan_serving in slices (docs/serving.md, "Placement search"), as ServingSimulation is
+/// simulate_serving's: start(scenario_json, devices) takes what plan_serving takes and refuses
+/// what it refuses, with the same reply; each advance(budget) runs the goodput searches until
+/// their work has grown by `budget` units (the serving call's units; at most one iteration more)
+/// and says how far the plan is; once done, result() is plan_serving's reply, the same bytes.
+/// plan_serving is the same object advanced without a limit. Misuse is refused as
+/// ServingSimulation's is (ErrorCode::usage; out_of_range for the budget).
+class ServingPlan {
+ public:
+  ServingPlan();
+  ~ServingPlan();
+  ServingPlan(const ServingPlan&) = delete;
+  ServingPlan& operator=(const ServingPlan&) = delete;
+
+  JsonReply start(std::string_view scenario_json, double devices);
+  PlanProgressReply advance(double budget);
+  JsonReply result();
+
+  struct State;  // src/engine.cpp
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
 struct GeneratedReply {
   bool ok = false;
   std::string error;

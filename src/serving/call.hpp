@@ -40,6 +40,8 @@ class ServingCall {
   /// may pass the budget by one iteration's work. True once the call is over.
   bool advance(double budget);
   bool done() const { return phase_ == Phase::done; }
+  /// The call's work so far (CallWork's units): what a caller's own budget counts.
+  double work() const { return work_.work(); }
   CallProgress progress() const;
   /// The report, or the refusal of a call that passed a limit; once done, once.
   Result<ServingReport> take();

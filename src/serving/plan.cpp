@@ -1,13 +1,16 @@
 // The placement search (src/serving/plan.hpp): every placement within the device budget, each
-// one goodput search of the serving simulation, ranked by goodput per device.
+// one goodput search of the serving simulation (a ServingCall, resumable), ranked by goodput per
+// device; in slices of work or in one advance.
 
 #include "serving/plan.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "limits.hpp"
 #include "serving/schedulers/scheduler.hpp"
@@ -16,52 +19,6 @@ namespace prefill_trace {
 namespace {
 
 using serving::policy_traits;
-
-// One goodput search's answer.
-struct Search {
-  double goodput = 0;  // requests/s
-  bool bounded = true;
-};
-
-// Runs the goodput searches of one plan, holding them to limits::max_plan_work together.
-class Searches {
- public:
-  Searches(const Scenario& scenario, int64_t devices, double work)
-      : scenario_(scenario), devices_(devices), budget_(work), left_(work) {}
-
-  // The goodput of the placement `config` describes, as `serve --goodput` would give it; an
-  // error when the simulation refuses it or the plan's work is spent.
-  Result<Search> run(ServingConfig config) {
-    const bool capped = left_ < config.call_limits.work;
-    config.call_limits.work = std::min(config.call_limits.work, left_);
-    auto report = simulate_serving(scenario_, std::move(config));
-    ++count_;
-    if (!report) {
-      if (capped && report.failure().code == ErrorCode::too_large) return over_budget();
-      return report.failure();
-    }
-    left_ -= report.value().work;
-    const GoodputSearch& search = *report.value().goodput;
-    return Search{search.goodput_requests_per_second, search.bounded};
-  }
-  int64_t count() const { return count_; }
-
- private:
-  Error over_budget() const {
-    return error_at(ErrorCode::too_large, "/devices",
-                    "the placement search of " + std::to_string(devices_) +
-                        " devices needs more than " +
-                        std::to_string(static_cast<int64_t>(budget_)) +
-                        " units of work (max_plan_work) in its " + std::to_string(count_) +
-                        " goodput searches; ask for fewer devices, fewer requests or shorter "
-                        "outputs");
-  }
-  const Scenario& scenario_;
-  int64_t devices_;
-  double budget_;
-  double left_;
-  int64_t count_ = 0;
-};
 
 // Whether a refusal belongs to the placement (an instance of this size cannot hold the model
 // and a request's K/V, or disaggregation has no interconnect): that placement is skipped, while
@@ -79,85 +36,6 @@ bool placement_refusal(const Error& error) {
 double split_cv(double cv, int64_t k) {
   return std::sqrt(1 + (cv * cv - 1) / static_cast<double>(k));
 }
-
-class Planner {
- public:
-  Planner(const Scenario& scenario, const ServingConfig& base, PlanReport& report, double work)
-      : base_(base), report_(report), searches_(scenario, report.devices, work) {}
-
-  // Colocated instances share nothing, so k of them serve k times one instance's goodput when
-  // requests are routed at random (DistServe's replication, §4.1): one search per TP degree (per
-  // k under gamma arrivals, whose burstiness splitting reduces).
-  std::optional<Error> colocated(SchedulerPolicy policy) {
-    for (const int64_t tp : report_.tensor_parallel_options) {
-      ServingConfig config = base_;
-      config.policy = policy;
-      config.prefill_tensor_parallel = tp;
-      std::optional<Search> poisson;
-      for (int64_t k = 1; k * tp <= report_.devices; ++k) {
-        if (config.arrival == ArrivalKind::gamma) config.arrival_cv = split_cv(base_.arrival_cv, k);
-        if (!poisson || config.arrival == ArrivalKind::gamma) {
-          auto search = searches_.run(config);
-          if (!search) {
-            if (!placement_refusal(search.failure())) return search.failure();
-            report_.skipped.push_back({policy, tp, 0, search.failure().message});
-            break;
-          }
-          poisson = search.value();
-        }
-        add({policy, k, 0, tp, 0, k * tp, poisson->goodput * static_cast<double>(k), 0,
-             poisson->bounded});
-      }
-    }
-    return std::nullopt;
-  }
-
-  // Disaggregated placements run as one fleet: the prefill and decode instances interact
-  // (K/V transfers, the decode queue), so every pair of instance counts is its own search.
-  std::optional<Error> disaggregated() {
-    for (const int64_t p : report_.tensor_parallel_options) {
-      for (const int64_t d : report_.tensor_parallel_options) {
-        if (auto error = disaggregated_pair(p, d)) return error;
-      }
-    }
-    return std::nullopt;
-  }
-
- private:
-  std::optional<Error> disaggregated_pair(int64_t p, int64_t d) {
-    ServingConfig config = base_;
-    config.policy = SchedulerPolicy::disaggregated;
-    config.prefill_tensor_parallel = p;
-    config.decode_tensor_parallel = d;
-    for (int64_t a = 1; a * p + d <= report_.devices; ++a) {
-      for (int64_t b = 1; a * p + b * d <= report_.devices; ++b) {
-        config.prefill_devices = a;
-        config.decode_devices = b;
-        auto search = searches_.run(config);
-        if (!search) {
-          if (!placement_refusal(search.failure())) return search.failure();
-          // The refusal is the instances' (their memory), the same for every count.
-          report_.skipped.push_back({config.policy, p, d, search.failure().message});
-          return std::nullopt;
-        }
-        add({config.policy, a, b, p, d, a * p + b * d, search.value().goodput, 0,
-             search.value().bounded});
-      }
-    }
-    return std::nullopt;
-  }
-
-  void add(PlanCandidate candidate) {
-    candidate.goodput_per_device =
-        candidate.goodput_requests_per_second / static_cast<double>(candidate.devices);
-    report_.candidates.push_back(candidate);
-    report_.searches = searches_.count();
-  }
-
-  const ServingConfig& base_;
-  PlanReport& report_;
-  Searches searches_;
-};
 
 // Best first: the most goodput per device; among equals the fewest devices, then the policy's
 // order, the degrees and the counts (a total order, so the ranking is the same everywhere).
@@ -186,10 +64,205 @@ std::optional<Error> check_input(const ServingConfig& base, int64_t devices) {
   return std::nullopt;
 }
 
+// Every placement within the budget in the order the search runs them: the policies in the
+// enum's order; colocated, each TP degree with k = 1, 2, … instances; disaggregated, each pair of
+// degrees with every prefill and decode instance count. Colocated instances share nothing, so k
+// of them serve k times one instance's goodput when requests are routed at random (DistServe's
+// replication, §4.1): one search per degree, and per k under gamma arrivals, whose burstiness
+// splitting reduces. Disaggregated placements run as one fleet (K/V transfers, the decode
+// queue): every pair of instance counts is its own search.
+std::vector<PlanStep> enumerate(const PlanReport& report, const ServingConfig& base) {
+  std::vector<PlanStep> steps;
+  const std::vector<int64_t>& degrees = report.tensor_parallel_options;
+  const int64_t n = report.devices;
+  const bool gamma = base.arrival == ArrivalKind::gamma;
+  int64_t group = 0;
+  for (std::size_t i = 0; i < kSchedulerPolicyCount; ++i) {
+    const auto policy = static_cast<SchedulerPolicy>(i);
+    if (!policy_traits(policy).disaggregated) {
+      for (const int64_t tp : degrees) {
+        ++group;
+        for (int64_t k = 1; k * tp <= n; ++k) {
+          steps.push_back({policy, k, 0, tp, 0, k == 1 || gamma,
+                           gamma ? split_cv(base.arrival_cv, k) : base.arrival_cv, group});
+        }
+      }
+      continue;
+    }
+    for (const int64_t p : degrees) {
+      for (const int64_t d : degrees) {
+        ++group;
+        for (int64_t a = 1; a * p + d <= n; ++a) {
+          for (int64_t b = 1; a * p + b * d <= n; ++b)
+            steps.push_back({policy, a, b, p, d, true, base.arrival_cv, group});
+        }
+      }
+    }
+  }
+  return steps;
+}
+
+// The serving call of one placement: `serve --goodput` on it alone.
+ServingConfig placement_config(ServingConfig config, const PlanStep& step) {
+  config.policy = step.policy;
+  config.prefill_tensor_parallel = step.prefill_tensor_parallel;
+  config.arrival_cv = step.arrival_cv;
+  if (policy_traits(step.policy).disaggregated) {
+    config.decode_tensor_parallel = step.decode_tensor_parallel;
+    config.prefill_devices = step.prefill_instances;
+    config.decode_devices = step.decode_instances;
+  }
+  return config;
+}
+
 }  // namespace
 
-Result<PlanReport> plan_serving(const Scenario& scenario, const ServingConfig& base,
-                                int64_t devices, PlanLimits bounds) {
+PlanSearch::PlanSearch(Scenario scenario, ServingConfig base, PlanReport report,
+                       std::vector<PlanStep> steps, double work)
+    : scenario_(std::move(scenario)),
+      base_(std::move(base)),
+      report_(std::move(report)),
+      steps_(std::move(steps)),
+      budget_(work),
+      left_(work) {}
+
+bool PlanSearch::advance(double budget) {
+  // The budget is the searches' work, in the serving call's units, as ServingCall's is.
+  const bool unlimited = budget == std::numeric_limits<double>::infinity();
+  double spent = 0;
+  while (!finished_ && (unlimited || spent < budget)) {
+    if (!call_) {
+      next_step();
+      continue;
+    }
+    const double before = call_->work();
+    call_->advance(unlimited ? budget : budget - spent);
+    spent += call_->work() - before;
+    if (call_->done()) end_search();
+  }
+  return finished_;
+}
+
+// No search under way: the next placement reuses the group's search, starts one, or the plan ends.
+void PlanSearch::next_step() {
+  if (next_ == steps_.size()) {
+    finish(std::nullopt);
+    return;
+  }
+  const PlanStep& step = steps_[next_];
+  if (!step.search) {
+    add(step);
+    ++next_;
+    return;
+  }
+  start_search();
+}
+
+// A search's call is held to what is left of the plan's work: past it, the call's own refusal
+// (too_large) is the plan's.
+void PlanSearch::start_search() {
+  ServingConfig config = placement_config(base_, steps_[next_]);
+  capped_ = left_ < config.call_limits.work;
+  config.call_limits.work = std::min(config.call_limits.work, left_);
+  auto call = serving::start_serving(scenario_, std::move(config));
+  if (!call) {
+    ++count_;
+    searched(refused(call.failure()));
+    return;
+  }
+  call_ = std::move(call).value();
+}
+
+void PlanSearch::end_search() {
+  auto report = call_->take();
+  call_.reset();
+  ++count_;
+  if (!report) {
+    searched(refused(report.failure()));
+    return;
+  }
+  left_ -= report.value().work;
+  const GoodputSearch& search = *report.value().goodput;
+  searched(Search{search.goodput_requests_per_second, search.bounded});
+}
+
+Error PlanSearch::refused(const Error& error) const {
+  if (!capped_ || error.code != ErrorCode::too_large) return error;
+  return error_at(ErrorCode::too_large, "/devices",
+                  "the placement search of " + std::to_string(report_.devices) +
+                      " devices needs more than " + std::to_string(static_cast<int64_t>(budget_)) +
+                      " units of work (max_plan_work) in its " + std::to_string(count_) +
+                      " goodput searches; ask for fewer devices, fewer requests or shorter "
+                      "outputs");
+}
+
+// A search ended: its placement is a candidate, or (a refusal of the placement's size) its
+// group is skipped with the simulation's reason — every instance count shares it; any other
+// refusal is the input's and ends the plan.
+void PlanSearch::searched(const Result<Search>& search) {
+  const PlanStep& step = steps_[next_];
+  if (search) {
+    last_ = search.value();
+    add(step);
+    ++next_;
+    return;
+  }
+  if (!placement_refusal(search.failure())) {
+    finish(search.failure());
+    return;
+  }
+  report_.skipped.push_back({step.policy, step.prefill_tensor_parallel, step.decode_tensor_parallel,
+                             search.failure().message});
+  const int64_t group = step.group;
+  while (next_ < steps_.size() && steps_[next_].group == group) ++next_;
+}
+
+void PlanSearch::add(const PlanStep& step) {
+  PlanCandidate candidate{step.policy,
+                          step.prefill_instances,
+                          step.decode_instances,
+                          step.prefill_tensor_parallel,
+                          step.decode_tensor_parallel,
+                          step.prefill_instances * step.prefill_tensor_parallel +
+                              step.decode_instances * step.decode_tensor_parallel,
+                          last_.goodput,
+                          0,
+                          last_.bounded};
+  // k colocated instances serve k times one instance's goodput (enumerate, above).
+  if (!policy_traits(step.policy).disaggregated)
+    candidate.goodput_requests_per_second *= static_cast<double>(step.prefill_instances);
+  candidate.goodput_per_device =
+      candidate.goodput_requests_per_second / static_cast<double>(candidate.devices);
+  report_.candidates.push_back(candidate);
+  report_.searches = count_;
+}
+
+void PlanSearch::finish(std::optional<Error> refusal) {
+  finished_ = true;
+  call_.reset();
+  if (!refusal && report_.candidates.empty()) {
+    refusal = error_at(ErrorCode::incompatible, "/devices",
+                       "no placement of " + report_.model + " within " +
+                           std::to_string(report_.devices) + " devices can serve the workload: " +
+                           (report_.skipped.empty() ? std::string("no tensor-parallel degree fits")
+                                                    : report_.skipped.front().reason));
+  }
+  refusal_ = std::move(refusal);
+  if (!refusal_) rank(report_.candidates);
+}
+
+PlanProgress PlanSearch::progress() const {
+  return PlanProgress{finished_, count_, static_cast<int64_t>(next_),
+                      static_cast<int64_t>(steps_.size())};
+}
+
+Result<PlanReport> PlanSearch::take() {
+  if (refusal_) return *refusal_;
+  return std::move(report_);
+}
+
+Result<std::unique_ptr<PlanSearch>> start_plan(const Scenario& scenario, const ServingConfig& base,
+                                               int64_t devices, PlanLimits bounds) {
   if (auto error = check_input(base, devices)) return *error;
   PlanReport report;
   report.model = scenario.model.id;
@@ -203,22 +276,18 @@ Result<PlanReport> plan_serving(const Scenario& scenario, const ServingConfig& b
   ServingConfig config = base;
   config.goodput = true;
   config.timeline_points = 0;  // the goodput's runs keep no timeline; the first run need not
-  Planner planner(scenario, config, report, bounds.work);
-  for (std::size_t i = 0; i < kSchedulerPolicyCount; ++i) {
-    const auto policy = static_cast<SchedulerPolicy>(i);
-    auto error =
-        policy_traits(policy).disaggregated ? planner.disaggregated() : planner.colocated(policy);
-    if (error) return *error;
-  }
-  if (report.candidates.empty()) {
-    return error_at(ErrorCode::incompatible, "/devices",
-                    "no placement of " + report.model + " within " + std::to_string(devices) +
-                        " devices can serve the workload: " +
-                        (report.skipped.empty() ? std::string("no tensor-parallel degree fits")
-                                                : report.skipped.front().reason));
-  }
-  rank(report.candidates);
-  return report;
+  std::vector<PlanStep> steps = enumerate(report, config);
+  return std::make_unique<PlanSearch>(scenario, std::move(config), std::move(report),
+                                      std::move(steps), bounds.work);
+}
+
+// One advance with no limit on its work: the same object a caller in slices advances.
+Result<PlanReport> plan_serving(const Scenario& scenario, const ServingConfig& base,
+                                int64_t devices, PlanLimits bounds) {
+  auto plan = start_plan(scenario, base, devices, bounds);
+  if (!plan) return plan.failure();
+  plan.value()->advance(std::numeric_limits<double>::infinity());
+  return plan.value()->take();
 }
 
 }  // namespace prefill_trace

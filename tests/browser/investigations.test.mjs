@@ -226,7 +226,7 @@ const WALK = [
     // Each objective's winner named with its reason and its paper, the search's best placement
     // named; the figures' source named: the placement search.
     words:
-      /tight objective .*DistServe’s case; of every placement of 2 devices, the best is chunked prefill, 1 instance of 2 devices, .* Under a loose objective .*Sarathi-Serve’s case; .* Source: prefill-trace plan, the engine’s placement search/,
+      /^Goodput per device in requests\/s \(first token within 2 s\), 8,192-token prompts, 256-token answers\. Tight \(10 ms a token\): prefill first .+ and chunked .+ on 1 device each, disaggregated .+ on 2 — .*DistServe’s case\. Loose \(50 ms a token\): .*Sarathi-Serve’s case\. Best of all 2-device placements: chunked prefill, 1 instance of 2 devices, .+ \(tight\) and .+ \(loose\)\. Source: prefill-trace plan, the engine’s placement search\.$/,
     check(f) {
       // distserve-plan-<tight|loose>.json, the candidates of
       //   build/native/prefill-trace plan --scenario <file> --devices 2 --json

@@ -86,51 +86,51 @@ test("the table covers every export the module has", () => {
   // version(), bundledLessonText(), figuresLayout(), scenarioFields() and servingFields() take nothing and return
   // a plain string (api-surface.test.mjs).
   const plain = ["version", "bundledLessonText", "figuresLayout", "scenarioFields", "servingFields"];
-  // ServingSimulation is a class: its methods have their own test below.
-  const classes = ["ServingSimulation"];
+  // ServingSimulation and ServingPlan are classes: their methods have their own test below.
+  const classes = ["ServingSimulation", "ServingPlan"];
   assert.deepEqual(exported.filter((k) => !plain.includes(k) && !classes.includes(k)).sort(), Object.keys(CALLS).sort());
 });
 
-// ServingSimulation's methods, guarded like the exports: each with no arguments, one too many, a
-// wrong type in every position and a 200 MiB string refused in its own reply's shape (the shape of
-// the same method's refusal from C++), never thrown.
-test("ServingSimulation's methods: wrong counts, wrong types and a 200 MiB string are refused without a throw", () => {
-  const METHODS = {
-    start: [["D", scenario]],
-    startTrace: [["D", scenario], ["T", trace]],
-    advance: [["#", 1000]],
-    result: [],
-  };
-  const simulation = new module.ServingSimulation();
-  try {
-    // C++'s own refusals (no serving object; advance and result before a start).
-    const fromCpp = { start: simulation.start(scenario), advance: simulation.advance(1), result: simulation.result() };
-    fromCpp.startTrace = fromCpp.start;
-    for (const [name, params] of Object.entries(METHODS)) {
-      const reference = shapeOf(fromCpp[name]);
-      assert.equal(fromCpp[name].ok, false, name);
-      const valid = params.map(([, value]) => value);
-      const calls = [[], [...valid, 1]];
-      params.forEach(([kind], i) => {
-        for (const wrong of [...WRONG, huge]) {
-          if (RIGHT_TYPE[kind](wrong) && wrong !== huge) continue;
-          const args = [...valid];
-          args[i] = wrong;
-          calls.push(args);
+// The classes' methods (ServingSimulation, ServingPlan), guarded like the exports: each with no
+// arguments, one too many, a wrong type in every position and a 200 MiB string refused in its own
+// reply's shape (the shape of the same method's refusal from C++), never thrown.
+const CLASS_METHODS = {
+  ServingSimulation: { start: [["D", scenario]], startTrace: [["D", scenario], ["T", trace]], advance: [["#", 1000]], result: [] },
+  ServingPlan: { start: [["D", scenario], ["#", 2]], advance: [["#", 1000]], result: [] },
+};
+for (const [className, METHODS] of Object.entries(CLASS_METHODS)) {
+  test(`${className}'s methods: wrong counts, wrong types and a 200 MiB string are refused without a throw`, () => {
+    const object = new module[className]();
+    try {
+      // C++'s own refusals (no serving object; advance and result before a start).
+      const fromCpp = { start: object.start(...METHODS.start.map(([, value]) => value)), advance: object.advance(1), result: object.result() };
+      fromCpp.startTrace = fromCpp.start;
+      for (const [name, params] of Object.entries(METHODS)) {
+        const reference = shapeOf(fromCpp[name]);
+        assert.equal(fromCpp[name].ok, false, name);
+        const valid = params.map(([, value]) => value);
+        const calls = [[], [...valid, 1]];
+        params.forEach(([kind], i) => {
+          for (const wrong of [...WRONG, huge]) {
+            if (RIGHT_TYPE[kind](wrong) && wrong !== huge) continue;
+            const args = [...valid];
+            args[i] = wrong;
+            calls.push(args);
+          }
+        });
+        for (const args of calls) {
+          if (args.length === params.length && params.length === 0) continue;
+          let reply;
+          assert.doesNotThrow(() => { reply = object[name](...args); }, name);
+          assert.equal(reply.ok, false, name);
+          assert.deepEqual(shapeOf(reply), reference, `${name}: reply shape`);
         }
-      });
-      for (const args of calls) {
-        if (args.length === params.length && params.length === 0) continue;
-        let reply;
-        assert.doesNotThrow(() => { reply = simulation[name](...args); }, name);
-        assert.equal(reply.ok, false, name);
-        assert.deepEqual(shapeOf(reply), reference, `${name}: reply shape`);
       }
+    } finally {
+      object.delete();
     }
-  } finally {
-    simulation.delete();
-  }
-});
+  });
+}
 
 for (const [name, params] of Object.entries(CALLS)) {
   test(`${name}: wrong counts, wrong types and a 200 MiB string are refused without a throw`, () => {

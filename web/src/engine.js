@@ -346,11 +346,45 @@ export class Engine {
    * @param {string} scenarioJson
    */
   startServing(scenarioJson) {
-    const failed = (/** @type {unknown} */ error) => ({ ok: /** @type {const} */ (false), error: `the engine failed while simulating: ${describe(error)}`, ...FAILED });
-    /** @type {import('prefill-trace').ServingSimulation} */
+    return this.#sliced(() => new this.#module.ServingSimulation(), (live) => live.start(scenarioJson), 'simulating',
+      (r) => ({ runs: Number(r.runs), requestsFinished: Number(r.requestsFinished), requests: Number(r.requests) }),
+      { runs: 0, requestsFinished: 0, requests: 0 }, /** @type {import('prefill-trace').ServingReport | null} */ (null));
+  }
+
+  /**
+   * The placement search in slices (docs/serving.md, "Placement search"), for the page when no
+   * Worker can run it: as startServing, `advance(budget)` says `{ok, error, done, searches,
+   * placements, placementsTotal}` and `result()` is planServing's outcome, the same bytes.
+   * @param {string} scenarioJson
+   * @param {number} devices
+   */
+  startPlan(scenarioJson, devices) {
+    return this.#sliced(() => new this.#module.ServingPlan(), (live) => live.start(scenarioJson, devices), 'planning',
+      (r) => ({ searches: Number(r.searches), placements: Number(r.placements), placementsTotal: Number(r.placementsTotal) }),
+      { searches: 0, placements: 0, placementsTotal: 0 }, /** @type {import('prefill-trace').PlanDocument | null} */ (null));
+  }
+
+  /**
+   * An engine object that runs in slices (ServingSimulation, ServingPlan), as plain results:
+   * refused at start (`{ok: false, error, …}`), or `{ok: true, advance, result, dispose}`.
+   * `progress(reply)` reads an advance's own fields, `idle` holds them when the engine traps;
+   * `_document` only names the type of result()'s value.
+   * @template {{start: (...args: any[]) => import('prefill-trace').JsonResult, advance: (budget: number) => import('prefill-trace').Refusal & {ok: boolean, error: string, done: boolean}, result: () => import('prefill-trace').JsonResult, delete: () => void}} L
+   * @template {object} P
+   * @template D
+   * @param {() => L} create
+   * @param {(live: L) => import('prefill-trace').JsonResult} start
+   * @param {string} what
+   * @param {(reply: ReturnType<L['advance']>) => P} progress
+   * @param {P} idle
+   * @param {D | null} _document
+   */
+  #sliced(create, start, what, progress, idle, _document) {
+    const failed = (/** @type {unknown} */ error) => ({ ok: /** @type {const} */ (false), error: `the engine failed while ${what}: ${describe(error)}`, ...FAILED });
+    /** @type {L} */
     let live;
     try {
-      live = this.#live(() => new this.#module.ServingSimulation());
+      live = this.#live(create);
     } catch (error) {
       return failed(error);
     }
@@ -366,7 +400,7 @@ export class Engine {
     };
     let started;
     try {
-      started = this.#live(() => live.start(scenarioJson));
+      started = this.#live(() => start(live));
     } catch (error) {
       dispose();
       return failed(error);
@@ -380,14 +414,14 @@ export class Engine {
       /** @param {number} budget */
       advance: (budget) => {
         try {
-          const r = this.#live(() => live.advance(budget));
-          return { ok: Boolean(r.ok), error: String(r.error), done: Boolean(r.done), runs: Number(r.runs), requestsFinished: Number(r.requestsFinished), requests: Number(r.requests) };
+          const r = /** @type {ReturnType<L['advance']>} */ (this.#live(() => live.advance(budget)));
+          return { ok: Boolean(r.ok), error: String(r.error), done: Boolean(r.done), ...progress(r) };
         } catch (error) {
-          return { ...failed(error), done: false, runs: 0, requestsFinished: 0, requests: 0 };
+          return { ...failed(error), done: false, ...idle };
         }
       },
-      /** @returns {JsonOutcome<import('prefill-trace').ServingReport>} */
-      result: () => jsonResult(() => this.#live(() => live.result()), 'simulating', this.#codes),
+      /** @returns {JsonOutcome<D>} */
+      result: () => jsonResult(() => this.#live(() => live.result()), what, this.#codes),
       dispose,
     };
   }
@@ -395,6 +429,11 @@ export class Engine {
   /** Whether this build of the engine can simulate serving in slices (startServing). */
   hasServingSlices() {
     return typeof this.#module.ServingSimulation === 'function';
+  }
+
+  /** Whether this build of the engine can search placements in slices (startPlan). */
+  hasPlanSlices() {
+    return typeof this.#module.ServingPlan === 'function';
   }
 
   /**

@@ -137,6 +137,7 @@ export class Mount {
     this.#progress.close();
     this.#explorer?.dispose();
     this.#explorer = null;
+    this.#investigations?.dispose();
     this.#generated = null;
     this.#publishedForms.clear();
   }
@@ -527,6 +528,7 @@ export class Mount {
     }));
     const node = explorer.element;
     // The guided investigations drive the explorer and keep predictions like answers.
+    this.#investigations?.dispose();
     this.#investigations = new Investigations({ engine, explorer, compare: explorer.compare, progress: this.#progress });
     explorer.view.showInvestigations(this.#investigations.element);
     node.setAttribute('part', 'explorer');

@@ -58,6 +58,9 @@ import * as fmt from '../format.js';
 /**
  * One investigation, reading scenario A as an A and B as a B (the fields described above).
  * Methods, not function-valued members: form.js holds any entry as Investigation<unknown, unknown>.
+ * `plans`: its serving setup has placement searches (investigations.js loads their Worker when it
+ * is opened). `details`, optional: how the sentence's figures were found, shown folded under the reading
+ * (a sentence keeps its figures and source; the method behind them can wait for a click).
  * @template A, B
  * @typedef {{
  *   id: string, claim: string, question: string, options: string[],
@@ -65,12 +68,14 @@ import * as fmt from '../format.js';
  *   explorer: {chart?: string, part?: string, sweep?: {variable: SweepVariable, scale: string}},
  *   verdict(a: A, b: B): number,
  *   read(a: A, b: B, served?: Served): SentencePart[],
+ *   details?(a: A, b: B): string,
  *   picture?(a: A, b: B, extra: PictureExtra): EntryPicture | null,
  *   next: {label: string, apply?(state: ScenarioState, traceOf: TraceOf): ScenarioState},
  *   scenarios?(base: ScenarioState, traceOf: TraceOf): {a: ScenarioState | null, b: ScenarioState},
  *   sweep?(b: B): {variable: SweepVariable, values: number[]},
  *   passes?(states: {a: ScenarioState | null, b: ScenarioState}): Record<string, {state: ScenarioState, serving: object}>,
  *   serving?(base: ScenarioState, options: {changed: boolean, traceOf: TraceOf}): ServingSetup,
+ *   plans?: boolean,
  * }} Investigation
  */
 

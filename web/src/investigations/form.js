@@ -68,6 +68,8 @@ export class InvestigationForm {
   #planOf;
   /** A serving investigation is simulating: "Show me" and "Change one condition" wait for it. */
   #busy = false;
+  /** How the first reading's figures were found (the entry's `details`), folded. */
+  #details = UNBUILT;
   /** Under each reading: its key figure and "Open in the explorer" (#showEvidence). */
   #evidence = UNBUILT;
   #nextEvidence = UNBUILT;
@@ -92,10 +94,11 @@ export class InvestigationForm {
    *        engine's sweep of a scenario ({ok, value: {points}}), for a picture that draws one
    * @param {(state: ScenarioState, serving: object) => import('prefill-trace').ServingReport | null} [options.serveOf]  the engine's
    *        serving report of a scenario with a `serving` object, or null (serving-catalog.js)
-   * @param {(state: ScenarioState, serving: object, devices: number) => PlanDocument | null} [options.planOf]  the
-   *        engine's placement search of a scenario over `devices` devices, or null (serving-catalog.js)
+   * @param {(state: ScenarioState, serving: object, devices: number, onStatus?: (text: string) => void) => Promise<PlanDocument | null>} [options.planOf]  the
+   *        engine's placement search of a scenario over `devices` devices, or null (serving-catalog.js), off the main
+   *        thread; `onStatus` is told when it runs on the page instead
    */
-  constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }), serveOf = () => null, planOf = () => null }) {
+  constructor({ spec, traceOf, explorer, compare, onPredicted, sweepOf = () => ({ ok: false }), serveOf = () => null, planOf = async () => null }) {
     this.#spec = spec;
     this.#traceOf = traceOf;
     this.#sweepOf = sweepOf;
@@ -138,6 +141,16 @@ export class InvestigationForm {
     this.#evidence = h('div', { class: 'investigation-evidence', hidden: true });
     this.#nextEvidence = h('div', { class: 'investigation-evidence', 'data-reading': 'next', hidden: true });
     const result = h('div', { class: 'investigation-result', role: 'status', 'aria-live': 'polite' }, this.#verdict, this.#reading);
+    // Outside the live region: opening it is the reader's choice, not an announcement. A button
+    // and its paragraph, not a nested <details>: the investigation is one, whose <summary> a host
+    // (and the tests) find as the item's only one.
+    const how = h('p', { class: 'investigation-how-text', id: `${name}-how`, hidden: true });
+    const toggle = h('button', { type: 'button', class: 'link-button investigation-how', 'aria-expanded': 'false', 'aria-controls': `${name}-how` }, 'How these figures were found');
+    toggle.addEventListener('click', () => {
+      how.hidden = !how.hidden;
+      toggle.setAttribute('aria-expanded', String(!how.hidden));
+    });
+    this.#details = h('div', { class: 'investigation-details', hidden: true }, toggle, how);
     return h(
       'form',
       { class: 'investigation-form', 'aria-labelledby': questionId, novalidate: true },
@@ -151,6 +164,7 @@ export class InvestigationForm {
       h('p', { class: 'hint' }, 'Commit to a prediction, then reveal what the engine computes.'),
       this.#show,
       result,
+      this.#details,
       this.#evidence,
       this.#next,
       this.#nextReading,
@@ -180,8 +194,9 @@ export class InvestigationForm {
 
   /**
    * A serving investigation's reading (serving-catalog.js): its simulations, one engine call per
-   * idle moment of the page so that the page answers between them, and the traces its sentence
-   * reads; the explorer then shows its scenario. Null when the engine refused one.
+   * idle moment of the page so that the page answers between them, its placement searches off
+   * the main thread (plan-runner.js), and the traces its sentence reads; the explorer then shows
+   * its scenario. Null when the engine refused one.
    * @param {boolean} changed
    * @returns {Promise<{states: States, traces: Traces} | null>}
    */
@@ -198,8 +213,7 @@ export class InvestigationForm {
     /** @type {Record<string, PlanDocument | null>} */
     const plans = {};
     for (const [name, { serving, devices }] of Object.entries(setup.plans ?? {})) {
-      await idleMoment();
-      plans[name] = this.#planOf(setup.state, serving, devices);
+      plans[name] = await this.#planOf(setup.state, serving, devices, (text) => setText(this.#verdict, text));
       if (!plans[name]) return null;
     }
     /** @type {Record<string, TraceDocument | null>} */
@@ -290,6 +304,9 @@ export class InvestigationForm {
       );
       const parts = spec.read(traces.a, traces.b, reading.served);
       this.#reading.replaceChildren(...sentenceNodes(parts));
+      const details = spec.details?.(traces.a, traces.b) ?? '';
+      setText(/** @type {HTMLElement} */ (this.#details.querySelector('.investigation-how-text')), details);
+      this.#details.hidden = !details;
       this.#first = null;
       this.#nextEvidence.hidden = true;
       this.#showEvidence(this.#evidence, { states: reading.states, traces, figures: figuresOf(parts), served: reading.served });

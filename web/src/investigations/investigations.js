@@ -17,6 +17,7 @@ import { questionKeyText, sha256Hex } from '../progress.js';
 import { scenarioJson, scenarioObject } from '../scenario.js';
 import { INVESTIGATIONS } from './catalog.js';
 import { InvestigationForm } from './form.js';
+import { PlanRunner } from './plan-runner.js';
 
 /** @typedef {import('./form.js').AnyInvestigation} AnyInvestigation */
 /** @typedef {import('../scenario.js').ScenarioState} ScenarioState */
@@ -35,6 +36,9 @@ export class Investigations {
   /** The claims shown: the trace's, and the serving simulation's when the engine has it. */
   /** @type {readonly AnyInvestigation[]} */
   #specs;
+  /** The placement searches' runner (a Worker, or slices on the page), made at the first plan. */
+  /** @type {PlanRunner | null} */
+  #plans = null;
 
   /**
    * @param {object} options
@@ -66,6 +70,12 @@ export class Investigations {
     for (const spec of this.#specs) this.#items.push(this.#item(spec));
     this.list.append(...this.#items.map((i) => i.element));
     this.#renderCount();
+  }
+
+  /** The element is gone: a placement search under way stops, its Worker ends. */
+  dispose() {
+    this.#plans?.dispose();
+    this.#plans = null;
   }
 
   /** "Forget my answers": every prediction is cleared. */
@@ -107,21 +117,29 @@ export class Investigations {
     return result.ok ? result.value : null;
   }
 
+  /** The placement searches' runner, made at the first use. */
+  #planRunner() {
+    this.#plans ??= new PlanRunner({ engine: this.#engine, assetBase: this.#explorer.assetBase });
+    return this.#plans;
+  }
+
   /**
    * The engine's placement search (`prefill-trace plan`) of `state` with `serving` over
-   * `devices`, or null.
+   * `devices`, or null; off the main thread (plan-runner.js), `onStatus` told when it runs on
+   * the page instead.
    * @param {ScenarioState} state
    * @param {object} serving
    * @param {number} devices
-   * @returns {import('prefill-trace').PlanDocument | null}
+   * @param {(text: string) => void} [onStatus]
+   * @returns {Promise<import('prefill-trace').PlanDocument | null>}
    */
-  #planOf(state, serving, devices) {
+  async #planOf(state, serving, devices, onStatus) {
     /** @type {Record<string, unknown>} */
     const scenario = { ...scenarioObject(this.#explorer.withPresetShape(state)), batch: 1, arrival_rate: 0, serving };
     // The search chooses each phase's tensor parallelism: the scenario's is left out.
     delete scenario.tensor_parallel;
-    const result = this.#engine.planServing(JSON.stringify(scenario), devices);
-    return result.ok ? result.value : null;
+    const outcome = await this.#planRunner().plan(JSON.stringify(scenario), devices, onStatus);
+    return outcome.ok ? outcome.plan : null;
   }
 
   /**
@@ -180,7 +198,10 @@ export class Investigations {
       if (saved) form.restore(saved.answer);
     };
     element.addEventListener('toggle', () => {
-      if (element.open) build();
+      if (!element.open) return;
+      build();
+      // An investigation that plans: the Worker loads its engine while the reader predicts.
+      if (spec.plans) this.#planRunner().warm();
     });
     keyPromise.then((key) => {
       const stored = key ? this.#progress.get(key) : null;
@@ -202,7 +223,7 @@ export class Investigations {
       sweepOf: (state, variable, values) =>
         this.#engine.sweep(scenarioJson(this.#explorer.withPresetShape(state)), variable, values),
       serveOf: (state, serving) => this.#serveOf(state, serving),
-      planOf: (state, serving, devices) => this.#planOf(state, serving, devices),
+      planOf: (state, serving, devices, onStatus) => this.#planOf(state, serving, devices, onStatus),
       explorer: this.#explorer,
       compare: this.#compare,
       onPredicted: (answer, correct) => {

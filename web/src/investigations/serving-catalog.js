@@ -282,14 +282,15 @@ function winner(plans, slo) {
 /** Why the winner wins, in the words of the paper whose case it is. */
 /** @type {Record<ServingReport['policy'], string>} */
 const WHY = {
-  disaggregated:
-    ': a prompt never delays a decode step there, which is worth more than the devices it adds — DistServe’s case',
-  chunked:
-    ': a chunk delays a decode step only a little, and each of disaggregation’s devices idles in the phase it does not serve — Sarathi-Serve’s case',
-  'prefill-first': ': the objective tolerates whole-prompt stalls, so no scheduler gains by avoiding them',
+  disaggregated: ' — no prompt delays a decode step there: DistServe’s case',
+  chunked: ' — a chunk delays decodes only a little, and disaggregation idles a device per phase: Sarathi-Serve’s case',
+  'prefill-first': ' — this objective tolerates whole-prompt stalls',
 };
 
 const count = (/** @type {number} */ n, /** @type {string} */ word) => `${fmt.count(n)} ${n === 1 ? word : `${word}s`}`;
+/** A goodput per device in the sentence, whose lead names the unit once. */
+const perDevice = (/** @type {string} */ name, /** @type {number | null} */ value) =>
+  figure(name, value, value !== null && value > 0 ? fmt.number(value, 4) : 'none found');
 
 /** A placement in words: "chunked prefill, 1 instance of 2 devices". @param {PlanCandidate} c */
 function placementWords(c) {
@@ -300,6 +301,8 @@ function placementWords(c) {
     'decode instance',
   )} of ${count(c.decode_tensor_parallel, 'device')}`;
 }
+/** Whether two candidates are the same placement. @param {PlanCandidate | null} a @param {PlanCandidate | null} b */
+const samePlacement = (a, b) => a !== null && b !== null && placementWords(a) === placementWords(b);
 
 /** @type {ServingInvestigation} */
 const distserve = {
@@ -317,6 +320,7 @@ const distserve = {
   ],
   terms: ['goodput', 'slo', 'tpot'],
   explorer: { part: 'under-load' },
+  plans: true,
   // One placement search per objective (`prefill-trace plan`): every scheduler × instance count ×
   // tensor parallelism within the devices the compared placements use (2; 3 with two prefill
   // instances), each candidate one goodput search. The sentence compares the one-device-per-
@@ -349,45 +353,60 @@ const distserve = {
     if (winner(plans, 'tight') !== 'disaggregated') return 2;
     return winner(plans, 'loose') === 'disaggregated' ? 0 : 1;
   },
+  // The key figures and the source in the sentence, shortly; how they were found folds under it
+  // (details). Each goodput is per device, the devices beside it.
   read(_, { plans, state }) {
-    /** @type {(slo: Slo, first: boolean) => import('./catalog.js').SentencePart[]} */
-    const clause = (slo, first) => {
+    /** @type {(slo: Slo) => import('./catalog.js').SentencePart[]} */
+    const clause = (slo) => {
       const found = placements(plans, slo);
-      const best = plans[slo].best;
+      /** @type {(id: ServingReport['policy']) => import('./catalog.js').SentencePart[]} */
+      const value = (id) => [`${SHORT[id].toLowerCase()} `, perDevice(`${slo}-${id}`, found[id]?.goodput_per_device ?? null)];
+      const on = (/** @type {ServingReport['policy']} */ id) => (found[id] ? ` on ${found[id].devices}` : ' (no placement)');
+      // The colocated pair share their device count in the usual case: said once.
+      const pair = found['prefill-first'] && found.chunked && found['prefill-first'].devices === found.chunked.devices;
       return [
-        `${first ? 'under' : 'Under'} a ${slo} objective (time per output token `,
+        `${slo === 'tight' ? 'Tight' : 'Loose'} (`,
         figure(`${slo}-tpot-slo`, SLOS[slo].tpot_slo, fmt.seconds(SLOS[slo].tpot_slo)),
-        `, first token within ${fmt.seconds(SLOS[slo].ttft_slo)}), goodput per device is `,
-        POLICIES.map(([id, words], i) => {
-          const c = found[id];
-          const value = c?.goodput_per_device ?? null;
-          return [
-            i === 0 ? '' : i === POLICIES.length - 1 ? ' and ' : ', ',
-            figure(`${slo}-${id}`, value, value !== null && value > 0 ? fmt.rate(value) : 'none found'),
-            ` for ${words} (${c ? count(c.devices, 'device') : 'no placement'})`,
-          ];
-        }),
+        ' a token): ',
+        value('prefill-first'),
+        pair ? ' and ' : [on('prefill-first'), ', '],
+        value('chunked'),
+        pair ? `${on('chunked')} ${found.chunked?.devices === 1 ? 'device' : 'devices'} each` : on('chunked'),
+        ', ',
+        value('disaggregated'),
+        on('disaggregated'),
         WHY[winner(plans, slo)],
-        best
-          ? [
-              `; of every placement of ${count(plans[slo].devices, 'device')}, the best is ${placementWords(best)}, `,
-              figure(`${slo}-best`, best.goodput_per_device, fmt.rate(best.goodput_per_device)),
-              ' per device',
-              // Tensor parallelism splits each step's weight reads over the devices: shorter steps.
-              best.policy !== 'disaggregated' && best.prefill_tensor_parallel > 1 ? ' (the model split over its devices: every step shorter)' : '',
-            ]
-          : '',
         '. ',
       ];
     };
+    const [tight, loose] = [plans.tight.best, plans.loose.best];
+    /** @type {(slo: Slo) => import('./catalog.js').SentencePart[]} */
+    const best = (slo) => {
+      const c = plans[slo].best;
+      return c ? [perDevice(`${slo}-best`, c.goodput_per_device), ` (${slo})`] : [`none (${slo})`];
+    };
     return [
-      `For ${fmt.count(promptOf(state))}-token prompts and 256-token answers, `,
-      clause('tight', true),
-      clause('loose', false),
-      `Source: prefill-trace plan, the engine’s placement search (planServing: every scheduler, instance count and tensor parallelism within the devices, each the highest arrival rate at which at least ${fmt.percent(
-        ATTAINMENT,
-      )} of ${fmt.count(GOODPUT_REQUESTS)} requests meet both objectives, divided by its devices).`,
+      `Goodput per device in requests/s (first token within ${fmt.seconds(SLOS.tight.ttft_slo)}), ${fmt.count(promptOf(state))}-token prompts, 256-token answers. `,
+      clause('tight'),
+      clause('loose'),
+      `Best of all ${plans.tight.devices}-device placements: `,
+      samePlacement(tight, loose)
+        ? [placementWords(/** @type {PlanCandidate} */ (tight)), ', ', best('tight'), ' and ', best('loose'), '. ']
+        : [tight ? `${placementWords(tight)}, ` : '', best('tight'), '; ', loose ? `${placementWords(loose)}, ` : '', best('loose'), '. '],
+      'Source: prefill-trace plan, the engine’s placement search.',
     ];
+  },
+  details(_, { plans }) {
+    const devices = count(plans.tight.devices, 'device');
+    const split = [plans.tight.best, plans.loose.best].some((c) => c && c.policy !== 'disaggregated' && c.prefill_tensor_parallel > 1);
+    return (
+      `Each figure is a placement’s goodput — the highest arrival rate at which at least ${fmt.percent(ATTAINMENT)} of ${fmt.count(
+        GOODPUT_REQUESTS,
+      )} requests meet both objectives, found by the engine’s goodput search — divided by the devices it uses. ` +
+      `The placement search (prefill-trace plan --devices ${plans.tight.devices}; planServing in the engine) tries every scheduler, instance count and tensor parallelism within ${devices}; ` +
+      `the sentence compares one device per instance (disaggregated: ${count(plans.tight.devices === 3 ? 2 : 1, 'prefill instance')} and 1 decode instance) and names the search’s best.` +
+      (split ? ' Tensor parallelism splits each step’s weight reads over the devices, so every step is shorter: that is why the best placement splits the model.' : '')
+    );
   },
   // Both objectives on one axis: the tight one's bars are read against the loose one's. The
   // changed reading adds the first one's disaggregated bar (named first-…) above its own.

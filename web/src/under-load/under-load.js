@@ -422,7 +422,7 @@ export class UnderLoad {
 /** A slice's aim on the page (ms): well inside the 50 ms of a long task, also after a result's JSON is read. */
 const SLICE_MS = 8;
 /** The first slice's budget, in the engine's work units (~5 ns each natively: ~1 ms here). */
-const FIRST_BUDGET = 50_000;
+export const FIRST_BUDGET = 50_000;
 const MIN_BUDGET = 2_000;
 /** How often the status follows the run (ms). */
 const STATUS_MS = 500;
@@ -434,7 +434,7 @@ const MAX_BUDGET = 2_000_000;
  * @param {number} budget
  * @param {number} elapsedMs
  */
-function nextBudget(budget, elapsedMs) {
+export function nextBudget(budget, elapsedMs) {
   const factor = elapsedMs > 0 ? Math.min(2, Math.max(0.5, SLICE_MS / elapsedMs)) : 2;
   return Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, Math.round(budget * factor)));
 }
@@ -460,7 +460,7 @@ function onPageStatus(index, count, step) {
  * 100 ms at most.
  * @returns {Promise<void>}
  */
-function yieldToPage() {
+export function yieldToPage() {
   return new Promise((resolve) => {
     let posted = false;
     const post = () => {
@@ -554,7 +554,7 @@ function reading(runs, rate) {
  * `worker-src` (or another security rule) with a SecurityError.
  * @param {unknown} error
  */
-function refusedWorkerWords(error) {
+export function refusedWorkerWords(error) {
   if (error instanceof TypeError && policyRefused())
     return `this page’s security policy allows no background script without Trusted Types policy “${TRUSTED_TYPES_POLICY}”`;
   if (/** @type {Error | null} */ (error)?.name === 'SecurityError') return 'this page’s security policy allows no background thread';

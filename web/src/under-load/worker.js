@@ -17,6 +17,11 @@
 // 'done' (the run's remaining jobs are not simulated). An engine that aborted (its WebAssembly
 // memory reached the 128 MB cap) is discarded: its result says so, and the next run loads a
 // new instance (issue 33, item 2: before, every later run said "simulateServing: Aborted()").
+// The guided investigations' placement search (investigations/plan-runner.js) comes as
+// {type: 'plan', id, wasm, scenario: <JSON text>, devices}: after the capability, one
+// {type: 'plan', id, ok, error, plan} with the engine's `planServing` document, parsed here.
+// {type: 'load', wasm} only loads the engine (and answers with the capability): the page sends it
+// when the reader opens that investigation, so "Show me" does not wait for the load.
 
 /* eslint-env worker */
 
@@ -49,11 +54,11 @@ async function load(wasm) {
   }
 }
 
-/** Where the page's runs come from: the page's message (under-load.js). @typedef {{type: 'run', id: number, wasm: string, jobs: string[]}} RunMessage */
+/** Where the page's runs come from: the page's message (under-load.js, plan-runner.js). @typedef {{type: 'run', id: number, wasm: string, jobs: string[]} | {type: 'plan', id: number, wasm: string, scenario: string, devices: number} | {type: 'load', wasm: string}} RunMessage */
 /** @param {MessageEvent<RunMessage | null>} event */
 self.onmessage = async (event) => {
   const message = event.data;
-  if (message?.type !== 'run') return;
+  if (message?.type !== 'run' && message?.type !== 'plan' && message?.type !== 'load') return;
   let module;
   try {
     module = await load(message.wasm);
@@ -61,27 +66,46 @@ self.onmessage = async (event) => {
     self.postMessage({ type: 'capability', ok: false, error: `the engine could not load in the worker: ${/** @type {Error | null} */ (error)?.message ?? error}` });
     return;
   }
-  if (typeof module.simulateServing !== 'function') {
-    self.postMessage({ type: 'capability', ok: false, error: 'this build of the engine has no serving simulation' });
+  const call = message.type === 'run' ? 'simulateServing' : 'planServing';
+  if (typeof module[call] !== 'function') {
+    self.postMessage({ type: 'capability', ok: false, error: `this build of the engine has no ${message.type === 'run' ? 'serving simulation' : 'placement search'}` });
     return;
   }
   self.postMessage({ type: 'capability', ok: true });
+  if (message.type === 'load') return;
+  if (message.type === 'plan') {
+    const { value: plan, ...reply } = answer(() => module.planServing(message.scenario, message.devices), 'planning', JSON.parse);
+    self.postMessage({ type: 'plan', id: message.id, ...reply, plan });
+    return;
+  }
   for (const [index, json] of message.jobs.entries()) {
-    let reply;
-    try {
-      const result = module.simulateServing(json);
-      reply = result.ok
-        ? { ok: true, error: '', report: servingSummary(JSON.parse(result.json)) }
-        : { ok: false, error: String(result.error), report: null };
-    } catch (error) {
-      reply = { ok: false, error: `the engine failed while simulating: ${/** @type {Error | null} */ (error)?.message ?? error}`, report: null };
-    }
-    if (aborted) {
-      engine = null;
-      reply = { ok: false, error: ABORTED, report: null };
-    }
-    self.postMessage({ type: 'result', id: message.id, index, ...reply });
+    const { value: report, ...reply } = answer(() => module.simulateServing(json), 'simulating', (text) => servingSummary(JSON.parse(text)));
+    self.postMessage({ type: 'result', id: message.id, index, ...reply, report });
     if (!reply.ok) break;
   }
   self.postMessage({ type: 'done', id: message.id });
 };
+
+/**
+ * One engine call's reply: `{ok, error, value}`, `value` what `read` makes of its JSON
+ * (null when refused). An instance that aborted in the call is discarded (the next message loads
+ * a new one) and its reply says so.
+ * @param {() => import('prefill-trace').JsonResult} call
+ * @param {string} what
+ * @param {(json: string) => unknown} read
+ * @returns {{ok: boolean, error: string, value: unknown}}
+ */
+function answer(call, what, read) {
+  let reply;
+  try {
+    const result = call();
+    reply = result.ok ? { ok: true, error: '', value: read(result.json) } : { ok: false, error: String(result.error), value: null };
+  } catch (error) {
+    reply = { ok: false, error: `the engine failed while ${what}: ${/** @type {Error | null} */ (error)?.message ?? error}`, value: null };
+  }
+  if (aborted) {
+    engine = null;
+    reply = { ok: false, error: ABORTED, value: null };
+  }
+  return reply;
+}
