@@ -127,9 +127,7 @@ export class Mount {
     if (options.answers) this.#progress.replaceAnswers(options.answers);
   }
 
-  get signal() {
-    return this.#abort.signal;
-  }
+  get signal() { return this.#abort.signal; }
 
   /** Releases everything this rendering holds; it never renders again. */
   dispose() {

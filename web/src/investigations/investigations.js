@@ -24,6 +24,18 @@ import { PlanRunner } from './plan-runner.js';
 /** One investigation in the list: its element, and forgetting or following the stored prediction. @typedef {{element: HTMLElement, reset: () => void, sync: () => Promise<void>}} Item */
 import { SERVING_INVESTIGATIONS } from './serving-catalog.js';
 
+/**
+ * An investigation's <details>: its claim in the summary, and a place for how its prediction went.
+ * @param {AnyInvestigation} spec
+ */
+function itemElement(spec) {
+  return /** @type {HTMLDetailsElement} */ (h(
+    'details',
+    { class: 'investigation', 'data-investigation': spec.id },
+    h('summary', {}, h('span', { class: 'investigation-claim' }, spec.claim), ' ', h('span', { class: 'investigation-state' })),
+  ));
+}
+
 export class Investigations {
   #engine;
   #explorer;
@@ -147,11 +159,7 @@ export class Investigations {
    * @returns {Item}
    */
   #item(spec) {
-    const element = /** @type {HTMLDetailsElement} */ (h(
-      'details',
-      { class: 'investigation', 'data-investigation': spec.id },
-      h('summary', {}, h('span', { class: 'investigation-claim' }, spec.claim), ' ', h('span', { class: 'investigation-state' })),
-    ));
+    const element = itemElement(spec);
     const state = /** @type {HTMLElement} */ (element.querySelector('.investigation-state'));
     const keyPromise = sha256Hex(questionKeyText({ investigation: spec.id, question: spec.question, options: spec.options })).catch(() => null);
     let form = /** @type {InvestigationForm | null} */ (null);

@@ -405,7 +405,10 @@ const distserve = {
       )} requests meet both objectives, found by the engine’s goodput search — divided by the devices it uses. ` +
       `The placement search (prefill-trace plan --devices ${plans.tight.devices}; planServing in the engine) tries every scheduler, instance count and tensor parallelism within ${devices}; ` +
       `the sentence compares one device per instance (disaggregated: ${count(plans.tight.devices === 3 ? 2 : 1, 'prefill instance')} and 1 decode instance) and names the search’s best.` +
-      (split ? ' Tensor parallelism splits each step’s weight reads over the devices, so every step is shorter: that is why the best placement splits the model.' : '')
+      (split ? ' Tensor parallelism splits each step’s weight reads over the devices, so every step is shorter: that is why the best placement splits the model.' : '') +
+      // The validation row (tests/validation/serving/published.py, distserve-ratio-opt-13b): the
+      // same engine on DistServe's own setting gives its sign, so the answer here is the workload's.
+      ' On DistServe’s own chatbot setting (OPT-13B on A100s, its ShareGPT requests with short answers, the 2023 vLLM as the colocated baseline) the same engine does find disaggregation ahead per device, as DistServe measured (the project’s docs/serving.md, “Published results”): which placement wins depends on the prompts, the answers and the objectives.'
     );
   },
   // Both objectives on one axis: the tight one's bars are read against the loose one's. The
