@@ -266,15 +266,17 @@ export class UnderLoad {
     let outcome = await this.#inWorker(id, jobs);
     if (outcome.noWorker && id === this.#run) outcome = await this.#onPage(id, jobs, outcome.noWorker);
     if (id !== this.#run) return;
-    this.runButton.disabled = false;
     if (outcome.error) {
+      this.runButton.disabled = false;
       setText(this.status, outcome.error);
       return;
     }
     this.element.dataset.ranIn = outcome.ranIn ?? '';
     // Where the simulation ends and the drawing starts, for a profile (bench/phone-bench.mjs).
     performance.mark?.('prefill-trace:under-load:simulated');
-    this.#show(/** @type {ServingRun[]} */ (outcome.runs), values, await chartsModule);
+    await this.#show(id, /** @type {ServingRun[]} */ (outcome.runs), values, await chartsModule);
+    // The run is over once it is drawn (the drawing takes a few tasks, #show).
+    if (id === this.#run) this.runButton.disabled = false;
   }
 
   /**
@@ -396,9 +398,11 @@ export class UnderLoad {
     return { runs: this.#assemble(runs), ranIn: 'page' };
   }
 
-  /** @param {ServingRun[]} runs @param {Values} values @param {import('../explorer/chart-inputs.js').ChartsModule} module */
-  #show(runs, { rate, ttft, tpot }, module) {
-    this.element.dataset.simulated = String(runs.length);
+  /**
+   * The charts, made on the first run. @param {import('../explorer/chart-inputs.js').ChartsModule} module
+   * @returns {Record<string, import('../charts/common.js').ChartPanel<import('../charts/serving.js').ServingModel>>}
+   */
+  #chartsOf(module) {
     if (!this.#charts) {
       this.#charts = {
         percentiles: module.percentileChart(),
@@ -409,13 +413,35 @@ export class UnderLoad {
       };
       this.chartsBox.replaceChildren(...Object.values(this.#charts).map((chart) => chart.element));
     }
+    return this.#charts;
+  }
+
+  /**
+   * Draws the runs: each chart in a task of its own after a frame, then each chart's data table,
+   * then the reading (all five at once were one 111 ms task on a 4× slowed phone, issue 30 item
+   * 8). Each task begins with the mark `prefill-trace:under-load:draw-<chart>` (or
+   * `table-<chart>`), which tests/browser/under-load-tasks.test.mjs finds in a trace; a new run
+   * (the run id moved on) stops the drawing. `data-simulated` is set once all is drawn.
+   * @param {number} id @param {ServingRun[]} runs @param {Values} values @param {import('../explorer/chart-inputs.js').ChartsModule} module
+   */
+  async #show(id, runs, { rate, ttft, tpot }, module) {
+    delete this.element.dataset.simulated;
+    const charts = Object.entries(this.#chartsOf(module));
     const model = { runs, rate, ttftSlo: ttft, tpotSlo: tpot, target: runs[0]?.report.goodput_target ?? 0.9 };
-    for (const chart of Object.values(this.#charts)) {
-      chart.update(model);
-      chart.updateData();
+    const steps = [
+      ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`draw-${name}`, () => chart.update(model)])),
+      ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`table-${name}`, () => chart.updateData()])),
+    ];
+    for (const [step, draw] of steps) {
+      await yieldToPage();
+      if (id !== this.#run) return;
+      performance.mark?.(`prefill-trace:under-load:${step}`);
+      draw();
     }
     setText(this.status, `Simulated ${fmt.count(runs[0]?.report.requests ?? 0)} requests per scheduler.`);
     this.reading.replaceChildren(...reading(runs, rate));
+    this.element.dataset.simulated = String(runs.length);
+    performance.mark?.('prefill-trace:under-load:drawn');
   }
 }
 
