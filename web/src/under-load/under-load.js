@@ -418,8 +418,8 @@ export class UnderLoad {
 
   /**
    * Draws the runs: each chart in a task of its own after a frame, then each chart's data table,
-   * then the reading (all five at once were one 111 ms task on a 4× slowed phone, issue 30 item
-   * 8). Each task begins with the mark `prefill-trace:under-load:draw-<chart>` (or
+   * then the reading, each after a frame (all five at once were one 111 ms task on a 4× slowed
+   * phone, issue 30 item 8). Each task begins with the mark `prefill-trace:under-load:draw-<chart>` (or
    * `table-<chart>`), which tests/browser/under-load-tasks.test.mjs finds in a trace; a new run
    * (the run id moved on) stops the drawing. `data-simulated` is set once all is drawn.
    * @param {number} id @param {ServingRun[]} runs @param {Values} values @param {import('../explorer/chart-inputs.js').ChartsModule} module
@@ -432,14 +432,19 @@ export class UnderLoad {
       ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`draw-${name}`, () => chart.update(model)])),
       ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`table-${name}`, () => chart.updateData()])),
     ];
+    steps.push([
+      'reading',
+      () => {
+        setText(this.status, `Simulated ${fmt.count(runs[0]?.report.requests ?? 0)} requests per scheduler.`);
+        this.reading.replaceChildren(...reading(runs, rate));
+      },
+    ]);
     for (const [step, draw] of steps) {
       await yieldToPage();
       if (id !== this.#run) return;
       performance.mark?.(`prefill-trace:under-load:${step}`);
       draw();
     }
-    setText(this.status, `Simulated ${fmt.count(runs[0]?.report.requests ?? 0)} requests per scheduler.`);
-    this.reading.replaceChildren(...reading(runs, rate));
     this.element.dataset.simulated = String(runs.length);
     performance.mark?.('prefill-trace:under-load:drawn');
   }
