@@ -17,14 +17,16 @@
 // Needs build/web (script/build-site). Minutes on a loaded machine: the 4× slowdown multiplies
 // the machine's own load.
 //   node bench/phone-bench.mjs [--cpu 4] [--only investigations|under-load] [--rate R]
-//                              [--refuse trusted-types|worker-src]
-// --refuse worker-src refuses the Worker by `worker-src 'none'` instead of Trusted Types.
+//                              [--refuse trusted-types|worker-src] [--root DIR]
+// --refuse worker-src refuses the Worker by `worker-src 'none'` instead of Trusted Types;
+// --root DIR serves DIR instead of build/web (another build, to compare in the same minutes).
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
 
 const { values: options } = parseArgs({
-  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' } },
+  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' }, root: { type: 'string' } },
 });
 const CPU_SLOWDOWN = Number(options.cpu) || 4;
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -142,7 +144,7 @@ async function underLoadOnPage(browser, url) {
 }
 
 assertSiteBuilt();
-const server = await startServer();
+const server = await startServer(options.root ? { root: path.resolve(options.root) } : {});
 const browser = await launchChromium();
 try {
   if (options.only !== 'under-load') await investigations(browser, server.url);
