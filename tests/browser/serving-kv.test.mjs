@@ -120,8 +120,13 @@ test('the K/V figure says in words when a run has no line, rather than drawing a
   // The reserve twin without a timeline (timeline_points 0: no K/V column) beside a paged run
   // that holds blocks (one request at 10 s, 1,000 output tokens: a few seconds of decodes on ⌈2,024 / 1,024⌉ = 2 blocks): paged drawn, reserve said.
   const rows = [[10, BLOCK, 1000]];
-  page = await drawPair(t, serve({ rows, timeline_points: 240 }), serve({ rows, timeline_points: 0, kv: 'reserve' }));
+  const paged = serve({ rows, timeline_points: 240 });
+  page = await drawPair(t, paged, serve({ rows, timeline_points: 0, kv: 'reserve' }));
   figure = page.locator('#chart-serving-kv');
+  // Its axis: the line's peak is 2 blocks; with the capacity C far above (2 < C / 4) the axis
+  // ends at ⌈1.2 × 2⌉ = 3 whole blocks (its top tick is a count), else at C.
+  const capacity = paged.kv_capacity_blocks;
+  assert.equal(await figure.locator('svg.chart-svg').getAttribute('data-y-domain'), 2 < 0.25 * capacity ? '0,3' : `0,${capacity}`);
   assert.ok((await figure.locator('path.kv-paged').getAttribute('d'))?.length > 0, 'the paged line is drawn');
   assert.equal(await figure.locator('path.kv-reserve').getAttribute('d'), null);
   assert.equal(await figure.locator('text.kv-empty-reserve').textContent(), 'reserve: no K/V series reported');

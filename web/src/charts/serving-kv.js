@@ -178,7 +178,8 @@ function drawKv(svg, width, { runs }) {
   // The capacity is drawn when the lines reach a quarter of it; otherwise the lines would lie
   // flat on the axis, so the axis ends above them and the capacity is named at the top.
   const drawn = capacity > 0 && peak >= CAPACITY_DRAWN * capacity;
-  const top = Math.max(1, drawn ? Math.max(capacity, peak) : peak * 1.2);
+  // Whole blocks: the top tick is labelled with a count (2.4 read "2" above a line at 2).
+  const top = Math.max(1, drawn ? Math.max(capacity, peak) : Math.ceil(peak * 1.2));
   const x = scaleLinear().domain([0, MINUTE]).range([m.left, width - m.right]);
   const y = scaleLinear().domain([0, top]).range([m.top + plotH, m.top]);
   // The scales, for a reader of the drawing (tests/browser/serving-kv.test.mjs places the ticks by them).
