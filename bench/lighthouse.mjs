@@ -4,7 +4,9 @@
 // simulated slow 4G, 4x CPU slowdown) and desktop, RUNS cold loads each, medians of the
 // performance score, LCP, TBT, CLS and the accessibility score, against issue 13's targets.
 // Reports; never fails on a figure. Needs build/web (script/build-site).
-//   node bench/lighthouse.mjs [--runs 3] [--only mobile|desktop] [--root DIR (default build/web)]
+//   node bench/lighthouse.mjs [--runs 3] [--only mobile|desktop] [--root DIR (default build/web)] [--tasks]
+//   --tasks: also print each run's long tasks as Lighthouse simulates them (its `long-tasks`
+//            audit: start, simulated duration, the script it charges them to)
 //   CHROME_PATH overrides /usr/bin/chromium
 
 import path from 'node:path';
@@ -15,7 +17,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM_ARGS, assertSiteBuilt, startServer } from '../tests/browser/helpers.mjs';
 
 const { values: options } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, only: { type: 'string' }, root: { type: 'string' } },
+  options: { runs: { type: 'string', default: '3' }, only: { type: 'string' }, root: { type: 'string' }, tasks: { type: 'boolean', default: false } },
 });
 const RUNS = Math.max(1, Number(options.runs) || 3);
 
@@ -45,6 +47,8 @@ async function run(url, formFactor) {
       cls: audit('cumulative-layout-shift'),
       accessibility: lhr.categories.accessibility.score,
       // Lighthouse 13 reports the LCP element in its LCP breakdown insight (a "node" item).
+      // The simulated long tasks (4x CPU): what makes the TBT.
+      tasks: (lhr.audits['long-tasks']?.details?.items ?? []).map((t) => `${Math.round(t.startTime)}+${Math.round(t.duration)} ${URL.canParse(t.url) ? path.basename(new URL(t.url).pathname) : t.url ?? ''}`),
       lcpElement: lhr.audits['lcp-breakdown-insight']?.details?.items?.find((item) => item.type === 'node')?.selector ?? '',
     };
   } finally {
@@ -69,6 +73,7 @@ try {
         results.map((r) => `${r.performance.toFixed(2)}/${(r.lcp / 1000).toFixed(2)}s/${Math.round(r.tbt)}ms/${r.cls.toFixed(3)}`).join('  '),
     );
     console.log(`lighthouse ${formFactor} LCP element: ${results[0].lcpElement}`);
+    if (options.tasks) results.forEach((r, i) => console.log(`lighthouse ${formFactor} run ${i + 1} long tasks (start+ms): ${r.tasks.join('  ')}`));
   }
   console.log(
     `lighthouse targets (mobile)           ≥ ${TARGETS.performance}  ≤ ${TARGETS.lcp / 1000} s  ≤ ${TARGETS.tbt} ms  ≤ ${TARGETS.cls}  ${TARGETS.accessibility.toFixed(2)}`,

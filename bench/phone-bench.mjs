@@ -18,18 +18,20 @@
 // the machine's own load.
 //   node bench/phone-bench.mjs [--cpu 4] [--only investigations|under-load] [--rate R]
 //                              [--refuse trusted-types|worker-src] [--investigation ID]
-//                              [--investigations-refuse worker-src]
+//                              [--investigations-refuse worker-src] [--think MS] [--root DIR]
 // --refuse worker-src refuses the Worker by `worker-src 'none'` instead of Trusted Types.
 // --investigation ID times that investigation alone (data-investigation, e.g. distserve);
 // --investigations-refuse worker-src times them under `worker-src 'none'` (the page's slices);
 // --think MS waits MS after opening each investigation before predicting, as a reader reads the
 // question (the DistServe investigation loads its Worker's engine meanwhile).
+// --root DIR serves DIR instead of build/web (another build, to compare in the same minutes).
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { assertSiteBuilt, launchChromium, startServer } from '../tests/browser/helpers.mjs';
 
 const { values: options } = parseArgs({
-  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' }, investigation: { type: 'string' }, 'investigations-refuse': { type: 'string' }, think: { type: 'string', default: '0' } },
+  options: { cpu: { type: 'string', default: '4' }, only: { type: 'string' }, rate: { type: 'string' }, refuse: { type: 'string', default: 'trusted-types' }, investigation: { type: 'string' }, 'investigations-refuse': { type: 'string' }, think: { type: 'string', default: '0' }, root: { type: 'string' } },
 });
 const CPU_SLOWDOWN = Number(options.cpu) || 4;
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -150,7 +152,7 @@ async function underLoadOnPage(browser, url) {
 }
 
 assertSiteBuilt();
-const server = await startServer();
+const server = await startServer(options.root ? { root: path.resolve(options.root) } : {});
 const browser = await launchChromium();
 try {
   if (options.only !== 'under-load') await investigations(browser, server.url);

@@ -32,8 +32,10 @@ const STEPS = [
   'engine-ready',
   'engine-warm',
   'engine-warm-trace',
+  'engine-leaves',
   'presets',
   'explorer-build',
+  'explorer-investigations',
   'explorer-controls',
   'explorer-figures',
   'explorer-compare',
@@ -42,8 +44,9 @@ const STEPS = [
   'trace',
   'first-draw',
 ];
-/** The steps that each add a part of the explorer to the page, in order. */
-const PLACEMENTS = ['explorer-build', 'explorer-controls', 'explorer-figures', 'explorer-compare', 'explorer-steps', 'explorer-charts'];
+/** The steps that each add a part of the explorer to the page, in order (the explorer, made in
+ * explorer-build, is placed with its investigations at the end of explorer-investigations). */
+const PLACEMENTS = ['explorer-investigations', 'explorer-controls', 'explorer-figures', 'explorer-compare', 'explorer-steps', 'explorer-charts'];
 
 test('the cold load runs each step of its start in a task of its own, in order', async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 412, height: 823 } });

@@ -53,6 +53,17 @@ function preemptionsOf(report) {
     .filter((d) => d.count > 0 && d.t0 < MINUTE);
 }
 
+/**
+ * Why a run has no line, in words, or null when it has one: no K/V column at all, or no block
+ * held in the whole minute (nothing admitted before it ended).
+ * @param {ServingFigures} report
+ */
+function emptyOf(report) {
+  const rows = blocksOf(report);
+  if (rows.length === 0) return 'no K/V series reported';
+  return rows.every((d) => d.blocks === 0) ? 'no request admitted in the minute, no block held' : null;
+}
+
 /** A run's most blocks in use over the minute. */
 const peakOf = (/** @type {ServingFigures} */ report) => Math.max(0, ...blocksOf(report).map((d) => d.blocks));
 /** Preemptions within the minute (the ticks' sum). */
@@ -103,6 +114,53 @@ function drawPreemptions(svg, paged, x, baseline) {
 }
 
 /**
+ * The two runs' lines, each named at its right end, or, for a run with no line, its reason in
+ * words at the top left of the plot.
+ * @param {Sel} svg
+ * @param {{paged: ServingFigures, reserve: ServingFigures}} pair
+ * @param {import('d3-scale').ScaleLinear<number, number>} x
+ * @param {import('d3-scale').ScaleLinear<number, number>} y
+ * @param {{left: number, right: number, top: number, bottom: number}} plot
+ */
+function drawLines(svg, pair, x, y, plot) {
+  const path = /** @type {import('d3-shape').Line<{t: number, blocks: number}>} */ (line())
+    .curve(curveStepBefore)
+    .x((d) => x(d.t))
+    .y((d) => y(d.blocks));
+  const modes = [
+    { id: 'paged', name: 'paged', report: pair.paged, y: 0 },
+    { id: 'reserve', name: 'reserve', report: pair.reserve, y: 0 },
+  ];
+  let notes = 0;
+  for (const mode of modes) {
+    const rows = blocksOf(mode.report);
+    // A run that held no block in the minute (it admitted nothing, or reported no series) has
+    // no line to draw: the plot says so in words instead of an empty path.
+    const empty = emptyOf(mode.report);
+    part(svg, `blocks-${mode.id}`, 'path').call(writeAttrs, {
+      class: `kv-line kv-${mode.id}`,
+      d: empty ? null : path(rows),
+      'data-peak': String(peakOf(mode.report)),
+    });
+    label(svg, `empty-${mode.id}`, empty ? `${mode.name}: ${empty}` : null, { class: `chart-note kv-empty kv-empty-${mode.id}`, x: plot.left + 8, y: plot.top + 16 + 16 * notes });
+    if (empty) notes += 1;
+    mode.y = empty ? NaN : y(rows[rows.length - 1].blocks);
+  }
+  // Each drawn line named at its right end, moved apart when the two ends meet.
+  const drawnModes = modes.filter((mode) => !Number.isNaN(mode.y));
+  const ends = spreadLabels(
+    drawnModes.map((mode) => ({ id: mode.id, name: mode.name, y: mode.y + 4 })),
+    13,
+    plot.top + 8,
+    plot.bottom + 4,
+  );
+  for (const mode of modes) {
+    const end = ends.find((e) => e.id === mode.id);
+    label(svg, `name-${mode.id}`, end ? end.name : null, { class: `chart-note kv-name-${mode.id}`, x: plot.right + 6, y: end?.y ?? 0 });
+  }
+}
+
+/**
  * @param {Sel} svg
  * @param {number} width
  * @param {ServingModel} model
@@ -120,38 +178,14 @@ function drawKv(svg, width, { runs }) {
   // The capacity is drawn when the lines reach a quarter of it; otherwise the lines would lie
   // flat on the axis, so the axis ends above them and the capacity is named at the top.
   const drawn = capacity > 0 && peak >= CAPACITY_DRAWN * capacity;
-  const top = Math.max(1, drawn ? Math.max(capacity, peak) : peak * 1.2);
+  // Whole blocks: the top tick is labelled with a count (2.4 read "2" above a line at 2).
+  const top = Math.max(1, drawn ? Math.max(capacity, peak) : Math.ceil(peak * 1.2));
   const x = scaleLinear().domain([0, MINUTE]).range([m.left, width - m.right]);
   const y = scaleLinear().domain([0, top]).range([m.top + plotH, m.top]);
-  svg.call(writeAttrs, { 'data-y-domain': `0,${top}`, 'data-policy': pair.policy });
+  // The scales, for a reader of the drawing (tests/browser/serving-kv.test.mjs places the ticks by them).
+  svg.call(writeAttrs, { 'data-y-domain': `0,${top}`, 'data-x-domain': `0,${MINUTE}`, 'data-x-range': x.range().join(','), 'data-policy': pair.policy });
   drawCapacity(svg, { capacity, drawn, narrow, left: m.left, right: width - m.right, y: y(capacity), top: m.top });
-  const path = /** @type {import('d3-shape').Line<{t: number, blocks: number}>} */ (line())
-    .curve(curveStepBefore)
-    .x((d) => x(d.t))
-    .y((d) => y(d.blocks));
-  const modes = [
-    { id: 'paged', name: 'paged', report: pair.paged, y: 0 },
-    { id: 'reserve', name: 'reserve', report: pair.reserve, y: 0 },
-  ];
-  for (const mode of modes) {
-    const rows = blocksOf(mode.report);
-    part(svg, `blocks-${mode.id}`, 'path').call(writeAttrs, {
-      class: `kv-line kv-${mode.id}`,
-      d: rows.length ? path(rows) : null,
-      'data-peak': String(peakOf(mode.report)),
-    });
-    mode.y = rows.length ? y(rows[rows.length - 1].blocks) : y(0);
-  }
-  // Each line named at its right end, moved apart when the two ends meet.
-  const ends = spreadLabels(
-    modes.map((mode) => ({ id: mode.id, name: mode.name, y: mode.y + 4 })),
-    13,
-    m.top + 8,
-    m.top + plotH + 4,
-  );
-  for (const end of ends) {
-    label(svg, `name-${end.id}`, end.name, { class: `chart-note kv-name-${end.id}`, x: width - m.right + 6, y: end.y });
-  }
+  drawLines(svg, pair, x, y, { left: m.left, right: width - m.right, top: m.top, bottom: m.top + plotH });
   leftAxis(svg, y, { x: m.left, height: plotH, ticks: [0, Math.round(top / 2), top], format: fmt.count, title: 'K/V blocks in use', name: 'y', titleOffset: 52 });
   bottomAxis(svg, x, {
     y: m.top + plotH,
@@ -176,6 +210,13 @@ function describeKv({ runs }) {
   const held = pp > rp ? 'more than' : pp < rp ? 'fewer than' : 'as many as';
   const running = (/** @type {ServingFigures} */ r) => fmt.number(r.running_requests_mean ?? 0);
   const preempts = k > 0 ? `preempts ${fmt.count(k)} ${k === 1 ? 'time' : 'times'} in the minute (the ticks under the time axis)` : 'never preempts in the minute';
+  const reserveEmpty = emptyOf(reserve);
+  if (reserveEmpty) {
+    return (
+      `K/V memory in use over the first simulated minute under ${policyLabel(pair.policy).toLowerCase()}, in blocks of ${fmt.count(size ?? 0)} tokens against one instance’s ${fmt.count(capacity ?? 0)}: ` +
+      `paged K/V holds at most ${fmt.count(pp)} blocks and ${preempts}; reserve has no line: ${reserveEmpty}.`
+    );
+  }
   const admits =
     (reserve.running_requests_mean ?? 0) < (paged.running_requests_mean ?? 0)
       ? 'reserve never preempts but admits fewer at once'

@@ -34,13 +34,13 @@ import { checksSection } from '../lesson-view.js';
 import { keepBuiltInWithoutEngine, placeExplorer, rendersFile } from '../prerendered.js';
 import { ProgressStore } from '../progress.js';
 import { answerQuiz } from '../quiz.js';
-import { DEFAULTS, scenarioJson, scenarioObject, scenarioShapeError, stateFromScenario, toQuery } from '../scenario.js';
+import { scenarioObject, scenarioShapeError, stateFromScenario, toQuery } from '../scenario.js';
 import { claimedLessonId, equationsUrl, lessonAddress, lessonSource, ownOrigin } from './lesson-address.js';
 import { errorBlock, renderLessonPart, resetQuiz } from './lesson-part.js';
 import { PartError, carriedData, describe, fetchLesson, fetchOptionalJson, lessonFromBytes } from './loading.js';
 import { loadKatexStyles } from './styles.js';
 import { nextTask } from '../explorer/scheduling.js';
-import { PLANS } from './plan.js';
+import { ENGINE_WARM_UP, PLANS } from './plan.js';
 /** @typedef {import('../engine.js').Engine} Engine */ /** @typedef {import('./plan.js').Step} Step */ /** @typedef {{json: unknown, problem?: string}} Companion */
 
 /** Thrown by a step once the rendering is disposed of: the run stops there (#step, stoppable). */
@@ -55,19 +55,6 @@ async function stoppable(work) {
     throw error;
   }
 }
-
-/**
- * V8 compiles the engine's functions on their first call, on the main thread. The first trace
- * of the default scenario reads the built-in presets and compiles the per-change path; the
- * presets' listing then compiles only their JSON writer: tasks of their own. The per-change
- * path is compiled in two: a scenario the engine rejects after reading it (a prompt of -1
- * tokens: the reader, the presets, the checks), then the default one (the trace and its
- * figures) — 49-69 ms at 4x in one task, 34-38 and 6-25 ms in two.
- */
-const ENGINE_WARM_UP = Object.freeze(/** @type {[string, (engine: Engine) => unknown][]} */ ([
-  ['engine-warm', (/** @type {Engine} */ engine) => engine.traceFigures(scenarioJson(/** @type {import('../scenario.js').ScenarioState} */ ({ ...DEFAULTS, prompt: -1 })))],
-  ['engine-warm-trace', (/** @type {Engine} */ engine) => engine.traceFigures(scenarioJson(/** @type {import('../scenario.js').ScenarioState} */ (DEFAULTS)))],
-]));
 
 export class Mount {
   #abort = new AbortController();
@@ -483,6 +470,14 @@ export class Mount {
     for (const [task, call] of ENGINE_WARM_UP) await this.#step(task, () => call(engine));
     const presets = await this.#step('presets', () => engine.listPresets());
     const explorerNode = await this.#step('explorer-build', () => this.#buildExplorer(presets));
+    // The guided investigations (they drive the explorer, keep predictions like answers) in a task of their own.
+    await this.#step('explorer-investigations', () => {
+      const explorer = this.#explorer;
+      if (!explorer) return; // (no presets: the explorer is a message)
+      this.#investigations?.dispose();
+      this.#investigations = new Investigations({ engine, explorer, compare: explorer.compare, progress: this.#progress });
+      explorer.view.showInvestigations(this.#investigations.element);
+    });
     if (this.#adopting) {
       placeExplorer(this.#adopting, {
         explorer: explorerNode,
@@ -525,10 +520,6 @@ export class Mount {
       scenarioElement: generated.element,
     }));
     const node = explorer.element;
-    // The guided investigations drive the explorer and keep predictions like answers.
-    this.#investigations?.dispose();
-    this.#investigations = new Investigations({ engine, explorer, compare: explorer.compare, progress: this.#progress });
-    explorer.view.showInvestigations(this.#investigations.element);
     node.setAttribute('part', 'explorer');
     node.querySelector('.explorer-controls')?.setAttribute('part', 'controls');
     explorer.view.chartsBlock.setAttribute('part', 'charts');

@@ -15,6 +15,26 @@
 // lesson file may still be arriving, then the lesson around it, then KaTeX (below the first
 // screen, after the first trace).
 
+import { DEFAULTS, scenarioJson } from '../scenario.js';
+
+/** @typedef {import('../engine.js').Engine} Engine */
+
+/**
+ * V8 compiles the engine's functions on their first call, on the main thread. The first trace
+ * of the default scenario reads the built-in presets and compiles the per-change path; the
+ * presets' listing then compiles only their JSON writer: tasks of their own. The per-change
+ * path is compiled in two: a scenario the engine rejects after reading it (a prompt of -1
+ * tokens: the reader, the presets, the checks), then the default one (the trace and its
+ * figures) — 49-69 ms at 4x in one task, 34-38 and 6-25 ms in two.
+ */
+export const ENGINE_WARM_UP = Object.freeze(/** @type {[string, (engine: Engine) => unknown][]} */ ([
+  ['engine-warm', (/** @type {Engine} */ engine) => engine.traceFigures(scenarioJson(/** @type {import('../scenario.js').ScenarioState} */ ({ ...DEFAULTS, prompt: -1 })))],
+  ['engine-warm-trace', (/** @type {Engine} */ engine) => engine.traceFigures(scenarioJson(/** @type {import('../scenario.js').ScenarioState} */ (DEFAULTS)))],
+  // The trace's leaves (the step cards' labels and units), which the engine keeps: read here,
+  // they are not in explorer-build's task (10-35 ms of it unthrottled, docs/performance.md).
+  ['engine-leaves', (/** @type {Engine} */ engine) => engine.traceLeaves(scenarioJson(/** @type {import('../scenario.js').ScenarioState} */ (DEFAULTS)))],
+]));
+
 /**
  * @typedef {object} Step
  * @property {string|null} task   the mark of the task the step begins (null: it goes on in the current one)

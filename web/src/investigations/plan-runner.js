@@ -11,7 +11,8 @@
 
 import { ENGINE_DIR, ENGINE_WASM, SERVING_WORKER, assetUrl } from '../config.js';
 import { workerScriptUrl } from '../under-load/trusted-url.js';
-import { FIRST_BUDGET, nextBudget, refusedWorkerWords, yieldToPage } from '../under-load/under-load.js';
+import { FIRST_BUDGET, nextBudget, yieldToPage } from '../under-load/on-page.js';
+import { refusedWorkerWords } from '../under-load/under-load.js';
 
 /** @typedef {import('prefill-trace').PlanDocument} PlanDocument */
 /** A plan's outcome: the document and where it ran, or why there is none. @typedef {{ok: true, plan: PlanDocument, ranIn: 'worker' | 'page'} | {ok: false, error: string}} PlanOutcome */

@@ -14,6 +14,7 @@ import { ENGINE_DIR, ENGINE_WASM, SERVING_WORKER, assetUrl } from '../config.js'
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { readDecimal, scenarioObject } from '../scenario.js';
+import { FIRST_BUDGET, STATUS_MS, nextBudget, onPageStatus, warmServing, yieldToPage } from './on-page.js';
 import { servingSummary } from './summary.js';
 import { TRUSTED_TYPES_POLICY, policyRefused, workerScriptUrl } from './trusted-url.js';
 
@@ -166,6 +167,47 @@ export class UnderLoad {
       this.#start();
     });
     this.body.append(form, this.status, this.reading, this.chartsBox);
+    // Once open, in idle time: the Worker started, or the page's engine warmed up (#prepare).
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => this.#prepare(), { timeout: 2000 });
+    else setTimeout(() => this.#prepare(), 200);
+  }
+
+  /**
+   * Before the first run: the Worker started (its script loads while the reader fills the form);
+   * where none can run, the page's engine warmed up with each scheduler's first job cut to a few
+   * requests (on-page.js warmServing), so the first run on the page has no compilation in its slices.
+   */
+  #prepare() {
+    if (this.#run > 0) return; // a run (or the element's removal) came first
+    const started = this.#workerFailure ? null : this.#startWorker();
+    if (!started?.worker) {
+      this.#workerFailure ??= started?.noWorker ?? null;
+      this.#warmUp();
+      return;
+    }
+    const worker = started.worker;
+    // Replaced by #inWorker's when a run starts first; a script refused before then is known here.
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      worker.terminate();
+      if (this.#worker === worker) this.#worker = null;
+      this.#workerFailure = workerErrorWords(event);
+      this.#warmUp();
+    };
+  }
+
+  /** Each scheduler's base run of the form's values, with 8 requests, through the page's engine once. */
+  #warmUp() {
+    const read = this.#read();
+    if (this.#run > 0 || !this.#explorer.engine.hasServingSlices?.() || !read.values) return;
+    const jobs = this.#jobs(read.values)
+      .filter((job) => job.key === 'base')
+      .map((job) => {
+        const scenario = JSON.parse(job.json);
+        scenario.serving.requests = 8;
+        return JSON.stringify(scenario);
+      });
+    warmServing(this.#explorer.engine, jobs, () => this.#run === 0);
   }
 
   /** @returns {{values: Values, error?: undefined} | {error: string, values?: undefined}} */
@@ -266,15 +308,17 @@ export class UnderLoad {
     let outcome = await this.#inWorker(id, jobs);
     if (outcome.noWorker && id === this.#run) outcome = await this.#onPage(id, jobs, outcome.noWorker);
     if (id !== this.#run) return;
-    this.runButton.disabled = false;
     if (outcome.error) {
+      this.runButton.disabled = false;
       setText(this.status, outcome.error);
       return;
     }
     this.element.dataset.ranIn = outcome.ranIn ?? '';
     // Where the simulation ends and the drawing starts, for a profile (bench/phone-bench.mjs).
     performance.mark?.('prefill-trace:under-load:simulated');
-    this.#show(/** @type {ServingRun[]} */ (outcome.runs), values, await chartsModule);
+    await this.#show(id, /** @type {ServingRun[]} */ (outcome.runs), values, await chartsModule);
+    // The run is over once it is drawn (the drawing takes a few tasks, #show).
+    if (id === this.#run) this.runButton.disabled = false;
   }
 
   /**
@@ -337,7 +381,7 @@ export class UnderLoad {
       // A script that does not load (404, refused by a CSP's worker-src) or throws.
       worker.onerror = (event) => {
         event.preventDefault?.();
-        failed(event.message ? `the Worker stopped: ${event.message}` : 'the Worker’s script did not load');
+        failed(workerErrorWords(event));
       };
     });
     worker.postMessage({ type: 'run', id, wasm: assetUrl(ENGINE_DIR + ENGINE_WASM, this.#base).href, jobs: jobs.map(({ json }) => json) });
@@ -396,9 +440,11 @@ export class UnderLoad {
     return { runs: this.#assemble(runs), ranIn: 'page' };
   }
 
-  /** @param {ServingRun[]} runs @param {Values} values @param {import('../explorer/chart-inputs.js').ChartsModule} module */
-  #show(runs, { rate, ttft, tpot }, module) {
-    this.element.dataset.simulated = String(runs.length);
+  /**
+   * The charts, made on the first run. @param {import('../explorer/chart-inputs.js').ChartsModule} module
+   * @returns {Record<string, import('../charts/common.js').ChartPanel<import('../charts/serving.js').ServingModel>>}
+   */
+  #chartsOf(module) {
     if (!this.#charts) {
       this.#charts = {
         percentiles: module.percentileChart(),
@@ -409,77 +455,41 @@ export class UnderLoad {
       };
       this.chartsBox.replaceChildren(...Object.values(this.#charts).map((chart) => chart.element));
     }
-    const model = { runs, rate, ttftSlo: ttft, tpotSlo: tpot, target: runs[0]?.report.goodput_target ?? 0.9 };
-    for (const chart of Object.values(this.#charts)) {
-      chart.update(model);
-      chart.updateData();
-    }
-    setText(this.status, `Simulated ${fmt.count(runs[0]?.report.requests ?? 0)} requests per scheduler.`);
-    this.reading.replaceChildren(...reading(runs, rate));
+    return this.#charts;
   }
-}
 
-/** A slice's aim on the page (ms): well inside the 50 ms of a long task, also after a result's JSON is read. */
-const SLICE_MS = 8;
-/** The first slice's budget, in the engine's work units (~5 ns each natively: ~1 ms here). */
-export const FIRST_BUDGET = 50_000;
-const MIN_BUDGET = 2_000;
-/** How often the status follows the run (ms). */
-const STATUS_MS = 500;
-/** ~16 ms of the engine's work at full speed in wasm (~8 ns a unit measured under Node). */
-const MAX_BUDGET = 2_000_000;
-
-/**
- * The next slice's budget from the last one's time: toward SLICE_MS, at most doubling or halving at once.
- * @param {number} budget
- * @param {number} elapsedMs
- */
-export function nextBudget(budget, elapsedMs) {
-  const factor = elapsedMs > 0 ? Math.min(2, Math.max(0.5, SLICE_MS / elapsedMs)) : 2;
-  return Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, Math.round(budget * factor)));
-}
-
-/**
- * The status while the page simulates: which run, and how far it is (the engine's counts).
- * @param {number} index
- * @param {number} count
- * @param {{done: boolean, requestsFinished: number, requests: number}} step
- */
-function onPageStatus(index, count, step) {
-  const part = step.requests > 0 && !step.done ? `, ${fmt.count(step.requestsFinished)} of ${fmt.count(step.requests)} requests done` : '';
-  return `Simulating on this page, step by step (run ${index + 1} of ${count}${part})…`;
-}
-
-/**
- * Resolves in a new task after the page's next frame, so it paints and handles input between two
- * slices: one slice per frame. Not `scheduler.yield()`: its continuation goes ahead of the
- * frame, and Chromium ran ten slices back to back before painting (frames of ~115 ms on a 4×
- * throttled phone, measured with long-animation-frame entries; docs/performance.md). The frame's
- * callback posts a message to ourselves, so the slice runs after the paint, not inside the
- * frame. A hidden page has no frames, and a throttled frame (an offscreen frame) may not come:
- * 100 ms at most.
- * @returns {Promise<void>}
- */
-export function yieldToPage() {
-  return new Promise((resolve) => {
-    let posted = false;
-    const post = () => {
-      if (posted) return;
-      posted = true;
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve(undefined);
-      channel.port2.postMessage(null);
-    };
-    if (typeof requestAnimationFrame !== 'function' || globalThis.document?.visibilityState !== 'visible') {
-      post();
-      return;
+  /**
+   * Draws the runs: each chart in a task of its own after a frame, then each chart's data table,
+   * then the reading, each after a frame (all five at once were one 111 ms task on a 4× slowed
+   * phone, issue 30 item 8). Each task begins with the mark `prefill-trace:under-load:draw-<chart>` (or
+   * `table-<chart>`), which tests/browser/under-load-tasks.test.mjs finds in a trace; a new run
+   * (the run id moved on) stops the drawing. `data-simulated` is set once all is drawn.
+   * @param {number} id @param {ServingRun[]} runs @param {Values} values @param {import('../explorer/chart-inputs.js').ChartsModule} module
+   */
+  async #show(id, runs, { rate, ttft, tpot }, module) {
+    delete this.element.dataset.simulated;
+    const charts = Object.entries(this.#chartsOf(module));
+    const model = { runs, rate, ttftSlo: ttft, tpotSlo: tpot, target: runs[0]?.report.goodput_target ?? 0.9 };
+    const steps = [
+      ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`draw-${name}`, () => chart.update(model)])),
+      ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`table-${name}`, () => chart.updateData()])),
+    ];
+    steps.push([
+      'reading',
+      () => {
+        setText(this.status, `Simulated ${fmt.count(runs[0]?.report.requests ?? 0)} requests per scheduler.`);
+        this.reading.replaceChildren(...reading(runs, rate));
+      },
+    ]);
+    for (const [step, draw] of steps) {
+      await yieldToPage();
+      if (id !== this.#run) return;
+      performance.mark?.(`prefill-trace:under-load:${step}`);
+      draw();
     }
-    const timer = setTimeout(post, 100);
-    requestAnimationFrame(() => {
-      clearTimeout(timer);
-      post();
-    });
-  });
+    this.element.dataset.simulated = String(runs.length);
+    performance.mark?.('prefill-trace:under-load:drawn');
+  }
 }
 
 /** The schedulers in the order the sentence names them, with the words it uses. */
@@ -547,6 +557,9 @@ function reading(runs, rate) {
     '.',
   ];
 }
+
+/** Why a Worker stopped, from its error event. @param {ErrorEvent} event */
+const workerErrorWords = (event) => (event.message ? `the Worker stopped: ${event.message}` : 'the Worker’s script did not load');
 
 /**
  * Why the browser refused the Worker, in the reader's words, by the kind of refusal (never the
