@@ -48,6 +48,12 @@ for (const colorScheme of ['light', 'dark']) {
         await item.locator('.investigation-evidence:not([data-reading]) .inline-figure svg').first().waitFor();
         await item.locator('button.button--quiet').click();
         await item.locator('.investigation-evidence[data-reading="next"] .inline-figure svg').first().waitFor();
+        // "How these figures were found" (the DistServe investigation's method) opened too.
+        if (id === 'distserve') assert.ok((await item.locator('button.investigation-how:visible').count()) > 0, 'its method can be opened');
+        for (const how of await item.locator('button.investigation-how:visible').all()) {
+          await how.click();
+          assert.equal(await how.getAttribute('aria-expanded'), 'true');
+        }
       }
       await page.evaluate(axeSource);
       const violations = await page.evaluate(
