@@ -144,6 +144,11 @@ async function underLoadOnPage(browser, url) {
     const simulating = run.tasks.filter((t) => t.start < drawn);
     const drawing = run.tasks.filter((t) => t.start >= drawn);
     console.log(`  of which while simulating: ${simulating.length} (${simulating.map((t) => t.duration.toFixed(0)).join(', ') || 'none'}); drawing the results: ${drawing.length} (${drawing.map((t) => t.duration.toFixed(0)).join(', ') || 'none'})`);
+    // Each drawing task by the step it ran (under-load.js #show marks each step's start); a task
+    // with no mark in it is the browser's own (style, layout, paint of what a step drew).
+    const marks = await page.evaluate((t0) => performance.getEntriesByType('mark').filter((m) => m.startTime >= t0 && m.name.startsWith('prefill-trace:under-load:')).map((m) => ({ name: m.name.slice(25), at: m.startTime })), drawn);
+    const stepOf = (t) => marks.filter((m) => m.at >= t.start && m.at <= t.start + t.duration).map((m) => m.name).join('+') || 'no step (rendering)';
+    if (drawing.length) console.log(`  drawing tasks by step: ${drawing.map((t) => `${stepOf(t)} ${t.duration.toFixed(0)}`).join(', ')}`);
     console.log(`  hint: ${await part.locator('.under-load-where').innerText({ timeout: 1000 }).catch(() => '(none)')}`);
     for (const status of statuses) console.log(`  status: ${status}`);
   } finally {

@@ -64,16 +64,23 @@ function countServingCalls() {
   });
 }
 
-/** The results' five charts, each drawn and given its data table, and the reading, each in a task of its own. */
-const DRAWING = [...['percentiles', 'attainment', 'tokens', 'kv', 'timeline'].flatMap((c) => [`draw-${c}`, `table-${c}`]), 'reading'];
+/**
+ * The results' five charts, each drawn and given its data table, and the reading, each in a task
+ * of its own; the token picture and the timeline have a panel per scheduler (three: prefill
+ * first, chunked, disaggregated), each panel drawn in a task of its own after its chart's
+ * (`draw-<chart>-<i>`, charts/in-parts.js).
+ */
+const PANELS = ['tokens', 'timeline'].flatMap((c) => [0, 1, 2].map((i) => `draw-${c}-${i}`));
+const DRAWING = [...['percentiles', 'attainment', 'tokens', 'kv', 'timeline'].flatMap((c) => [`draw-${c}`, `table-${c}`]), ...PANELS, 'reading'];
 
 /**
  * Issue 30 item 8: no main-thread task over 50 ms while the results are drawn on a 4× slowed
  * phone (all five charts in one task took 111 ms there). Task times move with this machine's
  * load, so the structure is checked, as tests/browser/start-tasks.test.mjs does for the start:
  * in a Chromium trace, each chart's drawing and each data table (under-load.js #show: the mark
- * `prefill-trace:under-load:<step>` that begins it) lies in a main-thread task of its own. It
- * fails when the drawing is one loop again (every mark in one task).
+ * `prefill-trace:under-load:<step>` that begins it) lies in a main-thread task of its own, and
+ * so does each panel of the two charts drawn in panels. It fails when the drawing is one loop
+ * again (every mark in one task) or a chart's panels are drawn with it (no panel marks).
  */
 function assertDrawnInTasks(events) {
   const marks = events.filter((e) => e.cat.includes('blink.user_timing') && e.name.startsWith('prefill-trace:under-load:'));

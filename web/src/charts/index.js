@@ -17,6 +17,7 @@ export { sweepValues } from './sweep.js';
 export { inlineFigure } from './inline.js';
 export { curvePrompts, projectionNames } from './intensity.js';
 export { POLICIES, attainmentChart, percentileChart, timelineChart } from './serving.js';
+export { deferParts } from './in-parts.js';
 export { kvChart } from './serving-kv.js';
 export { tokensChart } from './serving-tokens.js';
 

@@ -10,6 +10,7 @@
 import { scaleLinear } from 'd3-scale';
 import * as fmt from '../format.js';
 import { bottomAxis, chartPanel, joinMarks, label, part, sizeSvg, tableData } from './common.js';
+import { drawParts } from './in-parts.js';
 import { POLICIES } from './serving.js';
 import { writeAttrs, writeText } from './writes.js';
 
@@ -61,35 +62,42 @@ function drawTokens(svg, width, { runs }) {
   const [lo, hi] = extent(runs);
   const x = scaleLinear().domain([lo, hi]).range([m.left, width - m.right]);
   svg.call(writeAttrs, { 'data-x-domain': `${lo},${hi}` });
-  runs.forEach((r, i) => {
-    const top = i * (panelH + gap) + 22;
-    const g = part(svg, `panel-${i}`);
-    label(g, 'title', policyLabel(r.policy), { class: 'group-title', x: 0, y: top - 8 });
-    const items = chosen(r).map((q, k) => ({ q, y: top + k * ROW }));
-    joinMarks(part(g, 'names'), 'text', 'row-label', items, (d) => d.q.request)
-      .call(writeAttrs, { x: m.left - 6, y: (d) => d.y + ROW / 2 + 1, 'text-anchor': 'end' })
-      .call(writeText, (d) => `#${fmt.count(d.q.request)}`);
-    joinMarks(part(g, 'waits'), 'line', 'token-wait', items, (d) => d.q.request).call(writeAttrs, {
-      x1: (d) => x(d.q.arrival_seconds),
-      x2: (d) => x(d.q.admitted_seconds ?? d.q.arrival_seconds),
-      y1: (d) => d.y + ROW / 2 - 2,
-      y2: (d) => d.y + ROW / 2 - 2,
-    });
-    const passes = items.flatMap((d) => d.q.prefill_passes.map((p, k) => ({ ...p, y: d.y, request: d.q.request, id: `${d.q.request}:${k}` })));
-    joinMarks(part(g, 'passes'), 'rect', 'token-pass', passes, (p) => p.id).call(writeAttrs, {
-      'data-request': (p) => String(p.request),
-      'data-tokens': (p) => String(p.tokens),
-      x: (p) => x(p.start_seconds),
-      y: (p) => p.y + 2,
-      width: (p) => Math.max(1.5, x(p.end_seconds) - x(p.start_seconds)),
-      height: ROW - 8,
-    });
-    joinMarks(part(g, 'ticks'), 'path', 'token-ticks', items, (d) => d.q.request).call(writeAttrs, {
-      d: (d) => ticksPath(d.q, x, d.y) || null,
-      'data-tokens': (d) => String(d.q.token_seconds.length),
-    });
-    bottomAxis(g, x, { y: top + panelH, width: width - m.left - m.right, format: (v) => `${fmt.number(v, 3)} s`, name: 'x', title: i === runs.length - 1 ? 'Simulated time (s)' : null });
+  // Each scheduler's panel a part of its own (in-parts.js: a task each after a run).
+  const axis = { x, width, last: runs.length - 1, panelH, m };
+  drawParts(runs.map((r, i) => () => tokensPanel(part(svg, `panel-${i}`), i * (panelH + gap) + 22, r, i, axis)));
+}
+
+/**
+ * One scheduler's rows of the token picture, `top` px down.
+ * @param {Sel} g @param {number} top @param {ServingRun} r @param {number} i
+ * @param {{x: import('d3-scale').ScaleLinear<number, number>, width: number, last: number, panelH: number, m: {left: number, right: number}}} axis
+ */
+function tokensPanel(g, top, r, i, { x, width, last, panelH, m }) {
+  label(g, 'title', policyLabel(r.policy), { class: 'group-title', x: 0, y: top - 8 });
+  const items = chosen(r).map((q, k) => ({ q, y: top + k * ROW }));
+  joinMarks(part(g, 'names'), 'text', 'row-label', items, (d) => d.q.request)
+    .call(writeAttrs, { x: m.left - 6, y: (d) => d.y + ROW / 2 + 1, 'text-anchor': 'end' })
+    .call(writeText, (d) => `#${fmt.count(d.q.request)}`);
+  joinMarks(part(g, 'waits'), 'line', 'token-wait', items, (d) => d.q.request).call(writeAttrs, {
+    x1: (d) => x(d.q.arrival_seconds),
+    x2: (d) => x(d.q.admitted_seconds ?? d.q.arrival_seconds),
+    y1: (d) => d.y + ROW / 2 - 2,
+    y2: (d) => d.y + ROW / 2 - 2,
   });
+  const passes = items.flatMap((d) => d.q.prefill_passes.map((p, k) => ({ ...p, y: d.y, request: d.q.request, id: `${d.q.request}:${k}` })));
+  joinMarks(part(g, 'passes'), 'rect', 'token-pass', passes, (p) => p.id).call(writeAttrs, {
+    'data-request': (p) => String(p.request),
+    'data-tokens': (p) => String(p.tokens),
+    x: (p) => x(p.start_seconds),
+    y: (p) => p.y + 2,
+    width: (p) => Math.max(1.5, x(p.end_seconds) - x(p.start_seconds)),
+    height: ROW - 8,
+  });
+  joinMarks(part(g, 'ticks'), 'path', 'token-ticks', items, (d) => d.q.request).call(writeAttrs, {
+    d: (d) => ticksPath(d.q, x, d.y) || null,
+    'data-tokens': (d) => String(d.q.token_seconds.length),
+  });
+  bottomAxis(g, x, { y: top + panelH, width: width - m.left - m.right, format: (v) => `${fmt.number(v, 3)} s`, name: 'x', title: i === last ? 'Simulated time (s)' : null });
 }
 
 /**

@@ -11,6 +11,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { area, curveStepBefore, line } from 'd3-shape';
 import * as fmt from '../format.js';
 import { bottomAxis, chartPanel, joinMarks, label, leftAxis, part, rowLabels, sizeSvg, tableData, verticalRule } from './common.js';
+import { drawParts } from './in-parts.js';
 import { writeAttrs, writeText } from './writes.js';
 
 /** @typedef {import('./common.js').Sel} Sel */
@@ -288,6 +289,10 @@ function minuteOf(timeline) {
   return rows.filter((r) => r.t <= MINUTE + 1e-9);
 }
 
+/** The timeline's panel sizes (px): tokens area, the queue's strip under it, the gap between panels. */
+const TIMELINE = { tokensH: 100, queueTop: 114, queueH: 34, gap: 40, m: { left: 58, right: 50 } };
+/** @typedef {ReturnType<typeof minuteOf>[number]} MinuteRow */
+
 /**
  * @param {Sel} svg
  * @param {number} width
@@ -295,49 +300,51 @@ function minuteOf(timeline) {
  */
 function drawTimeline(svg, width, { runs }) {
   // Per scheduler: the tokens of each step (stacked areas), and under them, on a strip of its
-  // own, the requests waiting (drawn over the tokens, its spikes hid them on a phone).
-  const tokensH = 100;
-  const queueTop = tokensH + 14;
-  const queueH = 34;
+  // own, the requests waiting (drawn over the tokens, its spikes hid them on a phone). The
+  // scales are shared; each panel is a part of its own (in-parts.js: a task each after a run).
+  const { queueTop, queueH, gap, m } = TIMELINE;
   const panelH = queueTop + queueH;
-  const gap = 40;
-  const m = { left: 58, right: 50 };
-  const height = runs.length * (panelH + gap) + 28;
-  sizeSvg(svg, width, height, 'serving-timeline');
+  sizeSvg(svg, width, runs.length * (panelH + gap) + 28, 'serving-timeline');
   const minutes = runs.map((r) => minuteOf(r.report.timeline));
   const tokens = Math.max(1, ...minutes.flat().map((r) => r.prefill + r.decode));
   const queue = Math.max(1, ...minutes.flat().map((r) => r.queued));
   const x = scaleLinear().domain([0, MINUTE]).range([m.left, width - m.right]);
-  runs.forEach((r, i) => {
-    const top = i * (panelH + gap) + 18;
-    const g = part(svg, `panel-${i}`);
-    const y = scaleLinear().domain([0, tokens]).nice().range([top + tokensH, top]);
-    const yq = scaleLinear().domain([0, queue]).nice().range([top + panelH, top + queueTop]);
-    label(g, 'title', policyLabel(r.policy), { class: 'group-title', x: 0, y: top - 6 });
-    const rows = minutes[i];
-    // Each column sums the tokens of the step that ends at its time: stacked step areas (bars
-    // of a pixel or two on a phone were unreadable), prompt tokens under output tokens.
-    /** @typedef {ReturnType<typeof minuteOf>[number]} MinuteRow */
-    /**
-     * @param {Scale} scale
-     * @param {(d: MinuteRow) => number} lower
-     * @param {(d: MinuteRow) => number} upper
-     */
-    const steps = (scale, lower, upper) =>
-        /** @type {import('d3-shape').Area<MinuteRow>} */ (area())
-        .curve(curveStepBefore)
-        .x((d) => x(d.t))
-        .y0((d) => scale(lower(d)))
-        .y1((d) => scale(upper(d)));
-    const start = rows.length ? [{ ...rows[0], t: Math.max(0, rows[0].t - rows[0].step) }, ...rows] : rows;
-    part(g, 'prefill', 'path').call(writeAttrs, { class: 'timeline-prefill', d: steps(y, () => 0, (d) => d.prefill)(start) });
-    part(g, 'decode', 'path').call(writeAttrs, { class: 'timeline-decode', d: steps(y, (d) => d.prefill, (d) => d.prefill + d.decode)(start) });
-    part(g, 'queue', 'path').call(writeAttrs, { class: 'timeline-queue', d: steps(yq, () => 0, (d) => d.queued)(start) });
-    leftAxis(g, y, { x: m.left, height: tokensH, ticks: y.ticks(3), title: i === 0 ? 'tokens per step' : null, name: 'y', titleOffset: 46 });
-    leftAxis(g, yq, { x: m.left, height: queueH, ticks: yq.domain(), name: 'yq' });
-    label(g, 'queue-top', 'waiting', { class: 'chart-note', x: width - m.right + 4, y: top + queueTop + queueH / 2 + 4 });
-    bottomAxis(g, x, { y: top + panelH, width: width - m.left - m.right, format: (v) => `${v} s`, name: 'x', title: i === runs.length - 1 ? 'Simulated time (s)' : null });
-  });
+  const scales = { x, tokens, queue, width, last: runs.length - 1 };
+  drawParts(runs.map((r, i) => () => timelinePanel(part(svg, `panel-${i}`), i * (panelH + gap) + 18, r.policy, minutes[i], i, scales)));
+}
+
+/**
+ * One scheduler's panel of the timeline, `top` px down.
+ * @param {Sel} g @param {number} top @param {string} policy @param {MinuteRow[]} rows @param {number} i
+ * @param {{x: Scale, tokens: number, queue: number, width: number, last: number}} scales
+ */
+function timelinePanel(g, top, policy, rows, i, { x, tokens, queue, width, last }) {
+  const { tokensH, queueTop, queueH, m } = TIMELINE;
+  const panelH = queueTop + queueH;
+  const y = scaleLinear().domain([0, tokens]).nice().range([top + tokensH, top]);
+  const yq = scaleLinear().domain([0, queue]).nice().range([top + panelH, top + queueTop]);
+  label(g, 'title', policyLabel(policy), { class: 'group-title', x: 0, y: top - 6 });
+  // Each column sums the tokens of the step that ends at its time: stacked step areas (bars
+  // of a pixel or two on a phone were unreadable), prompt tokens under output tokens.
+  /**
+   * @param {Scale} scale
+   * @param {(d: MinuteRow) => number} lower
+   * @param {(d: MinuteRow) => number} upper
+   */
+  const steps = (scale, lower, upper) =>
+      /** @type {import('d3-shape').Area<MinuteRow>} */ (area())
+      .curve(curveStepBefore)
+      .x((d) => x(d.t))
+      .y0((d) => scale(lower(d)))
+      .y1((d) => scale(upper(d)));
+  const start = rows.length ? [{ ...rows[0], t: Math.max(0, rows[0].t - rows[0].step) }, ...rows] : rows;
+  part(g, 'prefill', 'path').call(writeAttrs, { class: 'timeline-prefill', d: steps(y, () => 0, (d) => d.prefill)(start) });
+  part(g, 'decode', 'path').call(writeAttrs, { class: 'timeline-decode', d: steps(y, (d) => d.prefill, (d) => d.prefill + d.decode)(start) });
+  part(g, 'queue', 'path').call(writeAttrs, { class: 'timeline-queue', d: steps(yq, () => 0, (d) => d.queued)(start) });
+  leftAxis(g, y, { x: m.left, height: tokensH, ticks: y.ticks(3), title: i === 0 ? 'tokens per step' : null, name: 'y', titleOffset: 46 });
+  leftAxis(g, yq, { x: m.left, height: queueH, ticks: yq.domain(), name: 'yq' });
+  label(g, 'queue-top', 'waiting', { class: 'chart-note', x: width - m.right + 4, y: top + queueTop + queueH / 2 + 4 });
+  bottomAxis(g, x, { y: top + panelH, width: width - m.left - m.right, format: (v) => `${v} s`, name: 'x', title: i === last ? 'Simulated time (s)' : null });
 }
 
 /** @param {ServingModel} model */

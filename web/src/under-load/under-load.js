@@ -459,20 +459,25 @@ export class UnderLoad {
   }
 
   /**
-   * Draws the runs: each chart in a task of its own after a frame, then each chart's data table,
-   * then the reading, each after a frame (all five at once were one 111 ms task on a 4× slowed
-   * phone, issue 30 item 8). Each task begins with the mark `prefill-trace:under-load:draw-<chart>` (or
-   * `table-<chart>`), which tests/browser/under-load-tasks.test.mjs finds in a trace; a new run
-   * (the run id moved on) stops the drawing. `data-simulated` is set once all is drawn.
+   * Draws the runs: each chart in a task of its own after a frame, and each panel of a chart
+   * drawn in panels (the timeline, the token picture: charts/in-parts.js) in a task of its own
+   * after it, then each chart's data table, then the reading, each after a frame (all five at
+   * once were one 111 ms task on a 4× slowed phone, one timeline 54–172 ms; issue 30 item 8).
+   * Each task begins with the mark `prefill-trace:under-load:draw-<chart>` (its panels
+   * `draw-<chart>-<i>`, its table `table-<chart>`), which tests/browser/under-load.test.mjs
+   * finds in a trace; a new run (the run id moved on) stops the drawing. `data-simulated` is set
+   * once all is drawn.
    * @param {number} id @param {ServingRun[]} runs @param {Values} values @param {import('../explorer/chart-inputs.js').ChartsModule} module
    */
   async #show(id, runs, { rate, ttft, tpot }, module) {
     delete this.element.dataset.simulated;
     const charts = Object.entries(this.#chartsOf(module));
     const model = { runs, rate, ttftSlo: ttft, tpotSlo: tpot, target: runs[0]?.report.goodput_target ?? 0.9 };
+    /** A step: its mark's name, and its drawing, which may return further steps to run next. @typedef {[string, () => Step[] | void]} Step */
+    /** @type {Step[]} */
     const steps = [
-      ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`draw-${name}`, () => chart.update(model)])),
-      ...charts.map(([name, chart]) => /** @type {[string, () => void]} */ ([`table-${name}`, () => chart.updateData()])),
+      ...charts.map(([name, chart]) => /** @type {Step} */ ([`draw-${name}`, () => module.deferParts(() => chart.update(model)).map((draw, i) => [`draw-${name}-${i}`, draw])])),
+      ...charts.map(([name, chart]) => /** @type {Step} */ ([`table-${name}`, () => chart.updateData()])),
     ];
     steps.push([
       'reading',
@@ -481,11 +486,12 @@ export class UnderLoad {
         this.reading.replaceChildren(...reading(runs, rate));
       },
     ]);
-    for (const [step, draw] of steps) {
+    while (steps.length) {
+      const [step, draw] = /** @type {Step} */ (steps.shift());
       await yieldToPage();
       if (id !== this.#run) return;
       performance.mark?.(`prefill-trace:under-load:${step}`);
-      draw();
+      steps.unshift(...(draw() ?? []));
     }
     this.element.dataset.simulated = String(runs.length);
     performance.mark?.('prefill-trace:under-load:drawn');
