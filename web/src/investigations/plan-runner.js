@@ -9,10 +9,9 @@
 // The Worker is this runner's own (the same script as Under load's, a second instance): the two
 // parts run independently, and a plan never waits behind a minute of simulation.
 
-import { ENGINE_DIR, ENGINE_WASM, SERVING_WORKER, assetUrl } from '../config.js';
-import { workerScriptUrl } from '../under-load/trusted-url.js';
-import { FIRST_BUDGET, nextBudget, yieldToPage } from '../under-load/on-page.js';
-import { refusedWorkerWords } from '../under-load/under-load.js';
+import { ENGINE_DIR, ENGINE_WASM, assetUrl } from '../config.js';
+import { advanceInSlices, yieldToPage } from '../under-load/on-page.js';
+import { startServingWorker, workerErrorWords } from '../under-load/under-load.js';
 
 /** @typedef {import('prefill-trace').PlanDocument} PlanDocument */
 /** A plan's outcome: the document and where it ran, or why there is none. @typedef {{ok: true, plan: PlanDocument, ranIn: 'worker' | 'page'} | {ok: false, error: string}} PlanOutcome */
@@ -89,22 +88,16 @@ export class PlanRunner {
   /** The Worker, made at the first plan, or why none can run. @returns {Worker | string} */
   #startWorker() {
     if (this.#worker) return this.#worker;
-    const script = assetUrl(SERVING_WORKER, this.#base);
-    if (script.origin !== globalThis.location?.origin) return `its script is on another origin (${script.origin})`;
-    try {
-      // A TrustedScriptURL where Trusted Types apply: the Worker sink takes it as a string.
-      const worker = new Worker(/** @type {string} */ (workerScriptUrl(script.href)), { name: 'prefill-trace-plan' });
-      worker.onmessage = (event) => this.#received(worker, /** @type {PlanMessage} */ (event.data));
-      // A script that does not load (404, refused by a CSP's worker-src) or throws.
-      worker.onerror = (event) => {
-        event.preventDefault?.();
-        this.#failed(worker, event.message ? `the Worker stopped: ${event.message}` : 'the Worker’s script did not load');
-      };
-      this.#worker = worker;
-      return worker;
-    } catch (error) {
-      return refusedWorkerWords(error);
-    }
+    const worker = startServingWorker(this.#base, 'prefill-trace-plan');
+    if (typeof worker === 'string') return worker;
+    worker.onmessage = (event) => this.#received(worker, /** @type {PlanMessage} */ (event.data));
+    // A script that does not load (404, refused by a CSP's worker-src) or throws.
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.#failed(worker, workerErrorWords(event));
+    };
+    this.#worker = worker;
+    return worker;
   }
 
   /** @param {Worker} worker @param {PlanMessage} message */
@@ -143,7 +136,7 @@ export class PlanRunner {
   /**
    * The page's own engine searches in slices: each `advance` runs a budget of the engine's work
    * and the page yields a frame between them, the budget following the time a slice took
-   * (under-load.js's nextBudget: ~8 ms a slice). An engine without slices (an older build a host
+   * (on-page.js's advanceInSlices: ~8 ms a slice). An engine without slices (an older build a host
    * supplies) answers in one call, as before.
    * @param {string} scenarioJson
    * @param {number} devices
@@ -163,17 +156,9 @@ export class PlanRunner {
     const plan = engine.startPlan(scenarioJson, devices);
     if (!plan.ok) return { ok: false, error: plan.error };
     try {
-      let budget = FIRST_BUDGET;
-      for (let done = false; !done; ) {
-        await yieldToPage();
-        if (this.#disposed) return { ok: false, error: GONE };
-        const started = performance.now();
-        const step = plan.advance(budget);
-        if (!step.ok) return { ok: false, error: step.error };
-        done = step.done;
-        // A slice that ended the plan stopped short of its budget: its time says nothing of it.
-        if (!done) budget = Math.min(MAX_BUDGET, nextBudget(budget, performance.now() - started));
-      }
+      const advanced = await advanceInSlices(plan, { live: () => !this.#disposed, maxBudget: MAX_BUDGET });
+      if ('stopped' in advanced) return { ok: false, error: GONE };
+      if ('error' in advanced) return { ok: false, error: advanced.error };
       const result = plan.result();
       return result.ok ? { ok: true, plan: result.value, ranIn: 'page' } : { ok: false, error: result.error };
     } finally {

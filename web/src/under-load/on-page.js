@@ -66,6 +66,36 @@ export function yieldToPage() {
 }
 
 /**
+ * Advances `handle` (the engine's ServingSimulation or ServingPlan, Engine.startServing /
+ * startPlan) to its end, one slice per frame (yieldToPage). With `adapt`, each slice's budget
+ * follows the last one's time (nextBudget, at most `maxBudget`); a slice that ended the call
+ * stopped short of its budget, so its time says nothing and the budget stays. The one loop of
+ * Under load's runs, its warm-up and the investigations' plans on the page.
+ * @template {{ok: boolean, error: string, done: boolean}} Step
+ * @param {{advance: (budget: number) => Step}} handle
+ * @param {object} options
+ * @param {() => boolean} options.live  false once the caller no longer wants the result (checked before each slice)
+ * @param {number} [options.budget]  the first slice's budget
+ * @param {boolean} [options.adapt]  whether the budget follows the slices' times
+ * @param {number} [options.maxBudget]
+ * @param {(step: Step) => void} [options.onStep]  after each slice the engine accepted
+ * @returns {Promise<{done: true, budget: number} | {stopped: true} | {error: string}>}  done with the budget reached, stopped, or the engine's refusal
+ */
+export async function advanceInSlices(handle, { live, budget = FIRST_BUDGET, adapt = true, maxBudget = MAX_BUDGET, onStep = () => {} }) {
+  for (let done = false; !done; ) {
+    await yieldToPage();
+    if (!live()) return { stopped: true };
+    const started = performance.now();
+    const step = handle.advance(budget);
+    if (!step.ok) return { error: step.error };
+    done = step.done;
+    if (!done && adapt) budget = Math.min(maxBudget, nextBudget(budget, performance.now() - started));
+    onStep(step);
+  }
+  return { done: true, budget };
+}
+
+/**
  * Resolves in a new task, by a message to ourselves, without waiting for a frame: input and a
  * due frame may run first, but no frame is asked for. Under load's drawing uses it between
  * steps that need not be painted apart (a chart's panels, the hidden data tables): each frame
@@ -99,13 +129,8 @@ export async function warmServing(engine, jobs, live) {
     const simulation = engine.startServing(json);
     if (!simulation.ok) return;
     try {
-      for (let done = false; !done; ) {
-        await yieldToPage();
-        if (!live()) return;
-        const step = simulation.advance(FIRST_BUDGET);
-        if (!step.ok) return;
-        done = step.done;
-      }
+      const advanced = await advanceInSlices(simulation, { live, adapt: false });
+      if (!('done' in advanced)) return;
       await yieldToPage();
       if (live()) simulation.result();
     } finally {

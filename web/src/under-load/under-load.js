@@ -14,7 +14,7 @@ import { ENGINE_DIR, ENGINE_WASM, SERVING_WORKER, assetUrl } from '../config.js'
 import { h, setText } from '../dom.js';
 import * as fmt from '../format.js';
 import { readDecimal, scenarioObject } from '../scenario.js';
-import { FIRST_BUDGET, STATUS_MS, nextBudget, nextTask, onPageStatus, warmServing, yieldToPage } from './on-page.js';
+import { FIRST_BUDGET, STATUS_MS, advanceInSlices, nextTask, onPageStatus, warmServing, yieldToPage } from './on-page.js';
 import { servingSummary } from './summary.js';
 import { TRUSTED_TYPES_POLICY, policyRefused, workerScriptUrl } from './trusted-url.js';
 
@@ -328,15 +328,10 @@ export class UnderLoad {
    */
   #startWorker() {
     if (this.#worker) return { worker: this.#worker };
-    const script = assetUrl(SERVING_WORKER, this.#base);
-    if (script.origin !== globalThis.location?.origin) return { noWorker: `its script is on another origin (${script.origin})` };
-    try {
-      // A TrustedScriptURL where Trusted Types apply: the Worker sink takes it as a string.
-      this.#worker = new Worker(/** @type {string} */ (workerScriptUrl(script.href)), { name: 'prefill-trace-serving' });
-    } catch (error) {
-      return { noWorker: refusedWorkerWords(error) };
-    }
-    return { worker: this.#worker };
+    const started = startServingWorker(this.#base, 'prefill-trace-serving');
+    if (typeof started === 'string') return { noWorker: started };
+    this.#worker = started;
+    return { worker: started };
   }
 
   /** Runs the jobs in the Worker: `{runs, ranIn}`, `{error}`, or `{noWorker: reason}` to run them here. @param {number} id @param {Job[]} jobs @returns {Promise<Outcome>} */
@@ -413,21 +408,19 @@ export class UnderLoad {
       const simulation = engine.startServing(job.json);
       if (!simulation.ok) return { error: `The engine rejected the ${job.policy} run: ${simulation.error}` };
       try {
-        for (let done = false; !done; ) {
-          await yieldToPage();
-          if (id !== this.#run) return {};
-          const started = performance.now();
-          const step = simulation.advance(budget);
-          if (!step.ok) return { error: `The engine rejected the ${job.policy} run: ${step.error}` };
-          done = step.done;
-          // A slice that ended the job stopped short of its budget: its time says nothing of it.
-          if (!done) budget = nextBudget(budget, performance.now() - started);
-          // A new text lays the page out again: twice a second is enough to read it.
-          if (performance.now() - shown >= STATUS_MS) {
+        const advanced = await advanceInSlices(simulation, {
+          live: () => id === this.#run,
+          budget,
+          onStep: (step) => {
+            // A new text lays the page out again: twice a second is enough to read it.
+            if (performance.now() - shown < STATUS_MS) return;
             shown = performance.now();
             setText(this.status, onPageStatus(index, jobs.length, step));
-          }
-        }
+          },
+        });
+        if ('stopped' in advanced) return {};
+        if ('error' in advanced) return { error: `The engine rejected the ${job.policy} run: ${advanced.error}` };
+        budget = advanced.budget;
         await yieldToPage();
         if (id !== this.#run) return {};
         const result = simulation.result();
@@ -568,7 +561,27 @@ function reading(runs, rate) {
 }
 
 /** Why a Worker stopped, from its error event. @param {ErrorEvent} event */
-const workerErrorWords = (event) => (event.message ? `the Worker stopped: ${event.message}` : 'the Worker’s script did not load');
+export const workerErrorWords = (event) => (event.message ? `the Worker stopped: ${event.message}` : 'the Worker’s script did not load');
+
+/**
+ * A new serving Worker (worker.js) from the asset base, or why none can run, in the reader's
+ * words: its script must come from the page's own origin (a Worker's rule), and the browser (or
+ * the page's CSP, or Trusted Types) may refuse it. Under load's runs and the investigations'
+ * plans each start their own.
+ * @param {URL} base  the asset base (config.js assetUrl)
+ * @param {string} name  the Worker's name (seen in the browser's tools)
+ * @returns {Worker | string}
+ */
+export function startServingWorker(base, name) {
+  const script = assetUrl(SERVING_WORKER, base);
+  if (script.origin !== globalThis.location?.origin) return `its script is on another origin (${script.origin})`;
+  try {
+    // A TrustedScriptURL where Trusted Types apply: the Worker sink takes it as a string.
+    return new Worker(/** @type {string} */ (workerScriptUrl(script.href)), { name });
+  } catch (error) {
+    return refusedWorkerWords(error);
+  }
+}
 
 /**
  * Why the browser refused the Worker, in the reader's words, by the kind of refusal (never the
