@@ -517,7 +517,20 @@ const figures: Float64Array = engine.traceFigures("{}").figures;
 engine.computeTrace({ model: "llama-3.1-8b" });
 // @ts-expect-error sweep's variable is "prompt_tokens" or "arrival_rate"
 engine.sweep("{}", "batch", [1]);
-void [ok, json, figures];
+// The placement search in slices from the installed package (docs/serving.md, "In slices"): 0
+// devices is below the plan's range of 1 to 16, refused at "/devices"; a plan that never started
+// cannot advance (usage). delete() frees the Embind object.
+const plan = new engine.ServingPlan();
+const planStart = plan.start("{}", 0);
+const planStep = plan.advance(1);
+const placementsTotal: number = planStep.placementsTotal;
+plan.delete();
+if (planStart.ok || planStart.path !== "/devices" || planStep.ok || planStep.code !== engine.ErrorCode.usage) {
+  throw new Error("ServingPlan from the package: " + planStart.error + " / " + planStep.error);
+}
+// @ts-expect-error devices is a number (never called: Embind would refuse a string at run time)
+const wrongDevices = () => plan.start("{}", "2");
+void [ok, json, figures, placementsTotal, wrongDevices];
 `;
 const TYPED_ELEMENT = `
 const element = document.createElement("prefill-trace-lesson");
